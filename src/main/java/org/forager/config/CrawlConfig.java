@@ -1,0 +1,113 @@
+package org.forager.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A whole crawl configuration, validated. Built by {@link ConfigLoader} from YAML and flags, or by
+ * {@link #defaults()} from code. Immutable.
+ */
+public record CrawlConfig(
+    String userAgent,
+    List<String> seeds,
+    Path dataDir,
+    long maxActions,
+    int concurrency,
+    Politeness politeness,
+    Robots robots,
+    Recrawl recrawl,
+    List<String> skipExtensions,
+    Limits limits,
+    List<DoNotCrawlRule> doNotCrawl,
+    List<QueryParameterRule> urlQueryParameters,
+    Network network,
+    Store store) {
+
+  public static final String DEFAULT_USER_AGENT =
+      "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
+
+  public record Politeness(
+      Duration minDelay, Duration maxDelay, double responseTimeFactor, Duration maxRetryAfter) {
+    public static Politeness defaults() {
+      return new Politeness(Duration.ofSeconds(1), Duration.ofSeconds(120), 10, Duration.ofHours(1));
+    }
+  }
+
+  public record Robots(Duration cacheTtl) {
+    public static Robots defaults() {
+      return new Robots(Duration.ofMinutes(30));
+    }
+  }
+
+  public record Recrawl(Duration interval) {
+    public static Recrawl defaults() {
+      return new Recrawl(Duration.ofDays(7));
+    }
+  }
+
+  public record Limits(
+      long maxPageBytes,
+      Duration fetchTimeout,
+      int maxUrlLength,
+      int maxDepth,
+      int maxRetries,
+      long maxDecompressionRatio) {
+    public static Limits defaults() {
+      return new Limits(2L << 20, Duration.ofSeconds(30), 2048, 50, 3, 100);
+    }
+  }
+
+  /** Exactly one of host, prefix, regex is set. */
+  public record DoNotCrawlRule(String host, String prefix, String regex) {}
+
+  public record QueryParameterRule(String prefix, List<String> allow) {}
+
+  public record Network(boolean allowPrivateAddresses) {
+    public static Network defaults() {
+      return new Network(false);
+    }
+  }
+
+  public record Store(String kind, String url) {
+    public static Store defaults() {
+      return new Store("embedded", null);
+    }
+  }
+
+  /** The skip_extensions default: binary and non-HTML formats not worth fetching (seed 002). */
+  public static final List<String> DEFAULT_SKIP_EXTENSIONS = List.of(
+      ".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".svg", ".ico", ".tif", ".tiff", ".psd",
+      ".mp3", ".wav", ".ogg", ".flac", ".aac", ".m4a", ".wma",
+      ".mp4", ".avi", ".mov", ".mkv", ".wmv", ".flv", ".webm", ".mpg", ".mpeg", ".m4v",
+      ".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".tar", ".jar", ".iso", ".dmg",
+      ".exe", ".msi", ".bin", ".apk", ".deb", ".rpm",
+      ".pdf", ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".ods", ".odp", ".rtf",
+      ".css", ".js", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".swf");
+
+  public static CrawlConfig defaults() {
+    return new CrawlConfig(
+        DEFAULT_USER_AGENT,
+        List.of(),
+        Path.of("crawl-data"),
+        1_000_000,
+        256,
+        Politeness.defaults(),
+        Robots.defaults(),
+        Recrawl.defaults(),
+        DEFAULT_SKIP_EXTENSIONS,
+        Limits.defaults(),
+        List.of(),
+        List.of(),
+        Network.defaults(),
+        Store.defaults());
+  }
+
+  /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */
+  public String productToken() {
+    String ua = userAgent.strip();
+    int end = 0;
+    while (end < ua.length() && ua.charAt(end) != '/' && !Character.isWhitespace(ua.charAt(end))) end++;
+    return ua.substring(0, end);
+  }
+}

@@ -1,0 +1,87 @@
+package org.forager.fetch;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What happened on the wire for one GET: an HTTP response, or a failure before one was complete.
+ * The fetcher does not decide what a response means; {@code org.forager.crawl} classifies it.
+ */
+public sealed interface FetchResult permits FetchResult.Response, FetchResult.Failure {
+
+  String url();
+
+  /** When the request started (connection acquisition included). */
+  Instant startedAt();
+
+  /** From start until the body was read, capped or abandoned. */
+  long durationMillis();
+
+  /**
+   * A complete response head, with the body as far as it was read.
+   *
+   * @param requestHead the request line and headers exactly as sent, CRLF-terminated, blank line included
+   * @param remoteAddress the IP address connected to, when known
+   * @param headers response headers in order, as received
+   * @param rawBody the body as received on the wire after transfer decoding (still content-encoded),
+   *     possibly cut short
+   * @param body the body after content decoding (gzip, deflate, br), at most {@code max_page_bytes}
+   * @param truncated whether {@code body} or {@code rawBody} was cut short (size cap, decompression cap,
+   *     deadline while reading the body, or connection lost mid-body)
+   */
+  record Response(
+      String url,
+      Instant startedAt,
+      long durationMillis,
+      byte[] requestHead,
+      Optional<String> remoteAddress,
+      String protocol,
+      int status,
+      String reason,
+      List<Header> headers,
+      byte[] rawBody,
+      byte[] body,
+      boolean truncated)
+      implements FetchResult {
+
+    /** The first header of that name (case-insensitive). */
+    public Optional<String> header(String name) {
+      for (Header h : headers) {
+        if (h.name().equalsIgnoreCase(name)) return Optional.of(h.value());
+      }
+      return Optional.empty();
+    }
+
+    /** Every header of that name (case-insensitive), in order. */
+    public List<String> headers(String name) {
+      return headers.stream().filter(h -> h.name().equalsIgnoreCase(name)).map(Header::value).toList();
+    }
+
+    /** The media type of Content-Type, lower case, without parameters. */
+    public Optional<String> mediaType() {
+      return header("Content-Type").map(v -> {
+        int semi = v.indexOf(';');
+        return (semi < 0 ? v : v.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+      }).filter(v -> !v.isEmpty());
+    }
+  }
+
+  /** Why no complete response came back. */
+  enum FailureKind {
+    /** The total deadline (fetch_timeout) passed before the response head arrived. */
+    TIMEOUT,
+    /** The host name did not resolve. */
+    DNS,
+    /** The address resolved to is refused by the network policy (private, loopback, ...). */
+    BLOCKED_BY_NETWORK_POLICY,
+    /** Refused, reset, closed, TLS failure or any other I/O error. */
+    NETWORK,
+    /** The server spoke something that is not HTTP/1.x or HTTP/2. */
+    PROTOCOL
+  }
+
+  record Failure(String url, Instant startedAt, long durationMillis, FailureKind kind, String message)
+      implements FetchResult {}
+}

@@ -1,0 +1,41 @@
+package org.forager.fetch;
+
+/**
+ * What one crawl action came to. The names are part of the user contract (crawl log, export).
+ */
+public enum Outcome {
+  /** A 2xx response, stored and (when HTML) parsed. */
+  FETCHED,
+  /** A 304 answer to a conditional GET. */
+  NOT_MODIFIED,
+  /** A 3xx with a Location; the target became a candidate, the redirect was not followed. */
+  REDIRECT,
+  /** The page names another URL as canonical; that URL became a candidate. */
+  NON_CANONICAL,
+  /** The page asked not to be indexed (meta robots or X-Robots-Tag). */
+  NOINDEX,
+  /** The body was cut at {@code limits.max_page_bytes} (counted after decoding). */
+  TRUNCATED,
+  /** The body is identical to one already fetched. */
+  DUPLICATE_CONTENT,
+  /** Stored but not parsed: not HTML. */
+  UNSUPPORTED_CONTENT_TYPE,
+  BLOCKED_BY_ROBOTS_TXT,
+  /** do_not_crawl, url_query_parameters, skip_extensions or a trap limit refused the URL. */
+  BLOCKED_URL_BY_LOCAL_POLICY,
+  /** The host resolved to a loopback, private, link-local, multicast or unspecified address. */
+  BLOCKED_BY_NETWORK_POLICY,
+  /** A 4xx or 5xx answer other than a rate limit. */
+  HTTP_ERROR,
+  /** 429, or 503 with Retry-After. */
+  RATE_LIMITED,
+  NETWORK_ERROR,
+  TIMEOUT;
+
+  /** Whether a gate refused the URL before any request was made. */
+  public boolean isBlocked() {
+    return this == BLOCKED_BY_ROBOTS_TXT
+        || this == BLOCKED_URL_BY_LOCAL_POLICY
+        || this == BLOCKED_BY_NETWORK_POLICY;
+  }
+}

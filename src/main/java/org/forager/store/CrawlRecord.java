@@ -1,0 +1,31 @@
+package org.forager.store;
+
+import java.time.Instant;
+import java.util.Optional;
+import org.forager.fetch.Outcome;
+
+/**
+ * The result of one crawl action on one URL, as the store keeps it in the URL's history and as the
+ * latest state of the URL. Fields that do not apply are empty (a blocked URL has no status).
+ *
+ * @param httpStatus 0 when no HTTP response was received
+ * @param contentLength bytes of the decoded body, -1 when none
+ * @param digest {@code sha1:BASE32} of the decoded body
+ * @param nextFetchAt when the URL is due again; the store orders due candidates by it
+ */
+public record CrawlRecord(
+    String url,
+    Instant fetchedAt,
+    Outcome outcome,
+    int httpStatus,
+    long durationMillis,
+    Optional<String> contentType,
+    long contentLength,
+    Optional<String> digest,
+    Optional<String> redirectTo,
+    Optional<String> canonical,
+    boolean noindex,
+    boolean nofollow,
+    Optional<String> etag,
+    Optional<String> lastModified,
+    Instant nextFetchAt) {}

@@ -1,0 +1,65 @@
+package org.forager.store;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.forager.url.Origin;
+
+/**
+ * The crawl database: every known URL (crawl candidate) with its crawl history, and the state of
+ * every origin. The one seam between the crawl loop and persistence.
+ *
+ * <p>Implementations must be safe for concurrent use: many origins are crawled at once. Each
+ * method's writes are atomic and survive the process being killed once the method returned
+ * (a machine crash may lose the last moments).
+ */
+public interface CrawlStore extends AutoCloseable {
+
+  /** Adds origins to the crawl's scope; the scope is kept across runs. */
+  void addScope(Collection<Origin> origins);
+
+  /** Every origin ever put in scope. */
+  Set<Origin> scope();
+
+  /**
+   * Adds the candidates whose URL is not known yet, due at once. A URL is known once, exactly:
+   * a candidate already known (or twice in the argument) changes nothing.
+   *
+   * @return how many were new
+   */
+  int addCandidates(Collection<Candidate> candidates);
+
+  /**
+   * Up to {@code limit} candidates of the origin due at or before {@code cutoff}: never-crawled ones
+   * first, shallowest first, then by due time.
+   */
+  List<DueCandidate> due(Origin origin, Instant cutoff, int limit);
+
+  /**
+   * Records one crawl action and the candidates it discovered, atomically: after a crash either
+   * both are there or neither. The URL's due time becomes {@code record.nextFetchAt()}.
+   */
+  void record(CrawlRecord record, Collection<Candidate> discovered);
+
+  /** Everything known about a URL. */
+  Optional<UrlRecord> url(String url);
+
+  /** Every crawl action recorded for a URL, oldest first. */
+  List<CrawlRecord> history(String url);
+
+  Optional<OriginState> originState(Origin origin);
+
+  void saveOriginState(OriginState state);
+
+  /** Visits every known URL, in URL order. */
+  void forEachUrl(Consumer<UrlRecord> visitor);
+
+  /** How many URLs are known. */
+  long urlCount();
+
+  @Override
+  void close();
+}
