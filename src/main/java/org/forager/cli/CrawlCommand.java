@@ -1,0 +1,110 @@
+package org.forager.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.forager.config.ConfigException;
+import org.forager.config.ConfigLoader;
+import org.forager.config.CrawlConfig;
+import org.forager.config.Overrides;
+import org.forager.crawl.Crawler;
+import org.forager.record.RunSummary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code forager crawl}: runs (or resumes) a crawl. */
+@Command(
+    name = "crawl",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Crawls the origins of the seeds politely until nothing is due or --max-actions is reached.",
+      "Running again with the same data directory resumes where the last run stopped.",
+      "",
+      "Writes under the data directory: store/ (the crawl database), warc/*.warc.gz,",
+      "logs/crawl.jsonl (one line per crawl action); prints a summary of outcomes at the end.",
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  forager crawl --seed https://example.org/ --max-actions 100",
+      "  forager crawl --config forager.yaml",
+      "  forager crawl --data-dir crawl-data          # resume an earlier crawl",
+      "",
+      "Exit status: 0 when the run finished, 1 on a runtime failure, 2 on bad usage or config.",
+    })
+final class CrawlCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration (see docs/configuration.md).")
+  Path config;
+
+  @Option(names = "--seed", paramLabel = "URL", description = "A seed URL; repeatable. Replaces the config's seeds.")
+  List<String> seeds = new ArrayList<>();
+
+  @Option(names = "--seeds-file", paramLabel = "FILE", description = "Seed URLs, one per line (# comments).")
+  Path seedsFile;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", description = "Where the crawl lives (default: ./crawl-data).")
+  Path dataDir;
+
+  @Option(names = "--max-actions", paramLabel = "N", description = "Stop after N crawl actions (default 1000000).")
+  Long maxActions;
+
+  @Override
+  public Integer call() throws Exception {
+    CrawlConfig cfg;
+    try {
+      cfg = ConfigLoader.load(Optional.ofNullable(config),
+          new Overrides(seeds, Optional.ofNullable(seedsFile), Optional.ofNullable(dataDir),
+              Optional.ofNullable(maxActions)));
+    } catch (ConfigException e) {
+      spec.commandLine().getErr().println("forager: " + e.getMessage());
+      return Main.EXIT_USAGE;
+    }
+    if (cfg.seeds().isEmpty() && !Files.isDirectory(cfg.dataDir().resolve("store"))) {
+      spec.commandLine().getErr().println("forager: no seeds: give --seed URL, --seeds-file FILE or seeds: in "
+          + "--config, or the --data-dir of an earlier crawl to resume it");
+      return Main.EXIT_USAGE;
+    }
+    Instant started = Instant.now();
+    CountDownLatch finished = new CountDownLatch(1);
+    try (Crawler crawler = Crawler.open(cfg)) {
+      Thread hook = new Thread(() -> {
+        // SIGINT/SIGTERM: let the fetches in flight finish and the outputs close, for a while.
+        System.err.println("forager: stopping after the fetches in flight...");
+        crawler.stop();
+        try {
+          finished.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "forager-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      RunSummary summary;
+      try {
+        summary = crawler.run();
+      } finally {
+        crawler.close();
+        finished.countDown();
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // A signal arrived: the hook is running and waits for us.
+      }
+      spec.commandLine().getOut().print(summary.render(Duration.between(started, Instant.now())));
+      spec.commandLine().getOut().flush();
+    }
+    return 0;
+  }
+}

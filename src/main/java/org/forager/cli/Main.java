@@ -1,0 +1,55 @@
+package org.forager.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code forager}: entry point. Exit codes: 0 when the command did its job, 1 when it failed at run
+ * time (e.g. the data directory is in use), 2 on bad usage or configuration (one line naming it).
+ */
+@Command(
+    name = "forager",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "A polite web crawler: crawls the origins of its seeds into a crawl database, WARC files and a crawl log.",
+    subcommands = {CrawlCommand.class, ExportCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+  public static final int EXIT_RUNTIME = 1;
+  public static final int EXIT_USAGE = 2;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns the exit code (for tests and embedding). */
+  public static int run(String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      commandLine.getErr().println("forager: " + e.getMessage());
+      return EXIT_RUNTIME;
+    });
+    cli.setParameterExceptionHandler((e, args2) -> {
+      CommandLine c = e.getCommandLine();
+      c.getErr().println("forager: " + e.getMessage());
+      c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+      return EXIT_USAGE;
+    });
+    return cli.execute(args);
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: crawl or export");
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"forager " + (v == null ? "development build" : v)};
+    }
+  }
+}

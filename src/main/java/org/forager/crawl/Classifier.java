@@ -1,0 +1,72 @@
+package org.forager.crawl;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+import org.forager.crawl.Classification.Feedback;
+import org.forager.fetch.FetchResult;
+import org.forager.fetch.Outcome;
+
+/**
+ * The one place that decides what a fetch result means: status codes, redirects, timeouts and
+ * network failures map to an outcome and to politeness feedback here and nowhere else. Content
+ * (HTML, canonical, noindex) refines a 2xx outcome later, in the crawl loop.
+ */
+final class Classifier {
+
+  private final Clock clock;
+
+  Classifier(Clock clock) {
+    this.clock = clock;
+  }
+
+  Classification classify(FetchResult result) {
+    return switch (result) {
+      case FetchResult.Failure f -> switch (f.kind()) {
+        case TIMEOUT -> Classification.of(Outcome.TIMEOUT, Feedback.TRANSIENT);
+        case NETWORK -> Classification.of(Outcome.NETWORK_ERROR, Feedback.TRANSIENT);
+        case DNS, PROTOCOL -> Classification.of(Outcome.NETWORK_ERROR, Feedback.PERSISTENT);
+        case BLOCKED_BY_NETWORK_POLICY -> Classification.of(Outcome.BLOCKED_BY_NETWORK_POLICY, Feedback.REFUSED);
+      };
+      case FetchResult.Response r -> classify(r);
+    };
+  }
+
+  private Classification classify(FetchResult.Response r) {
+    int status = r.status();
+    if (status >= 200 && status < 300) return Classification.of(Outcome.FETCHED, Feedback.OK);
+    if (status == 304) return Classification.of(Outcome.NOT_MODIFIED, Feedback.OK);
+    if (status >= 300 && status < 400) {
+      Optional<String> location = r.header("Location").map(String::strip).filter(l -> !l.isEmpty());
+      return location.isPresent()
+          ? new Classification(Outcome.REDIRECT, Feedback.OK, Optional.empty(), location)
+          : Classification.of(Outcome.HTTP_ERROR, Feedback.OK);
+    }
+    Optional<Duration> retryAfter = r.header("Retry-After").flatMap(this::parseRetryAfter);
+    if (status == 429 || (status == 503 && retryAfter.isPresent())) {
+      return new Classification(Outcome.RATE_LIMITED, Feedback.RATE_LIMITED, retryAfter, Optional.empty());
+    }
+    if (status == 503) return Classification.of(Outcome.HTTP_ERROR, Feedback.TRANSIENT);
+    if (status >= 400 && status < 500) return Classification.of(Outcome.HTTP_ERROR, Feedback.OK);
+    return Classification.of(Outcome.HTTP_ERROR, Feedback.PERSISTENT);
+  }
+
+  /** RFC 9110 section 10.2.3: delay-seconds or an HTTP-date. */
+  Optional<Duration> parseRetryAfter(String value) {
+    String v = value.strip();
+    try {
+      long seconds = Long.parseLong(v);
+      return seconds < 0 ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));
+    } catch (NumberFormatException notSeconds) {
+      try {
+        ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
+        Duration d = Duration.between(clock.instant(), at.toInstant());
+        return Optional.of(d.isNegative() ? Duration.ZERO : d);
+      } catch (RuntimeException notDate) {
+        return Optional.empty();
+      }
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package org.forager.crawl;
+
+import java.time.Clock;
+import java.util.function.Consumer;
+import org.forager.config.CrawlConfig;
+import org.forager.extract.HtmlExtractor;
+import org.forager.fetch.Fetcher;
+import org.forager.policy.Gatekeeper;
+import org.forager.record.CrawlLog;
+import org.forager.record.RunSummary;
+import org.forager.robots.RobotsFetcher;
+import org.forager.store.CrawlStore;
+import org.forager.url.Origin;
+import org.forager.warc.WarcRecorder;
+
+/**
+ * What every origin crawler of a run shares. All of it is thread-safe.
+ *
+ * @param wake tells an origin that new candidates of it may have been stored
+ */
+record CrawlContext(
+    CrawlConfig config,
+    Clock clock,
+    CrawlStore store,
+    Fetcher fetcher,
+    RobotsFetcher robotsFetcher,
+    Gatekeeper gatekeeper,
+    HtmlExtractor extractor,
+    WarcRecorder warc,
+    CrawlLog log,
+    RunSummary summary,
+    ActionBudget budget,
+    Classifier classifier,
+    Consumer<Origin> wake) {}

@@ -1,0 +1,190 @@
+package org.forager.crawl;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
+import org.forager.config.CrawlConfig;
+import org.forager.extract.HtmlExtractor;
+import org.forager.fetch.Fetcher;
+import org.forager.fetch.HttpFetcher;
+import org.forager.frontier.Scheduler;
+import org.forager.policy.Gatekeeper;
+import org.forager.record.CrawlLog;
+import org.forager.record.RunSummary;
+import org.forager.robots.RobotsFetcher;
+import org.forager.store.Candidate;
+import org.forager.store.CrawlStore;
+import org.forager.store.RocksCrawlStore;
+import org.forager.url.Origin;
+import org.forager.url.UrlNormalizer;
+import org.forager.warc.WarcRecorder;
+
+/**
+ * A crawl over one data directory: the library entry point behind {@code forager crawl}.
+ *
+ * <pre>{@code
+ * try (Crawler crawler = Crawler.open(config)) {
+ *   RunSummary summary = crawler.run();
+ * }
+ * }</pre>
+ *
+ * <p>{@link #run} adds the configured seeds (and their origins to the scope), then crawls every
+ * origin in scope until nothing is due or max_actions is reached. Running again on the same data
+ * directory resumes. {@link #stop} may be called from another thread; the run then ends after the
+ * fetches in flight.
+ */
+public final class Crawler implements AutoCloseable {
+
+  /** WARC files rotate at this size. */
+  public static final long WARC_FILE_BYTES = 1L << 30;
+
+  private final CrawlConfig config;
+  private final Clock clock;
+  private final CrawlStore store;
+  private final Fetcher fetcher;
+  private final WarcRecorder warc;
+  private final CrawlLog log;
+  private final LongAdder unexpectedErrors = new LongAdder();
+  private volatile Scheduler scheduler;
+  private volatile boolean stopRequested;
+  private boolean closed;
+
+  private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, WarcRecorder warc,
+      CrawlLog log) {
+    this.config = config;
+    this.clock = clock;
+    this.store = store;
+    this.fetcher = fetcher;
+    this.warc = warc;
+    this.log = log;
+  }
+
+  /** Opens (or creates) the data directory: store, WARC directory and crawl log. */
+  public static Crawler open(CrawlConfig config) {
+    Path dataDir = config.dataDir();
+    try {
+      Files.createDirectories(dataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+    }
+    CrawlStore store = openStore(config);
+    List<AutoCloseable> opened = new ArrayList<>(List.of(store));
+    try {
+      WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), WARC_FILE_BYTES, "Forager/0.1");
+      opened.add(warc);
+      CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"));
+      opened.add(log);
+      Fetcher fetcher = new HttpFetcher(HttpFetcher.Options.from(config));
+      return new Crawler(config, Clock.systemUTC(), store, fetcher, warc, log);
+    } catch (RuntimeException e) {
+      for (AutoCloseable c : opened.reversed()) closeQuietly(c);
+      throw e;
+    }
+  }
+
+  private static CrawlStore openStore(CrawlConfig config) {
+    return switch (config.store().kind()) {
+      case "embedded" -> RocksCrawlStore.open(config.dataDir().resolve("store"));
+      default -> throw new IllegalArgumentException(
+          "store.kind " + config.store().kind() + " is not supported yet");
+    };
+  }
+
+  /** The crawl database of this crawl, for reading; the crawler owns it. */
+  public CrawlStore store() {
+    return store;
+  }
+
+  /** Crawls until nothing is due or max_actions is reached; returns the counts of this run. */
+  public RunSummary run() throws InterruptedException {
+    Instant started = clock.instant();
+    addSeeds();
+    Set<Origin> scope = store.scope();
+    RunSummary summary = new RunSummary();
+    ActionBudget budget = new ActionBudget(config.maxActions());
+    Map<Origin, OriginCrawler> crawlers = new ConcurrentHashMap<>();
+    try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      Scheduler s = new Scheduler(config.concurrency(), executor,
+          () -> stopRequested || budget.exhausted(), this::unexpected);
+      scheduler = s;
+      CrawlContext ctx = new CrawlContext(config, clock, store, fetcher,
+          new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock),
+          new Gatekeeper(config, scope), new HtmlExtractor(config.productToken()), warc, log, summary,
+          budget, new Classifier(clock), origin -> {
+            OriginCrawler c = crawlers.get(origin);
+            if (c != null) s.wake(c);
+          });
+      for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
+      if (stopRequested) s.stop();
+      try (Progress progress = Progress.start(summary, s, Duration.ofSeconds(10))) {
+        s.run(crawlers.values());
+      }
+    }
+    for (OriginCrawler c : crawlers.values()) c.saveState();
+    return summary;
+  }
+
+  /** Ends the run after the fetches in flight; safe from any thread, e.g. a signal handler. */
+  public void stop() {
+    stopRequested = true;
+    Scheduler s = scheduler;
+    if (s != null) s.stop();
+  }
+
+  /** Turns that failed with an unexpected exception in this run. */
+  public long unexpectedErrors() {
+    return unexpectedErrors.sum();
+  }
+
+  private void addSeeds() {
+    Set<Origin> origins = new LinkedHashSet<>();
+    List<Candidate> seeds = new ArrayList<>();
+    for (String seed : config.seeds()) {
+      String url = UrlNormalizer.normalize(seed)
+          .orElseThrow(() -> new IllegalArgumentException("seed is not an http(s) URL: " + seed));
+      origins.add(Origin.ofUrl(url));
+      seeds.add(Candidate.seed(url));
+    }
+    store.addScope(origins);
+    store.addCandidates(seeds);
+  }
+
+  private void unexpected(Object task, RuntimeException e) {
+    unexpectedErrors.increment();
+    String where = task instanceof OriginCrawler c ? c.origin().toString() : String.valueOf(task);
+    System.err.println("forager: unexpected error crawling " + where + "; that origin stops for this run:");
+    e.printStackTrace();
+  }
+
+  /** Closes the fetcher, the outputs and the store; a second call does nothing. */
+  @Override
+  public synchronized void close() {
+    if (closed) return;
+    closed = true;
+    closeQuietly(fetcher);
+    closeQuietly(log);
+    closeQuietly(warc);
+    closeQuietly(store);
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      System.err.println("forager: error while closing " + c.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,355 @@
+package org.forager.crawl;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.PriorityQueue;
+import java.util.Set;
+import org.forager.crawl.Classification.Feedback;
+import org.forager.extract.ExtractedPage;
+import org.forager.fetch.FetchRequest;
+import org.forager.fetch.FetchResult;
+import org.forager.fetch.Outcome;
+import org.forager.frontier.OriginTask;
+import org.forager.policy.Verdict;
+import org.forager.record.CrawlAction;
+import org.forager.robots.RobotsFetcher;
+import org.forager.robots.RobotsRules;
+import org.forager.store.Candidate;
+import org.forager.store.CrawlRecord;
+import org.forager.store.DueCandidate;
+import org.forager.store.OriginState;
+import org.forager.url.Origin;
+import org.forager.url.UrlNormalizer;
+import org.forager.warc.Digests;
+
+/**
+ * One origin's crawl loop (DESIGN.md "The origin crawl loop"). Each turn it does one of: fetch
+ * robots.txt when missing or expired; fill the todo list from the store; crawl one URL. URLs refused
+ * by a gate are logged in the same turn without a request.
+ *
+ * <p>The run's ignore list is the cutoff: only candidates due at or before the run's start are taken,
+ * and every crawl action moves its URL's due time past it, so a URL is taken at most once per run
+ * (retries aside) however short the recrawl interval, without remembering what was taken.
+ */
+final class OriginCrawler implements OriginTask {
+
+  static final int INITIAL_PATIENCE = 5;
+  private static final int TODO_BATCH = 64;
+  private static final long MIN_RETRY_BACKOFF_MILLIS = 100;
+
+  private record Pending(DueCandidate candidate, int attempt) {}
+
+  private record Retry(Pending pending, long readyAt) {}
+
+  private final Origin origin;
+  private final CrawlContext ctx;
+  private final Instant cutoff;
+  private final OriginPoliteness politeness;
+  private final ArrayDeque<Pending> todo = new ArrayDeque<>();
+  private final PriorityQueue<Retry> retries = new PriorityQueue<>(Comparator.comparingLong(Retry::readyAt));
+
+  private boolean loaded;
+  private RobotsRules robots;
+  private Instant robotsExpiresAt = Instant.EPOCH;
+  private OriginState.RobotsTxt robotsTxt;
+  private int robotsFailures;
+  private int patience = INITIAL_PATIENCE;
+  private boolean givenUp;
+  private boolean requested;
+  private long lastRequestEnd;
+  private long notBefore;
+
+  OriginCrawler(Origin origin, CrawlContext ctx, Instant cutoff) {
+    this.origin = origin;
+    this.ctx = ctx;
+    this.cutoff = cutoff;
+    this.politeness = new OriginPoliteness(ctx.config().politeness());
+  }
+
+  Origin origin() {
+    return origin;
+  }
+
+  @Override
+  public OptionalLong turn() {
+    if (!loaded) load();
+    while (true) {
+      if (givenUp || ctx.budget().exhausted()) return finish();
+      Pending next = nextPending();
+      if (next == null) {
+        if (retries.isEmpty()) return finish();
+        return OptionalLong.of(Math.max(retries.peek().readyAt(), requestAllowedAt()));
+      }
+      if (robotsNeeded()) {
+        todo.addFirst(next);
+        if (!ctx.budget().tryTake()) return finish();
+        fetchRobots();
+        return givenUp ? finish() : OptionalLong.of(requestAllowedAt());
+      }
+      if (!ctx.budget().tryTake()) {
+        todo.addFirst(next);
+        return finish();
+      }
+      Verdict verdict = ctx.gatekeeper().check(next.candidate().url(), next.candidate().depth());
+      if (verdict instanceof Verdict.Allowed && !robots.isAllowed(next.candidate().url())) {
+        verdict = new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt");
+      }
+      if (verdict instanceof Verdict.Rejected rejected) {
+        recordRefusal(next, rejected);
+        continue;
+      }
+      crawl(next);
+      return givenUp ? finish() : OptionalLong.of(requestAllowedAt());
+    }
+  }
+
+  /** Saves what the next run needs to know about this origin. */
+  void saveState() {
+    if (!loaded) return;
+    ctx.store().saveOriginState(
+        new OriginState(origin, Optional.ofNullable(robotsTxt), politeness.delayMillis(), patience));
+  }
+
+  private void load() {
+    loaded = true;
+    ctx.store().originState(origin).ifPresent(state -> {
+      state.robotsTxt().ifPresent(this::useRobots);
+      politeness.restore(state.delayMillis());
+    });
+  }
+
+  private OptionalLong finish() {
+    saveState();
+    return OptionalLong.empty();
+  }
+
+  private Pending nextPending() {
+    Retry retry = retries.peek();
+    if (retry != null && retry.readyAt() - System.nanoTime() <= 0) return retries.poll().pending();
+    if (todo.isEmpty()) {
+      for (DueCandidate c : ctx.store().due(origin, cutoff, TODO_BATCH)) todo.add(new Pending(c, 1));
+    }
+    return todo.poll();
+  }
+
+  private long requestAllowedAt() {
+    long now = System.nanoTime();
+    if (!requested) return Math.max(now, notBefore);
+    long allowed = lastRequestEnd + politeness.delayMillis() * 1_000_000L;
+    return Math.max(allowed, notBefore);
+  }
+
+  // --- robots.txt
+
+  private boolean robotsNeeded() {
+    return robots == null || !robots.isReachable() || !ctx.clock().instant().isBefore(robotsExpiresAt);
+  }
+
+  private void fetchRobots() {
+    RobotsFetcher.Result result = ctx.robotsFetcher().fetch(origin);
+    requested = true;
+    lastRequestEnd = System.nanoTime();
+    long total = 0;
+    for (FetchResult hop : result.hops()) {
+      total += hop.durationMillis();
+      Classification c = ctx.classifier().classify(hop);
+      if (c.feedback() == Feedback.REFUSED) givenUp = true;
+      Optional<String> location = c.location().flatMap(l -> UrlNormalizer.resolve(hop.url(), l));
+      if (hop instanceof FetchResult.Response r) ctx.warc().write(r);
+      log(action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, 1, Optional.empty()));
+    }
+    politeness.responseTime(total);
+    useRobots(result.robotsTxt());
+    if (robots.isReachable()) {
+      robotsFailures = 0;
+    } else {
+      robotsFailures++;
+      losePatience("robots.txt unreachable or 5xx");
+      notBefore = lastRequestEnd + backoffMillis(robotsFailures) * 1_000_000L;
+    }
+    saveState();
+  }
+
+  private void useRobots(OriginState.RobotsTxt txt) {
+    robotsTxt = txt;
+    robots = RobotsRules.of(txt, origin.robotsTxtUrl(), ctx.config().productToken());
+    robotsExpiresAt = txt.expiresAt();
+    if (robots.isReachable()) politeness.crawlDelay(robots.crawlDelay());
+  }
+
+  // --- crawling one URL
+
+  private void recordRefusal(Pending pending, Verdict.Rejected rejected) {
+    Instant now = ctx.clock().instant();
+    String url = pending.candidate().url();
+    CrawlRecord record = new CrawlRecord(url, now, rejected.outcome(), 0, 0, Optional.empty(), -1,
+        Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
+        Optional.empty(), now.plus(ctx.config().recrawl().interval()));
+    ctx.store().record(record, List.of());
+    log(new CrawlAction(now, CrawlAction.Kind.PAGE, url, rejected.outcome(), 0, Optional.empty(), 0, 0,
+        Optional.empty(), Optional.empty(), pending.attempt(), politeness.delayMillis(),
+        Optional.of(rejected.reason())));
+  }
+
+  private void crawl(Pending pending) {
+    DueCandidate candidate = pending.candidate();
+    String url = candidate.url();
+    FetchResult result = ctx.fetcher().fetch(
+        new FetchRequest(url, candidate.etag(), candidate.lastModified()));
+    requested = true;
+    lastRequestEnd = System.nanoTime();
+    politeness.responseTime(result.durationMillis());
+    Instant now = ctx.clock().instant();
+
+    Classification classification = ctx.classifier().classify(result);
+    Outcome outcome = classification.outcome();
+    List<Candidate> discovered = new ArrayList<>();
+    Optional<String> redirectTo = Optional.empty();
+    Optional<String> canonical = Optional.empty();
+    Optional<String> contentType = Optional.empty();
+    Optional<String> digest = Optional.empty();
+    Optional<String> etag = Optional.empty();
+    Optional<String> lastModified = Optional.empty();
+    boolean noindex = false;
+    boolean nofollow = false;
+    long length = -1;
+    int status = 0;
+
+    if (result instanceof FetchResult.Response response) {
+      ctx.warc().write(response);
+      status = response.status();
+      contentType = response.header("Content-Type");
+      length = response.body().length;
+      digest = Optional.of(Digests.sha1Base32(response.body()));
+      etag = response.header("ETag");
+      lastModified = response.header("Last-Modified");
+      if (outcome == Outcome.NOT_MODIFIED) {
+        etag = etag.or(candidate::etag);
+        lastModified = lastModified.or(candidate::lastModified);
+        digest = Optional.empty();
+      } else if (outcome == Outcome.REDIRECT) {
+        redirectTo = classification.location().flatMap(l -> UrlNormalizer.resolve(url, l));
+        redirectTo.ifPresent(target -> offer(discovered, target, candidate.depth() + 1, url));
+      } else if (outcome == Outcome.FETCHED) {
+        if (ContentTypes.isHtml(response)) {
+          ExtractedPage page = ctx.extractor().extract(url, response.body(), contentType,
+              response.headers("X-Robots-Tag"), response.headers("Link"));
+          noindex = page.noindex();
+          nofollow = page.nofollow();
+          canonical = page.canonical();
+          if (canonical.isPresent() && !canonical.get().equals(url)) {
+            // The page is a copy: only its canonical URL is worth crawling, at the same depth.
+            outcome = Outcome.NON_CANONICAL;
+            offer(discovered, canonical.get(), candidate.depth(), url);
+          } else {
+            for (String link : page.links()) offer(discovered, link, candidate.depth() + 1, url);
+            outcome = noindex ? Outcome.NOINDEX : response.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED;
+          }
+        } else {
+          outcome = response.truncated() ? Outcome.TRUNCATED : Outcome.UNSUPPORTED_CONTENT_TYPE;
+        }
+      }
+    }
+
+    Instant nextFetchAt = now.plus(ctx.config().recrawl().interval());
+    switch (classification.feedback()) {
+      case OK -> politeness.answeredNormally();
+      case RATE_LIMITED -> {
+        politeness.rateLimited();
+        Duration wait = classification.retryAfter().orElse(Duration.ofMillis(politeness.delayMillis()));
+        if (wait.compareTo(ctx.config().politeness().maxRetryAfter()) > 0) {
+          // Beyond max_retry_after: put the origin off to a later run.
+          givenUp = true;
+          nextFetchAt = now.plus(wait);
+          System.err.printf("forager: %s asks to wait %d s (Retry-After), more than "
+              + "politeness.max_retry_after; putting it off to a later run%n", origin, wait.toSeconds());
+        } else {
+          notBefore = Math.max(notBefore, lastRequestEnd + wait.toNanos());
+          if (retry(pending, notBefore)) nextFetchAt = now;
+        }
+      }
+      case TRANSIENT -> {
+        long readyAt = lastRequestEnd + backoffMillis(pending.attempt()) * 1_000_000L;
+        if (retry(pending, readyAt)) nextFetchAt = now;
+      }
+      case PERSISTENT -> losePatience(outcome + " for " + url);
+      case REFUSED -> givenUp = true;
+    }
+
+    CrawlRecord record = new CrawlRecord(url, now, outcome, status, result.durationMillis(), contentType,
+        length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt);
+    ctx.store().record(record, discovered);
+    wakeOtherOrigins(discovered);
+    log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
+        Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
+        politeness.delayMillis(), Optional.empty()));
+  }
+
+  /** Queues a retry when attempts are left; otherwise the failure costs a patience point. */
+  private boolean retry(Pending pending, long readyAt) {
+    if (pending.attempt() <= ctx.config().limits().maxRetries()) {
+      retries.add(new Retry(new Pending(pending.candidate(), pending.attempt() + 1), readyAt));
+      return true;
+    }
+    losePatience("gave up on " + pending.candidate().url() + " after " + pending.attempt() + " attempts");
+    return false;
+  }
+
+  private long backoffMillis(int failures) {
+    long base = Math.max(politeness.delayMillis(), MIN_RETRY_BACKOFF_MILLIS);
+    long backoff = base << Math.min(failures - 1, 20);
+    return Math.min(backoff, Math.max(ctx.config().politeness().maxDelay().toMillis(), base));
+  }
+
+  private void losePatience(String why) {
+    patience--;
+    if (patience <= 0 && !givenUp) {
+      givenUp = true;
+      System.err.printf("forager: %s: out of patience (last: %s); giving up on it for this run%n", origin, why);
+    }
+  }
+
+  private void offer(List<Candidate> discovered, String url, int depth, String from) {
+    if (ctx.gatekeeper().isCandidate(url, depth)) {
+      discovered.add(new Candidate(url, depth, Optional.of(from)));
+    }
+  }
+
+  private void wakeOtherOrigins(List<Candidate> discovered) {
+    Set<Origin> others = null;
+    for (Candidate c : discovered) {
+      if (origin.contains(c.url())) continue;
+      if (others == null) others = new HashSet<>();
+      others.add(Origin.ofUrl(c.url()));
+    }
+    if (others != null) others.forEach(ctx.wake());
+  }
+
+  private CrawlAction action(FetchResult result, CrawlAction.Kind kind, Outcome outcome,
+      Optional<String> location, int attempt, Optional<String> reason) {
+    int status = 0;
+    Optional<String> contentType = Optional.empty();
+    Optional<String> digest = Optional.empty();
+    long bytes = 0;
+    if (result instanceof FetchResult.Response r) {
+      status = r.status();
+      contentType = r.header("Content-Type");
+      digest = Optional.of(Digests.sha1Base32(r.body()));
+      bytes = r.body().length;
+    }
+    return new CrawlAction(result.startedAt(), kind, result.url(), outcome, status, contentType, bytes,
+        result.durationMillis(), location, digest, attempt, politeness.delayMillis(), reason);
+  }
+
+  private void log(CrawlAction action) {
+    ctx.log().write(action);
+    ctx.summary().count(action);
+  }
+}

@@ -1,0 +1,68 @@
+package org.forager.crawl;
+
+import java.time.Duration;
+import java.util.Optional;
+import org.forager.config.CrawlConfig.Politeness;
+
+/**
+ * The delay an origin is owed between two requests (end of one to start of the next):
+ * max(min_delay, robots Crawl-delay, response_time_factor × mean of the last 5 response times,
+ * rate-limit penalty), capped by max_delay. A 429 or 503 raises the penalty to at least twice the
+ * delay (1 s at least); every normal answer lowers it by a quarter, so it decays back slowly.
+ *
+ * <p>Confined to the origin's turns (see {@link org.forager.frontier.OriginTask}); not thread-safe.
+ */
+final class OriginPoliteness {
+
+  private static final int WINDOW = 5;
+  private static final long MIN_PENALTY_MILLIS = 1000;
+
+  private final Politeness config;
+  private final long[] responseTimes = new long[WINDOW];
+  private int samples;
+  private int next;
+  private long crawlDelayMillis;
+  private long penaltyMillis;
+
+  OriginPoliteness(Politeness config) {
+    this.config = config;
+  }
+
+  void responseTime(long millis) {
+    responseTimes[next] = Math.max(0, millis);
+    next = (next + 1) % WINDOW;
+    samples = Math.min(samples + 1, WINDOW);
+  }
+
+  void crawlDelay(Optional<Duration> crawlDelay) {
+    crawlDelayMillis = crawlDelay.map(Duration::toMillis).orElse(0L);
+  }
+
+  void rateLimited() {
+    penaltyMillis = Math.min(config.maxDelay().toMillis(), Math.max(MIN_PENALTY_MILLIS, 2 * delayMillis()));
+  }
+
+  void answeredNormally() {
+    penaltyMillis = penaltyMillis * 3 / 4;
+  }
+
+  /** Restores a penalty kept from an earlier run. */
+  void restore(long delayMillis) {
+    long base = baseMillis();
+    if (delayMillis > base) penaltyMillis = Math.min(delayMillis, config.maxDelay().toMillis());
+  }
+
+  long delayMillis() {
+    return Math.min(config.maxDelay().toMillis(), Math.max(baseMillis(), penaltyMillis));
+  }
+
+  private long baseMillis() {
+    long delay = Math.max(config.minDelay().toMillis(), crawlDelayMillis);
+    if (samples > 0) {
+      long sum = 0;
+      for (int i = 0; i < samples; i++) sum += responseTimes[i];
+      delay = Math.max(delay, (long) (config.responseTimeFactor() * sum / samples));
+    }
+    return delay;
+  }
+}

@@ -1,0 +1,91 @@
+package org.forager.export;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import org.forager.fetch.Outcome;
+import org.forager.store.CrawlRecord;
+import org.forager.store.CrawlStore;
+import org.forager.store.UrlRecord;
+import org.forager.url.Origin;
+
+/**
+ * Writes every URL the store knows as one JSON object per line, with the fields of the export
+ * contract in DESIGN.md. Streams: memory does not grow with the number of URLs.
+ */
+public final class JsonlExporter {
+
+  private JsonlExporter() {}
+
+  /** @return how many URLs were written */
+  public static long export(CrawlStore store, OutputStream out) {
+    try {
+      JsonGenerator json = new JsonFactory().createGenerator(out);
+      json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+      long[] count = {0};
+      store.forEachUrl(url -> {
+        try {
+          write(json, url);
+          json.flush();
+          out.write('\n');
+          count[0]++;
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      json.close();
+      out.flush();
+      return count[0];
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the export: " + e.getMessage(), e);
+    }
+  }
+
+  /** The state column: where the URL stands after its latest crawl action. */
+  static String state(UrlRecord url) {
+    if (url.lastCrawl().isEmpty()) return "new";
+    Outcome o = url.lastCrawl().get().outcome();
+    return switch (o) {
+      case FETCHED, NOT_MODIFIED, NON_CANONICAL, NOINDEX, TRUNCATED, DUPLICATE_CONTENT,
+          UNSUPPORTED_CONTENT_TYPE -> "fetched";
+      case REDIRECT -> "redirect";
+      case BLOCKED_BY_ROBOTS_TXT, BLOCKED_URL_BY_LOCAL_POLICY, BLOCKED_BY_NETWORK_POLICY -> "blocked";
+      case HTTP_ERROR, RATE_LIMITED, NETWORK_ERROR, TIMEOUT -> "failed";
+    };
+  }
+
+  private static void write(JsonGenerator json, UrlRecord url) throws IOException {
+    Optional<CrawlRecord> last = url.lastCrawl();
+    json.writeStartObject();
+    json.writeStringField("url", url.url());
+    json.writeStringField("origin", Origin.ofUrl(url.url()).toString());
+    json.writeStringField("state", state(url));
+    string(json, "last_outcome", last.map(c -> c.outcome().name()));
+    if (last.isPresent() && last.get().httpStatus() > 0) json.writeNumberField("http_status", last.get().httpStatus());
+    else json.writeNullField("http_status");
+    string(json, "fetched_at", last.map(c -> c.fetchedAt().toString()));
+    string(json, "content_type", last.flatMap(CrawlRecord::contentType));
+    if (last.isPresent() && last.get().contentLength() >= 0) json.writeNumberField("content_length", last.get().contentLength());
+    else json.writeNullField("content_length");
+    string(json, "digest", last.flatMap(CrawlRecord::digest));
+    string(json, "redirect_to", last.flatMap(CrawlRecord::redirectTo));
+    string(json, "canonical", last.flatMap(CrawlRecord::canonical));
+    json.writeBooleanField("noindex", last.map(CrawlRecord::noindex).orElse(false));
+    json.writeBooleanField("nofollow", last.map(CrawlRecord::nofollow).orElse(false));
+    string(json, "discovered_from", url.discoveredFrom());
+    json.writeNumberField("depth", url.depth());
+    json.writeStringField("next_fetch_at", url.nextFetchAt().toString());
+    string(json, "etag", last.flatMap(CrawlRecord::etag));
+    string(json, "last_modified", last.flatMap(CrawlRecord::lastModified));
+    json.writeNumberField("fetch_count", url.fetchCount());
+    json.writeEndObject();
+  }
+
+  private static void string(JsonGenerator json, String name, Optional<String> value) throws IOException {
+    if (value.isPresent()) json.writeStringField(name, value.get());
+    else json.writeNullField(name);
+  }
+}

@@ -1,0 +1,2 @@
+/** Export of the crawl database: one JSON object per known URL. */
+package org.forager.export;

@@ -1,0 +1,172 @@
+package org.forager.frontier;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.OptionalLong;
+import java.util.PriorityQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.BiConsumer;
+
+/**
+ * Runs origin tasks turn by turn: a min-heap of tasks by the time each may next run; a task is out of
+ * the heap while its turn runs, so no origin ever has two turns (and so two requests) in flight.
+ * Up to {@code concurrency} turns of different origins run at once on the executor.
+ *
+ * <p>A task that returned finished is parked: {@link #wake} brings it back. {@link #run} blocks
+ * until every task finished, or the stop condition holds (then it waits
+ * for the turns in flight and returns). {@link #stop} may be called from any thread.
+ */
+public final class Scheduler {
+
+  private record Entry(long readyAt, long seq, OriginTask task) {}
+
+  private final int concurrency;
+  private final ExecutorService executor;
+  private final BooleanSupplier stopWhen;
+  private final BiConsumer<OriginTask, RuntimeException> onFailure;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final PriorityQueue<Entry> heap = new PriorityQueue<>(
+      (a, b) -> a.readyAt != b.readyAt ? Long.compare(a.readyAt, b.readyAt) : Long.compare(a.seq, b.seq));
+  private final Set<OriginTask> running = new HashSet<>();
+  private final Set<OriginTask> parked = new HashSet<>();
+  private final Set<OriginTask> woken = new HashSet<>();
+  private long seq;
+  private int inFlight;
+  private boolean stopRequested;
+
+  /**
+   * @param stopWhen checked before each dispatch: when true, no further turn starts
+   * @param onFailure told of a turn that threw; that task is dropped for the run
+   */
+  public Scheduler(int concurrency, ExecutorService executor, BooleanSupplier stopWhen,
+      BiConsumer<OriginTask, RuntimeException> onFailure) {
+    if (concurrency < 1) throw new IllegalArgumentException("concurrency must be at least 1");
+    this.concurrency = concurrency;
+    this.executor = executor;
+    this.stopWhen = stopWhen;
+    this.onFailure = onFailure;
+  }
+
+  /** Runs the tasks, all ready at once, until they are finished or the crawl is stopped. */
+  public void run(Collection<? extends OriginTask> tasks) throws InterruptedException {
+    long now = System.nanoTime();
+    lock.lock();
+    try {
+      for (OriginTask task : tasks) heap.add(new Entry(now, seq++, task));
+    } finally {
+      lock.unlock();
+    }
+    while (true) {
+      OriginTask next;
+      lock.lock();
+      try {
+        next = awaitNext();
+        if (next == null) return;
+        inFlight++;
+        running.add(next);
+      } finally {
+        lock.unlock();
+      }
+      executor.execute(() -> runTurn(next));
+    }
+  }
+
+  /** Asks the run to end: no new turn starts; turns in flight finish. */
+  public void stop() {
+    lock.lock();
+    try {
+      stopRequested = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Tells a task that it may have new work (e.g. candidates found by another origin): a finished task
+   * gets a turn again; one whose turn is running gets another turn even if it returns finished.
+   * A task waiting for its turn needs nothing.
+   */
+  public void wake(OriginTask task) {
+    lock.lock();
+    try {
+      if (parked.remove(task)) {
+        heap.add(new Entry(System.nanoTime(), seq++, task));
+        changed.signalAll();
+      } else if (running.contains(task)) {
+        woken.add(task);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Number of tasks waiting for their next turn plus those in flight. */
+  public int activeOrigins() {
+    lock.lock();
+    try {
+      return heap.size() + inFlight;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // Called with the lock held. Returns null when the run is over and nothing is in flight.
+  private OriginTask awaitNext() throws InterruptedException {
+    while (true) {
+      boolean stopping = stopRequested || stopWhen.getAsBoolean();
+      if (stopping || heap.isEmpty()) {
+        if (inFlight == 0) return null;
+        changed.await();
+        continue;
+      }
+      if (inFlight >= concurrency) {
+        changed.await();
+        continue;
+      }
+      long wait = heap.peek().readyAt - System.nanoTime();
+      if (wait > 0) {
+        changed.awaitNanos(wait);
+        continue;
+      }
+      return heap.poll().task;
+    }
+  }
+
+  private void runTurn(OriginTask task) {
+    OptionalLong next = OptionalLong.empty();
+    try {
+      next = task.turn();
+    } catch (RuntimeException e) {
+      onFailure.accept(task, e);
+    } finally {
+      lock.lock();
+      try {
+        inFlight--;
+        running.remove(task);
+        if (next.isPresent()) {
+          heap.add(new Entry(next.getAsLong(), seq++, task));
+        } else if (woken.remove(task)) {
+          heap.add(new Entry(System.nanoTime(), seq++, task));
+        } else {
+          parked.add(task);
+        }
+        changed.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** Waits for the executor's threads after a run; for orderly shutdown. */
+  public static void shutdown(ExecutorService executor) throws InterruptedException {
+    executor.shutdown();
+    executor.awaitTermination(1, TimeUnit.MINUTES);
+  }
+}

@@ -1,0 +1,121 @@
+package org.forager.policy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.forager.config.CrawlConfig;
+import org.forager.config.CrawlConfig.DoNotCrawlRule;
+import org.forager.config.CrawlConfig.QueryParameterRule;
+import org.forager.fetch.Outcome;
+import org.forager.url.Origin;
+
+/**
+ * Local crawl policy, checked in the order of DESIGN.md: scope, do_not_crawl, url_query_parameters,
+ * skip_extensions, max_url_length, max_depth. robots.txt and the network policy come after it, in
+ * the crawl loop and the fetcher. Immutable and thread-safe.
+ *
+ * <p>Two uses: {@link #isCandidate} decides at discovery whether a link becomes a crawl candidate at
+ * all (scope and the trap limits: such URLs are never stored); {@link #check} runs every gate on a
+ * candidate about to be fetched, so rules added since the URL was stored still apply.
+ */
+public final class Gatekeeper {
+
+  private final Set<Origin> scope;
+  private final List<Pattern> doNotCrawlRegexes = new ArrayList<>();
+  private final List<String> doNotCrawlPrefixes = new ArrayList<>();
+  private final List<String> doNotCrawlHosts = new ArrayList<>();
+  private final List<QueryParameterRule> queryRules;
+  private final Set<String> skipExtensions;
+  private final int maxUrlLength;
+  private final int maxDepth;
+
+  public Gatekeeper(CrawlConfig config, Set<Origin> scope) {
+    this.scope = Set.copyOf(scope);
+    for (DoNotCrawlRule rule : config.doNotCrawl()) {
+      if (rule.host() != null) doNotCrawlHosts.add(rule.host().toLowerCase(Locale.ROOT));
+      if (rule.prefix() != null) doNotCrawlPrefixes.add(rule.prefix());
+      if (rule.regex() != null) doNotCrawlRegexes.add(Pattern.compile(rule.regex()));
+    }
+    this.queryRules = List.copyOf(config.urlQueryParameters());
+    this.skipExtensions = config.skipExtensions().stream()
+        .map(e -> (e.startsWith(".") ? e : "." + e).toLowerCase(Locale.ROOT))
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    this.maxUrlLength = config.limits().maxUrlLength();
+    this.maxDepth = config.limits().maxDepth();
+  }
+
+  /** Whether a discovered link (normalized) may become a crawl candidate; cheap, on the hot path. */
+  public boolean isCandidate(String url, int depth) {
+    return url.length() <= maxUrlLength
+        && depth <= maxDepth
+        && inScope(url)
+        && !hasSkippedExtension(url);
+  }
+
+  /** Every local gate, in order, for a candidate about to be fetched. */
+  public Verdict check(String url, int depth) {
+    if (!inScope(url)) return local("not in scope: its origin is not one of the seeds' origins");
+    String host = Origin.ofUrl(url).host();
+    for (String h : doNotCrawlHosts) {
+      if (h.equals(host)) return local("do_not_crawl host " + h);
+    }
+    for (String prefix : doNotCrawlPrefixes) {
+      if (url.startsWith(prefix)) return local("do_not_crawl prefix " + prefix);
+    }
+    for (Pattern regex : doNotCrawlRegexes) {
+      if (regex.matcher(url).matches()) return local("do_not_crawl regex " + regex.pattern());
+    }
+    int q = url.indexOf('?');
+    if (q >= 0 && !queryAllowed(url.substring(0, q), url.substring(q + 1))) {
+      return local("url_query_parameters: no rule allows the parameters of this query");
+    }
+    if (hasSkippedExtension(url)) return local("skip_extensions");
+    if (url.length() > maxUrlLength) return local("longer than limits.max_url_length " + maxUrlLength);
+    if (depth > maxDepth) return local("deeper than limits.max_depth " + maxDepth);
+    return Verdict.ALLOWED;
+  }
+
+  private boolean inScope(String url) {
+    // Origin.ofUrl allocates; scope sets are small, so test the prefix of each instead when few.
+    if (scope.size() <= 4) {
+      for (Origin origin : scope) if (origin.contains(url)) return true;
+      return false;
+    }
+    return scope.contains(Origin.ofUrl(url));
+  }
+
+  /** A query passes when one rule whose prefix matches the URL without query allows all its names. */
+  private boolean queryAllowed(String withoutQuery, String query) {
+    List<String> names = parameterNames(query);
+    for (QueryParameterRule rule : queryRules) {
+      if (withoutQuery.startsWith(rule.prefix()) && rule.allow().containsAll(names)) return true;
+    }
+    return false;
+  }
+
+  static List<String> parameterNames(String query) {
+    List<String> names = new ArrayList<>();
+    for (String part : query.split("&", -1)) {
+      if (part.isEmpty()) continue;
+      int eq = part.indexOf('=');
+      names.add(eq < 0 ? part : part.substring(0, eq));
+    }
+    return names;
+  }
+
+  private boolean hasSkippedExtension(String url) {
+    int end = url.indexOf('?');
+    if (end < 0) end = url.length();
+    int slash = url.lastIndexOf('/', end - 1);
+    int dot = url.lastIndexOf('.', end - 1);
+    if (dot <= slash) return false;
+    String extension = url.substring(dot, end).toLowerCase(Locale.ROOT);
+    return skipExtensions.contains(extension);
+  }
+
+  private static Verdict local(String reason) {
+    return new Verdict.Rejected(Outcome.BLOCKED_URL_BY_LOCAL_POLICY, reason);
+  }
+}

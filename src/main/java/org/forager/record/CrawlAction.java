@@ -1,0 +1,39 @@
+package org.forager.record;
+
+import java.time.Instant;
+import java.util.Optional;
+import org.forager.fetch.Outcome;
+
+/**
+ * One line of the crawl log: one crawl action. Field names in the log are the snake_case of these.
+ *
+ * @param ts when the action started (for a request: when it was sent)
+ * @param kind {@code page} or {@code robots}
+ * @param httpStatus 0 when no response came back
+ * @param bytes decoded body bytes, 0 when none
+ * @param durationMillis from start until the body was read; ts + duration is when the request ended
+ * @param location the resolved redirect target, for 3xx
+ * @param attempt 1 for the first try of this URL in this run, 2 for its first retry, ...
+ * @param delayMillis the origin's delay in force after this action (politeness audit)
+ * @param reason why a gate refused the URL, for blocked outcomes
+ */
+public record CrawlAction(
+    Instant ts,
+    Kind kind,
+    String url,
+    Outcome outcome,
+    int httpStatus,
+    Optional<String> contentType,
+    long bytes,
+    long durationMillis,
+    Optional<String> location,
+    Optional<String> digest,
+    int attempt,
+    long delayMillis,
+    Optional<String> reason) {
+
+  public enum Kind {
+    PAGE,
+    ROBOTS
+  }
+}

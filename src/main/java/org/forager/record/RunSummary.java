@@ -1,0 +1,54 @@
+package org.forager.record;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import org.forager.fetch.Outcome;
+
+/** Counts of crawl actions by outcome during one run. Thread-safe. */
+public final class RunSummary {
+
+  private final Map<Outcome, LongAdder> counts = new EnumMap<>(Outcome.class);
+  private final LongAdder robotsFetches = new LongAdder();
+  private final LongAdder bytes = new LongAdder();
+
+  public RunSummary() {
+    for (Outcome o : Outcome.values()) counts.put(o, new LongAdder());
+  }
+
+  public void count(CrawlAction action) {
+    counts.get(action.outcome()).increment();
+    if (action.kind() == CrawlAction.Kind.ROBOTS) robotsFetches.increment();
+    bytes.add(action.bytes());
+  }
+
+  public long count(Outcome outcome) {
+    return counts.get(outcome).sum();
+  }
+
+  public long actions() {
+    return counts.values().stream().mapToLong(LongAdder::sum).sum();
+  }
+
+  public long robotsFetches() {
+    return robotsFetches.sum();
+  }
+
+  public long bytes() {
+    return bytes.sum();
+  }
+
+  /** One line per outcome that happened, then the totals, for people. */
+  public String render(Duration elapsed) {
+    StringBuilder sb = new StringBuilder();
+    for (Outcome o : Outcome.values()) {
+      long n = count(o);
+      if (n > 0) sb.append(String.format("%-28s %,d%n", o.name(), n));
+    }
+    double seconds = Math.max(elapsed.toMillis(), 1) / 1000.0;
+    sb.append(String.format("%-28s %,d (%,d robots.txt) in %.1f s, %.1f actions/s, %,d bytes%n",
+        "TOTAL", actions(), robotsFetches(), seconds, actions() / seconds, bytes()));
+    return sb.toString();
+  }
+}

@@ -1,0 +1,84 @@
+package org.forager.robots;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.forager.fetch.FetchRequest;
+import org.forager.fetch.FetchResult;
+import org.forager.fetch.Fetcher;
+import org.forager.store.OriginState.RobotsTxt;
+import org.forager.url.Origin;
+import org.forager.url.UrlNormalizer;
+
+/**
+ * Fetches an origin's robots.txt as RFC 9309 section 2.3.1 asks: redirects followed up to five hops,
+ * the body kept up to {@link RobotsRules#MAX_PARSED_BYTES}. Thread-safe.
+ */
+public final class RobotsFetcher {
+
+  /** RFC 9309 section 2.3.1.2: follow at least five consecutive redirects. */
+  static final int MAX_REDIRECTS = 5;
+
+  private final Fetcher fetcher;
+  private final Duration cacheTtl;
+  private final Clock clock;
+
+  public RobotsFetcher(Fetcher fetcher, Duration cacheTtl, Clock clock) {
+    this.fetcher = fetcher;
+    this.cacheTtl = cacheTtl;
+    this.clock = clock;
+  }
+
+  /**
+   * What one robots.txt fetch came to.
+   *
+   * @param hops every request made, in order (the first is the origin's /robots.txt)
+   * @param robotsTxt what to keep: status 0 when unreachable; expires at once unless it was a
+   *     definite answer (2xx or 4xx)
+   */
+  public record Result(List<FetchResult> hops, RobotsTxt robotsTxt) {}
+
+  public Result fetch(Origin origin) {
+    List<FetchResult> hops = new ArrayList<>();
+    String url = origin.robotsTxtUrl();
+    for (int hop = 0; ; hop++) {
+      FetchResult result = fetcher.fetch(FetchRequest.of(url));
+      hops.add(result);
+      if (!(result instanceof FetchResult.Response response)) {
+        return new Result(hops, unreachable());
+      }
+      int status = response.status();
+      if (status >= 300 && status < 400) {
+        var next = response.header("Location").flatMap(location -> UrlNormalizer.resolve(response.url(), location));
+        if (next.isEmpty() || hop >= MAX_REDIRECTS) {
+          // RFC 9309 2.3.1.2: past the redirect limit the file counts as unavailable (allow all).
+          return new Result(hops, definite(404, new byte[0]));
+        }
+        url = next.get();
+        continue;
+      }
+      if (response.truncated() && response.body().length < RobotsRules.MAX_PARSED_BYTES && status < 300) {
+        // Cut short before 500 KiB (deadline, reset): a partial file could drop a Disallow.
+        return new Result(hops, unreachable());
+      }
+      byte[] body = response.body();
+      if (body.length > RobotsRules.MAX_PARSED_BYTES) {
+        body = java.util.Arrays.copyOf(body, RobotsRules.MAX_PARSED_BYTES);
+      }
+      boolean definite = (status >= 200 && status < 300) || (status >= 400 && status < 500 && status != 429);
+      return new Result(hops, definite ? definite(status, body) : new RobotsTxt(status, body, clock.instant(), clock.instant()));
+    }
+  }
+
+  private RobotsTxt definite(int status, byte[] body) {
+    Instant now = clock.instant();
+    return new RobotsTxt(status, body, now, now.plus(cacheTtl));
+  }
+
+  private RobotsTxt unreachable() {
+    Instant now = clock.instant();
+    return new RobotsTxt(0, new byte[0], now, now);
+  }
+}

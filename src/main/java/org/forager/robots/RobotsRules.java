@@ -1,0 +1,82 @@
+package org.forager.robots;
+
+import crawlercommons.robots.BaseRobotRules;
+import crawlercommons.robots.SimpleRobotRules;
+import crawlercommons.robots.SimpleRobotRules.RobotRulesMode;
+import crawlercommons.robots.SimpleRobotRulesParser;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.forager.store.OriginState.RobotsTxt;
+
+/**
+ * The rules of one origin's robots.txt for our product token. Immutable and thread-safe.
+ *
+ * <p>What a fetch outcome means follows RFC 9309 section 2.3.1: a 2xx body is parsed whatever its
+ * media type; 4xx means "unavailable", so everything is allowed; 5xx or no answer at all means
+ * "unreachable", so nothing is allowed until a later fetch succeeds. 429 is treated as unreachable
+ * rather than unavailable: it asks us to slow down, not to crawl freely (Google does the same).
+ */
+public final class RobotsRules {
+
+  /** RFC 9309 section 2.5: crawlers must parse at least 500 KiB; we parse exactly that much. */
+  public static final int MAX_PARSED_BYTES = 500 * 1024;
+
+  private static final int MAX_WARNINGS = 5;
+
+  private final BaseRobotRules rules;
+  private final boolean reachable;
+
+  private RobotsRules(BaseRobotRules rules, boolean reachable) {
+    this.rules = rules;
+    this.reachable = reachable;
+  }
+
+  /** Rules from a stored robots.txt fetch, for the given product token (e.g. "ForagerBot"). */
+  public static RobotsRules of(RobotsTxt robotsTxt, String robotsUrl, String productToken) {
+    int status = robotsTxt.status();
+    if (status >= 200 && status < 300) {
+      byte[] body = robotsTxt.body();
+      if (body.length > MAX_PARSED_BYTES) body = Arrays.copyOf(body, MAX_PARSED_BYTES);
+      // No crawl-delay ceiling in the parser (it would disallow everything past it);
+      // politeness.max_delay caps the delay instead.
+      SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, MAX_WARNINGS);
+      // The media type is ignored on purpose: RFC 9309 asks to parse whatever came back.
+      BaseRobotRules parsed = parser.parseContent(
+          robotsUrl, body, "text/plain", List.of(productToken.toLowerCase(Locale.ROOT)));
+      return new RobotsRules(parsed, true);
+    }
+    if (status >= 400 && status < 500 && status != 429) {
+      return new RobotsRules(new SimpleRobotRules(RobotRulesMode.ALLOW_ALL), true);
+    }
+    return new RobotsRules(new SimpleRobotRules(RobotRulesMode.ALLOW_NONE), false);
+  }
+
+  /** Whether the URL (normalized, of this origin) may be fetched. */
+  public boolean isAllowed(String url) {
+    return rules.isAllowed(url);
+  }
+
+  /**
+   * False when the server was unreachable or answered 5xx or 429: the origin must not be crawled
+   * until robots.txt is fetched successfully.
+   */
+  public boolean isReachable() {
+    return reachable;
+  }
+
+  /** The Crawl-delay of the group that applies to us, when it sets one. */
+  public Optional<Duration> crawlDelay() {
+    long delay = rules.getCrawlDelay();
+    return delay == BaseRobotRules.UNSET_CRAWL_DELAY || delay < 0
+        ? Optional.empty()
+        : Optional.of(Duration.ofMillis(delay));
+  }
+
+  /** Sitemap URLs listed in the file, as written. */
+  public List<String> sitemaps() {
+    return List.copyOf(rules.getSitemaps());
+  }
+}

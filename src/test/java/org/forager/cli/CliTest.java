@@ -1,0 +1,124 @@
+package org.forager.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line as users call it: exit codes, messages, the summary and the export. */
+@Timeout(60)
+class CliTest {
+
+  @TempDir Path tmp;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private PrintStream savedOut;
+  private PrintStream savedErr;
+
+  @BeforeEach
+  void captureOutput() {
+    savedOut = System.out;
+    savedErr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restoreOutput() {
+    System.setOut(savedOut);
+    System.setErr(savedErr);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void helpExplainsTheCommands() {
+    assertEquals(0, Main.run("--help"));
+    assertTrue(out().contains("crawl") && out().contains("export"), out());
+    assertEquals(0, Main.run("crawl", "--help"));
+    assertTrue(out().contains("--max-actions"));
+  }
+
+  @Test
+  void badConfigExitsWithTwoAndOneLineNamingTheKey() throws Exception {
+    Path config = tmp.resolve("bad.yaml");
+    Files.writeString(config, "politeness:\n  min_delay: fast\n");
+    assertEquals(2, Main.run("crawl", "--config", config.toString(), "--seed", "https://example.org/"));
+    String message = err().strip();
+    assertEquals(1, message.lines().count(), message);
+    assertTrue(message.startsWith("forager: ") && message.contains("politeness.min_delay"), message);
+  }
+
+  @Test
+  void unknownOptionAndMissingSeedsAreUsageErrors() {
+    assertEquals(2, Main.run("crawl", "--no-such-flag"));
+    assertEquals(2, Main.run("crawl", "--data-dir", tmp.resolve("empty").toString()));
+    assertTrue(err().contains("no seeds"), err());
+    assertEquals(2, Main.run("crawl", "--seed", "ftp://example.org/", "--data-dir", tmp.resolve("d").toString()));
+    assertEquals(2, Main.run("export", "--data-dir", tmp.resolve("nothing-here").toString()));
+  }
+
+  @Test
+  void crawlPrintsASummaryAndExportWritesEveryKnownUrl() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\nDisallow: /no\n").linking("/", "/a", "/no").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      Path config = tmp.resolve("forager.yaml");
+      Files.writeString(config, """
+          politeness: { min_delay: 10ms }
+          network: { allow_private_addresses: true }
+          """);
+      assertEquals(0, Main.run("crawl", "--config", config.toString(), "--seed", site.url("/"),
+          "--data-dir", data.toString(), "--max-actions", "100"));
+      assertTrue(out().contains("FETCHED"), out());
+      assertTrue(out().contains("BLOCKED_BY_ROBOTS_TXT"), out());
+
+      Path export = tmp.resolve("export.jsonl");
+      assertEquals(0, Main.run("export", "--data-dir", data.toString(), "--output", export.toString()));
+      ObjectMapper json = new ObjectMapper();
+      Map<String, JsonNode> byUrl = new HashMap<>();
+      for (String line : Files.readAllLines(export)) {
+        JsonNode node = json.readTree(line);
+        byUrl.put(node.get("url").asText(), node);
+      }
+      assertEquals(3, byUrl.size());
+      JsonNode a = byUrl.get(site.url("/a"));
+      for (String field : List.of("url", "origin", "state", "last_outcome", "http_status", "fetched_at",
+          "content_type", "content_length", "digest", "redirect_to", "canonical", "noindex", "nofollow",
+          "discovered_from", "depth", "next_fetch_at", "etag", "last_modified")) {
+        assertTrue(a.has(field), "export has " + field);
+      }
+      assertEquals("fetched", a.get("state").asText());
+      assertEquals("FETCHED", a.get("last_outcome").asText());
+      assertEquals(200, a.get("http_status").asInt());
+      assertEquals(site.url("/"), a.get("discovered_from").asText());
+      assertEquals(1, a.get("depth").asInt());
+      assertEquals(site.origin(), a.get("origin").asText());
+      assertTrue(a.get("digest").asText().startsWith("sha1:"));
+      assertEquals("blocked", byUrl.get(site.url("/no")).get("state").asText());
+      assertEquals(0, byUrl.get(site.url("/")).get("depth").asInt());
+    }
+  }
+}

@@ -1,0 +1,204 @@
+package org.forager.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.forager.fetch.Outcome;
+import org.forager.record.RunSummary;
+import org.forager.testweb.TestCrawl;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpreserve.jwarc.WarcReader;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcRequest;
+import org.netpreserve.jwarc.WarcResponse;
+
+/** The whole crawl loop against real loopback origins: what gets fetched, in what order, with what outcome. */
+@Timeout(60)
+class CrawlLoopTest {
+
+  @TempDir Path tmp;
+
+  @Test
+  void crawlsTwoOriginsFollowingLinksWithinScopeOnly() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start(); TestSite outside = TestSite.start()) {
+      a.robots("User-agent: *\nDisallow: /private\n")
+          .linking("/", "/one", "two", "/private/secret", b.url("/"), outside.url("/"), "#top", "mailto:x@y.z")
+          .linking("/one", "/", "/two")
+          .linking("/two", "/one");
+      b.linking("/", "/b1", a.url("/one"))
+          .linking("/b1", "/");
+      outside.linking("/", "/never");
+      Path data = tmp.resolve("data");
+
+      RunSummary summary = TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")), ""));
+
+      assertEquals("/robots.txt", a.paths().get(0), "robots.txt comes before any page of the origin");
+      assertEquals("/robots.txt", b.paths().get(0));
+      assertEquals(Set.of("/robots.txt", "/", "/one", "/two"), new HashSet<>(a.paths()));
+      assertEquals(4, a.paths().size(), "each URL fetched once");
+      assertEquals(Set.of("/robots.txt", "/", "/b1"), new HashSet<>(b.paths()));
+      assertTrue(outside.paths().isEmpty(), "an origin that is not a seed's is never contacted");
+      assertEquals("BLOCKED_BY_ROBOTS_TXT", TestCrawl.lastOutcome(data, a.url("/private/secret")));
+      assertEquals(6, summary.count(Outcome.FETCHED), "5 pages and a's robots.txt");
+      assertEquals(1, summary.count(Outcome.HTTP_ERROR), "b has no robots.txt (404: allow all)");
+      assertEquals(1, summary.count(Outcome.BLOCKED_BY_ROBOTS_TXT));
+      assertEquals(2, summary.robotsFetches());
+    }
+  }
+
+  @Test
+  void crawlLogHasOneLineForEveryAction() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\nAllow: /\n").linking("/", "/a").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+
+      List<JsonNode> log = TestCrawl.log(data);
+      assertEquals(3, log.size());
+      JsonNode robots = log.get(0);
+      assertEquals("robots", robots.get("kind").asText());
+      assertEquals(site.url("/robots.txt"), robots.get("url").asText());
+      JsonNode page = log.get(1);
+      assertEquals("page", page.get("kind").asText());
+      assertEquals(site.url("/"), page.get("url").asText());
+      assertEquals("FETCHED", page.get("outcome").asText());
+      assertEquals(200, page.get("http_status").asInt());
+      assertTrue(page.get("content_type").asText().startsWith("text/html"));
+      assertTrue(page.get("bytes").asLong() > 0);
+      assertTrue(page.get("digest").asText().startsWith("sha1:"));
+      assertEquals(1, page.get("attempt").asInt());
+      assertTrue(page.get("ts").asText().endsWith("Z"), "ISO-8601 UTC");
+      for (String field : List.of("ts", "kind", "url", "outcome", "http_status", "content_type", "bytes",
+          "duration_ms", "location", "digest", "attempt")) {
+        assertTrue(page.has(field), "crawl log line has " + field);
+      }
+    }
+  }
+
+  @Test
+  void redirectIsRecordedNotFollowedAndItsTargetBecomesACandidate() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/old")
+          .route("/old", ex -> {
+            ex.getResponseHeaders().set("Location", "/new");
+            TestSite.respond(ex, 301, "text/html", "moved");
+          })
+          .html("/new", "<p>new</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+
+      assertEquals(List.of("/robots.txt", "/", "/old", "/new"), site.paths());
+      JsonNode redirect = TestCrawl.log(data).stream()
+          .filter(l -> l.get("url").asText().equals(site.url("/old"))).findFirst().orElseThrow();
+      assertEquals("REDIRECT", redirect.get("outcome").asText());
+      assertEquals(301, redirect.get("http_status").asInt());
+      assertEquals(site.url("/new"), redirect.get("location").asText());
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("/new")));
+    }
+  }
+
+  @Test
+  void canonicalNoindexAndNofollowAreHonoured() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/copy", "/secret-index", "/no-links", "/has-nofollow-link")
+          .html("/copy", "<html><head><link rel=canonical href=\"/original\"></head>"
+              + "<body><a href=\"/from-copy\">x</a></body></html>")
+          .html("/original", "<p>original</p>")
+          .html("/secret-index", "<html><head><meta name=robots content=noindex></head>"
+              + "<body><a href=\"/from-noindex\">x</a></body></html>")
+          .html("/from-noindex", "<p>ok</p>")
+          .html("/no-links", "<html><head><meta name=ForagerBot content=nofollow></head>"
+              + "<body><a href=\"/from-nofollow\">x</a></body></html>")
+          .html("/has-nofollow-link", "<a rel=nofollow href=\"/nofollowed\">x</a><a href=\"/followed\">y</a>")
+          .html("/followed", "<p>ok</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+
+      assertEquals("NON_CANONICAL", TestCrawl.lastOutcome(data, site.url("/copy")));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("/original")));
+      assertEquals(0, site.count("/from-copy"), "links of a non-canonical page are not used");
+      assertEquals("NOINDEX", TestCrawl.lastOutcome(data, site.url("/secret-index")));
+      assertEquals(1, site.count("/from-noindex"), "noindex pages' links are still used");
+      assertEquals(0, site.count("/from-nofollow"), "nofollow for our product token drops the links");
+      assertEquals(0, site.count("/nofollowed"));
+      assertEquals(1, site.count("/followed"));
+    }
+  }
+
+  @Test
+  void nonHtmlIsStoredButNotParsed() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/data.json")
+          .route("/data.json", ex -> TestSite.respond(ex, 200, "application/json", "{\"href\": \"/x\"}"));
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+      assertEquals("UNSUPPORTED_CONTENT_TYPE", TestCrawl.lastOutcome(data, site.url("/data.json")));
+      assertEquals(0, site.count("/x"));
+    }
+  }
+
+  @Test
+  void warcHasRequestAndResponseForEveryFetchRobotsIncluded() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\nAllow: /\n").linking("/", "/a").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+
+      List<String> requests = new ArrayList<>();
+      List<String> responses = new ArrayList<>();
+      List<Path> files;
+      try (Stream<Path> s = Files.list(data.resolve("warc"))) {
+        files = s.filter(p -> p.toString().endsWith(".warc.gz")).toList();
+      }
+      assertFalse(files.isEmpty(), "a finished WARC file");
+      for (Path file : files) {
+        try (InputStream in = Files.newInputStream(file); WarcReader reader = new WarcReader(in)) {
+          for (WarcRecord record : reader) {
+            if (record instanceof WarcRequest r) {
+              requests.add(r.target());
+              assertEquals("ForagerBot/0.1 (+https://example.org/bot)",
+                  r.http().headers().first("User-Agent").orElseThrow());
+            }
+            if (record instanceof WarcResponse r) {
+              responses.add(r.target());
+              assertEquals(200, r.http().status());
+            }
+          }
+        }
+      }
+      List<String> expected = List.of(site.url("/robots.txt"), site.url("/"), site.url("/a"));
+      assertEquals(expected, requests);
+      assertEquals(expected, responses);
+    }
+  }
+
+  @Test
+  void stopsAtMaxActions() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String[] links = new String[30];
+      for (int i = 0; i < links.length; i++) {
+        links[i] = "/p" + i;
+        site.html("/p" + i, "<p>" + i + "</p>");
+      }
+      site.linking("/", links);
+      Path data = tmp.resolve("data");
+      RunSummary summary = TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "max_actions: 5\n"));
+      assertEquals(5, summary.actions());
+      assertEquals(5, TestCrawl.log(data).size());
+      assertEquals(5, site.paths().size(), "robots.txt and four pages");
+    }
+  }
+}

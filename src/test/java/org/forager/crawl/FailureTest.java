@@ -1,0 +1,116 @@
+package org.forager.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import org.forager.fetch.Outcome;
+import org.forager.record.RunSummary;
+import org.forager.testweb.TestCrawl;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Failing servers: retries, patience, robots.txt errors, timeouts, the network policy. */
+@Timeout(60)
+class FailureTest {
+
+  @TempDir Path tmp;
+
+  @Test
+  void transientFailureIsRetriedUpToMaxRetriesWithGrowingDelay() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/flaky").route("/flaky", ex -> TestSite.respond(ex, 503, "text/plain", "try later"));
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "limits: { fetch_timeout: 2s, max_retries: 2 }"));
+
+      assertEquals(3, site.count("/flaky"), "first try and two retries");
+      List<JsonNode> tries = TestCrawl.log(data).stream()
+          .filter(l -> l.get("url").asText().equals(site.url("/flaky"))).toList();
+      assertEquals(List.of(1, 2, 3), tries.stream().map(l -> l.get("attempt").asInt()).toList());
+      tries.forEach(t -> assertEquals("HTTP_ERROR", t.get("outcome").asText()));
+      var requests = site.requests().stream().filter(r -> r.path().equals("/flaky")).toList();
+      double first = (requests.get(1).arrivedNanos() - requests.get(0).finishedNanos()) / 1e6;
+      double second = (requests.get(2).arrivedNanos() - requests.get(1).finishedNanos()) / 1e6;
+      assertTrue(first >= 100, "first retry after the backoff, was " + first + " ms");
+      assertTrue(second >= 200, "second retry waits longer, was " + second + " ms");
+    }
+  }
+
+  @Test
+  void originThatFailsEverythingIsGivenUpWhenPatienceRunsOut() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String[] links = new String[20];
+      for (int i = 0; i < links.length; i++) {
+        links[i] = "/broken" + i;
+        site.route(links[i], ex -> TestSite.respond(ex, 500, "text/plain", "boom"));
+      }
+      site.linking("/", links);
+      Path data = tmp.resolve("data");
+      RunSummary summary = TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+
+      long broken = site.paths().stream().filter(p -> p.startsWith("/broken")).count();
+      assertEquals(OriginCrawler.INITIAL_PATIENCE, broken, "stops after patience runs out");
+      assertEquals(OriginCrawler.INITIAL_PATIENCE, summary.count(Outcome.HTTP_ERROR) - 1, "and robots' 404");
+    }
+  }
+
+  @Test
+  void unreachableRobotsTxtMeansNothingIsCrawledAndTheOriginIsGivenUp() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.route("/robots.txt", ex -> TestSite.respond(ex, 500, "text/plain", "down")).linking("/", "/a");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+
+      assertEquals(OriginCrawler.INITIAL_PATIENCE, site.requests().size());
+      assertTrue(site.paths().stream().allMatch("/robots.txt"::equals), "no page while robots.txt is 5xx");
+    }
+  }
+
+  @Test
+  void robotsTxtRedirectIsFollowed() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.route("/robots.txt", ex -> {
+            ex.getResponseHeaders().set("Location", "/real-robots.txt");
+            TestSite.respond(ex, 301, "text/html", "moved");
+          })
+          .route("/real-robots.txt", ex -> TestSite.respond(ex, 200, "text/html", "User-agent: foragerbot\nDisallow: /x\n"))
+          .linking("/", "/x", "/y")
+          .html("/y", "<p>y</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+
+      assertEquals(List.of("/robots.txt", "/real-robots.txt", "/", "/y"), site.paths());
+      assertEquals("BLOCKED_BY_ROBOTS_TXT", TestCrawl.lastOutcome(data, site.url("/x")));
+    }
+  }
+
+  @Test
+  void slowServerTimesOut() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/slow").route("/slow", ex -> {
+        PolitenessTest.sleep(5_000); // never answers in time
+        TestSite.respond(ex, 200, "text/html", "late");
+      });
+      Path data = tmp.resolve("data");
+      long start = System.nanoTime();
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "limits: { fetch_timeout: 300ms, max_retries: 0 }"));
+      assertEquals("TIMEOUT", TestCrawl.lastOutcome(data, site.url("/slow")));
+      assertTrue((System.nanoTime() - start) / 1e9 < 4.5, "the crawl did not wait for the slow server");
+    }
+  }
+
+  @Test
+  void privateAddressesAreRefusedUnlessAllowed() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/a");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "network: { allow_private_addresses: false }"));
+      assertTrue(site.requests().isEmpty(), "127.0.0.1 is never contacted");
+      assertEquals("BLOCKED_BY_NETWORK_POLICY", TestCrawl.lastOutcome(data, site.url("/robots.txt")));
+    }
+  }
+}

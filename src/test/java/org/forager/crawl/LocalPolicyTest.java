@@ -1,0 +1,74 @@
+package org.forager.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import org.forager.testweb.TestCrawl;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Local policy in a real crawl: refused candidates are logged, never requested. */
+@Timeout(60)
+class LocalPolicyTest {
+
+  @TempDir Path tmp;
+
+  @Test
+  void doNotCrawlAndQueryRulesRefuseCandidatesWithALoggedAction() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/private/a", "/calendar/2024/01", "/search?q=x&page=2", "/search?q=x&sessionid=1",
+              "/ok?tracking=1", "/fine")
+          .html("/search?q=x&page=2", "<p>results</p>")
+          .html("/fine", "<p>fine</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), """
+          do_not_crawl:
+            - prefix: "%1$s/private/"
+            - regex: ".*/calendar/\\\\d{4}/.*"
+          url_query_parameters:
+            - prefix: "%1$s/search"
+              allow: [ q, page ]
+          """.formatted(site.origin())));
+
+      assertEquals(List.of("/robots.txt", "/", "/fine", "/search?q=x&page=2"), site.paths());
+      for (String refused : List.of("/private/a", "/calendar/2024/01", "/search?q=x&sessionid=1", "/ok?tracking=1")) {
+        JsonNode line = TestCrawl.log(data).stream()
+            .filter(l -> l.get("url").asText().equals(site.url(refused))).findFirst().orElseThrow();
+        assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", line.get("outcome").asText(), refused);
+        assertEquals(0, line.get("http_status").asInt());
+      }
+    }
+  }
+
+  @Test
+  void trapLimitsAndSkippedExtensionsKeepLinksFromBecomingCandidates() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/d1", "/image.JPG", "/" + "x".repeat(300))
+          .linking("/d1", "/d2")
+          .linking("/d2", "/d3")
+          .linking("/d3", "/d4");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")),
+          "limits: { fetch_timeout: 2s, max_depth: 2, max_url_length: 200 }"));
+
+      assertEquals(List.of("/robots.txt", "/", "/d1", "/d2"), site.paths());
+      assertNull(TestCrawl.lastOutcome(data, site.url("/d3")), "deeper than max_depth: not a candidate");
+      assertNull(TestCrawl.lastOutcome(data, site.url("/image.JPG")), "skipped extension: not a candidate");
+    }
+  }
+
+  @Test
+  void seedWithASkippedExtensionIsRefusedWithALoggedAction() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/photo.png")), ""));
+      assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", TestCrawl.lastOutcome(data, site.url("/photo.png")));
+      assertEquals(List.of("/robots.txt"), site.paths());
+    }
+  }
+}

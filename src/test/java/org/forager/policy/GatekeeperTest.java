@@ -1,0 +1,81 @@
+package org.forager.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+import org.forager.config.CrawlConfig;
+import org.forager.config.CrawlConfig.DoNotCrawlRule;
+import org.forager.config.CrawlConfig.QueryParameterRule;
+import org.forager.fetch.Outcome;
+import org.forager.url.Origin;
+import org.junit.jupiter.api.Test;
+
+class GatekeeperTest {
+
+  private static final Origin EXAMPLE = Origin.ofUrl("https://example.org/");
+
+  private static Gatekeeper gatekeeper(List<DoNotCrawlRule> doNotCrawl, List<QueryParameterRule> queries) {
+    CrawlConfig d = CrawlConfig.defaults();
+    CrawlConfig config = new CrawlConfig(d.userAgent(), d.seeds(), d.dataDir(), d.maxActions(), d.concurrency(),
+        d.politeness(), d.robots(), d.recrawl(), d.skipExtensions(),
+        new CrawlConfig.Limits(d.limits().maxPageBytes(), d.limits().fetchTimeout(), 60, 3,
+            d.limits().maxRetries(), d.limits().maxDecompressionRatio()),
+        doNotCrawl, queries, d.network(), d.store());
+    return new Gatekeeper(config, Set.of(EXAMPLE, Origin.ofUrl("http://ads.example.org/")));
+  }
+
+  private static String reason(Verdict v) {
+    return ((Verdict.Rejected) v).reason();
+  }
+
+  @Test
+  void scopeIsTheSeedsOrigins() {
+    Gatekeeper g = gatekeeper(List.of(), List.of());
+    assertTrue(g.isCandidate("https://example.org/a", 1));
+    assertFalse(g.isCandidate("http://example.org/a", 1), "another scheme is another origin");
+    assertFalse(g.isCandidate("https://example.org:8443/a", 1), "another port is another origin");
+    assertFalse(g.isCandidate("https://example.org.evil.com/a", 1));
+    assertInstanceOf(Verdict.Rejected.class, g.check("https://other.org/", 0));
+  }
+
+  @Test
+  void doNotCrawlMatchesHostExactlyPrefixAsStringAndRegexWholeUrl() {
+    Gatekeeper g = gatekeeper(List.of(
+        new DoNotCrawlRule("ADS.example.org", null, null),
+        new DoNotCrawlRule(null, "https://example.org/private/", null),
+        new DoNotCrawlRule(null, null, ".*/calendar/\\d{4}/.*")), List.of());
+    assertEquals("do_not_crawl host ads.example.org", reason(g.check("http://ads.example.org/x", 0)));
+    assertEquals("do_not_crawl prefix https://example.org/private/", reason(g.check("https://example.org/private/x", 0)));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/privatex", 0));
+    assertInstanceOf(Verdict.Rejected.class, g.check("https://example.org/calendar/2024/05", 0));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/calendar/24/05", 0));
+  }
+
+  @Test
+  void aQueryNeedsARuleAllowingAllItsParameterNames() {
+    Gatekeeper g = gatekeeper(List.of(), List.of(new QueryParameterRule("https://example.org/search", List.of("q", "page"))));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/search?q=a&page=2", 0));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/search/advanced?q=a", 0));
+    assertInstanceOf(Verdict.Rejected.class, g.check("https://example.org/search?q=a&sid=1", 0));
+    assertInstanceOf(Verdict.Rejected.class, g.check("https://example.org/search?Q=a", 0), "names are case-sensitive");
+    assertInstanceOf(Verdict.Rejected.class, g.check("https://example.org/other?q=a", 0));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/other", 0), "no query, no rule needed");
+  }
+
+  @Test
+  void extensionsLengthAndDepth() {
+    Gatekeeper g = gatekeeper(List.of(), List.of());
+    assertEquals("skip_extensions", reason(g.check("https://example.org/a/photo.JPEG", 0)));
+    assertEquals("skip_extensions", reason(g.check("https://example.org/a.pdf?download=1", 0)));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pdf/index.html", 0));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/v1.2/", 0));
+    assertTrue(reason(g.check("https://example.org/" + "a".repeat(60), 0)).contains("max_url_length"));
+    assertTrue(reason(g.check("https://example.org/", 4)).contains("max_depth"));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/", 3));
+    assertEquals(Outcome.BLOCKED_URL_BY_LOCAL_POLICY, ((Verdict.Rejected) g.check("https://example.org/", 4)).outcome());
+  }
+}

@@ -1,0 +1,78 @@
+package org.forager.testweb;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.forager.config.ConfigLoader;
+import org.forager.config.CrawlConfig;
+import org.forager.config.Overrides;
+import org.forager.crawl.Crawler;
+import org.forager.record.RunSummary;
+
+/** Runs a real crawl from a YAML configuration in a test's data directory, and reads its outputs. */
+public final class TestCrawl {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private TestCrawl() {}
+
+  /**
+   * The configuration tests start from: loopback allowed, short delays and timeouts, and whatever
+   * extra YAML the test adds (top-level keys; a key given here replaces the default one).
+   */
+  public static CrawlConfig config(Path dataDir, List<String> seeds, String extraYaml) {
+    StringBuilder yaml = new StringBuilder();
+    yaml.append("user_agent: \"ForagerBot/0.1 (+https://example.org/bot)\"\n");
+    yaml.append("data_dir: \"").append(dataDir).append("\"\n");
+    yaml.append("seeds:\n");
+    for (String seed : seeds) yaml.append("  - \"").append(seed).append("\"\n");
+    if (!extraYaml.contains("politeness:")) {
+      yaml.append("politeness: { min_delay: 20ms, max_delay: 2s, response_time_factor: 0 }\n");
+    }
+    if (!extraYaml.contains("network:")) yaml.append("network: { allow_private_addresses: true }\n");
+    if (!extraYaml.contains("limits:")) yaml.append("limits: { fetch_timeout: 2s, max_retries: 2 }\n");
+    yaml.append(extraYaml).append('\n');
+    try {
+      Path file = Files.createTempFile(dataDir.getParent(), "forager", ".yaml");
+      Files.writeString(file, yaml);
+      return ConfigLoader.load(Optional.of(file), Overrides.none());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static RunSummary run(CrawlConfig config) throws InterruptedException {
+    try (Crawler crawler = Crawler.open(config)) {
+      return crawler.run();
+    }
+  }
+
+  /** The crawl log's lines, parsed. */
+  public static List<JsonNode> log(Path dataDir) {
+    try {
+      return Files.readAllLines(dataDir.resolve("logs/crawl.jsonl")).stream().map(line -> {
+        try {
+          return JSON.readTree(line);
+        } catch (IOException e) {
+          throw new UncheckedIOException("bad crawl log line: " + line, e);
+        }
+      }).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The outcome of the last action logged for a URL. */
+  public static String lastOutcome(Path dataDir, String url) {
+    String outcome = null;
+    for (JsonNode line : log(dataDir)) {
+      if (line.get("url").asText().equals(url)) outcome = line.get("outcome").asText();
+    }
+    return outcome;
+  }
+}
