@@ -1,0 +1,538 @@
+package org.forager.extract;
+
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_16LE;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.Charset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.forager.url.UrlNormalizer;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Behaviour of the public extractor API, one nested class per rule. */
+class HtmlExtractorTest {
+
+  static final String PAGE = "https://example.org/dir/page.html";
+  static final HtmlExtractor EXTRACTOR = new HtmlExtractor("ForagerBot");
+
+  /** The expected form of a URL, whatever the normalizer's exact rules. */
+  static String norm(String url) {
+    return UrlNormalizer.normalize(url).orElseThrow();
+  }
+
+  static ExtractedPage html(String html) {
+    return EXTRACTOR.extract(PAGE, html.getBytes(UTF_8), Optional.empty(), List.of(), List.of());
+  }
+
+  static ExtractedPage withHeaders(String html, List<String> xRobotsTag, List<String> link) {
+    return EXTRACTOR.extract(PAGE, html.getBytes(UTF_8), Optional.empty(), xRobotsTag, link);
+  }
+
+  static ExtractedPage bytes(byte[] body, String contentType) {
+    return EXTRACTOR.extract(PAGE, body, Optional.ofNullable(contentType), List.of(), List.of());
+  }
+
+  @Nested
+  class Links {
+
+    @Test
+    void relativeAbsoluteAndSchemeRelativeLinksAreResolvedAgainstThePage() {
+      ExtractedPage page = html("""
+          <a href="a.html">a</a>
+          <a href="/root">root</a>
+          <a href="../up">up</a>
+          <a href="https://other.example/x">other</a>
+          <a href="//cdn.example.net/lib">scheme-relative</a>
+          <a href="http://plain.example/">http</a>
+          """);
+      assertEquals(List.of(
+          norm("https://example.org/dir/a.html"),
+          norm("https://example.org/root"),
+          norm("https://example.org/up"),
+          norm("https://other.example/x"),
+          norm("https://cdn.example.net/lib"),
+          norm("http://plain.example/")), page.links());
+    }
+
+    @Test
+    void targetsThatAreNotHttpAreDropped() {
+      ExtractedPage page = html("""
+          <a href="mailto:someone@example.org">mail</a>
+          <a href="javascript:void(0)">js</a>
+          <a href="tel:+123">tel</a>
+          <a href="ftp://example.org/file">ftp</a>
+          <a href="data:text/html,hi">data</a>
+          <a href="/kept">kept</a>
+          """);
+      assertEquals(List.of(norm("https://example.org/kept")), page.links());
+    }
+
+    @Test
+    void linksKeepDocumentOrderAndAppearOnce() {
+      ExtractedPage page = html("""
+          <a href="/b">b</a><a href="/a">a</a><a href="/b">b again</a>
+          <a href="https://example.org/a">a absolute</a><a href="/c">c</a>
+          """);
+      assertEquals(List.of(
+          norm("https://example.org/b"), norm("https://example.org/a"), norm("https://example.org/c")),
+          page.links());
+    }
+
+    @Test
+    void areaFrameAndIframeTargetsAreLinks() {
+      ExtractedPage page = html("""
+          <html><head></head>
+          <frameset><frame src="/frame1"><frame src="frame2"></frameset>
+          </html>""");
+      assertEquals(List.of(norm("https://example.org/frame1"), norm("https://example.org/dir/frame2")),
+          page.links());
+
+      ExtractedPage body = html("""
+          <map name="m"><area href="/area" shape="rect" coords="0,0,1,1"></map>
+          <iframe src="/iframe"></iframe>
+          <img src="/image.png"><script src="/script.js"></script><link rel="stylesheet" href="/s.css">
+          """);
+      assertEquals(List.of(norm("https://example.org/area"), norm("https://example.org/iframe")), body.links());
+    }
+
+    @Test
+    void anchorsWithoutHrefAreNotLinksButAnEmptyHrefIsResolvedLikeAnyOther() {
+      ExtractedPage page = html("<a name=top>top</a><a href=''>self</a>");
+      // What "" resolves to is the normalizer's business (RFC 3986: the page itself).
+      assertEquals(List.of(UrlNormalizer.resolve(PAGE, "").orElseThrow()), page.links());
+    }
+
+    @Test
+    void relNofollowLinksAreLeftOutWhateverTheCaseAndOtherTokens() {
+      ExtractedPage page = html("""
+          <a href="/1" rel="nofollow">1</a>
+          <a href="/2" rel="NoFollow">2</a>
+          <a href="/3" rel="noopener  nofollow external">3</a>
+          <area href="/4" rel="nofollow">
+          <a href="/5" rel="nofollowme">5 (not the token)</a>
+          <a href="/6" rel="external">6</a>
+          <a href="/1">1 followed elsewhere</a>
+          """);
+      assertEquals(List.of(
+          norm("https://example.org/5"), norm("https://example.org/6"), norm("https://example.org/1")),
+          page.links());
+    }
+
+    @Test
+    void baseHrefIsResolvedAgainstThePageAndAppliesToEveryLinkEvenEarlierOnes() {
+      ExtractedPage page = html("""
+          <html><head><base href="/other/base/"><base href="https://ignored.example/"></head>
+          <body><a href="x">x</a><a href="/abs">abs</a><iframe src="../f"></iframe></body></html>
+          """);
+      assertEquals(List.of(
+          norm("https://example.org/other/base/x"),
+          norm("https://example.org/abs"),
+          norm("https://example.org/other/f")), page.links());
+
+      ExtractedPage late = html("<a href='x'>x</a><base href='https://cdn.example.net/b/'>");
+      assertEquals(List.of(norm("https://cdn.example.net/b/x")), late.links());
+    }
+
+    @Test
+    void aBaseThatIsNotHttpIsIgnored() {
+      ExtractedPage page = html("<base href='javascript:alert(1)'><a href='x'>x</a>");
+      assertEquals(List.of(norm("https://example.org/dir/x")), page.links());
+    }
+
+    @Test
+    void aBaseWithoutHrefDoesNotHideALaterOne() {
+      ExtractedPage page = html("<base target=_blank><base href='/b/'><a href='x'>x</a>");
+      assertEquals(List.of(norm("https://example.org/b/x")), page.links());
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void aPageWithTenThousandLinksGivesThemAllInOrder() {
+      StringBuilder html = new StringBuilder("<html><body><ul>");
+      for (int i = 0; i < 10_000; i++) html.append("<li><a href=\"/p/").append(i).append("\">").append(i).append("</a>");
+      html.append("</ul></body></html>");
+      ExtractedPage page = html(html.toString());
+      assertEquals(10_000, page.links().size());
+      assertEquals(norm("https://example.org/p/0"), page.links().get(0));
+      assertEquals(norm("https://example.org/p/9999"), page.links().get(9_999));
+    }
+
+    @Test
+    void theLinkListIsImmutable() {
+      List<String> links = html("<a href=/a>a</a>").links();
+      assertThrows(UnsupportedOperationException.class, () -> links.add("x"));
+    }
+  }
+
+  @Nested
+  class Canonical {
+
+    @Test
+    void noCanonicalGivesEmpty() {
+      assertEquals(Optional.empty(), html("<a href=/a>a</a>").canonical());
+    }
+
+    @Test
+    void linkTagInTheHeadAbsoluteOrRelative() {
+      assertEquals(Optional.of(norm("https://example.org/canon")),
+          html("<head><link rel=canonical href='https://example.org/canon'></head>").canonical());
+      assertEquals(Optional.of(norm("https://example.org/dir/canon")),
+          html("<head><link rel='Canonical' href='canon'></head>").canonical());
+    }
+
+    @Test
+    void linkTagIsResolvedAgainstTheDocumentBase() {
+      assertEquals(Optional.of(norm("https://example.org/b/canon")),
+          html("<head><base href='/b/'><link rel=canonical href='canon'></head>").canonical());
+    }
+
+    @Test
+    void theFirstCanonicalTagCounts() {
+      assertEquals(Optional.of(norm("https://example.org/first")), html("""
+          <head><link rel=canonical href=/first><link rel=canonical href=/second></head>""").canonical());
+    }
+
+    @Test
+    void aCanonicalTagInTheBodyIsIgnored() {
+      assertEquals(Optional.empty(),
+          html("<html><head></head><body><p>hi</p><link rel=canonical href=/evil></body></html>").canonical());
+    }
+
+    @Test
+    void aCanonicalThatIsNotHttpIsIgnored() {
+      assertEquals(Optional.empty(), html("<head><link rel=canonical href='mailto:x@example.org'></head>").canonical());
+    }
+
+    @Test
+    void linkHeaderAloneRelativeToThePage() {
+      ExtractedPage page = withHeaders("<p>hi", List.of(), List.of("<canon>; rel=\"canonical\""));
+      assertEquals(Optional.of(norm("https://example.org/dir/canon")), page.canonical());
+    }
+
+    @Test
+    void linkHeaderIgnoresTheDocumentBase() {
+      ExtractedPage page = withHeaders("<base href=/b/>", List.of(), List.of("<canon>; rel=canonical"));
+      assertEquals(Optional.of(norm("https://example.org/dir/canon")), page.canonical());
+    }
+
+    @Test
+    void linkHeaderWinsOverTheTag() {
+      ExtractedPage page = withHeaders("<head><link rel=canonical href=/from-tag></head>", List.of(),
+          List.of("<https://example.org/preload.css>; rel=preload, <https://example.org/from-header>; rel=\"alternate canonical\""));
+      assertEquals(Optional.of(norm("https://example.org/from-header")), page.canonical());
+    }
+
+    @Test
+    void aLinkHeaderWithoutCanonicalLeavesTheTag() {
+      ExtractedPage page = withHeaders("<head><link rel=canonical href=/from-tag></head>", List.of(),
+          List.of("</style.css>; rel=preload; as=style"));
+      assertEquals(Optional.of(norm("https://example.org/from-tag")), page.canonical());
+    }
+  }
+
+  @Nested
+  class Robots {
+
+    @Test
+    void noDirectivesByDefault() {
+      ExtractedPage page = html("<a href=/a>a</a>");
+      assertFalse(page.noindex());
+      assertFalse(page.nofollow());
+    }
+
+    @Test
+    void genericMetaNoindex() {
+      ExtractedPage page = html("<meta name=robots content=noindex><a href=/a>a</a>");
+      assertTrue(page.noindex());
+      assertFalse(page.nofollow());
+      assertEquals(1, page.links().size());
+    }
+
+    @Test
+    void metaNofollowEmptiesTheLinksWhereverTheTagIs() {
+      ExtractedPage page = html("<a href=/a>a</a><p>text</p><meta name='ROBOTS' content='NOFOLLOW'>");
+      assertFalse(page.noindex());
+      assertTrue(page.nofollow());
+      assertEquals(List.of(), page.links());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"none", "noindex,nofollow", "noindex nofollow", " NoIndex ,  NoFollow ", "index, none"})
+    void metaBothDirectives(String content) {
+      ExtractedPage page = html("<meta name=robots content='" + content + "'><a href=/a>a</a>");
+      assertTrue(page.noindex());
+      assertTrue(page.nofollow());
+      assertEquals(List.of(), page.links());
+    }
+
+    @Test
+    void metaForOurProductTokenAppliesWhateverTheCase() {
+      ExtractedPage page = html("<meta name='foragerbot' content='noindex'><meta name='FORAGERBOT' content='nofollow'>");
+      assertTrue(page.noindex());
+      assertTrue(page.nofollow());
+    }
+
+    @Test
+    void metaForAnotherBotDoesNotApply() {
+      ExtractedPage page = html("<meta name=googlebot content=none><meta name=description content=noindex><a href=/a>a</a>");
+      assertFalse(page.noindex());
+      assertFalse(page.nofollow());
+      assertEquals(1, page.links().size());
+    }
+
+    @Test
+    void theMostRestrictiveWins() {
+      ExtractedPage page = html("<meta name=robots content='index, follow'><meta name=ForagerBot content=noindex>");
+      assertTrue(page.noindex());
+      assertFalse(page.nofollow());
+    }
+
+    @Test
+    void genericXRobotsTag() {
+      ExtractedPage page = withHeaders("<a href=/a>a</a>", List.of("noindex, nofollow"), List.of());
+      assertTrue(page.noindex());
+      assertTrue(page.nofollow());
+      assertEquals(List.of(), page.links());
+    }
+
+    @Test
+    void xRobotsTagForUs() {
+      ExtractedPage page = withHeaders("<a href=/a>a</a>", List.of("foragerBOT: noindex"), List.of());
+      assertTrue(page.noindex());
+      assertFalse(page.nofollow());
+      assertEquals(1, page.links().size());
+    }
+
+    @Test
+    void xRobotsTagForAnotherBotDoesNotApply() {
+      ExtractedPage page = withHeaders("<a href=/a>a</a>", List.of("googlebot: noindex, nofollow"), List.of());
+      assertFalse(page.noindex());
+      assertFalse(page.nofollow());
+    }
+
+    @Test
+    void severalXRobotsTagHeadersAddUp() {
+      ExtractedPage page = withHeaders("<p>x", List.of("googlebot: none", "ForagerBot: nofollow", "noindex"), List.of());
+      assertTrue(page.noindex());
+      assertTrue(page.nofollow());
+    }
+
+    @Test
+    void headerAndMetaAddUp() {
+      ExtractedPage page = withHeaders("<meta name=robots content=nofollow>", List.of("noindex"), List.of());
+      assertTrue(page.noindex());
+      assertTrue(page.nofollow());
+    }
+  }
+
+  @Nested
+  class CharsetRules {
+
+    static final String LATIN = "<a href='/caf\u00e9'>caf\u00e9</a>";
+
+    static byte[] concat(byte[] a, byte[] b) {
+      byte[] all = new byte[a.length + b.length];
+      System.arraycopy(a, 0, all, 0, a.length);
+      System.arraycopy(b, 0, all, a.length, b.length);
+      return all;
+    }
+
+    static void assertCafeLink(ExtractedPage page) {
+      assertEquals(List.of(norm("https://example.org/caf\u00e9")), page.links());
+    }
+
+    @Test
+    void utf8WhenNothingIsDeclared() {
+      ExtractedPage page = bytes(LATIN.getBytes(UTF_8), null);
+      assertEquals(UTF_8, page.charset());
+      assertCafeLink(page);
+    }
+
+    @Test
+    void headerCharset() {
+      ExtractedPage page = bytes(LATIN.getBytes(ISO_8859_1), "text/html; charset=ISO-8859-1");
+      assertEquals(ISO_8859_1, page.charset());
+      assertCafeLink(page);
+    }
+
+    @Test
+    void metaCharset() {
+      ExtractedPage page = bytes(("<meta charset=iso-8859-1>" + LATIN).getBytes(ISO_8859_1), "text/html");
+      assertEquals(ISO_8859_1, page.charset());
+      assertCafeLink(page);
+    }
+
+    @Test
+    void metaHttpEquivContentType() {
+      String html = "<html><head><meta http-equiv='Content-Type' content='text/html; charset=windows-1252'>"
+          + "</head><body>" + LATIN;
+      ExtractedPage page = bytes(html.getBytes(ISO_8859_1), null);
+      assertEquals(Charset.forName("windows-1252"), page.charset());
+      assertCafeLink(page);
+    }
+
+    @Test
+    void headerWinsOverAConflictingMeta() {
+      ExtractedPage page = bytes(("<meta charset=utf-8>" + LATIN).getBytes(ISO_8859_1), "text/html;charset=ISO-8859-1");
+      assertEquals(ISO_8859_1, page.charset());
+      assertCafeLink(page);
+    }
+
+    @Test
+    void utf8BomWinsOverHeaderAndMeta() {
+      byte[] body = concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+          ("<meta charset=iso-8859-1>" + LATIN).getBytes(UTF_8));
+      ExtractedPage page = bytes(body, "text/html; charset=iso-8859-1");
+      assertEquals(UTF_8, page.charset());
+      assertCafeLink(page);
+    }
+
+    @Test
+    void utf16LittleEndianBom() {
+      byte[] body = concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, LATIN.getBytes(UTF_16LE));
+      ExtractedPage page = bytes(body, "text/html; charset=utf-8");
+      assertEquals(UTF_16LE, page.charset());
+      assertCafeLink(page);
+    }
+
+    @Test
+    void anUnknownHeaderCharsetFallsBackToTheMeta() {
+      ExtractedPage page = bytes(("<meta charset=latin1>" + LATIN).getBytes(ISO_8859_1), "text/html; charset=x-no-such-thing");
+      assertEquals(ISO_8859_1, page.charset());
+      assertCafeLink(page);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"text/html; charset=", "text/html; charset=\"\"", "text/html; charset=utf 8!!", "charset"})
+    void unknownOrIllegalNamesFallBackToUtf8(String contentType) {
+      ExtractedPage page = bytes(("<meta charset='no such'>" + LATIN).getBytes(UTF_8), contentType);
+      assertEquals(UTF_8, page.charset());
+      assertCafeLink(page);
+    }
+
+    @Test
+    void invalidUtf8IsReplacedNotFatal() {
+      byte[] body = concat("<a href='/ok'>".getBytes(UTF_8), new byte[] {(byte) 0xC3, (byte) 0x28, (byte) 0xFF, '<', '/', 'a', '>'});
+      ExtractedPage page = bytes(body, "text/html; charset=utf-8");
+      assertEquals(List.of(norm("https://example.org/ok")), page.links());
+    }
+  }
+
+  @Nested
+  class Garbage {
+
+    @Test
+    void emptyBody() {
+      ExtractedPage page = bytes(new byte[0], null);
+      assertEquals(List.of(), page.links());
+      assertEquals(Optional.empty(), page.canonical());
+      assertFalse(page.noindex());
+      assertFalse(page.nofollow());
+      assertEquals(UTF_8, page.charset());
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void randomBytesNeverThrow() {
+      Random random = new Random(42);
+      for (int i = 0; i < 200; i++) {
+        byte[] body = new byte[random.nextInt(20_000)];
+        random.nextBytes(body);
+        String contentType = i % 2 == 0 ? null : "text/html; charset=" + (i % 3 == 0 ? "utf-16" : "shift_jis");
+        assertDoesNotThrow(() -> bytes(body, contentType));
+      }
+    }
+
+    @Test
+    void truncatedHtmlStillGivesWhatItCan() {
+      ExtractedPage page = html("<html><head><meta name=robots content=noindex><body><a href='/a'>a</a><a href=\"/b");
+      assertTrue(page.noindex());
+      assertTrue(page.links().contains(norm("https://example.org/a")));
+    }
+
+    @Test
+    void truncatedMetaCharsetDoesNotThrow() {
+      assertEquals(UTF_8, bytes("<meta charset=\"iso-8859-1".getBytes(ISO_8859_1), null).charset());
+      assertEquals(UTF_8, bytes("<!-- <meta charset=latin1>".getBytes(ISO_8859_1), null).charset());
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void deeplyNestedTagsDoNotOverflowTheStack() {
+      String html = "<div>".repeat(100_000) + "<a href=/deep>deep</a>";
+      assertEquals(List.of(norm("https://example.org/deep")), html(html).links());
+    }
+
+    @Test
+    void garbageHeaders() {
+      ExtractedPage page = withHeaders("<a href=/a>a</a>",
+          List.of(":::,,,", ": noindex", "unavailable_after: 25 Jun 2010 15:00:00 PST", ""),
+          List.of("<<<;;;,,,", "<", ">; rel=canonical", "<unclosed; rel=canonical", "<x>; rel=\"canonical"));
+      assertFalse(page.nofollow());
+      assertEquals(1, page.links().size());
+    }
+
+    @Test
+    void aPageUrlThatIsNotAnHttpUrlGivesNoLinksButKeepsTheDirectives() {
+      for (String pageUrl : List.of("not a url", "ftp://example.org/", "")) {
+        ExtractedPage page = EXTRACTOR.extract(pageUrl,
+            "<head><link rel=canonical href=https://example.org/c></head><a href='https://example.org/abs'>a</a>"
+                .getBytes(UTF_8), Optional.empty(), List.of("noindex"), List.of());
+        assertEquals(List.of(), page.links());
+        assertEquals(Optional.empty(), page.canonical());
+        assertTrue(page.noindex());
+      }
+    }
+
+    @Test
+    void hrefsThatDoNotParseAreDropped() {
+      ExtractedPage page = html("<a href='http://[::1'>x</a><a href='http://'>y</a><a href='/ok'>ok</a>");
+      assertEquals(List.of(norm("https://example.org/ok")), page.links());
+    }
+  }
+
+  @Test
+  void productTokenMustBeOneToken() {
+    assertThrows(IllegalArgumentException.class, () -> new HtmlExtractor(""));
+    assertThrows(IllegalArgumentException.class, () -> new HtmlExtractor("Forager Bot"));
+    assertThrows(IllegalArgumentException.class, () -> new HtmlExtractor("ForagerBot:"));
+    assertThrows(NullPointerException.class, () -> new HtmlExtractor(null));
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void oneExtractorServesManyThreads() throws Exception {
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (int t = 0; t < 4; t++) {
+      int id = t;
+      threads.add(Thread.ofPlatform().start(() -> {
+        try {
+          for (int i = 0; i < 200; i++) {
+            String path = "/t" + id + "/" + i;
+            ExtractedPage page = html("<meta name=ForagerBot content=noindex><a href='" + path + "'>x</a>");
+            assertEquals(List.of(norm("https://example.org" + path)), page.links());
+            assertTrue(page.noindex());
+          }
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      }));
+    }
+    for (Thread thread : threads) thread.join();
+    assertEquals(List.of(), failures);
+  }
+}
