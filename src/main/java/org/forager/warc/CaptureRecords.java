@@ -1,0 +1,121 @@
+package org.forager.warc;
+
+import java.io.ByteArrayInputStream;
+import java.io.SequenceInputStream;
+import java.net.URI;
+import java.nio.channels.Channels;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.forager.fetch.FetchResult;
+import org.netpreserve.jwarc.MediaType;
+import org.netpreserve.jwarc.MessageVersion;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcRequest;
+import org.netpreserve.jwarc.WarcResponse;
+import org.netpreserve.jwarc.WarcRevisit;
+import org.netpreserve.jwarc.WarcTruncationReason;
+
+/**
+ * Builds the WARC/1.1 records of one fetch (WARC 1.1 sections 6.4 to 6.7): a {@code request}
+ * record, then a {@code response} record, or for a 304 a {@code revisit} record with the
+ * server-not-modified profile. Stateless and thread-safe.
+ */
+final class CaptureRecords {
+
+  static final URI SERVER_NOT_MODIFIED = WarcRevisit.SERVER_NOT_MODIFIED_1_1;
+
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+  private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+
+  private CaptureRecords() {}
+
+  /**
+   * The records to write, in order. The request record is left out when the fetcher gave no
+   * request head (there is nothing to store that a reader could parse).
+   */
+  static List<WarcRecord> of(FetchResult.Response response) {
+    // WARC/1.1 allows fractions of a second (section 5.4); milliseconds are what readers expect.
+    Instant date = response.startedAt().truncatedTo(ChronoUnit.MILLIS);
+    Optional<String> ip = response.remoteAddress().flatMap(CaptureRecords::ipLiteral);
+    UUID requestId = UUID.randomUUID();
+    UUID responseId = UUID.randomUUID();
+    boolean hasRequest = response.requestHead().length > 0;
+
+    List<WarcRecord> records = new ArrayList<>(2);
+    if (hasRequest) {
+      byte[] head = response.requestHead();
+      WarcRequest.Builder b = new WarcRequest.Builder(response.url())
+          .version(MessageVersion.WARC_1_1)
+          .recordId(requestId)
+          .date(date)
+          .concurrentTo(urn(responseId))
+          .blockDigest(Digests.sha1(head))
+          .body(MediaType.HTTP_REQUEST, head);
+      ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
+      records.add(b.build());
+    }
+    records.add(response.status() == 304
+        ? revisit(response, date, ip, responseId, hasRequest ? Optional.of(requestId) : Optional.empty())
+        : response(response, date, ip, responseId, hasRequest ? Optional.of(requestId) : Optional.empty()));
+    return records;
+  }
+
+  private static WarcRecord response(FetchResult.Response r, Instant date, Optional<String> ip, UUID id,
+      Optional<UUID> requestId) {
+    byte[] head = HttpHead.of(r);
+    byte[] payload = r.rawBody();
+    WarcResponse.Builder b = new WarcResponse.Builder(r.url())
+        .version(MessageVersion.WARC_1_1)
+        .recordId(id)
+        .date(date)
+        .blockDigest(Digests.sha1(head, payload))
+        // WARC 1.1 section 5.9: the payload is the entity body after transfer decoding, which is
+        // what rawBody holds (content coding kept).
+        .payloadDigest(Digests.sha1(payload))
+        .body(MediaType.HTTP_RESPONSE, Channels.newChannel(new SequenceInputStream(
+            new ByteArrayInputStream(head), new ByteArrayInputStream(payload))),
+            (long) head.length + payload.length);
+    ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
+    requestId.ifPresent(rid -> b.concurrentTo(urn(rid)));
+    if (r.truncated()) b.truncated(WarcTruncationReason.LENGTH);
+    return b.build();
+  }
+
+  /** Headers only: a 304 has no payload, and the profile says the content did not change. */
+  private static WarcRecord revisit(FetchResult.Response r, Instant date, Optional<String> ip, UUID id,
+      Optional<UUID> requestId) {
+    byte[] head = HttpHead.of(r);
+    WarcRevisit.Builder b = new WarcRevisit.Builder(r.url(), SERVER_NOT_MODIFIED)
+        .version(MessageVersion.WARC_1_1)
+        .recordId(id)
+        .date(date)
+        .blockDigest(Digests.sha1(head))
+        .body(MediaType.HTTP_RESPONSE, head);
+    ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
+    requestId.ifPresent(rid -> b.concurrentTo(urn(rid)));
+    return b.build();
+  }
+
+  /**
+   * The address as WARC-IP-Address wants it (an IP literal, section 5.11), or empty when the
+   * fetcher's text is not one. Accepts {@code InetAddress.toString()}'s {@code host/1.2.3.4} and
+   * bracketed IPv6 too.
+   */
+  static Optional<String> ipLiteral(String address) {
+    String a = address.substring(address.lastIndexOf('/') + 1).strip();
+    if (a.startsWith("[") && a.endsWith("]")) a = a.substring(1, a.length() - 1);
+    int zone = a.indexOf('%');
+    String bare = zone < 0 ? a : a.substring(0, zone);
+    if (IPV4.matcher(bare).matches() || IPV6.matcher(bare).matches()) return Optional.of(a);
+    return Optional.empty();
+  }
+
+  private static URI urn(UUID id) {
+    return URI.create("urn:uuid:" + id);
+  }
+}

@@ -1,0 +1,98 @@
+package org.forager.warc;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+/**
+ * One WARC file being written: it lives as {@code NAME.open} until {@link #finish()} renames it
+ * to {@code NAME}. Not thread-safe: {@link WarcRecorder} serializes access.
+ */
+final class WarcFile {
+
+  static final String OPEN_SUFFIX = ".open";
+
+  private final Path openPath;
+  private final Path finalPath;
+  private final FileChannel channel;
+  private long size;
+  private boolean damaged;
+
+  private WarcFile(Path openPath, Path finalPath, FileChannel channel) {
+    this.openPath = openPath;
+    this.finalPath = finalPath;
+    this.channel = channel;
+  }
+
+  /** Creates {@code dir/name.open}; fails rather than overwrite an existing file. */
+  static WarcFile create(Path dir, String name) throws IOException {
+    Path openPath = dir.resolve(name + OPEN_SUFFIX);
+    FileChannel channel = FileChannel.open(openPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    return new WarcFile(openPath, dir.resolve(name), channel);
+  }
+
+  /** The path the file has while it is written. */
+  Path openPath() {
+    return openPath;
+  }
+
+  /** Bytes written so far. */
+  long size() {
+    return size;
+  }
+
+  /**
+   * Whether a failed append left a partial record that could not be cut off; such a file must not
+   * be written to again or renamed as if it were complete.
+   */
+  boolean damaged() {
+    return damaged;
+  }
+
+  /**
+   * Appends the members one after the other. On failure the file is cut back to where it was, so
+   * it still ends on a record boundary; if even that fails, the file is {@link #damaged()}.
+   */
+  void append(List<byte[]> members) throws IOException {
+    long before = size;
+    try {
+      for (byte[] member : members) {
+        ByteBuffer buf = ByteBuffer.wrap(member);
+        while (buf.hasRemaining()) size += channel.write(buf);
+      }
+    } catch (IOException e) {
+      try {
+        channel.truncate(before);
+        channel.position(before);
+        size = before;
+      } catch (IOException | RuntimeException t) {
+        damaged = true;
+        e.addSuppressed(t);
+      }
+      throw e;
+    }
+  }
+
+  /** Flushes to disk, closes, and renames to the final name (never over an existing file). */
+  Path finish() throws IOException {
+    try (channel) {
+      // Durable before it is announced complete: a reader may pick up any file without .open.
+      channel.force(true);
+    }
+    Files.move(openPath, finalPath);
+    return finalPath;
+  }
+
+  /** Closes without renaming; the {@code .open} name marks the file as incomplete. */
+  void abandon() {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // Nothing more can be done for this file; the caller is already reporting the first error.
+    }
+  }
+}

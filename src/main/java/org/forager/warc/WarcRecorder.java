@@ -1,0 +1,174 @@
+package org.forager.warc;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.forager.fetch.FetchResult;
+
+/**
+ * Writes fetches to size-rotated WARC/1.1 files in one directory, one gzip member per record.
+ *
+ * <p>Per fetch: a {@code request} record (the request head as sent), then a {@code response}
+ * record (status line, headers as received, the body as received after transfer decoding), or for
+ * a 304 a {@code revisit} record with the server-not-modified profile and no payload. Both carry
+ * WARC-Target-URI, WARC-Date (the fetch start), WARC-IP-Address when known, WARC-Concurrent-To
+ * pointing at each other and WARC-Block-Digest; the response also WARC-Payload-Digest and, when the
+ * body was cut short, {@code WARC-Truncated: length}. A received {@code Transfer-Encoding} field is
+ * stored as {@code X-Forager-Transfer-Encoding}, because the stored body is no longer chunked.
+ *
+ * <p>Files: {@code forager-TIMESTAMP-SERIAL-TOKEN.warc.gz} (see {@link WarcFileNames}), created on
+ * the first write after {@link #open} or after a rotation, each starting with a {@code warcinfo}
+ * record. A file is written as {@code NAME.warc.gz.open} and renamed to {@code NAME.warc.gz} once
+ * complete (flushed to disk and closed), so any file without {@code .open} is whole. A file is
+ * rotated once it reaches {@code maxFileBytes} after a write; the records of one fetch always
+ * stay in one file, so a file may exceed the size by one fetch.
+ *
+ * <p>Thread-safe: many threads may call {@link #write} at once. Records are compressed in the
+ * calling thread, then the records of one fetch are appended together, contiguous in the file.
+ *
+ * <p>Errors: a failure to create, write, flush or rename a file (disk full, directory gone) is
+ * thrown as an {@link UncheckedIOException} whose message names the file. A failed write leaves
+ * the file cut back to its last whole record and in use; if it cannot be cut back, the file is
+ * left with its {@code .open} name and the next write starts a new file.
+ */
+public final class WarcRecorder implements AutoCloseable {
+
+  /** The rotation size the crawl uses unless configured otherwise: 1 GiB, the usual WARC size. */
+  public static final long DEFAULT_MAX_FILE_BYTES = 1L << 30;
+
+  private final Path dir;
+  private final long maxFileBytes;
+  private final String software;
+  private final Optional<String> hostname;
+  // A lock rather than synchronized: a virtual thread blocked in file I/O under synchronized pins
+  // its carrier thread on JDK 21.
+  private final ReentrantLock lock = new ReentrantLock();
+  private final WarcFileNames names = new WarcFileNames();
+  private Optional<WarcFile> current = Optional.empty();
+  private boolean closed;
+
+  private WarcRecorder(Path dir, long maxFileBytes, String software, Optional<String> hostname) {
+    this.dir = dir;
+    this.maxFileBytes = maxFileBytes;
+    this.software = software;
+    this.hostname = hostname;
+  }
+
+  /**
+   * A recorder writing into {@code warcDir} (created if missing). No file is created until the
+   * first write.
+   *
+   * @param maxFileBytes rotate once a file reaches this many (compressed) bytes; see
+   *     {@link #DEFAULT_MAX_FILE_BYTES}
+   * @param software the warcinfo {@code software} field, e.g. {@code Forager/0.1.0}
+   * @throws IllegalArgumentException if {@code maxFileBytes} is not positive
+   * @throws UncheckedIOException if the directory cannot be created
+   */
+  public static WarcRecorder open(Path warcDir, long maxFileBytes, String software) {
+    if (maxFileBytes <= 0) throw new IllegalArgumentException("max WARC file size must be positive: " + maxFileBytes);
+    try {
+      Files.createDirectories(warcDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create WARC directory " + warcDir + ": " + e, e);
+    }
+    return new WarcRecorder(warcDir, maxFileBytes, software, localHostname());
+  }
+
+  /**
+   * Writes the records of one fetch, contiguously, then rotates the file if it is full.
+   *
+   * @throws UncheckedIOException naming the file, if it could not be created, written, or (when
+   *     full) finished; see the class comment for the state left behind
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public void write(FetchResult.Response response) {
+    // Compression happens here, outside the lock, in the caller's thread.
+    List<byte[]> members = CaptureRecords.of(response).stream().map(GzipMembers::of).toList();
+    lock.lock();
+    try {
+      if (closed) throw new IllegalStateException("WARC recorder is closed");
+      WarcFile file = current.isPresent() ? current.get() : startFile();
+      append(file, members);
+      if (file.size() >= maxFileBytes) {
+        current = Optional.empty();
+        finish(file);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Finishes the current file (flushed, closed, renamed without {@code .open}). Later calls do
+   * nothing.
+   *
+   * @throws UncheckedIOException naming the file, if it could not be finished
+   */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closed) return;
+      closed = true;
+      Optional<WarcFile> file = current;
+      current = Optional.empty();
+      file.ifPresent(WarcRecorder::finish);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private WarcFile startFile() {
+    Instant now = Instant.now();
+    String name = names.next(now);
+    WarcFile file;
+    try {
+      file = WarcFile.create(dir, name);
+    } catch (IOException e) {
+      throw failure("cannot create WARC file", dir.resolve(name + WarcFile.OPEN_SUFFIX), e);
+    }
+    append(file, List.of(GzipMembers.of(WarcinfoRecord.of(name, software, hostname, now))));
+    current = Optional.of(file);
+    return file;
+  }
+
+  private void append(WarcFile file, List<byte[]> members) {
+    try {
+      file.append(members);
+    } catch (IOException e) {
+      if (file.damaged() || file.size() == 0) {
+        // Unusable (or without even its warcinfo): the next write starts a new file.
+        current = Optional.empty();
+        file.abandon();
+      }
+      throw failure("cannot write WARC file", file.openPath(), e);
+    }
+  }
+
+  private static void finish(WarcFile file) {
+    try {
+      file.finish();
+    } catch (IOException e) {
+      file.abandon();
+      throw failure("cannot finish WARC file", file.openPath(), e);
+    }
+  }
+
+  private static UncheckedIOException failure(String what, Path file, IOException e) {
+    return new UncheckedIOException(what + " " + file + ": " + e, e);
+  }
+
+  private static Optional<String> localHostname() {
+    try {
+      return Optional.of(InetAddress.getLocalHost().getHostName());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package org.forager.warc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.forager.warc.WarcFiles.Read;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpreserve.jwarc.WarcCaptureRecord;
+import org.netpreserve.jwarc.Warcinfo;
+
+/** Many threads writing through one recorder while files rotate. */
+class WarcRecorderConcurrencyTest {
+
+  private static final int THREADS = 8;
+  private static final int PER_THREAD = 60;
+
+  @TempDir Path dir;
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void concurrentWritesStayWholeAndPairsStayContiguous() throws Exception {
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try (WarcRecorder recorder = WarcRecorder.open(dir, 32 * 1024, "Forager/test")) {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        int thread = t;
+        done.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < PER_THREAD; i++) {
+            String url = "http://example.org/t" + thread + "/p" + i;
+            recorder.write(Responses.plain(url, (url + " ").repeat(20 + i)));
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : done) f.get(50, TimeUnit.SECONDS);
+    } finally {
+      pool.shutdown();
+    }
+
+    List<Path> files = WarcFiles.list(dir, ".warc.gz");
+    assertTrue(files.size() > 1, "rotation happened while threads wrote: " + files);
+    assertEquals(List.of(), WarcFiles.list(dir, ".open"));
+    Set<String> seen = new HashSet<>();
+    for (Path file : files) {
+      List<Read> records = WarcFiles.read(file);
+      assertTrue(records.get(0).record() instanceof Warcinfo, file + " starts with warcinfo");
+      assertEquals(1, records.size() % 2, file + ": warcinfo then whole pairs");
+      for (int i = 1; i < records.size(); i += 2) {
+        WarcCaptureRecord request = (WarcCaptureRecord) records.get(i).record();
+        WarcCaptureRecord response = (WarcCaptureRecord) records.get(i + 1).record();
+        assertEquals("request", request.type());
+        assertEquals("response", response.type());
+        assertEquals(List.of(request.id()), response.concurrentTo());
+        assertEquals(List.of(response.id()), request.concurrentTo());
+        assertEquals(request.target(), response.target());
+        String body = new String(records.get(i + 1).payload(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(body.startsWith(response.target() + " "), "body belongs to its own URL");
+        assertTrue(seen.add(response.target()), "written once: " + response.target());
+      }
+    }
+    assertEquals(THREADS * PER_THREAD, seen.size());
+  }
+}
