@@ -37,7 +37,7 @@ final class YamlTree {
       }
       return root.isNull() ? Optional.empty() : Optional.of(root);
     } catch (StreamReadException e) {
-      throw invalid(e.getLocation(), problem(e));
+      throw invalid(e);
     } catch (IOException e) {
       throw new UncheckedIOException("reading YAML from a string", e);
     }
@@ -84,18 +84,30 @@ final class YamlTree {
     return list;
   }
 
-  private static String problem(StreamReadException e) {
-    // SnakeYAML's own message spans several lines (context, snippet, caret); its "problem" is the point.
-    String problem = e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException marked
-        && marked.getProblem() != null
-        ? marked.getProblem()
-        : e.getOriginalMessage();
-    return problem.strip().lines().findFirst().orElse("unreadable");
+  private static ConfigException invalid(StreamReadException e) {
+    // SnakeYAML's own message spans several lines (context, snippet, caret); its "problem" is the point,
+    // and its problem mark is where the problem is, while Jackson's location is where the parser got to.
+    if (e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException marked
+        && marked.getProblem() != null && marked.getProblemMark() != null) {
+      return invalid(marked.getProblemMark().getLine() + 1, marked.getProblemMark().getColumn() + 1,
+          firstLine(marked.getProblem()));
+    }
+    JsonLocation location = e.getLocation();
+    return location == null
+        ? invalid(0, 0, firstLine(e.getOriginalMessage()))
+        : invalid(location.getLineNr(), location.getColumnNr(), firstLine(e.getOriginalMessage()));
+  }
+
+  private static String firstLine(String message) {
+    return message.strip().lines().findFirst().orElse("unreadable");
   }
 
   private static ConfigException invalid(JsonLocation location, String problem) {
-    if (location == null || location.getLineNr() < 1) return ConfigException.at("", "invalid YAML: " + problem);
-    return ConfigException.at("", "invalid YAML at line " + location.getLineNr() + ", column "
-        + location.getColumnNr() + ": " + problem);
+    return invalid(location.getLineNr(), location.getColumnNr(), problem);
+  }
+
+  private static ConfigException invalid(int line, int column, String problem) {
+    if (line < 1) return ConfigException.at("", "invalid YAML: " + problem);
+    return ConfigException.at("", "invalid YAML at line " + line + ", column " + column + ": " + problem);
   }
 }
