@@ -1,0 +1,150 @@
+package org.forager.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.forager.config.CrawlConfig.Limits;
+import org.forager.config.CrawlConfig.Network;
+import org.forager.config.CrawlConfig.Politeness;
+import org.forager.config.CrawlConfig.Recrawl;
+import org.forager.config.CrawlConfig.Robots;
+import org.forager.config.CrawlConfig.Store;
+
+/**
+ * Builds a {@link CrawlConfig} from the tree of a configuration file: every key of the contract, with
+ * its type and range checked and its default from {@link CrawlConfig#defaults()} when absent. The lists
+ * of rules are read by {@link RuleReader}. Stateless.
+ */
+final class ConfigReader {
+
+  static final List<String> ROOT_KEYS = List.of(
+      "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
+      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store");
+  static final List<String> POLITENESS_KEYS =
+      List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after");
+  static final List<String> LIMITS_KEYS = List.of(
+      "max_page_bytes", "fetch_timeout", "max_url_length", "max_depth", "max_retries",
+      "max_decompression_ratio");
+  static final List<String> STORE_KINDS = List.of("embedded", "postgres");
+
+  /** A product token (RFC 9309 section 2.2.1 matches robots.txt groups on it), then '/', space or the end. */
+  private static final Pattern USER_AGENT = Pattern.compile("[A-Za-z0-9_-]+(?:[/ ].*)?");
+  /** What a header value may hold, so the User-Agent cannot break the request. */
+  private static final Pattern PRINTABLE_ASCII = Pattern.compile("[\\x20-\\x7e]*");
+
+  private ConfigReader() {}
+
+  /** The configuration a file's tree describes; {@code tree} empty means an empty file, all defaults. */
+  static CrawlConfig read(Optional<JsonNode> tree) {
+    CrawlConfig defaults = CrawlConfig.defaults();
+    if (tree.isEmpty()) return defaults;
+    Section root = Section.of("", tree.get(), ROOT_KEYS);
+    return new CrawlConfig(
+        root.get("user_agent", ConfigReader::userAgent).orElse(defaults.userAgent()),
+        root.get("seeds", (path, node) -> Values.list(path, node, ConfigReader::seed)).orElse(defaults.seeds()),
+        root.get("data_dir", ConfigReader::path).orElse(defaults.dataDir()),
+        root.get("max_actions", (path, node) -> Values.wholeNumber(path, node, 0, Long.MAX_VALUE))
+            .orElse(defaults.maxActions()),
+        root.get("concurrency", (path, node) -> Values.intAtLeast(path, node, 1)).orElse(defaults.concurrency()),
+        politeness(root.section("politeness", POLITENESS_KEYS)),
+        new Robots(root.section("robots", List.of("cache_ttl"))
+            .get("cache_ttl", Values::positiveDuration).orElse(defaults.robots().cacheTtl())),
+        new Recrawl(root.section("recrawl", List.of("interval"))
+            .get("interval", Values::duration).orElse(defaults.recrawl().interval())),
+        root.get("skip_extensions", (path, node) -> Values.list(path, node, RuleReader::extension))
+            .orElse(defaults.skipExtensions()),
+        limits(root.section("limits", LIMITS_KEYS)),
+        root.get("do_not_crawl", (path, node) -> Values.list(path, node, RuleReader::doNotCrawl))
+            .orElse(defaults.doNotCrawl()),
+        root.get("url_query_parameters", (path, node) -> Values.list(path, node, RuleReader::queryParameters))
+            .orElse(defaults.urlQueryParameters()),
+        new Network(root.section("network", List.of("allow_private_addresses"))
+            .get("allow_private_addresses", Values::bool).orElse(defaults.network().allowPrivateAddresses())),
+        store(root.section("store", List.of("kind", "url"))));
+  }
+
+  private static String userAgent(String path, JsonNode node) {
+    String userAgent = Values.nonBlank(path, node);
+    if (!PRINTABLE_ASCII.matcher(userAgent).matches()) {
+      throw ConfigException.at(path, "must be printable ASCII on one line");
+    }
+    if (!USER_AGENT.matcher(userAgent).matches()) {
+      throw ConfigException.at(path, "must start with a product token (letters, digits, '-', '_') followed by"
+          + " '/' or a space, like \"ForagerBot/1.0 (+https://example.org/bot.html)\"");
+    }
+    return userAgent;
+  }
+
+  private static String seed(String path, JsonNode node) {
+    String url = Values.nonBlank(path, node);
+    if (!Seeds.isHttpUrl(url)) throw ConfigException.at(path, Seeds.notHttpUrl(url));
+    return url;
+  }
+
+  private static Path path(String keyPath, JsonNode node) {
+    String text = Values.nonBlank(keyPath, node);
+    try {
+      return Path.of(text);
+    } catch (InvalidPathException e) {
+      throw ConfigException.at(keyPath, ConfigException.quote(text) + " is not a valid path: " + e.getReason());
+    }
+  }
+
+  private static Politeness politeness(Section section) {
+    Politeness defaults = Politeness.defaults();
+    Duration minDelay = section.get("min_delay", Values::duration).orElse(defaults.minDelay());
+    Duration maxDelay = section.get("max_delay", Values::duration).orElse(defaults.maxDelay());
+    if (minDelay.compareTo(maxDelay) > 0) {
+      throw ConfigException.at(section.path(), "min_delay (" + Durations.format(minDelay)
+          + ") must be ≤ max_delay (" + Durations.format(maxDelay) + ")");
+    }
+    return new Politeness(
+        minDelay,
+        maxDelay,
+        section.get("response_time_factor", (path, node) -> Values.numberAtLeast(path, node, 0))
+            .orElse(defaults.responseTimeFactor()),
+        section.get("max_retry_after", Values::duration).orElse(defaults.maxRetryAfter()));
+  }
+
+  private static Limits limits(Section section) {
+    Limits defaults = Limits.defaults();
+    return new Limits(
+        section.get("max_page_bytes", Values::positiveSize).orElse(defaults.maxPageBytes()),
+        section.get("fetch_timeout", Values::positiveDuration).orElse(defaults.fetchTimeout()),
+        section.get("max_url_length", (path, node) -> Values.intAtLeast(path, node, 1))
+            .orElse(defaults.maxUrlLength()),
+        section.get("max_depth", (path, node) -> Values.intAtLeast(path, node, 0)).orElse(defaults.maxDepth()),
+        section.get("max_retries", (path, node) -> Values.intAtLeast(path, node, 0))
+            .orElse(defaults.maxRetries()),
+        section.get("max_decompression_ratio", (path, node) -> Values.wholeNumber(path, node, 1, Long.MAX_VALUE))
+            .orElse(defaults.maxDecompressionRatio()));
+  }
+
+  private static Store store(Section section) {
+    String kind = section.get("kind", ConfigReader::storeKind).orElse(Store.defaults().kind());
+    Optional<String> url = section.get("url", Values::nonBlank);
+    if (kind.equals("postgres")) {
+      String jdbcUrl = url.orElseThrow(
+          () -> ConfigException.at(section.pathOf("url"), "required when store.kind is postgres"));
+      if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+        throw ConfigException.at(section.pathOf("url"), ConfigException.quote(jdbcUrl)
+            + " is not a PostgreSQL JDBC URL (jdbc:postgresql://host/database)");
+      }
+      return new Store(kind, jdbcUrl);
+    }
+    if (url.isPresent()) throw ConfigException.at(section.pathOf("url"), "only used when store.kind is postgres");
+    return new Store(kind, Store.defaults().url());
+  }
+
+  private static String storeKind(String path, JsonNode node) {
+    String kind = Values.nonBlank(path, node);
+    if (!STORE_KINDS.contains(kind)) {
+      throw ConfigException.at(path, ConfigException.quote(kind) + " is not a store kind (use embedded or postgres)");
+    }
+    return kind;
+  }
+}

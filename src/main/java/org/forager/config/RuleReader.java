@@ -1,0 +1,99 @@
+package org.forager.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.forager.config.CrawlConfig.DoNotCrawlRule;
+import org.forager.config.CrawlConfig.QueryParameterRule;
+
+/**
+ * Reads the items of the URL rule lists: {@code skip_extensions}, {@code do_not_crawl} and {@code
+ * url_query_parameters}, checking each as far as it can be checked without a URL (a regex compiles, a
+ * prefix can match a normalized URL at all). Stateless.
+ */
+final class RuleReader {
+
+  static final List<String> DO_NOT_CRAWL_KEYS = List.of("host", "prefix", "regex");
+  static final List<String> QUERY_PARAMETER_KEYS = List.of("prefix", "allow");
+
+  private RuleReader() {}
+
+  /** An extension such as {@code .pdf}, lower-cased: URLs match it whatever their case. */
+  static String extension(String path, JsonNode node) {
+    String extension = Values.nonBlank(path, node);
+    if (!extension.startsWith(".") || extension.length() < 2) {
+      throw ConfigException.at(path, ConfigException.quote(extension) + " must be a dot and a name, like \".pdf\"");
+    }
+    if (extension.chars().anyMatch(c -> c == '/' || c == '?' || c == '#' || Character.isWhitespace(c))) {
+      throw ConfigException.at(path, ConfigException.quote(extension) + " is not a file name extension");
+    }
+    return extension.toLowerCase(Locale.ROOT);
+  }
+
+  static DoNotCrawlRule doNotCrawl(String path, JsonNode node) {
+    Section rule = Section.of(path, node, DO_NOT_CRAWL_KEYS);
+    if (DO_NOT_CRAWL_KEYS.stream().filter(rule::has).count() != 1) {
+      throw ConfigException.at(path, "needs exactly one of host, prefix, regex");
+    }
+    String regex = rule.get("regex", RuleReader::regex).orElse(null);
+    if (regex != null) checkCompiles(path, regex);
+    // The record marks the two unused kinds with null (see DoNotCrawlRule).
+    return new DoNotCrawlRule(
+        rule.get("host", RuleReader::host).orElse(null),
+        rule.get("prefix", RuleReader::urlPrefix).orElse(null),
+        regex);
+  }
+
+  static QueryParameterRule queryParameters(String path, JsonNode node) {
+    Section rule = Section.of(path, node, QUERY_PARAMETER_KEYS);
+    String prefix = rule.get("prefix", RuleReader::urlPrefix)
+        .orElseThrow(() -> ConfigException.at(rule.pathOf("prefix"), "required"));
+    if (prefix.contains("?")) {
+      throw ConfigException.at(rule.pathOf("prefix"), ConfigException.quote(prefix)
+          + " must not contain '?': it is matched against the URL without its query");
+    }
+    List<String> allow = rule.get("allow", (allowPath, list) -> Values.list(allowPath, list, Values::nonBlank))
+        .orElseThrow(() -> ConfigException.at(rule.pathOf("allow"), "required (a list of parameter names, may be empty)"));
+    return new QueryParameterRule(prefix, allow);
+  }
+
+  /** A host name matched exactly, without case: stored lower-cased. */
+  private static String host(String path, JsonNode node) {
+    String host = Values.nonBlank(path, node);
+    boolean ipv6 = host.startsWith("[");
+    if (host.chars().anyMatch(c -> c == '/' || c == '@' || (c == ':' && !ipv6) || Character.isWhitespace(c))) {
+      throw ConfigException.at(path, ConfigException.quote(host)
+          + " is not a host name (write it without scheme, port or path, like \"ads.example.org\")");
+    }
+    return host.toLowerCase(Locale.ROOT);
+  }
+
+  /** A prefix of normalized URLs, which all start with http:// or https://. */
+  private static String urlPrefix(String path, JsonNode node) {
+    String prefix = Values.nonBlank(path, node);
+    if (!prefix.startsWith("http://") && !prefix.startsWith("https://")) {
+      throw ConfigException.at(path, ConfigException.quote(prefix) + " must start with http:// or https://");
+    }
+    return prefix;
+  }
+
+  private static String regex(String path, JsonNode node) {
+    // Not stripped: spaces may be part of the pattern.
+    String regex = Values.string(path, node);
+    if (regex.isEmpty()) throw ConfigException.at(path, "must not be empty");
+    return regex;
+  }
+
+  /** The rule names the problem, as in {@code do_not_crawl[1]: regex "(" is invalid: Unclosed group}. */
+  private static void checkCompiles(String rulePath, String regex) {
+    try {
+      Pattern.compile(regex);
+    } catch (PatternSyntaxException e) {
+      String where = e.getIndex() >= 0 ? " near index " + e.getIndex() : "";
+      throw ConfigException.at(rulePath,
+          "regex " + ConfigException.quote(regex) + " is invalid: " + e.getDescription() + where);
+    }
+  }
+}

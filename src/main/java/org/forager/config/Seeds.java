@@ -1,0 +1,57 @@
+package org.forager.config;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.forager.url.UrlNormalizer;
+
+/** Seed URLs: what makes one acceptable, and the seeds file format. Stateless. */
+final class Seeds {
+
+  private Seeds() {}
+
+  /** Whether {@code url} is an absolute http or https URL, the only kind the crawl can start from. */
+  static boolean isHttpUrl(String url) {
+    // The normalizer is the one place that decides which URLs the crawl can know.
+    return UrlNormalizer.normalize(url).isPresent();
+  }
+
+  /** The problem with a seed that is not an http(s) URL, for a message. */
+  static String notHttpUrl(String url) {
+    return ConfigException.quote(url) + " is not an http(s) URL";
+  }
+
+  /**
+   * The seeds in a seeds file, in file order: one URL per line (UTF-8), surrounding spaces ignored,
+   * blank lines and lines starting with {@code #} skipped. A {@code #} later in a line is part of the
+   * URL (a fragment), not a comment.
+   *
+   * @throws ConfigException naming {@code --seeds-file} when the file is missing, unreadable, or has a
+   *     line that is not an http(s) URL
+   */
+  static List<String> readFile(Path file) {
+    String flag = "--seeds-file " + file;
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file);
+    } catch (NoSuchFileException e) {
+      throw ConfigException.flag(flag, "file not found");
+    } catch (CharacterCodingException e) {
+      throw ConfigException.flag(flag, "is not UTF-8 text");
+    } catch (IOException e) {
+      throw ConfigException.flag(flag, "cannot read: " + e);
+    }
+    List<String> seeds = new ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.isEmpty() || line.startsWith("#")) continue;
+      if (!isHttpUrl(line)) throw ConfigException.flag(flag, "line " + (i + 1) + ": " + notHttpUrl(line));
+      seeds.add(line);
+    }
+    return List.copyOf(seeds);
+  }
+}

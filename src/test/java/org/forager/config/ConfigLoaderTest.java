@@ -1,0 +1,255 @@
+package org.forager.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.forager.config.CrawlConfig.DoNotCrawlRule;
+import org.forager.config.CrawlConfig.QueryParameterRule;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+  @TempDir Path dir;
+
+  /** The Config example of DESIGN.md, with the elided skip_extensions list written out. */
+  private static final String DESIGN_EXAMPLE = """
+      user_agent: "ForagerBot/1.0 (+https://example.org/bot.html)"
+      seeds: [ "https://example.org/" ]
+      data_dir: ./crawl-data
+      max_actions: 1000000
+      politeness: { min_delay: 1s, max_delay: 120s, response_time_factor: 10, max_retry_after: 1h }
+      robots: { cache_ttl: 30m }
+      recrawl: { interval: 7d }
+      skip_extensions: [ .jpg, .png, .gif, .pdf, .zip, .mp4 ]
+      limits: { max_page_bytes: 2MiB, fetch_timeout: 30s, max_url_length: 2048, max_depth: 50, max_retries: 3 }
+      do_not_crawl:
+        - host: "ads.example.org"
+        - prefix: "https://example.org/private/"
+        - regex: ".*/calendar/\\\\d{4}/.*"
+      url_query_parameters:        # a URL with a query is crawled only if a rule for its prefix allows all its parameter names
+        - prefix: "https://example.org/search"
+          allow: [ "q", "page" ]
+      network: { allow_private_addresses: false }
+      store: { kind: embedded }    # or { kind: postgres, url: "jdbc:postgresql://…" }
+      """;
+
+  private Path write(String name, String text) throws IOException {
+    return Files.writeString(dir.resolve(name), text);
+  }
+
+  private CrawlConfig load(String yaml) throws IOException {
+    return ConfigLoader.load(Optional.of(write("forager.yaml", yaml)), Overrides.none());
+  }
+
+  @Test
+  void loadsTheDesignExampleWithEveryValue() throws IOException {
+    CrawlConfig config = load(DESIGN_EXAMPLE);
+
+    assertEquals("ForagerBot/1.0 (+https://example.org/bot.html)", config.userAgent());
+    assertEquals("ForagerBot", config.productToken());
+    assertEquals(List.of("https://example.org/"), config.seeds());
+    assertEquals(Path.of("./crawl-data"), config.dataDir());
+    assertEquals(1_000_000, config.maxActions());
+    assertEquals(256, config.concurrency());
+    assertEquals(new CrawlConfig.Politeness(
+        Duration.ofSeconds(1), Duration.ofSeconds(120), 10, Duration.ofHours(1)), config.politeness());
+    assertEquals(Duration.ofMinutes(30), config.robots().cacheTtl());
+    assertEquals(Duration.ofDays(7), config.recrawl().interval());
+    assertEquals(List.of(".jpg", ".png", ".gif", ".pdf", ".zip", ".mp4"), config.skipExtensions());
+    assertEquals(new CrawlConfig.Limits(2 * 1024 * 1024, Duration.ofSeconds(30), 2048, 50, 3, 100),
+        config.limits());
+    assertEquals(List.of(
+        new DoNotCrawlRule("ads.example.org", null, null),
+        new DoNotCrawlRule(null, "https://example.org/private/", null),
+        new DoNotCrawlRule(null, null, ".*/calendar/\\d{4}/.*")), config.doNotCrawl());
+    assertEquals(List.of(new QueryParameterRule("https://example.org/search", List.of("q", "page"))),
+        config.urlQueryParameters());
+    assertEquals(false, config.network().allowPrivateAddresses());
+    assertEquals(new CrawlConfig.Store("embedded", null), config.store());
+  }
+
+  @Test
+  void readsEveryKeyWhenNoneIsADefault() throws IOException {
+    CrawlConfig config = load("""
+        user_agent: TestBot
+        seeds:
+          - http://a.example/
+          - https://b.example:8443/start?x=1#top
+        data_dir: /var/lib/forager
+        max_actions: 0
+        concurrency: 8
+        politeness:
+          min_delay: 250ms
+          max_delay: 1.5m
+          response_time_factor: 2.5
+          max_retry_after: 0
+        robots:
+          cache_ttl: 1d
+        recrawl:
+          interval: 2w
+        skip_extensions: [.PDF, .Tar]
+        limits:
+          max_page_bytes: 512KiB
+          fetch_timeout: 5s
+          max_url_length: 100
+          max_depth: 0
+          max_retries: 0
+          max_decompression_ratio: 20
+        do_not_crawl: []
+        url_query_parameters:
+          - prefix: http://a.example/list
+            allow: []
+        network:
+          allow_private_addresses: true
+        store:
+          kind: postgres
+          url: jdbc:postgresql://db.internal:5432/crawl
+        """);
+
+    assertEquals(new CrawlConfig(
+        "TestBot",
+        List.of("http://a.example/", "https://b.example:8443/start?x=1#top"),
+        Path.of("/var/lib/forager"),
+        0,
+        8,
+        new CrawlConfig.Politeness(Duration.ofMillis(250), Duration.ofSeconds(90), 2.5, Duration.ZERO),
+        new CrawlConfig.Robots(Duration.ofDays(1)),
+        new CrawlConfig.Recrawl(Duration.ofDays(14)),
+        List.of(".pdf", ".tar"),
+        new CrawlConfig.Limits(512 * 1024, Duration.ofSeconds(5), 100, 0, 0, 20),
+        List.of(),
+        List.of(new QueryParameterRule("http://a.example/list", List.of())),
+        new CrawlConfig.Network(true),
+        new CrawlConfig.Store("postgres", "jdbc:postgresql://db.internal:5432/crawl")), config);
+  }
+
+  @Test
+  void noFileMeansTheDefaults() {
+    assertEquals(CrawlConfig.defaults(), ConfigLoader.load(Optional.empty(), Overrides.none()));
+  }
+
+  @Test
+  void anEmptyFileOrOneOfCommentsMeansTheDefaults() throws IOException {
+    assertEquals(CrawlConfig.defaults(), load(""));
+    assertEquals(CrawlConfig.defaults(), load("# nothing set yet\n\n"));
+    assertEquals(CrawlConfig.defaults(), load("---\n"));
+  }
+
+  @Test
+  void missingKeysTakeTheirDefaultsOneByOne() throws IOException {
+    CrawlConfig config = load("""
+        politeness: { min_delay: 3s }
+        limits: { max_depth: 7 }
+        """);
+    CrawlConfig defaults = CrawlConfig.defaults();
+
+    assertEquals(new CrawlConfig.Politeness(Duration.ofSeconds(3), defaults.politeness().maxDelay(),
+        defaults.politeness().responseTimeFactor(), defaults.politeness().maxRetryAfter()), config.politeness());
+    assertEquals(7, config.limits().maxDepth());
+    assertEquals(defaults.limits().maxPageBytes(), config.limits().maxPageBytes());
+    assertEquals(defaults.skipExtensions(), config.skipExtensions());
+    assertEquals(defaults.userAgent(), config.userAgent());
+    assertEquals(defaults.store(), config.store());
+  }
+
+  @Test
+  void acceptsUnderscoresInNumbersAndBareBytes() throws IOException {
+    CrawlConfig config = load("max_actions: 1_000\nlimits: { max_page_bytes: 65536 }\n");
+    assertEquals(1000, config.maxActions());
+    assertEquals(65536, config.limits().maxPageBytes());
+  }
+
+  @Test
+  void lowerCasesDoNotCrawlHosts() throws IOException {
+    CrawlConfig config = load("do_not_crawl: [ { host: Ads.Example.ORG } ]\n");
+    assertEquals(List.of(new DoNotCrawlRule("ads.example.org", null, null)), config.doNotCrawl());
+  }
+
+  @Test
+  void ignoresAByteOrderMark() throws IOException {
+    assertEquals(Duration.ofSeconds(4), load("\uFEFFpoliteness: { min_delay: 4s }\n").politeness().minDelay());
+  }
+
+  @Test
+  void flagsOverrideTheFile() throws IOException {
+    Path file = write("forager.yaml", """
+        seeds: [ "https://file.example/" ]
+        data_dir: from-file
+        max_actions: 10
+        """);
+    Overrides flags = new Overrides(List.of("https://flag.example/"), Optional.empty(),
+        Optional.of(Path.of("from-flag")), Optional.of(99L));
+
+    CrawlConfig config = ConfigLoader.load(Optional.of(file), flags);
+
+    assertEquals(List.of("https://flag.example/"), config.seeds());
+    assertEquals(Path.of("from-flag"), config.dataDir());
+    assertEquals(99, config.maxActions());
+  }
+
+  @Test
+  void withoutFlagsTheFileDecides() throws IOException {
+    Path file = write("forager.yaml", "seeds: [ \"https://file.example/\" ]\ndata_dir: from-file\nmax_actions: 10\n");
+
+    CrawlConfig config = ConfigLoader.load(Optional.of(file), Overrides.none());
+
+    assertEquals(List.of("https://file.example/"), config.seeds());
+    assertEquals(Path.of("from-file"), config.dataDir());
+    assertEquals(10, config.maxActions());
+  }
+
+  @Test
+  void seedFlagsAndSeedsFileReplaceTheFileSeedsTogether() throws IOException {
+    Path file = write("forager.yaml", "seeds: [ \"https://file.example/\" ]\n");
+    Path seeds = write("seeds.txt", """
+        # our sites
+        https://one.example/
+
+          https://two.example/page#part  \s
+        #https://commented.example/
+        """);
+    Overrides flags = new Overrides(List.of(" https://flag.example/ "), Optional.of(seeds), Optional.empty(),
+        Optional.empty());
+
+    CrawlConfig config = ConfigLoader.load(Optional.of(file), flags);
+
+    assertEquals(List.of("https://flag.example/", "https://one.example/", "https://two.example/page#part"),
+        config.seeds());
+  }
+
+  @Test
+  void aSeedsFileWithNoUrlStillReplacesTheFileSeeds() throws IOException {
+    Path file = write("forager.yaml", "seeds: [ \"https://file.example/\" ]\n");
+    Path seeds = write("seeds.txt", "# none yet\n");
+    Overrides flags = new Overrides(List.of(), Optional.of(seeds), Optional.empty(), Optional.empty());
+
+    assertEquals(List.of(), ConfigLoader.load(Optional.of(file), flags).seeds());
+  }
+
+  @Test
+  void noSeedsAtAllIsAllowed() throws IOException {
+    assertEquals(List.of(), load("seeds: []\n").seeds());
+  }
+
+  @Test
+  void overridesCopiesItsSeeds() {
+    var seeds = new java.util.ArrayList<>(List.of("https://a.example/"));
+    Overrides flags = new Overrides(seeds, Optional.empty(), Optional.empty(), Optional.empty());
+    seeds.add("https://b.example/");
+    assertEquals(List.of("https://a.example/"), flags.seeds());
+    assertThrows(UnsupportedOperationException.class, () -> flags.seeds().add("https://c.example/"));
+  }
+
+  @Test
+  void theStoreUrlIsAbsentForTheEmbeddedStore() throws IOException {
+    assertNull(load("store: { kind: embedded }\n").store().url());
+  }
+}
