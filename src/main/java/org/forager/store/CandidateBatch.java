@@ -1,0 +1,52 @@
+package org.forager.store;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.forager.url.Origin;
+
+/**
+ * Validates the candidates of one call and removes the duplicates among them, before the store
+ * takes its write lock (so the lock is held only for the lookup and the write). Stateless.
+ */
+final class CandidateBatch {
+
+  /** The due-index value of a never-crawled URL: no crawl, no validators. */
+  static final byte[] NEW_DUE_VALUE =
+      Values.encodeDue(new Values.DueEntry(0, Optional.empty(), Optional.empty()));
+
+  private CandidateBatch() {}
+
+  /**
+   * The candidates by URL, in first-seen order; a URL given twice keeps its shallowest depth.
+   * {@code except} (the URL being recorded) is left out.
+   *
+   * @throws IllegalArgumentException when a URL is not absolute or contains NUL, or a depth is
+   *     outside 0..65535
+   */
+  static Map<String, Pending> unique(Collection<Candidate> candidates, Optional<String> except) {
+    Map<String, Pending> unique = new LinkedHashMap<>(candidates.size() * 2);
+    for (Candidate candidate : candidates) {
+      Objects.requireNonNull(candidate.discoveredFrom(), "discoveredFrom");
+      String url = candidate.url();
+      if (except.isPresent() && except.get().equals(url)) continue;
+      Pending known = unique.get(url);
+      if (known != null && known.candidate().depth() <= candidate.depth()) continue;
+      if (candidate.depth() < 0 || candidate.depth() > Keys.MAX_DEPTH) {
+        throw new IllegalArgumentException("depth out of range 0.." + Keys.MAX_DEPTH + ": " + candidate);
+      }
+      String origin = known != null ? known.origin() : origin(url);
+      unique.put(url, new Pending(candidate, known != null ? known.urlKey() : Keys.url(url), origin));
+    }
+    return unique;
+  }
+
+  /** The serialized origin of a URL, checking it can be a key. */
+  static String origin(String url) {
+    Objects.requireNonNull(url, "url");
+    if (url.indexOf('\0') >= 0) throw new IllegalArgumentException("URL contains NUL: " + url);
+    return Origin.ofUrl(url).toString();
+  }
+}

@@ -1,0 +1,121 @@
+package org.forager.store;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.forager.url.Origin;
+
+/**
+ * The byte layout of the store's keys. RocksDB orders keys as unsigned bytes, so every numeric
+ * field is fixed-width big-endian, and a 0x00 byte ends a variable-length string that is followed
+ * by more fields (normalized URLs and origins never contain NUL). Stateless.
+ *
+ * <ul>
+ *   <li>URL table: {@code url}
+ *   <li>due index: {@code origin 0x00 due(8) depth(2) url}, {@code due} 0 for a never-crawled URL,
+ *       otherwise the due time's epoch millis with the sign bit flipped (so that negative times
+ *       still sort before positive ones), at least 1
+ *   <li>history: {@code url 0x00 seconds(8, sign flipped) nanos(4) sequence(4)}
+ *   <li>meta table: {@code 'S' origin} (scope), {@code 'O' origin} (origin state), {@code 'M' name}
+ * </ul>
+ */
+final class Keys {
+
+  static final long NEVER_CRAWLED = 0L;
+  static final int MAX_DEPTH = 0xFFFF;
+  static final byte[] URL_COUNT = meta('M', "url-count");
+  static final byte[] FORMAT = meta('M', "format");
+
+  private Keys() {}
+
+  static byte[] url(String url) {
+    return url.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static String url(byte[] key) {
+    return new String(key, StandardCharsets.UTF_8);
+  }
+
+  /** The due field of a URL crawled before and due again at {@code at}. */
+  static long dueField(Instant at) {
+    long field = saturatedMillis(at) ^ Long.MIN_VALUE;
+    return field == NEVER_CRAWLED ? 1L : field; // fields compare unsigned: 0 is the smallest
+  }
+
+  static byte[] due(String origin, long dueField, int depth, String url) {
+    byte[] originBytes = origin.getBytes(StandardCharsets.UTF_8);
+    byte[] urlBytes = url.getBytes(StandardCharsets.UTF_8);
+    return new ByteWriter(originBytes.length + urlBytes.length + 11)
+        .writeBytes(originBytes)
+        .writeByte(0)
+        .writeLongBigEndian(dueField)
+        .writeShortBigEndian(depth)
+        .writeBytes(urlBytes)
+        .toByteArray();
+  }
+
+  static byte[] duePrefix(Origin origin) {
+    return new ByteWriter(64).writeBytes(utf8(origin.toString())).writeByte(0).toByteArray();
+  }
+
+  /** The first key after every due key of {@code origin} due at or before {@code cutoff}. */
+  static byte[] dueUpperBound(Origin origin, Instant cutoff) {
+    long field = dueField(cutoff);
+    ByteWriter key = new ByteWriter(64).writeBytes(utf8(origin.toString()));
+    if (field == -1L) return key.writeByte(1).toByteArray(); // the largest field: the origin's end
+    return key.writeByte(0).writeLongBigEndian(field + 1).toByteArray();
+  }
+
+  /** Depth and URL of a due key, given the length of its prefix. */
+  static ByteReader dueSuffix(byte[] key, int prefixLength) {
+    return new ByteReader(key, prefixLength + 8);
+  }
+
+  static byte[] history(String url, Instant fetchedAt, int sequence) {
+    byte[] urlBytes = utf8(url);
+    return new ByteWriter(urlBytes.length + 17)
+        .writeBytes(urlBytes)
+        .writeByte(0)
+        .writeLongBigEndian(fetchedAt.getEpochSecond() ^ Long.MIN_VALUE)
+        .writeShortBigEndian(fetchedAt.getNano() >>> 16)
+        .writeShortBigEndian(fetchedAt.getNano() & 0xFFFF)
+        .writeShortBigEndian(sequence >>> 16)
+        .writeShortBigEndian(sequence & 0xFFFF)
+        .toByteArray();
+  }
+
+  static byte[] historyPrefix(String url) {
+    return new ByteWriter(url.length() + 1).writeBytes(utf8(url)).writeByte(0).toByteArray();
+  }
+
+  static byte[] scope(Origin origin) {
+    return meta('S', origin.toString());
+  }
+
+  static byte[] originState(Origin origin) {
+    return meta('O', origin.toString());
+  }
+
+  static byte[] meta(char table, String name) {
+    return new ByteWriter(name.length() + 1).writeByte(table).writeBytes(utf8(name)).toByteArray();
+  }
+
+  /** The first key that does not start with {@code prefix} (prefix must not end in 0xFF). */
+  static byte[] prefixEnd(byte[] prefix) {
+    byte[] end = prefix.clone();
+    end[end.length - 1]++;
+    return end;
+  }
+
+
+  private static long saturatedMillis(Instant at) {
+    try {
+      return at.toEpochMilli();
+    } catch (ArithmeticException e) {
+      return at.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,87 @@
+package org.forager.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
+
+/**
+ * An open RocksDB directory with the store's column families: opening it (with a clear reason when
+ * that fails) and closing it (flushed, lock released). RocksDB itself is thread-safe; closing
+ * must not race with use, which {@link RocksCrawlStore} guarantees.
+ */
+final class RocksDatabase {
+
+  final Path dir;
+  final RocksDB db;
+  final ColumnFamilyHandle meta;
+  final ColumnFamilyHandle urls;
+  final ColumnFamilyHandle due;
+  final ColumnFamilyHandle history;
+  private final RocksTuning tuning;
+  private final List<ColumnFamilyHandle> handles;
+
+  private RocksDatabase(Path dir, RocksDB db, RocksTuning tuning, List<ColumnFamilyHandle> handles) {
+    this.dir = dir;
+    this.db = db;
+    this.tuning = tuning;
+    this.handles = handles;
+    this.meta = handles.get(RocksTuning.META);
+    this.urls = handles.get(RocksTuning.URLS);
+    this.due = handles.get(RocksTuning.DUE);
+    this.history = handles.get(RocksTuning.HISTORY);
+  }
+
+  static RocksDatabase open(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new StoreException("cannot open the crawl store at " + dir
+          + ": cannot create the directory (" + e.getMessage() + ")", e);
+    }
+    RocksTuning tuning = new RocksTuning();
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    try {
+      RocksDB db = RocksDB.open(tuning.dbOptions(), dir.toString(), tuning.families(), handles);
+      return new RocksDatabase(dir, db, tuning, handles);
+    } catch (RocksDBException e) {
+      tuning.close();
+      throw new StoreException("cannot open the crawl store at " + dir + ": " + reason(e), e);
+    }
+  }
+
+  /** Flushes the memtables (so the next open replays no WAL) and releases the directory lock. */
+  void close() {
+    try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+      db.flush(flush, handles);
+    } catch (RocksDBException e) {
+      // Not fatal: everything is in the WAL and the next open replays it.
+    }
+    try {
+      handles.forEach(ColumnFamilyHandle::close);
+      db.closeE();
+    } catch (RocksDBException e) {
+      throw new StoreException("closing the crawl store at " + dir + " failed: " + e.getMessage(), e);
+    } finally {
+      tuning.close();
+    }
+  }
+
+  private static String reason(RocksDBException e) {
+    String message = String.valueOf(e.getMessage());
+    Status status = e.getStatus();
+    Status.Code code = status == null ? Status.Code.Undefined : status.getCode();
+    if (code == Status.Code.IOError && message.toLowerCase(Locale.ROOT).contains("lock")) {
+      return "it is locked: another process (or this one) has it open (" + message + ")";
+    }
+    if (code == Status.Code.Corruption) return "its files are corrupt (" + message + ")";
+    return message;
+  }
+}

@@ -1,0 +1,105 @@
+package org.forager.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.IndexType;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksObject;
+
+/**
+ * The RocksDB options of the crawl store and its column families, tuned so that memory stays
+ * bounded however many URLs the store knows: index and filter blocks live in one bounded block
+ * cache (partitioned, so only the hot partitions are resident), and memtables are capped in total.
+ * Owns the native option objects; close it after the database. Not thread-safe.
+ */
+final class RocksTuning implements AutoCloseable {
+
+  /** Column families in the order {@link #families()} lists them. */
+  static final int META = 0;
+  static final int URLS = 1;
+  static final int DUE = 2;
+  static final int HISTORY = 3;
+
+  private static final long MIB = 1024 * 1024;
+  private static final long BLOCK_CACHE_BYTES = 256 * MIB;
+  private static final long TOTAL_MEMTABLE_BYTES = 256 * MIB;
+  private static final double BLOOM_BITS_PER_KEY = 10;
+
+  private final List<RocksObject> natives = new ArrayList<>();
+  private final DBOptions dbOptions;
+  private final List<ColumnFamilyDescriptor> families = new ArrayList<>();
+
+  RocksTuning() {
+    RocksDB.loadLibrary();
+    Cache cache = own(new LRUCache(BLOCK_CACHE_BYTES));
+    dbOptions = own(new DBOptions())
+        .setCreateIfMissing(true)
+        .setCreateMissingColumnFamilies(true)
+        .setMaxBackgroundJobs(2)
+        .setBytesPerSync(MIB)
+        .setDbWriteBufferSize(TOTAL_MEMTABLE_BYTES)
+        // With several column families a quiet one pins old WAL files; this forces its flush.
+        .setMaxTotalWalSize(2 * TOTAL_MEMTABLE_BYTES)
+        .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+        .setKeepLogFileNum(5)
+        .setMaxLogFileSize(16 * MIB);
+    families.add(family(RocksDB.DEFAULT_COLUMN_FAMILY, cache, false, 16 * MIB));
+    // Only the URL table is read by point lookups (dedup); its Bloom filter makes a miss cheap.
+    // The due index and the history are only range-scanned, so filters would be wasted memory.
+    families.add(family(name("urls"), cache, true, 64 * MIB));
+    families.add(family(name("due"), cache, false, 64 * MIB));
+    families.add(family(name("history"), cache, false, 64 * MIB));
+  }
+
+  DBOptions dbOptions() {
+    return dbOptions;
+  }
+
+  List<ColumnFamilyDescriptor> families() {
+    return families;
+  }
+
+  private ColumnFamilyDescriptor family(byte[] name, Cache cache, boolean bloom, long writeBuffer) {
+    BlockBasedTableConfig table = new BlockBasedTableConfig()
+        .setBlockCache(cache)
+        .setBlockSize(16 * 1024)
+        .setCacheIndexAndFilterBlocks(true)
+        .setCacheIndexAndFilterBlocksWithHighPriority(true)
+        .setPinTopLevelIndexAndFilter(true)
+        .setIndexType(IndexType.kTwoLevelIndexSearch)
+        .setPartitionFilters(bloom);
+    if (bloom) table.setFilterPolicy(own(new BloomFilter(BLOOM_BITS_PER_KEY)));
+    ColumnFamilyOptions options = own(new ColumnFamilyOptions())
+        .setTableFormatConfig(table)
+        .setWriteBufferSize(writeBuffer)
+        .setMaxWriteBufferNumber(2)
+        .setLevelCompactionDynamicLevelBytes(true)
+        .setCompressionType(CompressionType.LZ4_COMPRESSION)
+        .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION);
+    return new ColumnFamilyDescriptor(name, options);
+  }
+
+  private <T extends RocksObject> T own(T object) {
+    natives.add(object);
+    return object;
+  }
+
+  private static byte[] name(String name) {
+    return name.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    for (int i = natives.size() - 1; i >= 0; i--) natives.get(i).close();
+  }
+}

@@ -1,0 +1,18 @@
+package org.forager.store;
+
+/**
+ * The crawl store cannot do what was asked: it cannot be opened (locked by another process,
+ * corrupt, unreadable), the disk failed, or stored data is corrupt. The message names the store
+ * and the reason. Callers in the crawl loop treat it as unanticipated (DESIGN.md: a store error
+ * sets the origin's patience to 0).
+ */
+public final class StoreException extends RuntimeException {
+
+  public StoreException(String message) {
+    super(message);
+  }
+
+  public StoreException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,166 @@
+package org.forager.store;
+
+import java.util.Optional;
+import org.forager.fetch.Outcome;
+import org.forager.url.Origin;
+
+/**
+ * The binary encoding of the store's values. Every value starts with a format version byte so
+ * that a later version can read old data; the URL itself is never repeated in a value because it
+ * is in the key. Stateless.
+ */
+final class Values {
+
+  private static final int VERSION = 1;
+
+  private Values() {}
+
+  /** The validators and crawl count a due-index entry carries, so a due scan reads nothing else. */
+  record DueEntry(int fetchCount, Optional<String> etag, Optional<String> lastModified) {}
+
+  static byte[] encodeUrl(UrlRecord url) {
+    ByteWriter out = new ByteWriter(128).writeByte(VERSION);
+    out.writeVarLong(url.depth())
+        .writeOptionalString(url.discoveredFrom())
+        .writeInstant(url.discoveredAt())
+        .writeVarLong(url.fetchCount())
+        .writeInstant(url.nextFetchAt())
+        .writeBoolean(url.lastCrawl().isPresent());
+    url.lastCrawl().ifPresent(crawl -> writeCrawl(out, crawl));
+    return out.toByteArray();
+  }
+
+  static UrlRecord decodeUrl(String url, byte[] value) {
+    ByteReader in = versioned(value);
+    int depth = in.readVarInt();
+    Optional<String> discoveredFrom = in.readOptionalString();
+    var discoveredAt = in.readInstant();
+    int fetchCount = in.readVarInt();
+    var nextFetchAt = in.readInstant();
+    Optional<CrawlRecord> lastCrawl =
+        in.readBoolean() ? Optional.of(readCrawl(url, in)) : Optional.empty();
+    return new UrlRecord(url, depth, discoveredFrom, discoveredAt, fetchCount, lastCrawl, nextFetchAt);
+  }
+
+  static byte[] encodeCrawl(CrawlRecord crawl) {
+    ByteWriter out = new ByteWriter(128).writeByte(VERSION);
+    writeCrawl(out, crawl);
+    return out.toByteArray();
+  }
+
+  static CrawlRecord decodeCrawl(String url, byte[] value) {
+    return readCrawl(url, versioned(value));
+  }
+
+  static byte[] encodeDue(DueEntry due) {
+    return new ByteWriter(32)
+        .writeByte(VERSION)
+        .writeVarLong(due.fetchCount())
+        .writeOptionalString(due.etag())
+        .writeOptionalString(due.lastModified())
+        .toByteArray();
+  }
+
+  static DueEntry decodeDue(byte[] value) {
+    ByteReader in = versioned(value);
+    return new DueEntry(in.readVarInt(), in.readOptionalString(), in.readOptionalString());
+  }
+
+  static byte[] encodeOrigin(Origin origin) {
+    ByteWriter out = new ByteWriter(64).writeByte(VERSION);
+    writeOrigin(out, origin);
+    return out.toByteArray();
+  }
+
+  static Origin decodeOrigin(byte[] value) {
+    return readOrigin(versioned(value));
+  }
+
+  static byte[] encodeOriginState(OriginState state) {
+    ByteWriter out = new ByteWriter(256).writeByte(VERSION);
+    writeOrigin(out, state.origin());
+    out.writeSignedVarLong(state.delayMillis())
+        .writeSignedVarLong(state.patience())
+        .writeBoolean(state.robotsTxt().isPresent());
+    state.robotsTxt().ifPresent(robots -> out.writeVarLong(robots.status())
+        .writeByteArray(robots.body())
+        .writeInstant(robots.fetchedAt())
+        .writeInstant(robots.expiresAt()));
+    return out.toByteArray();
+  }
+
+  static OriginState decodeOriginState(byte[] value) {
+    ByteReader in = versioned(value);
+    Origin origin = readOrigin(in);
+    long delayMillis = in.readSignedVarLong();
+    int patience = (int) in.readSignedVarLong();
+    Optional<OriginState.RobotsTxt> robots = Optional.empty();
+    if (in.readBoolean()) {
+      robots = Optional.of(new OriginState.RobotsTxt(
+          in.readVarInt(), in.readByteArray(), in.readInstant(), in.readInstant()));
+    }
+    return new OriginState(origin, robots, delayMillis, patience);
+  }
+
+  private static void writeCrawl(ByteWriter out, CrawlRecord crawl) {
+    // The outcome by name, not ordinal: the enum may be reordered, the names are the contract.
+    out.writeInstant(crawl.fetchedAt())
+        .writeString(crawl.outcome().name())
+        .writeVarLong(crawl.httpStatus())
+        .writeSignedVarLong(crawl.durationMillis())
+        .writeOptionalString(crawl.contentType())
+        .writeSignedVarLong(crawl.contentLength())
+        .writeOptionalString(crawl.digest())
+        .writeOptionalString(crawl.redirectTo())
+        .writeOptionalString(crawl.canonical())
+        .writeByte((crawl.noindex() ? 1 : 0) | (crawl.nofollow() ? 2 : 0))
+        .writeOptionalString(crawl.etag())
+        .writeOptionalString(crawl.lastModified())
+        .writeInstant(crawl.nextFetchAt());
+  }
+
+  private static CrawlRecord readCrawl(String url, ByteReader in) {
+    var fetchedAt = in.readInstant();
+    Outcome outcome = outcome(in.readString());
+    int httpStatus = in.readVarInt();
+    long durationMillis = in.readSignedVarLong();
+    Optional<String> contentType = in.readOptionalString();
+    long contentLength = in.readSignedVarLong();
+    Optional<String> digest = in.readOptionalString();
+    Optional<String> redirectTo = in.readOptionalString();
+    Optional<String> canonical = in.readOptionalString();
+    int flags = in.readByte();
+    Optional<String> etag = in.readOptionalString();
+    Optional<String> lastModified = in.readOptionalString();
+    var nextFetchAt = in.readInstant();
+    return new CrawlRecord(url, fetchedAt, outcome, httpStatus, durationMillis, contentType,
+        contentLength, digest, redirectTo, canonical, (flags & 1) != 0, (flags & 2) != 0, etag,
+        lastModified, nextFetchAt);
+  }
+
+  private static void writeOrigin(ByteWriter out, Origin origin) {
+    out.writeString(origin.scheme()).writeString(origin.host()).writeSignedVarLong(origin.port());
+  }
+
+  private static Origin readOrigin(ByteReader in) {
+    return new Origin(in.readString(), in.readString(), (int) in.readSignedVarLong());
+  }
+
+  private static Outcome outcome(String name) {
+    try {
+      return Outcome.valueOf(name);
+    } catch (IllegalArgumentException e) {
+      throw new StoreException("corrupt value in the crawl store: unknown outcome " + name);
+    }
+  }
+
+  private static ByteReader versioned(byte[] value) {
+    ByteReader in = new ByteReader(value);
+    int version = in.readByte();
+    if (version != VERSION) {
+      throw new StoreException("crawl store value has format version " + version
+          + ", this Forager reads version " + VERSION);
+    }
+    return in;
+  }
+}

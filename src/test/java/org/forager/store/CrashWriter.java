@@ -1,0 +1,42 @@
+package org.forager.store;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.forager.fetch.Outcome;
+
+/**
+ * The child process of {@link RocksCrawlStoreCrashTest}: records crawls with discovered links in a
+ * loop until killed, printing {@code ack N} after the N-th record call returned.
+ */
+public final class CrashWriter {
+
+  private CrashWriter() {}
+
+  static String page(int i) {
+    return "https://crash.example/page/" + i;
+  }
+
+  static String link(int i, int j) {
+    return "https://crash.example/link/" + i + "/" + j;
+  }
+
+  static final int LINKS = 5;
+  static final Instant T0 = Instant.parse("2026-11-21T00:00:00Z");
+
+  public static void main(String[] args) {
+    RocksCrawlStore store = RocksCrawlStore.open(Path.of(args[0]));
+    for (int i = 0; ; i++) {
+      CrawlRecord crawl = new CrawlRecord(page(i), T0.plusSeconds(i), Outcome.FETCHED, 200, 5,
+          Optional.of("text/html"), 100, Optional.empty(), Optional.empty(), Optional.empty(), false,
+          false, Optional.empty(), Optional.empty(), T0.plus(Duration.ofDays(7)));
+      List<Candidate> links = new java.util.ArrayList<>();
+      for (int j = 0; j < LINKS; j++) links.add(new Candidate(link(i, j), 1, Optional.of(page(i))));
+      store.record(crawl, links);
+      System.out.println("ack " + i);
+      System.out.flush();
+    }
+  }
+}

@@ -1,0 +1,407 @@
+package org.forager.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.forager.fetch.Outcome;
+import org.forager.url.Origin;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The behaviour every {@link CrawlStore} must have. A subclass supplies the store; the embedded and
+ * the PostgreSQL store run the same suite.
+ */
+public abstract class CrawlStoreConformanceTest {
+
+  protected static final Origin A = Origin.ofUrl("https://a.example");
+  protected static final Origin A8080 = Origin.ofUrl("https://a.example:8080");
+  protected static final Origin B = Origin.ofUrl("http://b.example");
+  protected static final Instant T0 = Instant.parse("2026-11-21T00:00:00Z");
+
+  protected CrawlStore store;
+
+  /** Opens the store under test; called again after {@code close()} it opens the same data. */
+  protected abstract CrawlStore openStore();
+
+  @BeforeEach
+  void openTheStore() {
+    store = openStore();
+  }
+
+  @AfterEach
+  void closeTheStore() {
+    store.close();
+  }
+
+  protected void reopen() {
+    store.close();
+    store = openStore();
+  }
+
+  @Test
+  void addCandidatesCountsOnlyUrlsNotKnownYet() {
+    assertEquals(2, store.addCandidates(List.of(seed("https://a.example/1"), seed("https://a.example/2"))));
+    assertEquals(1, store.addCandidates(List.of(seed("https://a.example/2"), seed("https://a.example/3"))));
+    assertEquals(0, store.addCandidates(List.of(seed("https://a.example/3"))));
+    assertEquals(3, store.urlCount());
+  }
+
+  @Test
+  void aUrlTwiceInOneCallIsAddedOnceWithItsShallowestDepth() {
+    List<Candidate> batch = List.of(link("https://a.example/x", 3), seed("https://a.example/y"),
+        link("https://a.example/x", 1), link("https://a.example/x", 2));
+    assertEquals(2, store.addCandidates(batch));
+    assertEquals(2, store.urlCount());
+    assertEquals(1, store.url("https://a.example/x").orElseThrow().depth());
+    assertEquals(2, store.due(A, T0, 10).size());
+  }
+
+  @Test
+  void aNewCandidateIsKnownAndNeverCrawled() {
+    store.addCandidates(List.of(new Candidate("https://a.example/p", 2, Optional.of("https://a.example/"))));
+    UrlRecord url = store.url("https://a.example/p").orElseThrow();
+    assertEquals(2, url.depth());
+    assertEquals(Optional.of("https://a.example/"), url.discoveredFrom());
+    assertEquals(0, url.fetchCount());
+    assertEquals(Optional.empty(), url.lastCrawl());
+    assertEquals(Instant.EPOCH, url.nextFetchAt());
+    assertEquals(Optional.empty(), store.url("https://a.example/unknown"));
+  }
+
+  @Test
+  void dueListsNeverCrawledCandidatesOfTheOriginShallowestFirst() {
+    store.addCandidates(List.of(link("https://a.example/d2", 2), seed("https://a.example/d0"),
+        link("https://a.example/d1", 1), seed("https://a.example:8080/other-port"),
+        seed("http://b.example/other-host")));
+    assertEquals(List.of("https://a.example/d0", "https://a.example/d1", "https://a.example/d2"),
+        urls(store.due(A, T0, 10)));
+    assertEquals(List.of("https://a.example/d0", "https://a.example/d1"), urls(store.due(A, T0, 2)));
+    assertEquals(List.of("https://a.example:8080/other-port"), urls(store.due(A8080, T0, 10)));
+    assertEquals(List.of(), store.due(Origin.ofUrl("https://c.example"), T0, 10));
+    assertEquals(List.of(), store.due(A, T0, 0));
+  }
+
+  @Test
+  void dueHonoursTheCutoffAndOrdersRecrawlsByDueTime() {
+    store.addCandidates(List.of(seed("https://a.example/1"), seed("https://a.example/2"),
+        link("https://a.example/new", 5)));
+    store.record(crawl("https://a.example/1", T0, T0.plus(Duration.ofHours(2))), List.of());
+    store.record(crawl("https://a.example/2", T0, T0.plus(Duration.ofHours(1))), List.of());
+
+    assertEquals(List.of("https://a.example/new"), urls(store.due(A, T0, 10)));
+    assertEquals(List.of("https://a.example/new", "https://a.example/2"),
+        urls(store.due(A, T0.plus(Duration.ofHours(1)), 10)));
+    List<DueCandidate> all = store.due(A, T0.plus(Duration.ofDays(1)), 10);
+    assertEquals(List.of("https://a.example/new", "https://a.example/2", "https://a.example/1"), urls(all));
+    assertEquals(List.of(0, 1, 1), all.stream().map(DueCandidate::fetchCount).toList());
+    assertEquals(5, all.get(0).depth());
+  }
+
+  @Test
+  void recordMovesTheDueTime() {
+    String u = "https://a.example/page";
+    store.addCandidates(List.of(seed(u)));
+    store.record(crawl(u, T0, T0.plus(Duration.ofDays(1))), List.of());
+    assertEquals(List.of(), store.due(A, T0, 10));
+    assertEquals(List.of(u), urls(store.due(A, T0.plus(Duration.ofDays(1)), 10)));
+
+    CrawlRecord second = crawl(u, T0.plus(Duration.ofDays(1)), T0.plus(Duration.ofDays(2)));
+    store.record(second, List.of());
+    assertEquals(List.of(), store.due(A, T0.plus(Duration.ofDays(1)), 10));
+    List<DueCandidate> due = store.due(A, T0.plus(Duration.ofDays(2)), 10);
+    assertEquals(List.of(u), urls(due));
+    assertEquals(2, due.get(0).fetchCount());
+
+    UrlRecord url = store.url(u).orElseThrow();
+    assertEquals(2, url.fetchCount());
+    assertEquals(Optional.of(second), url.lastCrawl());
+    assertEquals(T0.plus(Duration.ofDays(2)), url.nextFetchAt());
+    assertEquals(1, store.urlCount());
+  }
+
+  @Test
+  void recordAddsTheDiscoveredCandidatesWithTheCrawl() {
+    String page = "https://a.example/";
+    store.addCandidates(List.of(seed(page), seed("https://a.example/known")));
+    List<Candidate> links = List.of(
+        new Candidate("https://a.example/n1", 1, Optional.of(page)),
+        new Candidate("http://b.example/n2", 1, Optional.of(page)),
+        new Candidate("https://a.example/n1", 1, Optional.of(page)),
+        new Candidate("https://a.example/known", 1, Optional.of(page)),
+        new Candidate(page, 1, Optional.of(page)));
+    store.record(crawl(page, T0, T0.plus(Duration.ofDays(7))), links);
+
+    assertEquals(4, store.urlCount());
+    UrlRecord n1 = store.url("https://a.example/n1").orElseThrow();
+    assertEquals(Optional.of(page), n1.discoveredFrom());
+    assertEquals(1, n1.depth());
+    assertEquals(0, store.url("https://a.example/known").orElseThrow().depth());
+    assertEquals(0, store.url(page).orElseThrow().depth());
+    assertEquals(List.of("https://a.example/known", "https://a.example/n1"), urls(store.due(A, T0, 10)));
+    assertEquals(List.of("http://b.example/n2"), urls(store.due(B, T0, 10)));
+  }
+
+  @Test
+  void recordingAnUnknownUrlAddsIt() {
+    String u = "https://a.example/seed";
+    store.record(crawl(u, T0, T0.plus(Duration.ofDays(1))), List.of());
+    assertEquals(1, store.urlCount());
+    UrlRecord url = store.url(u).orElseThrow();
+    assertEquals(0, url.depth());
+    assertEquals(1, url.fetchCount());
+    assertEquals(List.of(u), urls(store.due(A, T0.plus(Duration.ofDays(1)), 10)));
+  }
+
+  @Test
+  void historyIsOldestFirstAndPerUrl() {
+    String u = "https://a.example/p";
+    CrawlRecord second = crawl(u, T0.plus(Duration.ofHours(2)), T0.plus(Duration.ofDays(1)));
+    CrawlRecord first = crawl(u, T0.plus(Duration.ofHours(1)), T0.plus(Duration.ofDays(1)));
+    CrawlRecord third = crawl(u, T0.plus(Duration.ofHours(3)), T0.plus(Duration.ofDays(1)));
+    store.record(second, List.of());
+    store.record(first, List.of());
+    store.record(third, List.of());
+    store.record(crawl(u + "2", T0, T0), List.of());
+    store.record(crawl("https://a.example/", T0, T0), List.of());
+
+    assertEquals(List.of(first, second, third), store.history(u));
+    assertEquals(1, store.history(u + "2").size());
+    assertEquals(List.of(), store.history("https://a.example/never"));
+  }
+
+  @Test
+  void aCrawlRecordKeepsEveryField() {
+    String u = "https://a.example/full";
+    CrawlRecord full = new CrawlRecord(u, T0.plusNanos(123_456_789), Outcome.NOINDEX, 200, 1234,
+        Optional.of("text/html; charset=utf-8"), 56_789, Optional.of("sha1:ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"),
+        Optional.of("https://a.example/elsewhere"), Optional.of("https://a.example/canonical"), true, true,
+        Optional.of("\"etag-é\""), Optional.of("Sat, 21 Nov 2026 00:00:00 GMT"), T0.plus(Duration.ofDays(7)));
+    CrawlRecord empty = new CrawlRecord(u, T0.plusSeconds(1), Outcome.NETWORK_ERROR, 0, 0,
+        Optional.empty(), -1, Optional.empty(), Optional.empty(), Optional.empty(), false, false,
+        Optional.empty(), Optional.empty(), T0.plusSeconds(60));
+    store.record(full, List.of());
+    store.record(empty, List.of());
+    assertEquals(List.of(full, empty), store.history(u));
+    assertEquals(Optional.of(empty), store.url(u).orElseThrow().lastCrawl());
+  }
+
+  @Test
+  void dueCandidatesCarryTheValidatorsOfTheLastRepresentation() {
+    String u = "https://a.example/v";
+    Instant later = T0.plus(Duration.ofDays(30));
+    store.record(withValidators(crawl(u, T0, T0), 200, "\"e1\"", "Fri, 20 Nov 2026 00:00:00 GMT"), List.of());
+    assertValidators(u, later, Optional.of("\"e1\""), Optional.of("Fri, 20 Nov 2026 00:00:00 GMT"));
+
+    store.record(withValidators(crawl(u, T0, T0), 0, null, null), List.of());
+    assertValidators(u, later, Optional.of("\"e1\""), Optional.of("Fri, 20 Nov 2026 00:00:00 GMT"));
+
+    store.record(withValidators(crawl(u, T0, T0), 304, "\"e2\"", null), List.of());
+    assertValidators(u, later, Optional.of("\"e2\""), Optional.of("Fri, 20 Nov 2026 00:00:00 GMT"));
+
+    store.record(withValidators(crawl(u, T0, T0), 200, null, null), List.of());
+    assertValidators(u, later, Optional.empty(), Optional.empty());
+  }
+
+  @Test
+  void originStateRoundTripsWithTheRobotsBytes() {
+    assertEquals(Optional.empty(), store.originState(A));
+    byte[] robots = "User-agent: *\nDisallow: /private\n\u00ff".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    OriginState state = new OriginState(A,
+        Optional.of(new OriginState.RobotsTxt(200, robots, T0, T0.plus(Duration.ofMinutes(30)))), 1500, 4);
+    store.saveOriginState(state);
+    store.saveOriginState(new OriginState(B, Optional.empty(), 1000, 5));
+
+    assertSameState(state, store.originState(A).orElseThrow());
+    assertEquals(new OriginState(B, Optional.empty(), 1000, 5), store.originState(B).orElseThrow());
+    assertEquals(Optional.empty(), store.originState(A8080));
+
+    OriginState unreachable = new OriginState(A,
+        Optional.of(new OriginState.RobotsTxt(0, new byte[0], T0, T0.plusSeconds(60))), 120_000, 0);
+    store.saveOriginState(unreachable);
+    assertSameState(unreachable, store.originState(A).orElseThrow());
+  }
+
+  @Test
+  void scopeIsASetKeptAcrossRuns() {
+    assertEquals(Set.of(), store.scope());
+    store.addScope(List.of(A, B));
+    store.addScope(List.of(A, A8080));
+    assertEquals(Set.of(A, B, A8080), store.scope());
+    reopen();
+    assertEquals(Set.of(A, B, A8080), store.scope());
+  }
+
+  @Test
+  void reopeningKeepsEverything() {
+    String page = "https://a.example/";
+    store.addScope(List.of(A));
+    store.addCandidates(List.of(seed(page), seed("http://b.example/")));
+    CrawlRecord crawl = crawl(page, T0, T0.plus(Duration.ofDays(7)));
+    store.record(crawl, List.of(new Candidate("https://a.example/x", 1, Optional.of(page))));
+    OriginState state = new OriginState(A, Optional.empty(), 2000, 3);
+    store.saveOriginState(state);
+
+    reopen();
+
+    assertEquals(Set.of(A), store.scope());
+    assertEquals(3, store.urlCount());
+    assertEquals(List.of(crawl), store.history(page));
+    assertEquals(Optional.of(crawl), store.url(page).orElseThrow().lastCrawl());
+    assertEquals(List.of("https://a.example/x"), urls(store.due(A, T0, 10)));
+    assertEquals(List.of("https://a.example/x", page), urls(store.due(A, T0.plus(Duration.ofDays(7)), 10)));
+    assertEquals(Optional.of(state), store.originState(A));
+    assertEquals(0, store.addCandidates(List.of(seed(page), seed("https://a.example/x"))));
+  }
+
+  @Test
+  void forEachUrlVisitsEveryUrlOnceInUrlOrder() {
+    List<String> added = List.of("https://a.example/b", "http://b.example/", "https://a.example/a",
+        "https://a.example:8080/", "https://a.example/a?q=1");
+    store.addCandidates(added.stream().map(CrawlStoreConformanceTest::seed).toList());
+    store.record(crawl("https://a.example/a", T0, T0), List.of());
+    List<String> visited = new ArrayList<>();
+    store.forEachUrl(url -> visited.add(url.url()));
+    assertEquals(added.stream().sorted().toList(), visited);
+    assertEquals(added.size(), store.urlCount());
+  }
+
+  @Test
+  @Timeout(60)
+  void concurrentAddCandidatesLoseNothingAndDuplicateNothing() throws Exception {
+    int threads = 4;
+    int universe = 6000;
+    CyclicBarrier start = new CyclicBarrier(threads);
+    AtomicInteger added = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int offset = t * 1000;
+        futures.add(pool.submit(() -> {
+          start.await();
+          // Each thread covers 3000 URLs of the universe, overlapping its neighbours'.
+          for (int batch = 0; batch < 30; batch++) {
+            List<Candidate> candidates = new ArrayList<>();
+            for (int i = 0; i < 100; i++) candidates.add(seed(syntheticUrl((offset + batch * 100 + i) % universe)));
+            added.addAndGet(store.addCandidates(candidates));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> future : futures) future.get();
+    } finally {
+      pool.shutdown();
+    }
+    Set<String> expected = new HashSet<>();
+    for (int t = 0; t < threads; t++) for (int i = 0; i < 3000; i++) expected.add(syntheticUrl((t * 1000 + i) % universe));
+    assertEquals(expected.size(), added.get());
+    assertEquals(expected.size(), store.urlCount());
+    List<String> visited = new ArrayList<>();
+    store.forEachUrl(url -> visited.add(url.url()));
+    assertEquals(expected, new HashSet<>(visited));
+    assertEquals(expected.size(), visited.size());
+    int due = 0;
+    for (int o = 0; o < 10; o++) due += store.due(Origin.ofUrl("https://s" + o + ".example"), T0, universe).size();
+    assertEquals(expected.size(), due);
+  }
+
+  @Test
+  @Timeout(60)
+  void concurrentRecordsWithOverlappingDiscoveriesKeepEachUrlOnce() throws Exception {
+    int threads = 4;
+    Set<String> pages = ConcurrentHashMap.newKeySet();
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        futures.add(pool.submit(() -> {
+          start.await();
+          for (int p = 0; p < 50; p++) {
+            String page = syntheticUrl(10_000 + thread * 100 + p);
+            pages.add(page);
+            List<Candidate> links = new ArrayList<>();
+            for (int i = 0; i < 40; i++) links.add(new Candidate(syntheticUrl(p * 10 + i), 1, Optional.of(page)));
+            store.record(crawl(page, T0, T0.plus(Duration.ofDays(1))), links);
+          }
+          return null;
+        }));
+      }
+      for (Future<?> future : futures) future.get();
+    } finally {
+      pool.shutdown();
+    }
+    int links = 49 * 10 + 40;
+    assertEquals(pages.size() + links, store.urlCount());
+    AtomicInteger visited = new AtomicInteger();
+    store.forEachUrl(url -> visited.incrementAndGet());
+    assertEquals(pages.size() + links, visited.get());
+    for (String page : pages) assertEquals(1, store.history(page).size());
+  }
+
+  protected static Candidate seed(String url) {
+    return Candidate.seed(url);
+  }
+
+  protected static Candidate link(String url, int depth) {
+    return new Candidate(url, depth, Optional.of("https://a.example/"));
+  }
+
+  protected static String syntheticUrl(int i) {
+    return "https://s" + (i % 10) + ".example/page/" + i;
+  }
+
+  protected static CrawlRecord crawl(String url, Instant fetchedAt, Instant nextFetchAt) {
+    return new CrawlRecord(url, fetchedAt, Outcome.FETCHED, 200, 42, Optional.of("text/html"), 1000,
+        Optional.of("sha1:AAAA"), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
+        Optional.empty(), nextFetchAt);
+  }
+
+  private static CrawlRecord withValidators(CrawlRecord r, int status, String etag, String lastModified) {
+    return new CrawlRecord(r.url(), r.fetchedAt(), status == 0 ? Outcome.NETWORK_ERROR : Outcome.FETCHED,
+        status, r.durationMillis(), r.contentType(), r.contentLength(), r.digest(), r.redirectTo(),
+        r.canonical(), r.noindex(), r.nofollow(), Optional.ofNullable(etag),
+        Optional.ofNullable(lastModified), r.nextFetchAt());
+  }
+
+  private void assertValidators(String url, Instant cutoff, Optional<String> etag, Optional<String> lastModified) {
+    DueCandidate due = store.due(Origin.ofUrl(url), cutoff, 1).get(0);
+    assertEquals(etag, due.etag());
+    assertEquals(lastModified, due.lastModified());
+  }
+
+  private static void assertSameState(OriginState expected, OriginState actual) {
+    assertEquals(expected.origin(), actual.origin());
+    assertEquals(expected.delayMillis(), actual.delayMillis());
+    assertEquals(expected.patience(), actual.patience());
+    assertTrue(actual.robotsTxt().isPresent());
+    OriginState.RobotsTxt e = expected.robotsTxt().orElseThrow();
+    OriginState.RobotsTxt a = actual.robotsTxt().orElseThrow();
+    assertEquals(e.status(), a.status());
+    assertArrayEquals(e.body(), a.body());
+    assertEquals(e.fetchedAt(), a.fetchedAt());
+    assertEquals(e.expiresAt(), a.expiresAt());
+  }
+
+  private static List<String> urls(List<DueCandidate> due) {
+    return due.stream().map(DueCandidate::url).toList();
+  }
+}

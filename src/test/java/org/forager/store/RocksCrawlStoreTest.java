@@ -1,0 +1,78 @@
+package org.forager.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The conformance suite on a real RocksDB directory, plus what is particular to it. */
+class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
+
+  @TempDir
+  Path dir;
+
+  @Override
+  protected CrawlStore openStore() {
+    return RocksCrawlStore.open(dir.resolve("store"));
+  }
+
+  @Test
+  void aSecondOpenOfTheSameDirectoryFailsNamingTheDirectoryAndTheLock() {
+    StoreException e = assertThrows(StoreException.class, () -> RocksCrawlStore.open(dir.resolve("store")));
+    assertTrue(e.getMessage().contains(dir.resolve("store").toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("locked"), e.getMessage());
+    reopen(); // the failed open left the lock with its owner, which can close and reopen
+    assertEquals(0, store.urlCount());
+  }
+
+  @Test
+  void corruptFilesFailTheOpenNamingTheDirectory() throws IOException {
+    store.addCandidates(List.of(seed("https://a.example/")));
+    store.close();
+    Path storeDir = dir.resolve("store");
+    try (Stream<Path> files = Files.list(storeDir)) {
+      for (Path manifest : files.filter(f -> f.getFileName().toString().startsWith("MANIFEST-")).toList()) {
+        Files.write(manifest, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
+      }
+    }
+    StoreException e = assertThrows(StoreException.class, () -> RocksCrawlStore.open(storeDir));
+    assertTrue(e.getMessage().contains(storeDir.toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("corrupt"), e.getMessage());
+    store = openStore(dir.resolve("other"));
+  }
+
+  @Test
+  void aFileWhereTheDirectoryShouldBeFailsTheOpen() throws IOException {
+    Path file = Files.writeString(dir.resolve("plain-file"), "not a store");
+    StoreException e = assertThrows(StoreException.class, () -> RocksCrawlStore.open(file));
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+  }
+
+  @Test
+  void closingTwiceIsHarmlessAndUseAfterCloseFailsCleanly() {
+    store.close();
+    store.close();
+    assertThrows(IllegalStateException.class, () -> store.url("https://a.example/"));
+    store = openStore();
+  }
+
+  @Test
+  void theUrlCountSurvivesReopening() {
+    store.addCandidates(List.of(seed("https://a.example/1"), seed("https://a.example/2")));
+    reopen();
+    assertEquals(2, store.urlCount());
+    store.addCandidates(List.of(seed("https://a.example/3")));
+    assertEquals(3, store.urlCount());
+  }
+
+  private static CrawlStore openStore(Path path) {
+    return RocksCrawlStore.open(path);
+  }
+}
