@@ -34,6 +34,7 @@ import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpVersion;
 import org.apache.hc.core5.http.ProtocolVersion;
 import org.apache.hc.core5.http.config.Http1Config;
+import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
@@ -167,6 +168,9 @@ public final class HttpFetcher implements Fetcher {
         .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
             // Bounded heads: a server sending an endless header line or field list is refused.
             .http1Config(Http1Config.custom().setMaxLineLength(16 * 1024).setMaxHeaderCount(256).build())
+            // The strict parser: a reply that does not start with a status line is a protocol
+            // failure, not lines to skip until the server hangs up (the client's lenient default).
+            .responseParserFactory(DefaultHttpResponseParserFactory.INSTANCE)
             .build())
         .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
         .setConnPoolPolicy(PoolReusePolicy.LIFO)
