@@ -6,12 +6,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
@@ -193,7 +191,7 @@ public final class HttpFetcher implements Fetcher {
     long start = System.nanoTime();
     long deadline = start + timeoutNanos;
     try {
-      Optional<URI> target = requestTarget(request.url());
+      Optional<URI> target = RequestTarget.of(request.url());
       if (target.isEmpty()) {
         return failure(request, startedAt, start, FailureKind.PROTOCOL, "not an http(s) URL");
       }
@@ -304,34 +302,6 @@ public final class HttpFetcher implements Fetcher {
     return address instanceof InetSocketAddress inet && inet.getAddress() != null
         ? Optional.of(inet.getAddress())
         : Optional.empty();
-  }
-
-  /**
-   * The URI to request: an absolute http(s) URL without userinfo (never sent: no credentials leave
-   * the crawler) and without fragment (never sent, RFC 9110 section 4.2.4 via 7.1).
-   */
-  static Optional<URI> requestTarget(String url) {
-    URI uri;
-    try {
-      uri = new URI(url);
-    } catch (URISyntaxException e) {
-      return Optional.empty();
-    }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-      return Optional.empty();
-    }
-    StringBuilder clean = new StringBuilder(url.length())
-        .append(scheme).append("://").append(uri.getHost());
-    if (uri.getPort() >= 0) clean.append(':').append(uri.getPort());
-    String path = uri.getRawPath();
-    clean.append(path == null || path.isEmpty() ? "/" : path);
-    if (uri.getRawQuery() != null) clean.append('?').append(uri.getRawQuery());
-    try {
-      return Optional.of(new URI(clean.toString()));
-    } catch (URISyntaxException e) {
-      return Optional.empty();
-    }
   }
 
   /** A value safe to put in a header field: no control characters that could split the head. */

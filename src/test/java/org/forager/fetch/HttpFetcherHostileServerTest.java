@@ -74,6 +74,24 @@ class HttpFetcherHostileServerTest {
   }
 
   @Test
+  void pathAndQueryAreSentExactlyAsGiven() throws IOException {
+    AtomicReference<byte[]> received = new AtomicReference<>();
+    server = new RawServer(socket -> {
+      received.set(readRequestHead(socket.getInputStream()));
+      socket.getOutputStream().write(ascii("HTTP/1.1 204 No Content\r\n\r\n"));
+    });
+    fetcher = new HttpFetcher(options(1 << 20, 100, true));
+    String target = "/a%7Eb/c%2Fd/%C3%A9;p=1?x=%20&y=a+b&z";
+
+    FetchResult result = fetcher.fetch(FetchRequest.of(server.url(target)));
+
+    assertEquals(204, assertInstanceOf(Response.class, result).status());
+    String requestLine = new String(received.get(), java.nio.charset.StandardCharsets.ISO_8859_1)
+        .lines().findFirst().orElseThrow();
+    assertEquals("GET " + target + " HTTP/1.1", requestLine);
+  }
+
+  @Test
   void endlessBodyIsCutAtTheCapAndTheConnectionClosedEarly() throws Exception {
     CountDownLatch serverSawClose = new CountDownLatch(1);
     FetchResult result = fetch(socket -> {
