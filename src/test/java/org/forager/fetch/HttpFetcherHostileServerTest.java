@@ -309,6 +309,20 @@ class HttpFetcherHostileServerTest {
   }
 
   @Test
+  void tlsHandshakeFailureIsANetworkFailure() throws IOException {
+    server = new RawServer(socket -> {
+      socket.getInputStream().read(new byte[512]); // a ClientHello, answered in plain text
+      socket.getOutputStream().write(ascii("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"));
+    });
+    fetcher = new HttpFetcher(options(1 << 20, 100, true));
+
+    FetchResult result = fetcher.fetch(FetchRequest.of("https://127.0.0.1:" + server.port() + "/"));
+
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.NETWORK, failure.kind(), failure.message());
+  }
+
+  @Test
   void connectionRefusedIsANetworkFailure() throws IOException {
     server = new RawServer(socket -> { });
     String url = server.url("/");
