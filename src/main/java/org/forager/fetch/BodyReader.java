@@ -1,0 +1,116 @@
+package org.forager.fetch;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads one response body under the fetcher's caps: at most {@code maxBytes} raw bytes from the wire,
+ * at most {@code maxBytes} decoded bytes, decoded output beyond {@link #RATIO_FLOOR} at most
+ * {@code maxRatio} times the raw input read so far, and nothing after the deadline. Decoding streams, so memory stays within the caps
+ * however far a gzip bomb would expand. Thread-safe (no mutable state); each call owns its streams.
+ *
+ * <p>When the body says it is gzip or deflate but does not even start like it, the body is kept as
+ * it came (servers do mislabel plain bodies); when decoding fails midway, the body is what was decoded
+ * until then, marked truncated.
+ */
+final class BodyReader {
+
+  /** The body as read. {@code complete}: the wire reached the end cleanly, so the connection can be reused. */
+  record Body(byte[] raw, byte[] decoded, boolean truncated, boolean complete) {
+    static final Body EMPTY = new Body(new byte[0], new byte[0], false, true);
+
+    static Body cutShort() {
+      return new Body(new byte[0], new byte[0], true, false);
+    }
+  }
+
+  /**
+   * Decoded bytes always allowed whatever the ratio: small repetitive pages compress far better than
+   * 100:1, and so little output costs nothing to decode.
+   */
+  static final int RATIO_FLOOR = 64 * 1024;
+
+  private final int maxBytes;
+  private final long maxRatio;
+
+  BodyReader(long maxBytes, long maxRatio) {
+    // Arrays cannot be longer than this; a larger configured cap means "this much".
+    this.maxBytes = (int) Math.min(maxBytes, Integer.MAX_VALUE - 16);
+    this.maxRatio = maxRatio;
+  }
+
+  /**
+   * @param wire the body after transfer decoding; not closed here
+   * @param contentEncoding the Content-Encoding field values, in order
+   * @param deadlineNanos a {@link System#nanoTime()} value after which reading stops
+   */
+  Body read(InputStream wire, List<String> contentEncoding, long deadlineNanos) {
+    RawCapture raw = new RawCapture(wire, maxBytes);
+    Optional<List<String>> codings = ContentCoding.toUndo(contentEncoding);
+    if (codings.isEmpty() || codings.get().isEmpty()) return asReceived(raw, deadlineNanos);
+    return decoded(raw, codings.get(), deadlineNanos);
+  }
+
+  private static Body asReceived(RawCapture raw, long deadlineNanos) {
+    boolean cut;
+    try {
+      cut = !raw.drain(deadlineNanos);
+    } catch (IOException e) {
+      cut = true;
+    }
+    byte[] bytes = raw.bytes();
+    return new Body(bytes, bytes, cut || raw.capped(), !cut && raw.atEnd());
+  }
+
+  private Body decoded(RawCapture raw, List<String> codings, long deadlineNanos) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(maxBytes, 8192));
+    boolean cut = false;
+    InputStream decoder = null;
+    try {
+      decoder = ContentCoding.decoder(raw, codings);
+      cut = !copyCapped(decoder, out, raw, deadlineNanos) || !raw.drain(deadlineNanos);
+    } catch (IOException e) {
+      if (!raw.wireFailed() && out.size() == 0) return asReceived(raw, deadlineNanos);
+      cut = true;
+    } finally {
+      closeQuietly(decoder);
+    }
+    return new Body(raw.bytes(), out.toByteArray(), cut || raw.capped(), !cut && raw.atEnd());
+  }
+
+  /** Copies decoded bytes up to the caps; false when a cap or the deadline cut the body short. */
+  private boolean copyCapped(InputStream decoder, ByteArrayOutputStream out, RawCapture raw,
+      long deadlineNanos) throws IOException {
+    byte[] chunk = new byte[8192];
+    while (true) {
+      if (System.nanoTime() - deadlineNanos >= 0) return false;
+      int room = maxBytes - out.size();
+      if (room == 0) return decoder.read() < 0;
+      int n = decoder.read(chunk, 0, Math.min(chunk.length, room));
+      if (n < 0) return true;
+      out.write(chunk, 0, n);
+      if (maxRatio > 0 && out.size() > RATIO_FLOOR
+          && out.size() > saturatedProduct(maxRatio, raw.count())) {
+        return false;
+      }
+    }
+  }
+
+  private static long saturatedProduct(long a, long b) {
+    long high = Math.multiplyHigh(a, b);
+    long low = a * b;
+    return (high == 0 && low >= 0) ? low : Long.MAX_VALUE;
+  }
+
+  private static void closeQuietly(InputStream stream) {
+    if (stream == null) return;
+    try {
+      stream.close();
+    } catch (IOException e) {
+      // The decoder only frees memory here; the wire is not closed through it.
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package org.forager.fetch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PushbackInputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
+
+/**
+ * The content codings of a response (RFC 9110 section 8.4) and the streams that undo them. Supported:
+ * {@code gzip} (and its alias {@code x-gzip}) and {@code deflate}, which is meant to be zlib-wrapped
+ * (RFC 1950) but is raw deflate (RFC 1951) on enough servers that both are accepted, told apart by
+ * the zlib header. Brotli is not offered (see docs/fetching.md). Stateless.
+ */
+final class ContentCoding {
+
+  /** More layers than this are not a real server's doing; such a body is kept as it came. */
+  static final int MAX_LAYERS = 3;
+
+  private static final int BUFFER = 8192;
+
+  private ContentCoding() {}
+
+  /**
+   * The codings to undo, in the order to undo them (the reverse of the order applied), from the
+   * Content-Encoding field values. Empty list: nothing to decode. Empty optional: a coding is
+   * unknown, or there are too many, so the body cannot be decoded and is kept raw.
+   */
+  static Optional<List<String>> toUndo(List<String> contentEncodingValues) {
+    List<String> codings = new ArrayList<>();
+    for (String value : contentEncodingValues) {
+      for (String token : value.split(",")) {
+        String coding = token.strip().toLowerCase(Locale.ROOT);
+        switch (coding) {
+          case "", "identity" -> { }
+          case "gzip", "x-gzip" -> codings.add("gzip");
+          case "deflate" -> codings.add("deflate");
+          default -> {
+            return Optional.empty();
+          }
+        }
+      }
+    }
+    if (codings.size() > MAX_LAYERS) return Optional.empty();
+    Collections.reverse(codings);
+    return Optional.of(codings);
+  }
+
+  /**
+   * A stream of the decoded body. Closing it frees the native inflaters and closes {@code raw}.
+   *
+   * @throws IOException when the start of the body is not in the announced coding (e.g. a bad gzip
+   *     header), or reading it fails
+   */
+  static InputStream decoder(InputStream raw, List<String> codingsToUndo) throws IOException {
+    InputStream stream = raw;
+    try {
+      for (String coding : codingsToUndo) {
+        stream = coding.equals("gzip") ? new GZIPInputStream(stream, BUFFER) : inflate(stream);
+      }
+      return stream;
+    } catch (IOException e) {
+      stream.close(); // frees the inflaters of the layers already built
+      throw e;
+    }
+  }
+
+  private static InputStream inflate(InputStream in) throws IOException {
+    PushbackInputStream pushback = new PushbackInputStream(in, 2);
+    byte[] head = new byte[2];
+    int n = 0;
+    while (n < 2) {
+      int r = pushback.read(head, n, 2 - n);
+      if (r < 0) break;
+      n += r;
+    }
+    pushback.unread(head, 0, n);
+    return new OwnedInflaterStream(pushback, new Inflater(!(n == 2 && isZlibHeader(head))));
+  }
+
+  /** RFC 1950 section 2.2: method 8 (deflate) and a header checksum that is a multiple of 31. */
+  private static boolean isZlibHeader(byte[] head) {
+    int cmf = head[0] & 0xff;
+    int flg = head[1] & 0xff;
+    return (cmf & 0x0f) == 8 && (cmf >>> 4) <= 7 && ((cmf << 8) | flg) % 31 == 0;
+  }
+
+  /** An inflater stream that frees its inflater's native memory when closed. */
+  private static final class OwnedInflaterStream extends InflaterInputStream {
+    OwnedInflaterStream(InputStream in, Inflater inflater) {
+      super(in, inflater, BUFFER);
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        super.close();
+      } finally {
+        inf.end();
+      }
+    }
+  }
+}

@@ -1,0 +1,331 @@
+package org.forager.fetch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.EndpointDetails;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpVersion;
+import org.apache.hc.core5.http.ProtocolVersion;
+import org.apache.hc.core5.http.config.Http1Config;
+import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.pool.PoolReusePolicy;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.forager.config.CrawlConfig;
+import org.forager.fetch.BodyReader.Body;
+import org.forager.fetch.FetchResult.Failure;
+import org.forager.fetch.FetchResult.FailureKind;
+
+/**
+ * The {@link Fetcher} on Apache HttpClient 5 (classic, blocking I/O, meant for virtual threads):
+ * HTTP/1.1 GETs over a pool of keep-alive connections, at most one per origin.
+ *
+ * <p>Contract, per fetch:
+ * <ul>
+ *   <li>Redirects are never followed: a 3xx is returned as it came.
+ *   <li>Every request carries the configured User-Agent, an Accept, {@code Accept-Encoding: gzip,
+ *       deflate}, and If-None-Match / If-Modified-Since when the request has them (RFC 9110 section
+ *       13.1). No cookies, no authentication, no proxy, and no userinfo from the URL is ever sent.
+ *   <li>One total deadline ({@code fetchTimeout}) covers connection, response head and body. Passed
+ *       before the head: {@link FailureKind#TIMEOUT}. Passed while reading the body: the response
+ *       with what was read, truncated. A shared timer aborts the connection at the deadline, so a
+ *       server that drips one byte a second cannot hold a fetch past it.
+ *   <li>The body is decoded here, not by the client, so the caps apply to what is decoded: at most
+ *       {@code maxPageBytes} raw and decoded, decoded at most {@code maxDecompressionRatio} times the
+ *       raw bytes. At a cap reading stops and the connection is closed, not drained.
+ *   <li>Unless {@code allowPrivateAddresses}, only public addresses are connected to (see
+ *       {@link NetworkPolicy}), checked on the resolved addresses actually used.
+ *   <li>Nothing the network or a server does makes it throw: that becomes a {@link Failure}.
+ * </ul>
+ *
+ * <p>Thread-safe and meant to be shared by all crawl threads; each fetch costs one pooled connection
+ * lease and one timer entry. {@link #close()} closes every connection.
+ */
+public final class HttpFetcher implements Fetcher {
+
+  static final String ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+  static final String ACCEPT_ENCODING = "gzip, deflate";
+
+  /**
+   * What an {@link HttpFetcher} needs to know. Immutable.
+   *
+   * @param maxDecompressionRatio the most decoded bytes per raw byte; 0 or less: no ratio cap
+   * @param maxConnections the most connections open at once, idle keep-alive ones included; when
+   *     reached, the least recently used idle connection is closed to make room
+   */
+  public record Options(
+      String userAgent,
+      long maxPageBytes,
+      Duration fetchTimeout,
+      long maxDecompressionRatio,
+      boolean allowPrivateAddresses,
+      int maxConnections) {
+
+    public Options {
+      Objects.requireNonNull(userAgent, "userAgent");
+      Objects.requireNonNull(fetchTimeout, "fetchTimeout");
+      if (userAgent.isBlank() || userAgent.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+        throw new IllegalArgumentException("user agent must be non-blank printable text");
+      }
+      if (maxPageBytes <= 0) throw new IllegalArgumentException("max page bytes must be positive");
+      if (fetchTimeout.isNegative() || fetchTimeout.isZero()) {
+        throw new IllegalArgumentException("fetch timeout must be positive");
+      }
+      if (maxConnections <= 0) throw new IllegalArgumentException("max connections must be positive");
+    }
+
+    /**
+     * The options a crawl configuration implies. The pool holds four connections per concurrent
+     * fetch: origins waiting out their politeness delay keep their idle connection for the next turn.
+     */
+    public static Options from(CrawlConfig config) {
+      CrawlConfig.Limits limits = config.limits();
+      return new Options(
+          config.userAgent(),
+          limits.maxPageBytes(),
+          limits.fetchTimeout(),
+          limits.maxDecompressionRatio(),
+          config.network().allowPrivateAddresses(),
+          (int) Math.min(Integer.MAX_VALUE, Math.max(64L, 4L * config.concurrency())));
+    }
+  }
+
+  private final Options options;
+  private final long timeoutNanos;
+  private final PoolingHttpClientConnectionManager connections;
+  private final CloseableHttpClient client;
+  private final DeadlineTimer timer = new DeadlineTimer();
+  private final BodyReader bodyReader;
+
+  public HttpFetcher(Options options) {
+    this.options = Objects.requireNonNull(options, "options");
+    this.timeoutNanos = options.fetchTimeout().toNanos();
+    this.bodyReader = new BodyReader(options.maxPageBytes(), options.maxDecompressionRatio());
+    this.connections = connectionManager(options);
+    Timeout timeout = Timeout.of(timeoutNanos, TimeUnit.NANOSECONDS);
+    // Every request starts its clock here, so the whole timeout is its budget for each phase.
+    RequestConfig requestConfig = RequestConfig.custom()
+        .setRedirectsEnabled(false)
+        .setAuthenticationEnabled(false)
+        .setContentCompressionEnabled(false)
+        .setExpectContinueEnabled(false)
+        .setProtocolUpgradeEnabled(false)
+        .setConnectionRequestTimeout(timeout)
+        .setResponseTimeout(timeout)
+        .build();
+    this.client = HttpClients.custom()
+        .setConnectionManager(connections)
+        .setDefaultRequestConfig(requestConfig)
+        .disableRedirectHandling()
+        .disableContentCompression()
+        .disableCookieManagement()
+        .disableAuthCaching()
+        .disableAutomaticRetries() // a retry is the crawl loop's decision, after a polite delay
+        .disableConnectionState()
+        .addRequestInterceptorLast(new RequestHeadCapture())
+        .evictIdleConnections(TimeValue.ofSeconds(30))
+        .evictExpiredConnections()
+        .build();
+  }
+
+  private static PoolingHttpClientConnectionManager connectionManager(Options options) {
+    Timeout timeout = Timeout.of(options.fetchTimeout());
+    DnsResolver dns = options.allowPrivateAddresses()
+        ? SystemDefaultDnsResolver.INSTANCE
+        : new PolicyDnsResolver();
+    return PoolingHttpClientConnectionManagerBuilder.create()
+        .setDnsResolver(dns)
+        .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
+            // Bounded heads: a server sending an endless header line or field list is refused.
+            .http1Config(Http1Config.custom().setMaxLineLength(16 * 1024).setMaxHeaderCount(256).build())
+            // The strict parser: a reply that does not start with a status line is a protocol
+            // failure, not lines to skip until the server hangs up (the client's lenient default).
+            .responseParserFactory(DefaultHttpResponseParserFactory.INSTANCE)
+            .build())
+        .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
+        .setConnPoolPolicy(PoolReusePolicy.LIFO)
+        .setMaxConnPerRoute(1)
+        .setMaxConnTotal(options.maxConnections())
+        .setDefaultSocketConfig(SocketConfig.custom().setSoTimeout(timeout).setTcpNoDelay(true).build())
+        .setDefaultConnectionConfig(ConnectionConfig.custom()
+            .setConnectTimeout(timeout)
+            .setSocketTimeout(timeout)
+            // A connection idle this long is checked before reuse: servers close idle ones.
+            .setValidateAfterInactivity(TimeValue.ofSeconds(1))
+            .setTimeToLive(TimeValue.ofMinutes(5))
+            .build())
+        .build();
+  }
+
+  @Override
+  public FetchResult fetch(FetchRequest request) {
+    Instant startedAt = Instant.now();
+    long start = System.nanoTime();
+    long deadline = start + timeoutNanos;
+    try {
+      Optional<URI> target = RequestTarget.of(request.url());
+      if (target.isEmpty()) {
+        return failure(request, startedAt, start, FailureKind.PROTOCOL, "not an http(s) URL");
+      }
+      return exchange(request, target.get(), startedAt, start, deadline);
+    } catch (RuntimeException e) {
+      // A bug here or in the client must not end a crawl thread; it is reported like a failure.
+      return failure(request, startedAt, start, FailureKind.NETWORK,
+          "unexpected " + FailureClassifier.describe(e));
+    }
+  }
+
+  private FetchResult exchange(FetchRequest request, URI target, Instant startedAt, long start,
+      long deadline) {
+    HttpGet get = new HttpGet(target);
+    get.setHeader("User-Agent", options.userAgent());
+    get.setHeader("Accept", ACCEPT);
+    get.setHeader("Accept-Encoding", ACCEPT_ENCODING);
+    request.etag().filter(HttpFetcher::isFieldValue).ifPresent(v -> get.setHeader("If-None-Match", v));
+    request.lastModified().filter(HttpFetcher::isFieldValue)
+        .ifPresent(v -> get.setHeader("If-Modified-Since", v));
+    HttpClientContext context = HttpClientContext.create();
+
+    AtomicBoolean expired = new AtomicBoolean();
+    ScheduledFuture<?> alarm = timer.schedule(timeoutNanos, () -> {
+      expired.set(true);
+      get.cancel(); // closes the connection at once, wherever the exchange is
+    });
+    try {
+      ClassicHttpResponse response;
+      try {
+        response = client.executeOpen(null, get, context);
+      } catch (IOException e) {
+        return failure(request, startedAt, start, FailureClassifier.classify(e, expired.get()),
+            FailureClassifier.describe(e));
+      }
+      try {
+        return readResponse(request, get, response, context, startedAt, start, deadline);
+      } finally {
+        try {
+          response.close();
+        } catch (IOException e) {
+          // Closing only returns or discards the connection; nothing left to report.
+        }
+      }
+    } finally {
+      alarm.cancel(false);
+    }
+  }
+
+  private FetchResult readResponse(FetchRequest request, HttpGet get, ClassicHttpResponse response,
+      HttpClientContext context, Instant startedAt, long start, long deadline) {
+    Optional<InetAddress> remote = remoteAddress(context);
+    if (!options.allowPrivateAddresses() && remote.map(NetworkPolicy::isBlocked).orElse(false)) {
+      // Belt and braces: the resolver already refuses these; never read from such a peer.
+      get.cancel();
+      return failure(request, startedAt, start, FailureKind.BLOCKED_BY_NETWORK_POLICY,
+          "connected to a refused address " + remote.get().getHostAddress());
+    }
+    Body body = readBody(response, deadline);
+    if (!body.complete()) {
+      // Do not let closing the response drain the rest of a body we gave up on.
+      get.cancel();
+    }
+    List<Header> headers = new ArrayList<>();
+    for (org.apache.hc.core5.http.Header h : response.getHeaders()) {
+      headers.add(new Header(h.getName(), h.getValue()));
+    }
+    ProtocolVersion version = response.getVersion() != null
+        ? response.getVersion()
+        : Objects.requireNonNullElse(context.getProtocolVersion(), HttpVersion.HTTP_1_1);
+    byte[] requestHead = context.getAttribute(RequestHeadCapture.ATTRIBUTE) instanceof byte[] head
+        ? head
+        : RequestHeadCapture.format(get);
+    return new FetchResult.Response(
+        request.url(),
+        startedAt,
+        elapsedMillis(start),
+        requestHead,
+        remote.map(InetAddress::getHostAddress),
+        version.toString(),
+        response.getCode(),
+        Objects.requireNonNullElse(response.getReasonPhrase(), ""),
+        List.copyOf(headers),
+        body.raw(),
+        body.decoded(),
+        body.truncated());
+  }
+
+  private Body readBody(ClassicHttpResponse response, long deadline) {
+    HttpEntity entity = response.getEntity();
+    if (entity == null) return Body.EMPTY;
+    List<String> encodings = new ArrayList<>();
+    for (org.apache.hc.core5.http.Header h : response.getHeaders("Content-Encoding")) {
+      encodings.add(h.getValue());
+    }
+    try {
+      InputStream wire = entity.getContent();
+      return wire == null ? Body.EMPTY : bodyReader.read(wire, encodings, deadline);
+    } catch (IOException e) {
+      return Body.cutShort();
+    }
+  }
+
+  private static Optional<InetAddress> remoteAddress(HttpClientContext context) {
+    EndpointDetails endpoint = context.getEndpointDetails();
+    if (endpoint == null) return Optional.empty();
+    SocketAddress address = endpoint.getRemoteAddress();
+    return address instanceof InetSocketAddress inet && inet.getAddress() != null
+        ? Optional.of(inet.getAddress())
+        : Optional.empty();
+  }
+
+  /** A value safe to put in a header field: no control characters that could split the head. */
+  private static boolean isFieldValue(String value) {
+    return !value.isBlank() && value.chars().noneMatch(c -> (c < 0x20 && c != '\t') || c == 0x7f);
+  }
+
+  private static Failure failure(FetchRequest request, Instant startedAt, long start, FailureKind kind,
+      String message) {
+    return new Failure(request.url(), startedAt, elapsedMillis(start), kind, message);
+  }
+
+  private static long elapsedMillis(long start) {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+  }
+
+  @Override
+  public void close() {
+    timer.close();
+    try {
+      client.close();
+    } catch (IOException e) {
+      // Closing sockets at shutdown: nothing useful to do about a failure.
+    }
+    connections.close(CloseMode.IMMEDIATE);
+  }
+}

@@ -1,0 +1,352 @@
+package org.forager.fetch;
+
+import static org.forager.fetch.RawServer.ascii;
+import static org.forager.fetch.RawServer.readRequestHead;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.GZIPOutputStream;
+import org.forager.fetch.FetchResult.Failure;
+import org.forager.fetch.FetchResult.FailureKind;
+import org.forager.fetch.FetchResult.Response;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link HttpFetcher} against servers that misbehave: drip, stall, reset, lie, bomb. Each test
+ * starts its own {@link RawServer}; timeouts are short so the suite stays fast.
+ */
+@Timeout(20)
+class HttpFetcherHostileServerTest {
+
+  static final Duration TIMEOUT = Duration.ofMillis(1500);
+  /** How late past the deadline a fetch may return: scheduling and closing, not a benchmark. */
+  static final long MARGIN_MILLIS = 700;
+
+  private RawServer server;
+  private HttpFetcher fetcher;
+
+  private static HttpFetcher.Options options(long maxPageBytes, long ratio, boolean allowPrivate) {
+    return new HttpFetcher.Options("ForagerTest/1.0", maxPageBytes, TIMEOUT, ratio, allowPrivate, 16);
+  }
+
+  private FetchResult fetch(RawServer.Handler handler, HttpFetcher.Options options) throws IOException {
+    server = new RawServer(handler);
+    fetcher = new HttpFetcher(options);
+    return fetcher.fetch(FetchRequest.of(server.url("/")));
+  }
+
+  private FetchResult fetch(RawServer.Handler handler) throws IOException {
+    return fetch(handler, options(1 << 20, 100, true));
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    if (fetcher != null) fetcher.close();
+    if (server != null) server.close();
+  }
+
+  @Test
+  void requestHeadIsExactlyWhatTheServerReceived() throws IOException {
+    AtomicReference<byte[]> received = new AtomicReference<>();
+    FetchResult result = fetch(socket -> {
+      received.set(readRequestHead(socket.getInputStream()));
+      socket.getOutputStream().write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+    });
+
+    Response response = assertInstanceOf(Response.class, result);
+    assertEquals("ok", new String(response.body(), java.nio.charset.StandardCharsets.UTF_8));
+    assertArrayEquals(received.get(), response.requestHead(),
+        () -> "sent:\n" + new String(received.get()) + "\nrecorded:\n" + new String(response.requestHead()));
+  }
+
+  @Test
+  void pathAndQueryAreSentExactlyAsGiven() throws IOException {
+    AtomicReference<byte[]> received = new AtomicReference<>();
+    server = new RawServer(socket -> {
+      received.set(readRequestHead(socket.getInputStream()));
+      socket.getOutputStream().write(ascii("HTTP/1.1 204 No Content\r\n\r\n"));
+    });
+    fetcher = new HttpFetcher(options(1 << 20, 100, true));
+    String target = "/a%7Eb/c%2Fd/%C3%A9;p=1?x=%20&y=a+b&z";
+
+    FetchResult result = fetcher.fetch(FetchRequest.of(server.url(target)));
+
+    assertEquals(204, assertInstanceOf(Response.class, result).status());
+    String requestLine = new String(received.get(), java.nio.charset.StandardCharsets.ISO_8859_1)
+        .lines().findFirst().orElseThrow();
+    assertEquals("GET " + target + " HTTP/1.1", requestLine);
+  }
+
+  @Test
+  void endlessBodyIsCutAtTheCapAndTheConnectionClosedEarly() throws Exception {
+    CountDownLatch serverSawClose = new CountDownLatch(1);
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      OutputStream out = socket.getOutputStream();
+      out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")); // body until close
+      byte[] chunk = new byte[8192];
+      Arrays.fill(chunk, (byte) 'a');
+      try {
+        while (true) out.write(chunk);
+      } catch (IOException e) {
+        serverSawClose.countDown();
+      }
+    }, options(100_000, 100, true));
+
+    Response response = assertInstanceOf(Response.class, result);
+    assertTrue(response.truncated());
+    assertEquals(100_000, response.body().length);
+    assertEquals(100_000, response.rawBody().length);
+    assertTrue(serverSawClose.await(5, TimeUnit.SECONDS), "the client never closed the connection");
+  }
+
+  @Test
+  void gzipBombIsCappedWithFlatMemory() throws Exception {
+    byte[] bomb = gzippedZeros(256L << 20); // 256 MiB of zeros in about 256 KiB
+    server = new RawServer(socket -> {
+      readRequestHead(socket.getInputStream());
+      OutputStream out = socket.getOutputStream();
+      out.write(ascii("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: "
+          + bomb.length + "\r\n\r\n"));
+      out.write(bomb);
+    });
+    fetcher = new HttpFetcher(options(1 << 20, 0, true)); // ratio cap off: the page cap alone must hold
+    fetcher.fetch(FetchRequest.of(server.url("/warm-up"))); // class loading is not the fetch's memory
+    FetchResult[] result = new FetchResult[1];
+    long allocated = allocatedBy(() -> result[0] = fetcher.fetch(FetchRequest.of(server.url("/"))));
+
+    Response response = assertInstanceOf(Response.class, result[0]);
+    assertTrue(response.truncated());
+    assertEquals(1 << 20, response.body().length);
+    assertTrue(response.rawBody().length < bomb.length);
+    assertTrue(allocated < 16L << 20, "allocated " + allocated + " bytes to fetch a capped bomb");
+  }
+
+  @Test
+  void decompressionRatioCapStopsABombEarly() throws Exception {
+    byte[] bomb = gzippedZeros(64L << 20);
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      OutputStream out = socket.getOutputStream();
+      out.write(ascii("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: "
+          + bomb.length + "\r\n\r\n"));
+      out.write(bomb);
+    }, options(8 << 20, 100, true));
+
+    Response response = assertInstanceOf(Response.class, result);
+    assertTrue(response.truncated());
+    assertTrue(response.body().length <= 100L * response.rawBody().length + 8192,
+        response.body().length + " decoded from " + response.rawBody().length);
+    assertTrue(response.body().length < 8 << 20);
+  }
+
+  @Test
+  void slowDripBodyCannotHoldTheFetchPastItsDeadline() throws IOException {
+    long start = System.nanoTime();
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      OutputStream out = socket.getOutputStream();
+      out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n"));
+      out.flush();
+      try {
+        for (int i = 0; i < 100_000; i++) {
+          out.write('d');
+          out.flush();
+          Thread.sleep(100); // the drip is the server's behaviour under test, not synchronisation
+        }
+      } catch (IOException e) {
+        // The client hung up, as it should.
+      }
+    });
+    long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+    Response response = assertInstanceOf(Response.class, result);
+    assertEquals(200, response.status());
+    assertTrue(response.truncated());
+    assertTrue(response.body().length > 0 && response.body().length < 100);
+    assertTrue(elapsedMillis < TIMEOUT.toMillis() + MARGIN_MILLIS, "took " + elapsedMillis + " ms");
+  }
+
+  @Test
+  void slowDripHeadIsATimeout() throws IOException {
+    long start = System.nanoTime();
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      OutputStream out = socket.getOutputStream();
+      try {
+        for (byte b : ascii("HTTP/1.1 200 OK\r\nX-Slow: " + "s".repeat(1000) + "\r\n\r\n")) {
+          out.write(b);
+          out.flush();
+          Thread.sleep(100);
+        }
+      } catch (IOException e) {
+        // The client hung up, as it should.
+      }
+    });
+    long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+    assertEquals(FailureKind.TIMEOUT, assertInstanceOf(Failure.class, result).kind());
+    assertTrue(elapsedMillis < TIMEOUT.toMillis() + MARGIN_MILLIS, "took " + elapsedMillis + " ms");
+  }
+
+  @Test
+  void serverThatNeverAnswersIsATimeout() throws IOException {
+    CountDownLatch release = new CountDownLatch(1);
+    long start = System.nanoTime();
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      release.await(10, TimeUnit.SECONDS);
+    });
+    long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    release.countDown();
+
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.TIMEOUT, failure.kind(), failure.message());
+    assertTrue(elapsedMillis >= TIMEOUT.toMillis() - 50, "took " + elapsedMillis + " ms");
+    assertTrue(elapsedMillis < TIMEOUT.toMillis() + MARGIN_MILLIS, "took " + elapsedMillis + " ms");
+  }
+
+  @Test
+  void resetBeforeTheResponseIsANetworkFailure() throws IOException {
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      RawServer.reset(socket);
+    });
+
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.NETWORK, failure.kind(), failure.message());
+  }
+
+  @Test
+  void closeWithoutAnyResponseIsANetworkFailure() throws IOException {
+    FetchResult result = fetch(socket -> readRequestHead(socket.getInputStream()));
+
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.NETWORK, failure.kind(), failure.message());
+  }
+
+  @Test
+  void resetMidBodyIsATruncatedResponse() throws IOException {
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      OutputStream out = socket.getOutputStream();
+      out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + "b".repeat(100)));
+      out.flush();
+      RawServer.reset(socket);
+    });
+
+    Response response = assertInstanceOf(Response.class, result);
+    assertEquals(200, response.status());
+    assertTrue(response.truncated());
+    assertTrue(response.body().length <= 100);
+  }
+
+  @Test
+  void shorterBodyThanContentLengthIsATruncatedResponse() throws IOException {
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      OutputStream out = socket.getOutputStream();
+      out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + "c".repeat(300)));
+      out.flush();
+      socket.shutdownOutput(); // an orderly close, 700 bytes early
+    });
+
+    Response response = assertInstanceOf(Response.class, result);
+    assertTrue(response.truncated());
+    assertEquals(300, response.body().length);
+    assertEquals(300, response.rawBody().length);
+  }
+
+  @Test
+  void garbageInsteadOfAStatusLineIsAProtocolFailure() throws IOException {
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      socket.getOutputStream().write(ascii("SSH-2.0-OpenSSH_9.6\r\nthis is not http\r\n\r\n"));
+      socket.getOutputStream().flush();
+      socket.shutdownOutput();
+    });
+
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.PROTOCOL, failure.kind(), failure.message());
+  }
+
+  @Test
+  void loopbackIsRefusedUnlessPrivateAddressesAreAllowed() throws IOException {
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      socket.getOutputStream().write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+    }, options(1 << 20, 100, false));
+    FetchResult byName = fetcher.fetch(FetchRequest.of("http://localhost:" + server.port() + "/"));
+
+    assertEquals(FailureKind.BLOCKED_BY_NETWORK_POLICY, assertInstanceOf(Failure.class, result).kind());
+    assertEquals(FailureKind.BLOCKED_BY_NETWORK_POLICY, assertInstanceOf(Failure.class, byName).kind());
+    assertEquals(0, server.connections());
+  }
+
+  @Test
+  void unresolvableHostIsADnsFailure() {
+    try (HttpFetcher policyFetcher = new HttpFetcher(options(1 << 20, 100, false))) {
+      // RFC 6761 reserves .invalid: it never resolves.
+      FetchResult result = policyFetcher.fetch(FetchRequest.of("http://no-such-host.invalid/"));
+
+      Failure failure = assertInstanceOf(Failure.class, result);
+      assertEquals(FailureKind.DNS, failure.kind(), failure.message());
+    }
+  }
+
+  @Test
+  void tlsHandshakeFailureIsANetworkFailure() throws IOException {
+    server = new RawServer(socket -> {
+      socket.getInputStream().read(new byte[512]); // a ClientHello, answered in plain text
+      socket.getOutputStream().write(ascii("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"));
+    });
+    fetcher = new HttpFetcher(options(1 << 20, 100, true));
+
+    FetchResult result = fetcher.fetch(FetchRequest.of("https://127.0.0.1:" + server.port() + "/"));
+
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.NETWORK, failure.kind(), failure.message());
+  }
+
+  @Test
+  void connectionRefusedIsANetworkFailure() throws IOException {
+    server = new RawServer(socket -> { });
+    String url = server.url("/");
+    server.close(); // nothing listens on that port any more
+    fetcher = new HttpFetcher(options(1 << 20, 100, true));
+
+    Failure failure = assertInstanceOf(Failure.class, fetcher.fetch(FetchRequest.of(url)));
+    assertEquals(FailureKind.NETWORK, failure.kind(), failure.message());
+  }
+
+  private static byte[] gzippedZeros(long size) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] zeros = new byte[1 << 20];
+    try (GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16)) {
+      for (long written = 0; written < size; written += zeros.length) gz.write(zeros);
+    }
+    return out.toByteArray();
+  }
+
+  /** Bytes allocated on the heap by this thread while running {@code action}. */
+  private static long allocatedBy(Runnable action) {
+    var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long before = threads.getCurrentThreadAllocatedBytes();
+    action.run();
+    return threads.getCurrentThreadAllocatedBytes() - before;
+  }
+}
