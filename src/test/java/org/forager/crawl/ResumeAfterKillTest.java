@@ -55,7 +55,7 @@ class ResumeAfterKillTest {
       Files.writeString(config, yaml);
 
       Process child = new ProcessBuilder(
-          ProcessHandle.current().info().command().orElseThrow(),
+          ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
           "-cp", System.getProperty("java.class.path"),
           "org.forager.cli.Main", "crawl", "--config", config.toString())
           .redirectErrorStream(true)

@@ -70,7 +70,10 @@ class GatekeeperTest {
   void extensionsLengthAndDepth() {
     Gatekeeper g = gatekeeper(List.of(), List.of());
     assertEquals("skip_extensions", reason(g.check("https://example.org/a/photo.JPEG", 0)));
-    assertEquals("skip_extensions", reason(g.check("https://example.org/a.pdf?download=1", 0)));
+    assertEquals("skip_extensions", reason(g.check("https://example.org/a.pdf", 0)));
+    assertTrue(reason(g.check("https://example.org/a.pdf?download=1", 0)).startsWith("url_query_parameters"),
+        "gates run in order: the query rule comes before the extension");
+    assertFalse(g.isCandidate("https://example.org/a.pdf?download=1", 1), "extension seen before the query");
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pdf/index.html", 0));
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/v1.2/", 0));
     assertTrue(reason(g.check("https://example.org/" + "a".repeat(60), 0)).contains("max_url_length"));
