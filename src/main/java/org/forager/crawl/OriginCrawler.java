@@ -289,7 +289,7 @@ final class OriginCrawler implements OriginTask {
     wakeOtherOrigins(discovered);
     log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
         Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
-        politeness.delayMillis(), Optional.empty()));
+        politeness.delayMillis(), failureMessage(result)));
   }
 
   /** Queues a retry when attempts are left; otherwise the failure costs a patience point. */
@@ -345,7 +345,14 @@ final class OriginCrawler implements OriginTask {
       bytes = r.body().length;
     }
     return new CrawlAction(result.startedAt(), kind, result.url(), outcome, status, contentType, bytes,
-        result.durationMillis(), location, digest, attempt, politeness.delayMillis(), reason);
+        result.durationMillis(), location, digest, attempt, politeness.delayMillis(),
+        reason.or(() -> failureMessage(result)));
+  }
+
+  private static Optional<String> failureMessage(FetchResult result) {
+    return result instanceof FetchResult.Failure f
+        ? Optional.of(f.kind().name().toLowerCase(java.util.Locale.ROOT) + ": " + f.message())
+        : Optional.empty();
   }
 
   private void log(CrawlAction action) {

@@ -25,6 +25,8 @@ public final class JsonlExporter {
     try {
       JsonGenerator json = new JsonFactory().createGenerator(out);
       json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+      // One object per line: no separator between root values (Jackson's default is a space).
+      json.setRootValueSeparator(null);
       long[] count = {0};
       store.forEachUrl(url -> {
         try {

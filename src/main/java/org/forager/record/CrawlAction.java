@@ -15,7 +15,7 @@ import org.forager.fetch.Outcome;
  * @param location the resolved redirect target, for 3xx
  * @param attempt 1 for the first try of this URL in this run, 2 for its first retry, ...
  * @param delayMillis the origin's delay in force after this action (politeness audit)
- * @param reason why a gate refused the URL, for blocked outcomes
+ * @param reason why a gate refused the URL, or what failed when no response came back
  */
 public record CrawlAction(
     Instant ts,

@@ -36,6 +36,8 @@ public final class CrawlLog implements AutoCloseable {
           Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND), 1 << 16);
       JsonGenerator json = new JsonFactory().createGenerator(out);
       json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+      // One object per line: no separator between root values (Jackson's default is a space).
+      json.setRootValueSeparator(null);
       json.configure(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM, false);
       return new CrawlLog(file, out, json);
     } catch (IOException e) {

@@ -100,6 +100,7 @@ class CliTest {
       ObjectMapper json = new ObjectMapper();
       Map<String, JsonNode> byUrl = new HashMap<>();
       for (String line : Files.readAllLines(export)) {
+        assertTrue(line.startsWith("{") && line.endsWith("}"), "one bare JSON object per line: " + line);
         JsonNode node = json.readTree(line);
         byUrl.put(node.get("url").asText(), node);
       }

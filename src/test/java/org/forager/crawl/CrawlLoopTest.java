@@ -60,6 +60,29 @@ class CrawlLoopTest {
   }
 
   @Test
+  void anOriginThatFinishedIsWokenWhenAnotherOriginFindsNewUrlsOfIt() throws Exception {
+    java.util.concurrent.CountDownLatch bServed = new java.util.concurrent.CountDownLatch(1);
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      b.route("/", ex -> {
+        TestSite.respond(ex, 200, "text/html", "<p>nothing to follow</p>");
+        bServed.countDown();
+      }).html("/late", "<p>found late</p>");
+      a.linking("/", "/1").linking("/1", "/2").route("/2", ex -> {
+        try {
+          bServed.await(); // b has run out of work by the time a links to it
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        TestSite.respond(ex, 200, "text/html", "<a href=\"" + b.url("/late") + "\">late</a>");
+      });
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")), ""));
+      assertEquals(1, b.count("/late"));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, b.url("/late")));
+    }
+  }
+
+  @Test
   void crawlLogHasOneLineForEveryAction() throws Exception {
     try (TestSite site = TestSite.start()) {
       site.robots("User-agent: *\nAllow: /\n").linking("/", "/a").html("/a", "<p>a</p>");
@@ -68,6 +91,9 @@ class CrawlLoopTest {
 
       List<JsonNode> log = TestCrawl.log(data);
       assertEquals(3, log.size());
+      for (String line : Files.readAllLines(data.resolve("logs/crawl.jsonl"))) {
+        assertTrue(line.startsWith("{") && line.endsWith("}"), "one bare JSON object per line: " + line);
+      }
       JsonNode robots = log.get(0);
       assertEquals("robots", robots.get("kind").asText());
       assertEquals(site.url("/robots.txt"), robots.get("url").asText());
