@@ -212,6 +212,62 @@ class CrawlLoopTest {
   }
 
   @Test
+  void recrawlIsAConditionalGetAndA304IsNotModified() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.route("/", ex -> {
+        if ("\"v1\"".equals(ex.getRequestHeaders().getFirst("If-None-Match"))) {
+          TestSite.respond(ex, 304, null, new byte[0]);
+        } else {
+          ex.getResponseHeaders().set("ETag", "\"v1\"");
+          ex.getResponseHeaders().set("Last-Modified", "Mon, 02 Nov 2026 10:00:00 GMT");
+          TestSite.respond(ex, 200, "text/html", "<p>stable</p>");
+        }
+      });
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 0s }");
+      TestCrawl.run(config);
+      RunSummary second = TestCrawl.run(config);
+
+      var requests = site.requests().stream().filter(r -> r.path().equals("/")).toList();
+      assertEquals(2, requests.size());
+      assertEquals(null, requests.get(0).header("If-None-Match"));
+      assertEquals("\"v1\"", requests.get(1).header("If-None-Match"));
+      assertEquals("Mon, 02 Nov 2026 10:00:00 GMT", requests.get(1).header("If-Modified-Since"));
+      assertEquals(1, second.count(Outcome.NOT_MODIFIED));
+      assertEquals("NOT_MODIFIED", TestCrawl.lastOutcome(data, site.url("/")));
+    }
+  }
+
+  @Test
+  void pageLargerThanMaxPageBytesIsTruncatedAndStillParsed() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String big = "<a href=\"/early\">early</a>" + "<p>filler</p>".repeat(20_000) + "<a href=\"/late\">late</a>";
+      site.html("/", big).html("/early", "<p>early</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")),
+          "limits: { fetch_timeout: 2s, max_page_bytes: 64KiB }"));
+      assertEquals("TRUNCATED", TestCrawl.lastOutcome(data, site.url("/")));
+      assertEquals(1, site.count("/early"), "links before the cut are used");
+      assertEquals(0, site.count("/late"));
+    }
+  }
+
+  @Test
+  void unreachableOriginIsANetworkError() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = s.getLocalPort();
+    }
+    Path data = tmp.resolve("data");
+    String seed = "http://127.0.0.1:" + closedPort + "/";
+    RunSummary summary = TestCrawl.run(TestCrawl.config(data, List.of(seed), ""));
+    assertEquals(OriginCrawler.INITIAL_PATIENCE, summary.count(Outcome.NETWORK_ERROR));
+    JsonNode first = TestCrawl.log(data).get(0);
+    assertEquals("NETWORK_ERROR", first.get("outcome").asText());
+    assertTrue(first.get("reason").asText().startsWith("network: "), first.toString());
+  }
+
+  @Test
   void stopsAtMaxActions() throws Exception {
     try (TestSite site = TestSite.start()) {
       String[] links = new String[30];
