@@ -86,13 +86,11 @@ final class HostParser {
       } else if (c < 0x80) {
         bytes.write(c);
       } else {
-        byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-        if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(s.charAt(i + 1))) {
-          utf8 = new String(new char[] {c, s.charAt(++i)}).getBytes(StandardCharsets.UTF_8);
-        } else if (Character.isSurrogate(c)) {
-          utf8 = "\uFFFD".getBytes(StandardCharsets.UTF_8);
-        }
-        bytes.writeBytes(utf8);
+        // One code point as UTF-8; a lone surrogate counts as U+FFFD, as in a USVString.
+        int end = Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(s.charAt(i + 1)) ? i + 2 : i + 1;
+        String codePoint = Character.isSurrogate(c) && end == i + 1 ? "\uFFFD" : s.subSequence(i, end).toString();
+        bytes.writeBytes(codePoint.getBytes(StandardCharsets.UTF_8));
+        i = end - 1;
       }
     }
     return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
