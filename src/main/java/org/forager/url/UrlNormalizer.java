@@ -1,13 +1,24 @@
 package org.forager.url;
 
-import java.net.URI;
-import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Turns URLs into the one form the crawl database knows them by. Stateless and thread-safe.
  *
- * <p>PLACEHOLDER implementation over java.net.URI; the real rules are being written.
+ * <p>Parsing follows the WHATWG URL Standard (https://url.spec.whatwg.org/) for the special schemes
+ * http and https, as browsers resolve links; anything that would not parse to an http(s) URL gives an
+ * empty answer, never an exception. On top of the standard's serialization, for deduplication:
+ * <ul>
+ *   <li>the fragment is dropped (it never reaches the server);
+ *   <li>userinfo ({@code user:pass@}) is dropped: a crawler must never send or log credentials;
+ *   <li>an empty query ({@code ?} alone) is dropped;
+ *   <li>escapes get upper-case hex digits, and escapes of unreserved characters (ALPHA DIGIT
+ *       {@code - . _ ~}) are decoded in path and query (RFC 3986 section 6.2.2).
+ * </ul>
+ * The query is otherwise kept as given: parameters are not sorted or removed. Hosts go to ASCII with
+ * {@link java.net.IDN} (IDNA2003, not the standard's UTS #46). The result is idempotent:
+ * {@code normalize(normalize(x)) == normalize(x)}. See docs/url-normalization.md for every rule.
  */
 public final class UrlNormalizer {
 
@@ -15,27 +26,22 @@ public final class UrlNormalizer {
 
   /** The normalized form of an absolute http(s) URL; empty when it is not one or is malformed. */
   public static Optional<String> normalize(String url) {
-    try {
-      URI uri = new URI(url.strip()).normalize();
-      String scheme = uri.getScheme();
-      if (scheme == null || uri.getHost() == null) return Optional.empty();
-      scheme = scheme.toLowerCase(Locale.ROOT);
-      if (!scheme.equals("http") && !scheme.equals("https")) return Optional.empty();
-      Origin origin = new Origin(scheme, uri.getHost(), uri.getPort());
-      String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-      String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
-      return Optional.of(origin + path + query);
-    } catch (Exception e) {
-      return Optional.empty();
-    }
+    Objects.requireNonNull(url, "url");
+    return UrlParser.parse(url);
   }
 
-  /** Resolves {@code href} against a normalized base URL and normalizes the result. */
+  /**
+   * Resolves a link {@code href} as found in HTML (relative, absolute, scheme-relative, {@code ?q},
+   * {@code #frag}, with stray whitespace) against {@code base} and normalizes the result; empty when the
+   * result is not an http(s) URL or is malformed.
+   *
+   * @param base an absolute URL as {@link #normalize} returns it; it is not parsed again, only split, so
+   *     a base in any other form gives an unspecified (but never thrown) result. A base that is not
+   *     http(s) counts as no base: only absolute hrefs resolve.
+   */
   public static Optional<String> resolve(String base, String href) {
-    try {
-      return normalize(URI.create(base).resolve(href.strip()).toString());
-    } catch (Exception e) {
-      return Optional.empty();
-    }
+    Objects.requireNonNull(base, "base");
+    Objects.requireNonNull(href, "href");
+    return UrlParser.parse(base, href);
   }
 }
