@@ -16,7 +16,7 @@ public record Origin(String scheme, String host, int port) implements Comparable
     Objects.requireNonNull(host, "host");
     scheme = scheme.toLowerCase(Locale.ROOT);
     host = host.toLowerCase(Locale.ROOT);
-    if (port <= 0) port = defaultPort(scheme);
+    if (port < 0) port = defaultPort(scheme);
   }
 
   /** The origin of an absolute, normalized http(s) URL. */

@@ -28,7 +28,13 @@ public final class TestSite implements AutoCloseable {
     void handle(HttpExchange exchange) throws IOException;
   }
 
-  /** One request as the server saw it; times from {@link System#nanoTime()}. */
+  /**
+   * One request as the server saw it; times from {@link System#nanoTime()}.
+   *
+   * @param finishedNanos when the server started sending the response: the earliest moment the client
+   *     can have seen its end. Taken before the write, not after, so that the server thread being
+   *     descheduled after the write cannot make an interval look shorter than it was.
+   */
   public record Request(String path, String query, Map<String, List<String>> headers, long arrivedNanos,
       long finishedNanos) {
     public String header(String name) {
@@ -42,6 +48,8 @@ public final class TestSite implements AutoCloseable {
       return query == null ? path : path + "?" + query;
     }
   }
+
+  private static final String RESPONDING = "forager.test.responding";
 
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -99,6 +107,7 @@ public final class TestSite implements AutoCloseable {
   }
 
   public static void respond(HttpExchange ex, int status, String contentType, byte[] body) throws IOException {
+    ex.setAttribute(RESPONDING, System.nanoTime());
     if (contentType != null) ex.getResponseHeaders().set("Content-Type", contentType);
     ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
     if (body.length > 0) {
@@ -156,7 +165,9 @@ public final class TestSite implements AutoCloseable {
       ex.close();
       inFlight.decrementAndGet();
       synchronized (this) {
-        log.add(new Request(path, query, Map.copyOf(ex.getRequestHeaders()), arrived, System.nanoTime()));
+        Object responding = ex.getAttribute(RESPONDING);
+        long finished = responding instanceof Long t ? t : System.nanoTime();
+        log.add(new Request(path, query, Map.copyOf(ex.getRequestHeaders()), arrived, finished));
       }
     }
   }
