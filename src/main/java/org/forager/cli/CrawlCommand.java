@@ -90,11 +90,14 @@ final class CrawlCommand implements Callable<Integer> {
         }
       }, "forager-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
-      RunSummary summary;
       try {
-        summary = crawler.run();
+        RunSummary summary = crawler.run();
+        crawler.close();
+        spec.commandLine().getOut().print(summary.render(Duration.between(started, Instant.now())));
+        spec.commandLine().getOut().flush();
       } finally {
         crawler.close();
+        // Only now may a shutdown hook waiting for us let the JVM halt: the summary is out.
         finished.countDown();
       }
       try {
@@ -102,8 +105,6 @@ final class CrawlCommand implements Callable<Integer> {
       } catch (IllegalStateException shuttingDown) {
         // A signal arrived: the hook is running and waits for us.
       }
-      spec.commandLine().getOut().print(summary.render(Duration.between(started, Instant.now())));
-      spec.commandLine().getOut().flush();
     }
     return 0;
   }
