@@ -28,7 +28,7 @@ final class ConfigReader {
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after");
   static final List<String> LIMITS_KEYS = List.of(
       "max_page_bytes", "fetch_timeout", "max_url_length", "max_depth", "max_retries",
-      "max_decompression_ratio");
+      "max_decompression_ratio", "max_pages_per_origin", "max_repeated_path_segments");
   static final List<String> STORE_KINDS = List.of("embedded", "postgres");
 
   /** A product token (RFC 9309 section 2.2.1 matches robots.txt groups on it), then '/', space or the end. */
@@ -121,7 +121,11 @@ final class ConfigReader {
         section.get("max_retries", (path, node) -> Values.intAtLeast(path, node, 0))
             .orElse(defaults.maxRetries()),
         section.get("max_decompression_ratio", (path, node) -> Values.wholeNumber(path, node, 1, Long.MAX_VALUE))
-            .orElse(defaults.maxDecompressionRatio()));
+            .orElse(defaults.maxDecompressionRatio()),
+        section.get("max_pages_per_origin", (path, node) -> Values.wholeNumber(path, node, 1, Long.MAX_VALUE))
+            .orElse(defaults.maxPagesPerOrigin()),
+        section.get("max_repeated_path_segments", (path, node) -> Values.intAtLeast(path, node, 1))
+            .orElse(defaults.maxRepeatedPathSegments()));
   }
 
   private static Store store(Section section) {

@@ -52,9 +52,11 @@ public record CrawlConfig(
       int maxUrlLength,
       int maxDepth,
       int maxRetries,
-      long maxDecompressionRatio) {
+      long maxDecompressionRatio,
+      long maxPagesPerOrigin,
+      int maxRepeatedPathSegments) {
     public static Limits defaults() {
-      return new Limits(2L << 20, Duration.ofSeconds(30), 2048, 50, 3, 100);
+      return new Limits(2L << 20, Duration.ofSeconds(30), 2048, 50, 3, 100, 100_000, 3);
     }
   }
 

@@ -61,6 +61,7 @@ final class OriginCrawler implements OriginTask {
   private OriginState.RobotsTxt robotsTxt;
   private int robotsFailures;
   private int patience = INITIAL_PATIENCE;
+  private long pagesFetched;
   private boolean givenUp;
   private boolean requested;
   private long lastRequestEnd;
@@ -82,6 +83,13 @@ final class OriginCrawler implements OriginTask {
     if (!loaded) load();
     while (true) {
       if (givenUp || ctx.budget().exhausted()) return finish();
+      if (pagesFetched >= ctx.config().limits().maxPagesPerOrigin()) {
+        // The budget that bounds any spider trap: the rest stays due for a later run.
+        System.err.printf("forager: %s: fetched limits.max_pages_per_origin (%d) pages; done with it for this run%n",
+            origin, pagesFetched);
+        givenUp = true;
+        return finish();
+      }
       Pending next = nextPending();
       if (next == null) {
         if (retries.isEmpty()) return finish();
@@ -105,6 +113,7 @@ final class OriginCrawler implements OriginTask {
         recordRefusal(next, rejected);
         continue;
       }
+      pagesFetched++;
       crawl(next);
       return givenUp ? finish() : OptionalLong.of(requestAllowedAt());
     }

@@ -13,7 +13,7 @@ import org.forager.url.Origin;
 
 /**
  * Local crawl policy, checked in the order of DESIGN.md: scope, do_not_crawl, url_query_parameters,
- * skip_extensions, max_url_length, max_depth. robots.txt and the network policy come after it, in
+ * skip_extensions, max_url_length, max_depth, then max_repeated_path_segments. robots.txt and the network policy come after it, in
  * the crawl loop and the fetcher. Immutable and thread-safe.
  *
  * <p>Two uses: {@link #isCandidate} decides at discovery whether a link becomes a crawl candidate at
@@ -30,6 +30,7 @@ public final class Gatekeeper {
   private final Set<String> skipExtensions;
   private final int maxUrlLength;
   private final int maxDepth;
+  private final int maxRepeatedSegments;
 
   public Gatekeeper(CrawlConfig config, Set<Origin> scope) {
     this.scope = Set.copyOf(scope);
@@ -44,6 +45,7 @@ public final class Gatekeeper {
         .collect(java.util.stream.Collectors.toUnmodifiableSet());
     this.maxUrlLength = config.limits().maxUrlLength();
     this.maxDepth = config.limits().maxDepth();
+    this.maxRepeatedSegments = config.limits().maxRepeatedPathSegments();
   }
 
   /** Whether a discovered link (normalized) may become a crawl candidate; cheap, on the hot path. */
@@ -51,7 +53,8 @@ public final class Gatekeeper {
     return url.length() <= maxUrlLength
         && depth <= maxDepth
         && inScope(url)
-        && !hasSkippedExtension(url);
+        && !hasSkippedExtension(url)
+        && !hasRepeatedSegments(url);
   }
 
   /** Every local gate, in order, for a candidate about to be fetched. */
@@ -74,6 +77,9 @@ public final class Gatekeeper {
     if (hasSkippedExtension(url)) return local("skip_extensions");
     if (url.length() > maxUrlLength) return local("longer than limits.max_url_length " + maxUrlLength);
     if (depth > maxDepth) return local("deeper than limits.max_depth " + maxDepth);
+    if (hasRepeatedSegments(url)) {
+      return local("a path segment repeats more than limits.max_repeated_path_segments " + maxRepeatedSegments);
+    }
     return Verdict.ALLOWED;
   }
 
@@ -113,6 +119,36 @@ public final class Gatekeeper {
     if (dot <= slash) return false;
     String extension = url.substring(dot, end).toLowerCase(Locale.ROOT);
     return skipExtensions.contains(extension);
+  }
+
+  /**
+   * Whether one path segment occurs more than the limit: the shape of relative-link traps
+   * ({@code /a/b/a/b/a/b/...}) that depth alone catches late.
+   */
+  private boolean hasRepeatedSegments(String url) {
+    int start = url.indexOf('/', url.indexOf("://") + 3);
+    if (start < 0) return false;
+    int end = url.indexOf('?', start);
+    if (end < 0) end = url.length();
+    List<String> segments = null;
+    int from = start + 1;
+    while (from < end) {
+      int slash = url.indexOf('/', from);
+      if (slash < 0 || slash > end) slash = end;
+      if (slash > from) {
+        if (segments == null) segments = new ArrayList<>();
+        segments.add(url.substring(from, slash));
+      }
+      from = slash + 1;
+    }
+    if (segments == null || segments.size() <= maxRepeatedSegments) return false;
+    for (int i = 0; i < segments.size(); i++) {
+      int count = 1;
+      for (int j = i + 1; j < segments.size(); j++) {
+        if (segments.get(i).equals(segments.get(j)) && ++count > maxRepeatedSegments) return true;
+      }
+    }
+    return false;
   }
 
   private static Verdict local(String reason) {

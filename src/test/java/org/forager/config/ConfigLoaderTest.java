@@ -64,7 +64,7 @@ class ConfigLoaderTest {
     assertEquals(Duration.ofMinutes(30), config.robots().cacheTtl());
     assertEquals(Duration.ofDays(7), config.recrawl().interval());
     assertEquals(List.of(".jpg", ".png", ".gif", ".pdf", ".zip", ".mp4"), config.skipExtensions());
-    assertEquals(new CrawlConfig.Limits(2 * 1024 * 1024, Duration.ofSeconds(30), 2048, 50, 3, 100),
+    assertEquals(new CrawlConfig.Limits(2 * 1024 * 1024, Duration.ofSeconds(30), 2048, 50, 3, 100, 100_000, 3),
         config.limits());
     assertEquals(List.of(
         new DoNotCrawlRule("ads.example.org", null, null),
@@ -124,7 +124,7 @@ class ConfigLoaderTest {
         new CrawlConfig.Robots(Duration.ofDays(1)),
         new CrawlConfig.Recrawl(Duration.ofDays(14)),
         List.of(".pdf", ".tar"),
-        new CrawlConfig.Limits(512 * 1024, Duration.ofSeconds(5), 100, 0, 0, 20),
+        new CrawlConfig.Limits(512 * 1024, Duration.ofSeconds(5), 100, 0, 0, 20, 100_000, 3),
         List.of(),
         List.of(new QueryParameterRule("http://a.example/list", List.of())),
         new CrawlConfig.Network(true),

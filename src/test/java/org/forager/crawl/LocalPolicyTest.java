@@ -63,6 +63,23 @@ class LocalPolicyTest {
   }
 
   @Test
+  void anEndlessTrapEndsInABoundedNumberOfRequests() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      // Every calendar page links to the next day, forever; each URL is new.
+      for (int day = 0; day < 1000; day++) {
+        site.linking("/calendar?day=" + day, "/calendar?day=" + (day + 1));
+      }
+      site.linking("/", "/calendar?day=0");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), """
+          limits: { fetch_timeout: 2s, max_pages_per_origin: 25 }
+          url_query_parameters: [ { prefix: "%s/calendar", allow: [ day ] } ]
+          """.formatted(site.origin())));
+      assertEquals(26, site.requests().size(), "robots.txt and 25 pages");
+    }
+  }
+
+  @Test
   void seedWithASkippedExtensionIsRefusedWithALoggedAction() throws Exception {
     try (TestSite site = TestSite.start()) {
       Path data = tmp.resolve("data");

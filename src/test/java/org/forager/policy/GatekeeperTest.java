@@ -23,7 +23,7 @@ class GatekeeperTest {
     CrawlConfig config = new CrawlConfig(d.userAgent(), d.seeds(), d.dataDir(), d.maxActions(), d.concurrency(),
         d.politeness(), d.robots(), d.recrawl(), d.skipExtensions(),
         new CrawlConfig.Limits(d.limits().maxPageBytes(), d.limits().fetchTimeout(), 60, 3,
-            d.limits().maxRetries(), d.limits().maxDecompressionRatio()),
+            d.limits().maxRetries(), d.limits().maxDecompressionRatio(), 1000, 2),
         doNotCrawl, queries, d.network(), d.store());
     return new Gatekeeper(config, Set.of(EXAMPLE, Origin.ofUrl("http://ads.example.org/")));
   }
@@ -64,6 +64,15 @@ class GatekeeperTest {
     assertInstanceOf(Verdict.Rejected.class, g.check("https://example.org/search?Q=a", 0), "names are case-sensitive");
     assertInstanceOf(Verdict.Rejected.class, g.check("https://example.org/other?q=a", 0));
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/other", 0), "no query, no rule needed");
+  }
+
+  @Test
+  void pathsWithASegmentRepeatedTooOftenAreTraps() {
+    Gatekeeper g = gatekeeper(List.of(), List.of()); // max_repeated_path_segments: 2
+    assertTrue(g.isCandidate("https://example.org/a/b/a/c", 1));
+    assertFalse(g.isCandidate("https://example.org/a/b/a/c/a", 1));
+    assertTrue(g.isCandidate("https://example.org/x?a/a/a/a", 1), "the query is not the path");
+    assertTrue(reason(g.check("https://example.org/a/a/a", 0)).contains("max_repeated_path_segments"));
   }
 
   @Test
