@@ -95,6 +95,11 @@ final class CrawlCommand implements Callable<Integer> {
         crawler.close();
         spec.commandLine().getOut().print(summary.render(Duration.between(started, Instant.now())));
         spec.commandLine().getOut().flush();
+        if (crawler.fatalError().isPresent()) {
+          spec.commandLine().getErr().println("forager: the crawl stopped early: " + crawler.fatalError().get()
+              + "; what was recorded is safe, run again to resume once this is fixed");
+          return Main.EXIT_RUNTIME;
+        }
       } finally {
         crawler.close();
         // Only now may a shutdown hook waiting for us let the JVM halt: the summary is out.

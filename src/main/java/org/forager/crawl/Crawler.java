@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -57,7 +58,13 @@ public final class Crawler implements AutoCloseable {
   private final Fetcher fetcher;
   private final WarcRecorder warc;
   private final CrawlLog log;
+  /** More unexpected errors than this within a minute stop the crawl. */
+  static final int MAX_UNEXPECTED_ERRORS_PER_MINUTE = 20;
+
   private final LongAdder unexpectedErrors = new LongAdder();
+  private final ErrorBudget errorBudget =
+      new ErrorBudget(MAX_UNEXPECTED_ERRORS_PER_MINUTE, java.util.concurrent.TimeUnit.MINUTES.toNanos(1));
+  private volatile String fatal;
   private volatile Scheduler scheduler;
   private volatile boolean stopRequested;
   private boolean closed;
@@ -144,6 +151,15 @@ public final class Crawler implements AutoCloseable {
     if (s != null) s.stop();
   }
 
+  /**
+   * Why the run was stopped early by a failure of the crawler itself (an output that cannot be written,
+   * a burst of unexpected errors), if it was. The data directory is consistent; once the cause is
+   * fixed, running again resumes.
+   */
+  public Optional<String> fatalError() {
+    return Optional.ofNullable(fatal);
+  }
+
   /** Turns that failed with an unexpected exception in this run. */
   public long unexpectedErrors() {
     return unexpectedErrors.sum();
@@ -165,8 +181,36 @@ public final class Crawler implements AutoCloseable {
   private void unexpected(Object task, RuntimeException e) {
     unexpectedErrors.increment();
     String where = task instanceof OriginCrawler c ? c.origin().toString() : String.valueOf(task);
+    if (isOutputFailure(e)) {
+      // The crawl cannot record what it fetches (disk full, store broken): every further fetch would be
+      // wasted on the site, so stop at once.
+      stopBecause("cannot record the crawl: " + e.getMessage());
+      return;
+    }
     System.err.println("forager: unexpected error crawling " + where + "; that origin stops for this run:");
     e.printStackTrace();
+    if (errorBudget.overBudget(System.nanoTime())) {
+      stopBecause("more than " + MAX_UNEXPECTED_ERRORS_PER_MINUTE + " unexpected errors within a minute (last: "
+          + e + ")");
+    }
+  }
+
+  private static boolean isOutputFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.io.UncheckedIOException || t instanceof java.io.IOException
+          || t instanceof org.forager.store.StoreException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private synchronized void stopBecause(String why) {
+    if (fatal == null) {
+      fatal = why;
+      System.err.println("forager: stopping the crawl: " + why);
+    }
+    stop();
   }
 
   /** Closes the fetcher, the outputs and the store; a second call does nothing. */

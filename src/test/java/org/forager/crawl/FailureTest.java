@@ -104,6 +104,25 @@ class FailureTest {
   }
 
   @Test
+  void anOutputThatCannotBeWrittenStopsTheCrawlAtOnce() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String[] links = new String[20];
+      for (int i = 0; i < links.length; i++) links[i] = "/p" + i;
+      site.linking("/", links);
+      Path data = tmp.resolve("data");
+      try (Crawler crawler = Crawler.open(TestCrawl.config(data, List.of(site.url("/")), ""))) {
+        // Where the WARC files go is now a plain file: every WARC write fails, as on a full disk.
+        java.nio.file.Files.delete(data.resolve("warc"));
+        java.nio.file.Files.writeString(data.resolve("warc"), "not a directory");
+        crawler.run();
+        assertTrue(crawler.fatalError().isPresent());
+        assertTrue(crawler.fatalError().get().startsWith("cannot record the crawl"), crawler.fatalError().get());
+      }
+      assertEquals(List.of("/robots.txt"), site.paths(), "no further request once nothing can be recorded");
+    }
+  }
+
+  @Test
   void privateAddressesAreRefusedUnlessAllowed() throws Exception {
     try (TestSite site = TestSite.start()) {
       site.linking("/", "/a");
