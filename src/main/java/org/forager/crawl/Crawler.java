@@ -32,6 +32,7 @@ import org.forager.store.RocksCrawlStore;
 import org.forager.url.Origin;
 import org.forager.url.UrlNormalizer;
 import org.forager.warc.WarcRecorder;
+import org.forager.warc.WarcRepair;
 
 /**
  * A crawl over one data directory: the library entry point behind {@code forager crawl}.
@@ -90,6 +91,12 @@ public final class Crawler implements AutoCloseable {
     CrawlStore store = openStore(config);
     List<AutoCloseable> opened = new ArrayList<>(List.of(store));
     try {
+      // The store's lock makes this process the directory's only writer: files left open by a killed
+      // run can be finished safely.
+      for (WarcRepair.Repaired r : WarcRepair.repair(dataDir.resolve("warc"))) {
+        System.err.printf("forager: finished WARC file %s left open by an interrupted run (%,d bytes kept, "
+            + "%,d torn bytes cut)%n", r.file().getFileName(), r.keptBytes(), r.cutBytes());
+      }
       WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), WARC_FILE_BYTES, "Forager/0.1");
       opened.add(warc);
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"));
