@@ -28,10 +28,14 @@ public final class CrawlLog implements AutoCloseable {
     this.json = json;
   }
 
-  /** Opens the log for appending, creating the file and its directory. */
+  /**
+   * Opens the log for appending, creating the file and its directory. A last line left unfinished by
+   * a killed process is cut off first, so that every line stays one whole JSON object.
+   */
   public static CrawlLog open(Path file) {
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
+      cutUnfinishedLine(file);
       OutputStream out = new java.io.BufferedOutputStream(
           Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND), 1 << 16);
       JsonGenerator json = new JsonFactory().createGenerator(out);
@@ -42,6 +46,23 @@ public final class CrawlLog implements AutoCloseable {
       return new CrawlLog(file, out, json);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open crawl log " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void cutUnfinishedLine(Path file) throws IOException {
+    if (!Files.exists(file)) return;
+    try (java.nio.channels.FileChannel channel =
+        java.nio.channels.FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      long end = channel.size();
+      java.nio.ByteBuffer one = java.nio.ByteBuffer.allocate(1);
+      long keep = end;
+      while (keep > 0) {
+        one.clear();
+        channel.read(one, keep - 1);
+        if (one.get(0) == '\n') break;
+        keep--;
+      }
+      if (keep < end) channel.truncate(keep);
     }
   }
 
