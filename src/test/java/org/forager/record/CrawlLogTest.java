@@ -1,0 +1,40 @@
+package org.forager.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.forager.fetch.Outcome;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CrawlLogTest {
+
+  @TempDir Path tmp;
+
+  private static CrawlAction action(String url) {
+    return new CrawlAction(Instant.parse("2026-11-21T00:00:00Z"), CrawlAction.Kind.PAGE, url, Outcome.FETCHED, 200,
+        Optional.of("text/html"), 10, 5, Optional.empty(), Optional.of("sha1:X"), 1, 1000, Optional.empty());
+  }
+
+  @Test
+  void anUnfinishedLastLineLeftByAKillIsCutOnOpen() throws Exception {
+    Path file = tmp.resolve("logs/crawl.jsonl");
+    try (CrawlLog log = CrawlLog.open(file)) {
+      log.write(action("http://a.example/1"));
+    }
+    Files.writeString(file, "{\"ts\":\"2026-11-21T00:", StandardOpenOption.APPEND);
+    try (CrawlLog log = CrawlLog.open(file)) {
+      log.write(action("http://a.example/2"));
+    }
+    List<String> lines = Files.readAllLines(file);
+    assertEquals(2, lines.size());
+    assertTrue(lines.get(0).contains("\"url\":\"http://a.example/1\""));
+    assertTrue(lines.get(1).startsWith("{\"ts\":\"2026-11-21T00:00:00Z\"") && lines.get(1).contains("a.example/2"));
+  }
+}
