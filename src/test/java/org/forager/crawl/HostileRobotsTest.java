@@ -1,0 +1,103 @@
+package org.forager.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.forager.testweb.TestCrawl;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** robots.txt files that hang, are huge, loop, or come in odd shapes, through a real crawl. */
+@Timeout(60)
+class HostileRobotsTest {
+
+  @TempDir Path tmp;
+
+  private Path data() {
+    return tmp.resolve("data");
+  }
+
+  @Test
+  void robotsTxtThatHangsTimesOutAndNothingElseIsFetched() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger robotsRequests = new java.util.concurrent.atomic.AtomicInteger();
+    try (TestSite site = TestSite.start()) {
+      site.route("/robots.txt", ex -> {
+        robotsRequests.incrementAndGet();
+        PolitenessTest.sleep(10_000);
+      }).linking("/", "/a");
+      TestCrawl.run(TestCrawl.config(data(), List.of(site.url("/")), "limits: { fetch_timeout: 200ms, max_retries: 0 }"));
+      assertTrue(site.paths().isEmpty(), "no page without robots.txt: " + site.paths());
+      assertEquals(OriginCrawler.INITIAL_PATIENCE, robotsRequests.get(), "each timeout costs a patience point");
+      assertEquals("TIMEOUT", TestCrawl.lastOutcome(data(), site.url("/robots.txt")));
+    }
+  }
+
+  @Test
+  void robotsTxtRedirectLoopEndsAfterFiveHopsAndAllowsAll() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.route("/robots.txt", ex -> redirect(ex, "/r1"))
+          .route("/r1", ex -> redirect(ex, "/r2"))
+          .route("/r2", ex -> redirect(ex, "/robots.txt"))
+          .html("/", "<p>home</p>");
+      TestCrawl.run(TestCrawl.config(data(), List.of(site.url("/")), ""));
+      assertEquals(6, site.paths().size() - 1, "the first request and five redirects, then the page: " + site.paths());
+      assertEquals("/", site.paths().get(site.paths().size() - 1));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data(), site.url("/")));
+    }
+  }
+
+  @Test
+  void hugeRobotsTxtIsParsedUpTo500KiB() throws Exception {
+    StringBuilder robots = new StringBuilder("User-agent: *\nDisallow: /early\n");
+    while (robots.length() < 600 * 1024) robots.append("# filler filler filler filler filler filler\n");
+    robots.append("Disallow: /late\n"); // past 500 KiB: not parsed
+    try (TestSite site = TestSite.start()) {
+      site.robots(robots.toString()).linking("/", "/early", "/late").html("/late", "<p>late</p>");
+      TestCrawl.run(TestCrawl.config(data(), List.of(site.url("/")), ""));
+      assertEquals("BLOCKED_BY_ROBOTS_TXT", TestCrawl.lastOutcome(data(), site.url("/early")));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data(), site.url("/late")));
+    }
+  }
+
+  @Test
+  void robotsTxtWithBomAndCrlfServedAsHtmlIsObeyed() throws Exception {
+    byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    byte[] text = "User-agent: ForagerBot\r\nDisallow: /secret\r\n".getBytes(StandardCharsets.UTF_8);
+    byte[] body = new byte[bom.length + text.length];
+    System.arraycopy(bom, 0, body, 0, bom.length);
+    System.arraycopy(text, 0, body, bom.length, text.length);
+    try (TestSite site = TestSite.start()) {
+      site.route("/robots.txt", ex -> TestSite.respond(ex, 200, "text/html", body))
+          .linking("/", "/secret", "/open").html("/open", "<p>open</p>");
+      TestCrawl.run(TestCrawl.config(data(), List.of(site.url("/")), ""));
+      assertEquals("BLOCKED_BY_ROBOTS_TXT", TestCrawl.lastOutcome(data(), site.url("/secret")));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data(), site.url("/open")));
+    }
+  }
+
+  @Test
+  void aPageWithTenThousandLinksAndAHugeUrlIsHandled() throws Exception {
+    StringBuilder html = new StringBuilder("<html><body>");
+    for (int i = 0; i < 10_000; i++) html.append("<a href=\"/l").append(i).append("\">").append(i).append("</a>");
+    html.append("<a href=\"/").append("x".repeat(1 << 20)).append("\">huge</a></body></html>");
+    try (TestSite site = TestSite.start()) {
+      site.html("/", html.toString());
+      var config = TestCrawl.config(data(), List.of(site.url("/")),
+          "max_actions: 3\nlimits: { fetch_timeout: 5s, max_page_bytes: 8MiB }");
+      try (Crawler crawler = Crawler.open(config)) {
+        crawler.run();
+        assertEquals(1 + 10_000, crawler.store().urlCount(), "every link a candidate; the 1 MB URL is not");
+      }
+    }
+  }
+
+  private static void redirect(com.sun.net.httpserver.HttpExchange ex, String to) throws java.io.IOException {
+    ex.getResponseHeaders().set("Location", to);
+    TestSite.respond(ex, 302, "text/plain", "moved");
+  }
+}
