@@ -43,7 +43,6 @@ public final class SyntheticWebServer implements AutoCloseable {
   private final ArrayDeque<byte[]> bufferPool = new ArrayDeque<>();
   private final long latencyNanos;
   private final long startNanos = System.nanoTime();
-  private final long startEpochMillis = System.currentTimeMillis();
   private final Thread loop;
   private volatile boolean running = true;
   private int nextConnectionId;
@@ -94,10 +93,6 @@ public final class SyntheticWebServer implements AutoCloseable {
   /** {@link System#nanoTime()} when the server started: the origin of times in reports. */
   public long startNanos() {
     return startNanos;
-  }
-
-  public long startEpochMillis() {
-    return startEpochMillis;
   }
 
   /** The live log; take a {@link RequestLog#snapshot} to read it while the server runs. */
@@ -166,6 +161,7 @@ public final class SyntheticWebServer implements AutoCloseable {
       if (key.isValid() && key.isWritable()) continueWrite(c);
       if (!c.closed && key.isValid() && key.isReadable()) read(c);
     } catch (IOException e) {
+      // A failed accept (e.g. out of file descriptors) is retried at the next select.
       if (key.attachment() instanceof Connection c) drop(c, System.nanoTime());
     }
   }
