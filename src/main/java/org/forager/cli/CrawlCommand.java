@@ -78,33 +78,32 @@ final class CrawlCommand implements Callable<Integer> {
     }
     Instant started = Instant.now();
     CountDownLatch finished = new CountDownLatch(1);
-    try (Crawler crawler = Crawler.open(cfg)) {
-      Thread hook = new Thread(() -> {
-        // SIGINT/SIGTERM: let the fetches in flight finish and the outputs close, for a while.
-        System.err.println("forager: stopping after the fetches in flight...");
-        crawler.stop();
-        try {
-          finished.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "forager-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
+    Crawler crawler = Crawler.open(cfg);
+    Thread hook = new Thread(() -> {
+      // SIGINT/SIGTERM: let the fetches in flight finish and the outputs close, for a while.
+      System.err.println("forager: stopping after the fetches in flight...");
+      crawler.stop();
       try {
-        RunSummary summary = crawler.run();
-        crawler.close();
-        spec.commandLine().getOut().print(summary.render(Duration.between(started, Instant.now())));
-        spec.commandLine().getOut().flush();
-        if (crawler.fatalError().isPresent()) {
-          spec.commandLine().getErr().println("forager: the crawl stopped early: " + crawler.fatalError().get()
-              + "; what was recorded is safe, run again to resume once this is fixed");
-          return Main.EXIT_RUNTIME;
-        }
-      } finally {
-        crawler.close();
-        // Only now may a shutdown hook waiting for us let the JVM halt: the summary is out.
-        finished.countDown();
+        finished.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
+    }, "forager-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      RunSummary summary = crawler.run();
+      crawler.close(); // outputs finished before the summary says so
+      spec.commandLine().getOut().print(summary.render(Duration.between(started, Instant.now())));
+      spec.commandLine().getOut().flush();
+      if (crawler.fatalError().isPresent()) {
+        spec.commandLine().getErr().println("forager: the crawl stopped early: " + crawler.fatalError().get()
+            + "; what was recorded is safe, run again to resume once this is fixed");
+        return Main.EXIT_RUNTIME;
+      }
+    } finally {
+      crawler.close();
+      // Only now may a shutdown hook waiting for us let the JVM halt: the summary is out.
+      finished.countDown();
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {

@@ -59,20 +59,6 @@ public final class ConfigLoader {
     }
     long maxActions = flags.maxActions().orElse(config.maxActions());
     if (maxActions < 0) throw ConfigException.flag("--max-actions", "must be ≥ 0");
-    return new CrawlConfig(
-        config.userAgent(),
-        seeds,
-        flags.dataDir().orElse(config.dataDir()),
-        maxActions,
-        config.concurrency(),
-        config.politeness(),
-        config.robots(),
-        config.recrawl(),
-        config.skipExtensions(),
-        config.limits(),
-        config.doNotCrawl(),
-        config.urlQueryParameters(),
-        config.network(),
-        config.store());
+    return config.withSeeds(seeds).withDataDir(flags.dataDir().orElse(config.dataDir())).withMaxActions(maxActions);
   }
 }

@@ -23,7 +23,7 @@ final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
-      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store");
+      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after");
   static final List<String> LIMITS_KEYS = List.of(
@@ -64,7 +64,8 @@ final class ConfigReader {
             .orElse(defaults.urlQueryParameters()),
         new Network(root.section("network", List.of("allow_private_addresses"))
             .get("allow_private_addresses", Values::bool).orElse(defaults.network().allowPrivateAddresses())),
-        store(root.section("store", List.of("kind", "url"))));
+        store(root.section("store", List.of("kind", "url"))),
+        warc(root.section("warc", List.of("max_file_size", "gzip_level"))));
   }
 
   private static String userAgent(String path, JsonNode node) {
@@ -126,6 +127,14 @@ final class ConfigReader {
             .orElse(defaults.maxPagesPerOrigin()),
         section.get("max_repeated_path_segments", (path, node) -> Values.intAtLeast(path, node, 1))
             .orElse(defaults.maxRepeatedPathSegments()));
+  }
+
+  private static CrawlConfig.Warc warc(Section section) {
+    CrawlConfig.Warc defaults = CrawlConfig.Warc.defaults();
+    return new CrawlConfig.Warc(
+        section.get("max_file_size", Values::positiveSize).orElse(defaults.maxFileBytes()),
+        section.get("gzip_level", (path, node) -> Values.wholeNumber(path, node, 0, 9))
+            .map(Long::intValue).orElse(defaults.gzipLevel()));
   }
 
   private static Store store(Section section) {

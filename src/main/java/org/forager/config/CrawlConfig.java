@@ -22,7 +22,8 @@ public record CrawlConfig(
     List<DoNotCrawlRule> doNotCrawl,
     List<QueryParameterRule> urlQueryParameters,
     Network network,
-    Store store) {
+    Store store,
+    Warc warc) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
@@ -77,6 +78,38 @@ public record CrawlConfig(
     }
   }
 
+  /**
+   * WARC output.
+   *
+   * @param maxFileBytes a file is finished and a new one started once it reaches this size
+   * @param gzipLevel deflate level of each record's gzip member, 0 (store) to 9 (smallest)
+   */
+  public record Warc(long maxFileBytes, int gzipLevel) {
+    public static Warc defaults() {
+      return new Warc(1L << 30, 1);
+    }
+  }
+
+  public CrawlConfig withSeeds(List<String> seeds) {
+    return new CrawlConfig(userAgent, List.copyOf(seeds), dataDir, maxActions, concurrency, politeness, robots,
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+  }
+
+  public CrawlConfig withDataDir(Path dataDir) {
+    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+  }
+
+  public CrawlConfig withMaxActions(long maxActions) {
+    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+  }
+
+  public CrawlConfig withLimits(Limits limits) {
+    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+  }
+
   /** The skip_extensions default: binary and non-HTML formats not worth fetching (seed 002). */
   public static final List<String> DEFAULT_SKIP_EXTENSIONS = List.of(
       ".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".svg", ".ico", ".tif", ".tiff", ".psd",
@@ -102,7 +135,8 @@ public record CrawlConfig(
         List.of(),
         List.of(),
         Network.defaults(),
-        Store.defaults());
+        Store.defaults(),
+        Warc.defaults());
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

@@ -50,9 +50,6 @@ import org.forager.warc.WarcRepair;
  */
 public final class Crawler implements AutoCloseable {
 
-  /** WARC files rotate at this size. */
-  public static final long WARC_FILE_BYTES = 1L << 30;
-
   private final CrawlConfig config;
   private final Clock clock;
   private final CrawlStore store;
@@ -97,7 +94,8 @@ public final class Crawler implements AutoCloseable {
         System.err.printf("forager: finished WARC file %s left open by an interrupted run (%,d bytes kept, "
             + "%,d torn bytes cut)%n", r.file().getFileName(), r.keptBytes(), r.cutBytes());
       }
-      WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), WARC_FILE_BYTES, "Forager/0.1");
+      WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), config.warc().maxFileBytes(),
+          config.warc().gzipLevel(), "Forager/" + version());
       opened.add(warc);
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"));
       opened.add(log);
@@ -107,6 +105,12 @@ public final class Crawler implements AutoCloseable {
       for (AutoCloseable c : opened.reversed()) closeQuietly(c);
       throw e;
     }
+  }
+
+  /** This build's version, for the WARC's software field. */
+  static String version() {
+    String v = Crawler.class.getPackage().getImplementationVersion();
+    return v == null ? "development" : v;
   }
 
   private static CrawlStore openStore(CrawlConfig config) {
@@ -143,8 +147,11 @@ public final class Crawler implements AutoCloseable {
           });
       for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
       if (stopRequested) s.stop();
-      try (Progress progress = Progress.start(summary, s, Duration.ofSeconds(10))) {
+      Progress progress = Progress.start(summary, s, Duration.ofSeconds(10));
+      try {
         s.run(crawlers.values());
+      } finally {
+        progress.close();
       }
     }
     for (OriginCrawler c : crawlers.values()) c.saveState();

@@ -44,6 +44,7 @@ public final class WarcRecorder implements AutoCloseable {
 
   private final Path dir;
   private final long maxFileBytes;
+  private final GzipMembers gzip;
   private final String software;
   private final Optional<String> hostname;
   // A lock rather than synchronized: a virtual thread blocked in file I/O under synchronized pins
@@ -53,7 +54,8 @@ public final class WarcRecorder implements AutoCloseable {
   private Optional<WarcFile> current = Optional.empty();
   private boolean closed;
 
-  private WarcRecorder(Path dir, long maxFileBytes, String software, Optional<String> hostname) {
+  private WarcRecorder(Path dir, long maxFileBytes, int gzipLevel, String software, Optional<String> hostname) {
+    this.gzip = new GzipMembers(gzipLevel);
     this.dir = dir;
     this.maxFileBytes = maxFileBytes;
     this.software = software;
@@ -71,13 +73,21 @@ public final class WarcRecorder implements AutoCloseable {
    * @throws UncheckedIOException if the directory cannot be created
    */
   public static WarcRecorder open(Path warcDir, long maxFileBytes, String software) {
+    return open(warcDir, maxFileBytes, GzipMembers.DEFAULT_LEVEL, software);
+  }
+
+  /**
+   * As {@link #open(Path, long, String)}, with the deflate level of the records (0 to 9; 1 is the
+   * default: see docs/benchmarks.md for what the levels cost).
+   */
+  public static WarcRecorder open(Path warcDir, long maxFileBytes, int gzipLevel, String software) {
     if (maxFileBytes <= 0) throw new IllegalArgumentException("max WARC file size must be positive: " + maxFileBytes);
     try {
       Files.createDirectories(warcDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create WARC directory " + warcDir + ": " + e, e);
     }
-    return new WarcRecorder(warcDir, maxFileBytes, software, localHostname());
+    return new WarcRecorder(warcDir, maxFileBytes, gzipLevel, software, localHostname());
   }
 
   /**
@@ -89,7 +99,7 @@ public final class WarcRecorder implements AutoCloseable {
    */
   public void write(FetchResult.Response response) {
     // Compression happens here, outside the lock, in the caller's thread.
-    List<byte[]> members = CaptureRecords.of(response).stream().map(GzipMembers::of).toList();
+    List<byte[]> members = CaptureRecords.of(response).stream().map(gzip::of).toList();
     lock.lock();
     try {
       if (closed) throw new IllegalStateException("WARC recorder is closed");
@@ -133,7 +143,7 @@ public final class WarcRecorder implements AutoCloseable {
     } catch (IOException e) {
       throw failure("cannot create WARC file", dir.resolve(name + WarcFile.OPEN_SUFFIX), e);
     }
-    append(file, List.of(GzipMembers.of(WarcinfoRecord.of(name, software, hostname, now))));
+    append(file, List.of(gzip.of(WarcinfoRecord.of(name, software, hostname, now))));
     current = Optional.of(file);
     return file;
   }

@@ -112,6 +112,9 @@ class ConfigLoaderTest {
         store:
           kind: postgres
           url: jdbc:postgresql://db.internal:5432/crawl
+        warc:
+          max_file_size: 100MiB
+          gzip_level: 6
         """);
 
     assertEquals(new CrawlConfig(
@@ -128,7 +131,8 @@ class ConfigLoaderTest {
         List.of(),
         List.of(new QueryParameterRule("http://a.example/list", List.of())),
         new CrawlConfig.Network(true),
-        new CrawlConfig.Store("postgres", "jdbc:postgresql://db.internal:5432/crawl")), config);
+        new CrawlConfig.Store("postgres", "jdbc:postgresql://db.internal:5432/crawl"),
+        new CrawlConfig.Warc(100L << 20, 6)), config);
   }
 
   @Test

@@ -43,7 +43,8 @@ class ExampleFileTest {
             new DoNotCrawlRule(null, null, ".*/calendar/\\d{4}/.*")),
         List.of(new QueryParameterRule("https://example.org/search", List.of("q", "page"))),
         defaults.network(),
-        defaults.store()), config);
+        defaults.store(),
+        defaults.warc()), config);
   }
 
   @Test

@@ -21,10 +21,10 @@ class GatekeeperTest {
   private static Gatekeeper gatekeeper(List<DoNotCrawlRule> doNotCrawl, List<QueryParameterRule> queries) {
     CrawlConfig d = CrawlConfig.defaults();
     CrawlConfig config = new CrawlConfig(d.userAgent(), d.seeds(), d.dataDir(), d.maxActions(), d.concurrency(),
-        d.politeness(), d.robots(), d.recrawl(), d.skipExtensions(),
-        new CrawlConfig.Limits(d.limits().maxPageBytes(), d.limits().fetchTimeout(), 60, 3,
-            d.limits().maxRetries(), d.limits().maxDecompressionRatio(), 1000, 2),
-        doNotCrawl, queries, d.network(), d.store());
+        d.politeness(), d.robots(), d.recrawl(), d.skipExtensions(), d.limits(), doNotCrawl, queries, d.network(),
+        d.store(), d.warc())
+        .withLimits(new CrawlConfig.Limits(d.limits().maxPageBytes(), d.limits().fetchTimeout(), 60, 3,
+            d.limits().maxRetries(), d.limits().maxDecompressionRatio(), 1000, 2));
     return new Gatekeeper(config, Set.of(EXAMPLE, Origin.ofUrl("http://ads.example.org/")));
   }
 
