@@ -162,20 +162,21 @@ final class OriginCrawler implements OriginTask {
   }
 
   private void fetchRobots() {
-    RobotsFetcher.Result result = ctx.robotsFetcher().fetch(origin);
+    RobotsFetcher.Result result = ctx.robotsFetcher().fetch(origin, politeness::delayMillis);
     requested = true;
     lastRequestEnd = System.nanoTime();
     long total = 0;
+    for (FetchResult hop : result.hops()) total += hop.durationMillis();
+    politeness.responseTime(total);
+    useRobots(result.robotsTxt());
+    // Logged once the delay reflects this fetch (Crawl-delay included), as the audit reads it.
     for (FetchResult hop : result.hops()) {
-      total += hop.durationMillis();
       Classification c = ctx.classifier().classify(hop);
       if (c.feedback() == Feedback.REFUSED) givenUp = true;
       Optional<String> location = c.location().flatMap(l -> UrlNormalizer.resolve(hop.url(), l));
       if (hop instanceof FetchResult.Response r) ctx.warc().write(r);
       log(action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, 1, Optional.empty()));
     }
-    politeness.responseTime(total);
-    useRobots(result.robotsTxt());
     if (robots.isReachable()) {
       robotsFailures = 0;
     } else {

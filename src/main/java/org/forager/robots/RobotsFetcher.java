@@ -40,10 +40,20 @@ public final class RobotsFetcher {
    */
   public record Result(List<FetchResult> hops, RobotsTxt robotsTxt) {}
 
+  /** Fetches without pausing between redirect hops (for tests and tools, not the crawl). */
   public Result fetch(Origin origin) {
+    return fetch(origin, () -> 0);
+  }
+
+  /**
+   * Fetches, waiting {@code delayMillis} between a redirect and the next hop: each hop is a request
+   * and owes the origin its delay like any other.
+   */
+  public Result fetch(Origin origin, java.util.function.LongSupplier delayMillis) {
     List<FetchResult> hops = new ArrayList<>();
     String url = origin.robotsTxtUrl();
     for (int hop = 0; ; hop++) {
+      if (hop > 0 && !pause(delayMillis.getAsLong())) return new Result(hops, unreachable());
       FetchResult result = fetcher.fetch(FetchRequest.of(url));
       hops.add(result);
       if (!(result instanceof FetchResult.Response response)) {
@@ -69,6 +79,16 @@ public final class RobotsFetcher {
       }
       boolean definite = (status >= 200 && status < 300) || (status >= 400 && status < 500 && status != 429);
       return new Result(hops, definite ? definite(status, body) : new RobotsTxt(status, body, clock.instant(), clock.instant()));
+    }
+  }
+
+  private static boolean pause(long millis) {
+    try {
+      Thread.sleep(millis);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 

@@ -119,6 +119,13 @@ class CliTest {
       assertEquals(site.origin(), a.get("origin").asText());
       assertTrue(a.get("digest").asText().startsWith("sha1:"));
       assertEquals("blocked", byUrl.get(site.url("/no")).get("state").asText());
+
+      assertEquals(0, Main.run("audit", "--data-dir", data.toString()));
+      assertTrue(out().contains("POLITE: 3 requests to 1 origins"), out());
+      Files.writeString(data.resolve("logs/crawl.jsonl"), Files.readString(data.resolve("logs/crawl.jsonl"))
+          .replace("\"kind\":\"robots\"", "\"kind\":\"page\""));
+      assertEquals(3, Main.run("audit", "--data-dir", data.toString()), "a page before robots.txt");
+      assertTrue(out().contains("NOT POLITE"), out());
       assertEquals(0, byUrl.get(site.url("/")).get("depth").asInt());
     }
   }

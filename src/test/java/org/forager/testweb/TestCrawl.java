@@ -11,6 +11,7 @@ import java.util.Optional;
 import org.forager.config.ConfigLoader;
 import org.forager.config.CrawlConfig;
 import org.forager.config.Overrides;
+import org.forager.audit.PolitenessAudit;
 import org.forager.crawl.Crawler;
 import org.forager.record.RunSummary;
 
@@ -46,10 +47,19 @@ public final class TestCrawl {
     }
   }
 
+  /** Runs the crawl, then proves from its log that it was polite (fails the test otherwise). */
   public static RunSummary run(CrawlConfig config) throws InterruptedException {
+    RunSummary summary;
     try (Crawler crawler = Crawler.open(config)) {
-      return crawler.run();
+      summary = crawler.run();
     }
+    assertPolite(config.dataDir());
+    return summary;
+  }
+
+  public static void assertPolite(Path dataDir) {
+    PolitenessAudit.Report report = PolitenessAudit.audit(dataDir.resolve("logs/crawl.jsonl"));
+    if (!report.polite()) throw new AssertionError("the crawl log shows impoliteness: " + report.violations());
   }
 
   /** The crawl log's lines, parsed. */

@@ -1,0 +1,59 @@
+package org.forager.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.forager.audit.PolitenessAudit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code forager audit}: proves from the crawl log that the crawl was polite. */
+@Command(
+    name = "audit",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Reads logs/crawl.jsonl of a crawl and checks, origin by origin, that no two requests were in",
+      "flight at once, that every gap kept the delay in force, and that robots.txt came first.",
+      "Prints one line per origin and every violation; exits 3 if there is any.",
+    })
+final class AuditCommand implements Callable<Integer> {
+
+  static final int EXIT_VIOLATIONS = 3;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "The crawl's data directory.")
+  Path dataDir;
+
+  @Option(names = "--quiet", description = "Print only the violations and the verdict.")
+  boolean quiet;
+
+  @Override
+  public Integer call() {
+    Path log = dataDir.resolve("logs").resolve("crawl.jsonl");
+    if (!Files.isRegularFile(log)) {
+      spec.commandLine().getErr().println("forager: " + dataDir + " has no crawl log (no " + log + ")");
+      return Main.EXIT_USAGE;
+    }
+    PolitenessAudit.Report report = PolitenessAudit.audit(log);
+    PrintWriter out = spec.commandLine().getOut();
+    if (!quiet) {
+      out.printf("%-40s %9s %7s %9s %12s %10s%n", "origin", "requests", "robots", "refusals", "min gap ms", "in flight");
+      for (PolitenessAudit.OriginReport o : report.origins()) {
+        out.printf("%-40s %9d %7d %9d %12.1f %10d%n", o.origin(), o.requests(), o.robotsRequests(), o.refusals(),
+            o.minGapMillis(), o.maxInFlight());
+      }
+    }
+    for (PolitenessAudit.Violation v : report.violations()) {
+      out.printf("VIOLATION line %d %s: %s: %s%n", v.line(), v.origin(), v.rule(), v.detail());
+    }
+    out.printf("%s: %,d requests to %,d origins in %,d log lines, %,d violations%n",
+        report.polite() ? "POLITE" : "NOT POLITE", report.requests(), report.origins().size(), report.lines(),
+        report.violations().size());
+    out.flush();
+    return report.polite() ? 0 : EXIT_VIOLATIONS;
+  }
+}

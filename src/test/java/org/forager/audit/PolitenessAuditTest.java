@@ -1,0 +1,68 @@
+package org.forager.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PolitenessAuditTest {
+
+  @TempDir Path tmp;
+
+  private static String line(String ts, String kind, String url, String outcome, int status, long durationMs, long delayMs) {
+    return "{\"ts\":\"" + ts + "\",\"kind\":\"" + kind + "\",\"url\":\"" + url + "\",\"outcome\":\"" + outcome
+        + "\",\"http_status\":" + status + ",\"duration_ms\":" + durationMs + ",\"delay_ms\":" + delayMs + "}";
+  }
+
+  private PolitenessAudit.Report audit(String... lines) throws Exception {
+    Path log = tmp.resolve("crawl.jsonl");
+    Files.write(log, List.of(lines));
+    return PolitenessAudit.audit(log);
+  }
+
+  @Test
+  void aPoliteLogPasses() throws Exception {
+    PolitenessAudit.Report report = audit(
+        line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 10, 100),
+        line("2026-11-21T00:00:00.110Z", "page", "http://a.example/", "FETCHED", 200, 20, 100),
+        line("2026-11-21T00:00:00.130Z", "page", "http://a.example/x", "BLOCKED_BY_ROBOTS_TXT", 0, 0, 100),
+        line("2026-11-21T00:00:00.050Z", "robots", "http://b.example/robots.txt", "HTTP_ERROR", 404, 5, 100),
+        line("2026-11-21T00:00:00.230Z", "page", "http://a.example/y", "FETCHED", 200, 20, 100));
+    assertTrue(report.polite(), report.violations().toString());
+    assertEquals(4, report.requests());
+    PolitenessAudit.OriginReport a = report.origins().get(0);
+    assertEquals("http://a.example", a.origin());
+    assertEquals(3, a.requests());
+    assertEquals(1, a.refusals());
+    assertEquals(100.0, a.minGapMillis(), 0.001);
+  }
+
+  @Test
+  void aShortGapOverlapAndPageBeforeRobotsAreViolations() throws Exception {
+    PolitenessAudit.Report report = audit(
+        line("2026-11-21T00:00:00.000Z", "page", "http://a.example/", "FETCHED", 200, 10, 100),
+        line("2026-11-21T00:00:00.050Z", "robots", "http://b.example/robots.txt", "FETCHED", 200, 10, 100),
+        line("2026-11-21T00:00:00.160Z", "page", "http://b.example/1", "FETCHED", 200, 50, 100),
+        line("2026-11-21T00:00:00.200Z", "page", "http://b.example/2", "FETCHED", 200, 10, 100),
+        line("2026-11-21T00:00:00.400Z", "page", "http://b.example/3", "FETCHED", 200, 10, 100),
+        line("2026-11-21T00:00:00.450Z", "page", "http://b.example/4", "FETCHED", 200, 10, 100));
+    assertFalse(report.polite());
+    List<String> rules = report.violations().stream().map(PolitenessAudit.Violation::rule).toList();
+    assertEquals(List.of("robots.txt first", "one in flight", "delay"), rules);
+    assertEquals(2, report.origins().get(1).maxInFlight());
+  }
+
+  @Test
+  void noPageAfterAnUnreachableRobotsTxtUntilOneSucceeds() throws Exception {
+    PolitenessAudit.Report report = audit(
+        line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 1, 10),
+        line("2026-11-21T00:00:01.000Z", "robots", "http://a.example/robots.txt", "HTTP_ERROR", 503, 1, 10),
+        line("2026-11-21T00:00:02.000Z", "page", "http://a.example/", "FETCHED", 200, 1, 10));
+    assertEquals(List.of("robots.txt first"), report.violations().stream().map(PolitenessAudit.Violation::rule).toList());
+  }
+}
