@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "A polite web crawler: crawls the origins of its seeds into a crawl database, WARC files and a crawl log.",
-    subcommands = {CrawlCommand.class, ExportCommand.class, AuditCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {CrawlCommand.class, ExportCommand.class, AuditCommand.class, StatusCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static final int EXIT_RUNTIME = 1;

@@ -47,7 +47,7 @@ public final class JsonlExporter {
   }
 
   /** The state column: where the URL stands after its latest crawl action. */
-  static String state(UrlRecord url) {
+  public static String state(UrlRecord url) {
     if (url.lastCrawl().isEmpty()) return "new";
     Outcome o = url.lastCrawl().get().outcome();
     return switch (o) {

@@ -120,6 +120,11 @@ class CliTest {
       assertTrue(a.get("digest").asText().startsWith("sha1:"));
       assertEquals("blocked", byUrl.get(site.url("/no")).get("state").asText());
 
+      assertEquals(0, Main.run("status", "--data-dir", data.toString()));
+      assertTrue(out().matches("(?s).*known URLs +3\\R.*"), out());
+      assertTrue(out().matches("(?s).*  blocked +1\\R.*  fetched +2\\R.*"), out());
+      assertTrue(out().matches("(?s).*origins in scope +1\\R.*"), out());
+
       assertEquals(0, Main.run("audit", "--data-dir", data.toString()));
       assertTrue(out().contains("POLITE: 3 requests to 1 origins"), out());
       Files.writeString(data.resolve("logs/crawl.jsonl"), Files.readString(data.resolve("logs/crawl.jsonl"))

@@ -1,0 +1,74 @@
+package org.forager.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.forager.export.JsonlExporter;
+import org.forager.store.CrawlStore;
+import org.forager.store.RocksCrawlStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code forager status}: what a crawl database holds. */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Summarizes a crawl database: URLs by state and by last outcome, origins in scope, the last",
+      "crawl action, and how many URLs are due now, within an hour and within a day.",
+    })
+final class StatusCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "The crawl's data directory.")
+  Path dataDir;
+
+  @Override
+  public Integer call() {
+    Path storeDir = dataDir.resolve("store");
+    if (!Files.isDirectory(storeDir)) {
+      spec.commandLine().getErr().println("forager: " + dataDir + " holds no crawl (no " + storeDir + ")");
+      return Main.EXIT_USAGE;
+    }
+    Map<String, Long> byState = new TreeMap<>();
+    Map<String, Long> byOutcome = new TreeMap<>();
+    Instant now = Instant.now();
+    long[] due = new long[3];
+    Instant[] last = {Instant.EPOCH};
+    long origins;
+    long urls;
+    try (CrawlStore store = RocksCrawlStore.open(storeDir)) {
+      origins = store.scope().size();
+      urls = store.urlCount();
+      store.forEachUrl(u -> {
+        byState.merge(JsonlExporter.state(u), 1L, Long::sum);
+        u.lastCrawl().ifPresent(c -> {
+          byOutcome.merge(c.outcome().name(), 1L, Long::sum);
+          if (c.fetchedAt().isAfter(last[0])) last[0] = c.fetchedAt();
+        });
+        if (!u.nextFetchAt().isAfter(now)) due[0]++;
+        if (!u.nextFetchAt().isAfter(now.plus(Duration.ofHours(1)))) due[1]++;
+        if (!u.nextFetchAt().isAfter(now.plus(Duration.ofDays(1)))) due[2]++;
+      });
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("crawl database %s%n", storeDir);
+    out.printf("%-28s %,d%n", "origins in scope", origins);
+    out.printf("%-28s %,d%n", "known URLs", urls);
+    byState.forEach((state, n) -> out.printf("  %-26s %,d%n", state, n));
+    out.println("last outcome of crawled URLs");
+    byOutcome.forEach((outcome, n) -> out.printf("  %-26s %,d%n", outcome, n));
+    out.printf("%-28s %s%n", "last crawl action", last[0].equals(Instant.EPOCH) ? "never" : last[0].toString());
+    out.printf("%-28s %,d now, %,d within an hour, %,d within a day%n", "due", due[0], due[1], due[2]);
+    out.flush();
+    return 0;
+  }
+}
