@@ -60,6 +60,9 @@ final class CrawlCommand implements Callable<Integer> {
   @Option(names = "--max-actions", paramLabel = "N", description = "Stop after N crawl actions (default 1000000).")
   Long maxActions;
 
+  @Option(names = "--quiet", description = "No progress lines; only the summary at the end.")
+  boolean quiet;
+
   @Override
   public Integer call() throws Exception {
     CrawlConfig cfg;
@@ -78,7 +81,7 @@ final class CrawlCommand implements Callable<Integer> {
     }
     Instant started = Instant.now();
     CountDownLatch finished = new CountDownLatch(1);
-    Crawler crawler = Crawler.open(cfg);
+    Crawler crawler = Crawler.open(cfg).quiet(quiet);
     Thread hook = new Thread(() -> {
       // SIGINT/SIGTERM: let the fetches in flight finish and the outputs close, for a while.
       System.err.println("forager: stopping after the fetches in flight...");

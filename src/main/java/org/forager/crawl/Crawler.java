@@ -66,6 +66,7 @@ public final class Crawler implements AutoCloseable {
   private volatile Scheduler scheduler;
   private volatile boolean stopRequested;
   private boolean closed;
+  private volatile boolean quiet;
 
   private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, WarcRecorder warc,
       CrawlLog log) {
@@ -147,7 +148,8 @@ public final class Crawler implements AutoCloseable {
           });
       for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
       if (stopRequested) s.stop();
-      Progress progress = Progress.start(summary, s, Duration.ofSeconds(10));
+      Progress progress = Progress.start(quiet ? Progress.Mode.QUIET : Progress.Mode.AUTO, summary, s,
+          store::urlCount, config.maxActions());
       try {
         s.run(crawlers.values());
       } finally {
@@ -156,6 +158,12 @@ public final class Crawler implements AutoCloseable {
     }
     for (OriginCrawler c : crawlers.values()) c.saveState();
     return summary;
+  }
+
+  /** Whether to show progress on standard error while running (on unless set quiet). */
+  public Crawler quiet(boolean quiet) {
+    this.quiet = quiet;
+    return this;
   }
 
   /** Ends the run after the fetches in flight; safe from any thread, e.g. a signal handler. */
