@@ -63,6 +63,10 @@ final class CrawlCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "No progress lines; only the summary at the end.")
   boolean quiet;
 
+  @Option(names = "--continuous", description = "Keep running: recrawl URLs as they come due, sleeping "
+      + "while nothing is due, until SIGINT or SIGTERM (or --max-actions).")
+  boolean continuous;
+
   @Override
   public Integer call() throws Exception {
     CrawlConfig cfg;
@@ -81,7 +85,7 @@ final class CrawlCommand implements Callable<Integer> {
     }
     Instant started = Instant.now();
     CountDownLatch finished = new CountDownLatch(1);
-    Crawler crawler = Crawler.open(cfg).quiet(quiet);
+    Crawler crawler = Crawler.open(cfg).quiet(quiet).continuous(continuous);
     Thread hook = new Thread(() -> {
       // SIGINT/SIGTERM: let the fetches in flight finish and the outputs close, for a while.
       System.err.println("forager: stopping after the fetches in flight...");

@@ -1,6 +1,7 @@
 package org.forager.crawl;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.function.Consumer;
 import org.forager.config.CrawlConfig;
 import org.forager.extract.HtmlExtractor;
@@ -17,6 +18,8 @@ import org.forager.warc.WarcRecorder;
  * What every origin crawler of a run shares. All of it is thread-safe.
  *
  * @param wake tells an origin that new candidates of it may have been stored
+ * @param continuous keep crawling as URLs come due (recrawls) instead of ending when nothing is due
+ * @param wakeAt in continuous mode, asks that an origin with nothing due now be woken at a time
  */
 record CrawlContext(
     CrawlConfig config,
@@ -31,4 +34,6 @@ record CrawlContext(
     RunSummary summary,
     ActionBudget budget,
     Classifier classifier,
-    Consumer<Origin> wake) {}
+    Consumer<Origin> wake,
+    boolean continuous,
+    java.util.function.BiConsumer<Origin, Instant> wakeAt) {}

@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.forager.config.CrawlConfig;
 import org.forager.extract.HtmlExtractor;
@@ -67,6 +69,7 @@ public final class Crawler implements AutoCloseable {
   private volatile boolean stopRequested;
   private boolean closed;
   private volatile boolean quiet;
+  private volatile boolean continuous;
 
   private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, WarcRecorder warc,
       CrawlLog log) {
@@ -127,7 +130,10 @@ public final class Crawler implements AutoCloseable {
     return store;
   }
 
-  /** Crawls until nothing is due or max_actions is reached; returns the counts of this run. */
+  /**
+   * Crawls until nothing is due or max_actions is reached (or, {@link #continuous}, until stopped);
+   * returns the counts of this run.
+   */
   public RunSummary run() throws InterruptedException {
     Instant started = clock.instant();
     addSeeds();
@@ -137,7 +143,12 @@ public final class Crawler implements AutoCloseable {
     Map<Origin, OriginCrawler> crawlers = new ConcurrentHashMap<>();
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
       Scheduler s = new Scheduler(config.concurrency(), executor,
-          () -> stopRequested || budget.exhausted(), this::unexpected);
+          () -> stopRequested || budget.exhausted(), this::unexpected, continuous);
+      ScheduledExecutorService alarms = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "forager-wake-at");
+        t.setDaemon(true);
+        return t;
+      });
       scheduler = s;
       CrawlContext ctx = new CrawlContext(config, clock, store, fetcher,
           new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock),
@@ -145,19 +156,42 @@ public final class Crawler implements AutoCloseable {
           budget, new Classifier(clock), origin -> {
             OriginCrawler c = crawlers.get(origin);
             if (c != null) s.wake(c);
+          }, continuous, (origin, at) -> {
+            OriginCrawler c = crawlers.get(origin);
+            long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
+            if (c != null) alarms.schedule(() -> s.wake(c), delayMillis, TimeUnit.MILLISECONDS);
           });
       for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
       if (stopRequested) s.stop();
-      Progress progress = Progress.start(quiet ? Progress.Mode.QUIET : Progress.Mode.AUTO, summary, s,
-          store::urlCount, config.maxActions());
       try {
-        s.run(crawlers.values());
+        runScheduler(s, crawlers, summary);
       } finally {
-        progress.close();
+        alarms.shutdownNow();
       }
     }
     for (OriginCrawler c : crawlers.values()) c.saveState();
     return summary;
+  }
+
+  private void runScheduler(Scheduler s, Map<Origin, OriginCrawler> crawlers, RunSummary summary)
+      throws InterruptedException {
+    Progress progress = Progress.start(quiet ? Progress.Mode.QUIET : Progress.Mode.AUTO, summary, s,
+        store::urlCount, config.maxActions());
+    try {
+      s.run(crawlers.values());
+    } finally {
+      progress.close();
+    }
+  }
+
+  /**
+   * Crawls on and on: when nothing is due the origins sleep until their next URL comes due
+   * (recrawls, retries), robots.txt is re-read on its expiry, and only {@link #stop} (SIGINT or
+   * SIGTERM from the command line) or max_actions end the run.
+   */
+  public Crawler continuous(boolean continuous) {
+    this.continuous = continuous;
+    return this;
   }
 
   /** Whether to show progress on standard error while running (on unless set quiet). */

@@ -41,6 +41,8 @@ import org.forager.warc.Digests;
 final class OriginCrawler implements OriginTask {
 
   static final int INITIAL_PATIENCE = 5;
+  /** In continuous mode, how long an origin out of patience is left alone before it is tried again. */
+  static final java.time.Duration GIVEN_UP_REST = java.time.Duration.ofHours(1);
   private static final int TODO_BATCH = 64;
   private static final long MIN_RETRY_BACKOFF_MILLIS = 100;
 
@@ -62,6 +64,7 @@ final class OriginCrawler implements OriginTask {
   private int robotsFailures;
   private int patience = INITIAL_PATIENCE;
   private long pagesFetched;
+  private Instant restUntil;
   private boolean givenUp;
   private boolean requested;
   private long lastRequestEnd;
@@ -81,6 +84,15 @@ final class OriginCrawler implements OriginTask {
   @Override
   public OptionalLong turn() {
     if (!loaded) load();
+    // Defensive: whoever dispatched this turn, no request before the origin's time.
+    long allowed = requestAllowedAt();
+    if (allowed - System.nanoTime() > 0) return OptionalLong.of(allowed);
+    if (givenUp && ctx.continuous() && restUntil != null && !ctx.clock().instant().isBefore(restUntil)) {
+      // A crawl that never ends gives a failing origin another chance after a rest, with fresh patience.
+      givenUp = false;
+      restUntil = null;
+      patience = INITIAL_PATIENCE;
+    }
     while (true) {
       if (givenUp || ctx.budget().exhausted()) return finish();
       if (pagesFetched >= ctx.config().limits().maxPagesPerOrigin()) {
@@ -92,7 +104,10 @@ final class OriginCrawler implements OriginTask {
       }
       Pending next = nextPending();
       if (next == null) {
-        if (retries.isEmpty()) return finish();
+        if (retries.isEmpty()) {
+          if (ctx.continuous()) scheduleNextDue();
+          return finish();
+        }
         return OptionalLong.of(Math.max(retries.peek().readyAt(), requestAllowedAt()));
       }
       if (robotsNeeded()) {
@@ -136,6 +151,10 @@ final class OriginCrawler implements OriginTask {
 
   private OptionalLong finish() {
     saveState();
+    if (givenUp && ctx.continuous() && restUntil == null) {
+      restUntil = ctx.clock().instant().plus(GIVEN_UP_REST);
+      ctx.wakeAt().accept(origin, restUntil);
+    }
     return OptionalLong.empty();
   }
 
@@ -143,9 +162,19 @@ final class OriginCrawler implements OriginTask {
     Retry retry = retries.peek();
     if (retry != null && retry.readyAt() - System.nanoTime() <= 0) return retries.poll().pending();
     if (todo.isEmpty()) {
-      for (DueCandidate c : ctx.store().due(origin, cutoff, TODO_BATCH)) todo.add(new Pending(c, 1));
+      // Continuous crawling takes what is due now; a single run only what was due when it started.
+      Instant upTo = ctx.continuous() ? ctx.clock().instant() : cutoff;
+      for (DueCandidate c : ctx.store().due(origin, upTo, TODO_BATCH)) todo.add(new Pending(c, 1));
     }
     return todo.poll();
+  }
+
+  /** Continuous mode, nothing due now: be woken when the earliest candidate of the origin comes due. */
+  private void scheduleNextDue() {
+    Instant horizon = ctx.clock().instant().plus(java.time.Duration.ofDays(3650));
+    List<DueCandidate> next = ctx.store().due(origin, horizon, 1);
+    if (next.isEmpty()) return; // nothing known: woken when another origin finds some
+    ctx.store().url(next.get(0).url()).ifPresent(u -> ctx.wakeAt().accept(origin, u.nextFetchAt()));
   }
 
   private long requestAllowedAt() {

@@ -29,6 +29,7 @@ public final class Scheduler {
   private final ExecutorService executor;
   private final BooleanSupplier stopWhen;
   private final BiConsumer<OriginTask, RuntimeException> onFailure;
+  private final boolean untilStopped;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final PriorityQueue<Entry> heap = new PriorityQueue<>(
@@ -46,11 +47,21 @@ public final class Scheduler {
    */
   public Scheduler(int concurrency, ExecutorService executor, BooleanSupplier stopWhen,
       BiConsumer<OriginTask, RuntimeException> onFailure) {
+    this(concurrency, executor, stopWhen, onFailure, false);
+  }
+
+  /**
+   * @param untilStopped keep running when every task is parked (continuous crawling: parked tasks
+   *     are woken when work comes due); only {@link #stop} or {@code stopWhen} end the run
+   */
+  public Scheduler(int concurrency, ExecutorService executor, BooleanSupplier stopWhen,
+      BiConsumer<OriginTask, RuntimeException> onFailure, boolean untilStopped) {
     if (concurrency < 1) throw new IllegalArgumentException("concurrency must be at least 1");
     this.concurrency = concurrency;
     this.executor = executor;
     this.stopWhen = stopWhen;
     this.onFailure = onFailure;
+    this.untilStopped = untilStopped;
   }
 
   /** Runs the tasks, all ready at once, until they are finished or the crawl is stopped. */
@@ -122,7 +133,7 @@ public final class Scheduler {
     while (true) {
       boolean stopping = stopRequested || stopWhen.getAsBoolean();
       if (stopping || heap.isEmpty()) {
-        if (inFlight == 0) return null;
+        if (inFlight == 0 && (stopping || !untilStopped)) return null;
         changed.await();
         continue;
       }

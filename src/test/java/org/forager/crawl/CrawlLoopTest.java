@@ -268,6 +268,40 @@ class CrawlLoopTest {
   }
 
   @Test
+  void continuousModeRecrawlsAsUrlsComeDueUntilStopped() throws Exception {
+    java.util.concurrent.CountDownLatch threeFetches = new java.util.concurrent.CountDownLatch(3);
+    try (TestSite site = TestSite.start()) {
+      site.route("/", ex -> {
+        TestSite.respond(ex, 200, "text/html", "<p>changes every time</p>");
+        threeFetches.countDown();
+      });
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 300ms }");
+      try (Crawler crawler = Crawler.open(config).quiet(true).continuous(true)) {
+        Thread run = Thread.ofPlatform().start(() -> {
+          try {
+            crawler.run();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        assertTrue(threeFetches.await(20, java.util.concurrent.TimeUnit.SECONDS), "recrawled while running");
+        crawler.stop();
+        run.join(10_000);
+        assertFalse(run.isAlive(), "stop ends a continuous run");
+      }
+      var pages = site.requests().stream().filter(r -> r.path().equals("/")).toList();
+      assertTrue(pages.size() >= 3);
+      assertEquals(1, site.count("/robots.txt"), "robots.txt kept for its TTL");
+      for (int i = 1; i < pages.size(); i++) {
+        double gap = (pages.get(i).arrivedNanos() - pages.get(i - 1).finishedNanos()) / 1e6;
+        assertTrue(gap >= 250, "recrawled when due, not in a busy loop: " + gap + " ms");
+      }
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  @Test
   void stopsAtMaxActions() throws Exception {
     try (TestSite site = TestSite.start()) {
       String[] links = new String[30];
