@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.TreeSet;
 import org.forager.config.CrawlConfig;
+import org.forager.fetch.Outcome;
 import org.junit.jupiter.api.Test;
 
 /** Pages that change on a known schedule, fetched over simulated months: where the interval settles. */
@@ -88,8 +90,8 @@ class AdaptiveIntervalTest {
   void aNotModifiedAnswerCountsAsUnchanged() {
     RecrawlState state = policy.decide(policy.initialState(), Observation.FIRST, SimulatedPage.START).state();
     Decision after304 = policy.decide(state,
-        Observation.of(org.forager.fetch.Outcome.NOT_MODIFIED, 304, java.util.Optional.of("sha1:A"),
-            java.util.Optional.empty()),
+        Observation.of(Outcome.NOT_MODIFIED, 304, Optional.of("sha1:A"),
+            Optional.empty()),
         SimulatedPage.START.plus(Duration.ofDays(7)));
 
     assertEquals(Duration.ofDays(14), after304.state().interval());

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -113,7 +114,7 @@ class SitemapReaderTest {
   @Test
   void moreThanFiftyMebibytesIsRefused() {
     byte[] big = new byte[SitemapReader.MAX_BYTES + 1];
-    java.util.Arrays.fill(big, (byte) ' ');
+    Arrays.fill(big, (byte) ' ');
 
     assertInstanceOf(Failure.class, read(big));
   }
