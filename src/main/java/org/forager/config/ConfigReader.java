@@ -29,6 +29,7 @@ final class ConfigReader {
   static final List<String> LIMITS_KEYS = List.of(
       "max_page_bytes", "fetch_timeout", "max_url_length", "max_depth", "max_retries",
       "max_decompression_ratio", "max_pages_per_origin", "max_repeated_path_segments");
+  static final List<String> RECRAWL_KEYS = List.of("interval", "min_interval", "max_interval");
   static final List<String> STORE_KINDS = List.of("embedded", "postgres");
 
   /** A product token (RFC 9309 section 2.2.1 matches robots.txt groups on it), then '/', space or the end. */
@@ -53,8 +54,7 @@ final class ConfigReader {
         politeness(root.section("politeness", POLITENESS_KEYS)),
         new Robots(root.section("robots", List.of("cache_ttl"))
             .get("cache_ttl", Values::positiveDuration).orElse(defaults.robots().cacheTtl())),
-        new Recrawl(root.section("recrawl", List.of("interval"))
-            .get("interval", Values::duration).orElse(defaults.recrawl().interval())),
+        recrawl(root.section("recrawl", RECRAWL_KEYS)),
         root.get("skip_extensions", (path, node) -> Values.list(path, node, RuleReader::extension))
             .orElse(defaults.skipExtensions()),
         limits(root.section("limits", LIMITS_KEYS)),
@@ -109,6 +109,24 @@ final class ConfigReader {
         section.get("response_time_factor", (path, node) -> Values.numberAtLeast(path, node, 0))
             .orElse(defaults.responseTimeFactor()),
         section.get("max_retry_after", Values::duration).orElse(defaults.maxRetryAfter()));
+  }
+
+  /** Bounds left out follow the interval (see {@link Recrawl#Recrawl(Duration)}); bounds given must hold it. */
+  private static Recrawl recrawl(Section section) {
+    Recrawl bounds = new Recrawl(section.get("interval", Values::duration).orElse(Recrawl.defaults().interval()));
+    Duration interval = bounds.interval();
+    Duration min = section.get("min_interval", Values::duration).orElse(bounds.minInterval());
+    Duration max = section.get("max_interval", Values::duration).orElse(bounds.maxInterval());
+    if (min.compareTo(max) > 0) {
+      throw ConfigException.at(section.path(), "min_interval (" + Durations.format(min)
+          + ") must be ≤ max_interval (" + Durations.format(max) + ")");
+    }
+    if (interval.compareTo(min) < 0 || interval.compareTo(max) > 0) {
+      throw ConfigException.at(section.path(), "interval (" + Durations.format(interval)
+          + ") must be between min_interval (" + Durations.format(min) + ") and max_interval ("
+          + Durations.format(max) + ")");
+    }
+    return new Recrawl(interval, min, max);
   }
 
   private static Limits limits(Section section) {

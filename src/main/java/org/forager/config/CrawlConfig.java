@@ -41,9 +41,34 @@ public record CrawlConfig(
     }
   }
 
-  public record Recrawl(Duration interval) {
+  /**
+   * When a fetched URL is due again (see docs/freshness.md).
+   *
+   * @param interval the interval before anything is known about how a URL changes; also the interval
+   *     after a redirect and the base of the failure backoff
+   * @param minInterval the shortest interval the change-rate estimate may choose
+   * @param maxInterval the longest interval the change-rate estimate may choose; also the recheck
+   *     interval of a 404/410
+   */
+  public record Recrawl(Duration interval, Duration minInterval, Duration maxInterval) {
+    public static final Duration DEFAULT_MIN_INTERVAL = Duration.ofHours(1);
+    public static final Duration DEFAULT_MAX_INTERVAL = Duration.ofDays(30);
+
+    /** {@code interval} with the default bounds, widened to hold it (so {@code 0} keeps meaning "every run"). */
+    public Recrawl(Duration interval) {
+      this(interval, min(DEFAULT_MIN_INTERVAL, interval), max(DEFAULT_MAX_INTERVAL, interval));
+    }
+
     public static Recrawl defaults() {
       return new Recrawl(Duration.ofDays(7));
+    }
+
+    private static Duration min(Duration a, Duration b) {
+      return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static Duration max(Duration a, Duration b) {
+      return a.compareTo(b) >= 0 ? a : b;
     }
   }
 

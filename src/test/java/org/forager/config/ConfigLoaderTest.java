@@ -62,7 +62,8 @@ class ConfigLoaderTest {
     assertEquals(new CrawlConfig.Politeness(
         Duration.ofSeconds(1), Duration.ofSeconds(120), 10, Duration.ofHours(1)), config.politeness());
     assertEquals(Duration.ofMinutes(30), config.robots().cacheTtl());
-    assertEquals(Duration.ofDays(7), config.recrawl().interval());
+    assertEquals(new CrawlConfig.Recrawl(Duration.ofDays(7), Duration.ofHours(1), Duration.ofDays(30)),
+        config.recrawl());
     assertEquals(List.of(".jpg", ".png", ".gif", ".pdf", ".zip", ".mp4"), config.skipExtensions());
     assertEquals(new CrawlConfig.Limits(2 * 1024 * 1024, Duration.ofSeconds(30), 2048, 50, 3, 100, 100_000, 3),
         config.limits());
@@ -95,6 +96,8 @@ class ConfigLoaderTest {
           cache_ttl: 1d
         recrawl:
           interval: 2w
+          min_interval: 6h
+          max_interval: 8w
         skip_extensions: [.PDF, .Tar]
         limits:
           max_page_bytes: 512KiB
@@ -125,7 +128,7 @@ class ConfigLoaderTest {
         8,
         new CrawlConfig.Politeness(Duration.ofMillis(250), Duration.ofSeconds(90), 2.5, Duration.ZERO),
         new CrawlConfig.Robots(Duration.ofDays(1)),
-        new CrawlConfig.Recrawl(Duration.ofDays(14)),
+        new CrawlConfig.Recrawl(Duration.ofDays(14), Duration.ofHours(6), Duration.ofDays(56)),
         List.of(".pdf", ".tar"),
         new CrawlConfig.Limits(512 * 1024, Duration.ofSeconds(5), 100, 0, 0, 20, 100_000, 3),
         List.of(),

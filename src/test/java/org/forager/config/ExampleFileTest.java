@@ -66,8 +66,8 @@ class ExampleFileTest {
             ConfigReader.ROOT_KEYS.stream(),
             ConfigReader.POLITENESS_KEYS.stream().map(key -> "politeness." + key),
             ConfigReader.LIMITS_KEYS.stream().map(key -> "limits." + key),
-            Stream.of("robots.cache_ttl", "recrawl.interval", "network.allow_private_addresses", "store.kind",
-                "store.url"),
+            ConfigReader.RECRAWL_KEYS.stream().map(key -> "recrawl." + key),
+            Stream.of("robots.cache_ttl", "network.allow_private_addresses", "store.kind", "store.url"),
             RuleReader.DO_NOT_CRAWL_KEYS.stream(),
             RuleReader.QUERY_PARAMETER_KEYS.stream())
         .flatMap(keys -> keys)
