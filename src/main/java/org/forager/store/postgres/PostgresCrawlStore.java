@@ -121,7 +121,7 @@ public final class PostgresCrawlStore implements CrawlStore {
       WITH free AS (
         SELECT origin FROM origin_lease
         WHERE expires_at < now()
-        ORDER BY expires_at
+        ORDER BY expires_at, origin
         LIMIT ?
         FOR UPDATE SKIP LOCKED
       )

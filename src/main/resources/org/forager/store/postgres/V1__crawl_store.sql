@@ -95,4 +95,4 @@ CREATE TABLE origin_lease (
   owner text,
   expires_at timestamptz NOT NULL DEFAULT '-infinity'
 );
-CREATE INDEX origin_lease_expiry ON origin_lease (expires_at);
+CREATE INDEX origin_lease_expiry ON origin_lease (expires_at, origin);
