@@ -48,10 +48,9 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
   @Test
   void reopeningAppliesNoSchemaFileTwice() {
     reopen();
-    try (PostgresCrawlStore other = PostgresCrawlStore.open(url, 1)) {
-      assertEquals(List.of("1 V1__crawl_store.sql"),
-          postgres.query("SELECT version || ' ' || script FROM " + schema() + ".schema_version"));
-    }
+    PostgresCrawlStore.open(url, 1).close();
+    assertEquals(List.of("1 V1__crawl_store.sql"),
+        postgres.query("SELECT version || ' ' || script FROM " + schema() + ".schema_version"));
   }
 
   @Test
