@@ -82,7 +82,11 @@ final class Database implements AutoCloseable {
           connection.commit();
           return result;
         } catch (SQLException | RuntimeException e) {
-          connection.rollback();
+          try {
+            connection.rollback();
+          } catch (SQLException rollback) {
+            e.addSuppressed(rollback); // the connection is likely broken; the first error says why
+          }
           throw e;
         }
       } catch (SQLException e) {

@@ -38,9 +38,6 @@ final class Migrations {
     return database.inTransaction(connection -> {
       try (Statement statement = connection.createStatement()) {
         statement.execute("SELECT pg_advisory_xact_lock(" + LOCK_KEY + ")");
-        statement.execute("CREATE TABLE IF NOT EXISTS schema_version ("
-            + "version integer PRIMARY KEY, script text NOT NULL, "
-            + "applied_at timestamptz NOT NULL DEFAULT now())");
       }
       int current = currentVersion(connection);
       if (current > FILES.size()) {
@@ -64,11 +61,22 @@ final class Migrations {
     });
   }
 
+  /** The highest version applied, 0 for an empty database (whose schema_version it creates). */
   private static int currentVersion(Connection connection) throws SQLException {
-    try (Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT coalesce(max(version), 0) FROM schema_version")) {
-      rows.next();
-      return rows.getInt(1);
+    try (Statement statement = connection.createStatement()) {
+      // Looked up before any CREATE: a role without the CREATE privilege can open an existing store.
+      try (ResultSet exists = statement.executeQuery("SELECT to_regclass('schema_version') IS NOT NULL")) {
+        exists.next();
+        if (!exists.getBoolean(1)) {
+          statement.execute("CREATE TABLE schema_version (version integer PRIMARY KEY,"
+              + " script text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
+          return 0;
+        }
+      }
+      try (ResultSet rows = statement.executeQuery("SELECT coalesce(max(version), 0) FROM schema_version")) {
+        rows.next();
+        return rows.getInt(1);
+      }
     }
   }
 

@@ -231,6 +231,7 @@ public final class PostgresCrawlStore implements CrawlStore {
     candidates.add(Candidate.seed(record.url()));
     CandidateRows rows = CandidateRows.of(candidates);
     SqlTime.micros(record.fetchedAt()); // out-of-range instants fail before the transaction
+    SqlTime.micros(record.nextFetchAt());
     database.inTransaction(connection -> {
       insertNew(connection, rows);
       try (PreparedStatement update = connection.prepareStatement(RECORD)) {

@@ -54,6 +54,19 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
   }
 
   @Test
+  void aRoleThatMayNotCreateTablesOpensAnExistingStore() {
+    String role = schema() + "_crawler";
+    postgres.execute("CREATE ROLE " + role + " LOGIN");
+    postgres.execute("GRANT USAGE ON SCHEMA " + schema() + " TO " + role);
+    postgres.execute("GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA " + schema() + " TO " + role);
+    try (PostgresCrawlStore crawler = PostgresCrawlStore.open(url.replace("user=postgres", "user=" + role), 1)) {
+      assertEquals(1, crawler.addCandidates(List.of(seed("https://a.example/"))));
+      crawler.record(crawl("https://a.example/", T0, T0), List.of());
+      assertEquals(1, crawler.history("https://a.example/").size());
+    }
+  }
+
+  @Test
   void aSchemaVersionFromTheFutureFailsTheOpenNamingTheUrl() {
     postgres.execute("INSERT INTO " + schema() + ".schema_version (version, script) VALUES (99, 'V99__future.sql')");
     StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.open(url));
