@@ -456,7 +456,7 @@ public final class PostgresCrawlStore implements CrawlStore {
 
   private static UrlRecord urlRecord(ResultSet row) throws SQLException {
     String url = row.getString("url");
-    row.getInt("seq");
+    row.getInt("seq"); // null when the URL was never crawled (no history row joined)
     Optional<CrawlRecord> last =
         row.wasNull() ? Optional.empty() : Optional.of(CrawlRecordRows.read(url, row));
     return new UrlRecord(url, row.getInt("depth"), Optional.ofNullable(row.getString("discovered_from")),
