@@ -117,23 +117,12 @@ public final class PostgresCrawlStore implements CrawlStore {
         robots_expires_at_nanos = excluded.robots_expires_at_nanos
       """;
 
-  private static final String CLAIM = """
-      WITH free AS (
-        SELECT origin FROM origin_lease
-        WHERE expires_at < now()
-        ORDER BY expires_at, origin
-        LIMIT ?
-        FOR UPDATE SKIP LOCKED
-      )
-      UPDATE origin_lease l SET owner = ?, expires_at = now() + ? * interval '1 microsecond'
-      FROM free WHERE l.origin = free.origin
-      RETURNING l.origin
-      """;
-
   private final Database database;
+  private final OriginLeases leases;
 
   private PostgresCrawlStore(Database database) {
     this.database = database;
+    this.leases = new OriginLeases(database);
   }
 
   /**
@@ -382,19 +371,10 @@ public final class PostgresCrawlStore implements CrawlStore {
    *
    * @param owner names the crawler process, unique in the fleet (e.g. host and process id)
    * @return the origins now leased to {@code owner}, which it did not hold before
+   * @throws IllegalArgumentException when {@code owner} is blank or {@code lease} is not positive
    */
   public List<Origin> claimOrigins(String owner, int max, Duration lease) {
-    checkOwner(owner);
-    checkLease(lease);
-    if (max <= 0) return List.of();
-    return database.inTransaction(connection -> {
-      try (PreparedStatement claim = connection.prepareStatement(CLAIM)) {
-        claim.setInt(1, max);
-        claim.setString(2, owner);
-        claim.setLong(3, micros(lease));
-        return origins(claim);
-      }
-    });
+    return leases.claim(owner, max, lease);
   }
 
   /**
@@ -404,16 +384,7 @@ public final class PostgresCrawlStore implements CrawlStore {
    * @return the origins {@code owner} holds now; it must stop crawling any other
    */
   public List<Origin> renewLeases(String owner, Duration lease) {
-    checkOwner(owner);
-    checkLease(lease);
-    return database.inTransaction(connection -> {
-      try (PreparedStatement renew = connection.prepareStatement("UPDATE origin_lease"
-          + " SET expires_at = now() + ? * interval '1 microsecond' WHERE owner = ? RETURNING origin")) {
-        renew.setLong(1, micros(lease));
-        renew.setString(2, owner);
-        return origins(renew);
-      }
-    });
+    return leases.renew(owner, lease);
   }
 
   /**
@@ -423,15 +394,7 @@ public final class PostgresCrawlStore implements CrawlStore {
    * @return whether {@code owner} held it
    */
   public boolean releaseOrigin(String owner, Origin origin) {
-    checkOwner(owner);
-    return database.inTransaction(connection -> {
-      try (PreparedStatement release = connection.prepareStatement("UPDATE origin_lease"
-          + " SET owner = NULL, expires_at = now() WHERE origin = ? AND owner = ?")) {
-        release.setString(1, origin.toString());
-        release.setString(2, owner);
-        return release.executeUpdate() == 1;
-      }
-    });
+    return leases.release(owner, origin);
   }
 
   /** Closes the connections; closing twice is harmless. Calls after it throw {@link IllegalStateException}. */
@@ -464,15 +427,6 @@ public final class PostgresCrawlStore implements CrawlStore {
         last.map(CrawlRecord::nextFetchAt).orElse(Instant.EPOCH));
   }
 
-  private static List<Origin> origins(PreparedStatement statement) throws SQLException {
-    List<Origin> origins = new ArrayList<>();
-    try (ResultSet rows = statement.executeQuery()) {
-      while (rows.next()) origins.add(Origin.ofUrl(rows.getString(1)));
-    }
-    Collections.sort(origins);
-    return origins;
-  }
-
   /** The origin of a URL looked up; empty for a string that cannot be a stored URL. */
   private static Optional<String> originOf(String url) {
     try {
@@ -482,15 +436,4 @@ public final class PostgresCrawlStore implements CrawlStore {
     }
   }
 
-  private static long micros(Duration duration) {
-    return duration.toNanos() / 1000;
-  }
-
-  private static void checkOwner(String owner) {
-    if (owner == null || owner.isBlank()) throw new IllegalArgumentException("owner must not be blank");
-  }
-
-  private static void checkLease(Duration lease) {
-    if (lease.isNegative() || lease.isZero()) throw new IllegalArgumentException("lease must be positive: " + lease);
-  }
 }
