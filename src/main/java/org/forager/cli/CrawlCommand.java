@@ -78,7 +78,8 @@ final class CrawlCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("forager: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
-    if (cfg.seeds().isEmpty() && !Files.isDirectory(cfg.dataDir().resolve("store"))) {
+    if (cfg.seeds().isEmpty() && cfg.store().kind().equals("embedded")
+        && !Files.isDirectory(cfg.dataDir().resolve("store"))) {
       spec.commandLine().getErr().println("forager: no seeds: give --seed URL, --seeds-file FILE or seeds: in "
           + "--config, or the --data-dir of an earlier crawl to resume it");
       return Main.EXIT_USAGE;

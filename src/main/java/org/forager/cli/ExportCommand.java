@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.forager.export.JsonlExporter;
 import org.forager.store.CrawlStore;
-import org.forager.store.RocksCrawlStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -24,8 +23,7 @@ final class ExportCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "The crawl's data directory.")
-  Path dataDir;
+  @picocli.CommandLine.Mixin StoreOption storeOption;
 
   @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "jsonl", description = "Only jsonl for now.")
   String format;
@@ -39,12 +37,14 @@ final class ExportCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("forager: --format " + format + " is not supported (use jsonl)");
       return Main.EXIT_USAGE;
     }
-    Path storeDir = dataDir.resolve("store");
-    if (!Files.isDirectory(storeDir)) {
-      spec.commandLine().getErr().println("forager: " + dataDir + " holds no crawl (no " + storeDir + ")");
+    org.forager.config.CrawlConfig cfg;
+    try {
+      cfg = storeOption.resolve();
+    } catch (StoreOption.UsageError | org.forager.config.ConfigException e) {
+      spec.commandLine().getErr().println("forager: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
-    try (CrawlStore store = RocksCrawlStore.open(storeDir)) {
+    try (CrawlStore store = storeOption.open(cfg)) {
       if (output == null) {
         OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
         JsonlExporter.export(store, out);

@@ -1,8 +1,6 @@
 package org.forager.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -10,9 +8,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.forager.export.JsonlExporter;
 import org.forager.store.CrawlStore;
-import org.forager.store.RocksCrawlStore;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -28,14 +24,15 @@ final class StatusCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "The crawl's data directory.")
-  Path dataDir;
+  @picocli.CommandLine.Mixin StoreOption storeOption;
 
   @Override
   public Integer call() {
-    Path storeDir = dataDir.resolve("store");
-    if (!Files.isDirectory(storeDir)) {
-      spec.commandLine().getErr().println("forager: " + dataDir + " holds no crawl (no " + storeDir + ")");
+    org.forager.config.CrawlConfig cfg;
+    try {
+      cfg = storeOption.resolve();
+    } catch (StoreOption.UsageError | org.forager.config.ConfigException e) {
+      spec.commandLine().getErr().println("forager: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
     Map<String, Long> byState = new TreeMap<>();
@@ -45,7 +42,7 @@ final class StatusCommand implements Callable<Integer> {
     Instant[] last = {Instant.EPOCH};
     long origins;
     long urls;
-    try (CrawlStore store = RocksCrawlStore.open(storeDir)) {
+    try (CrawlStore store = storeOption.open(cfg)) {
       origins = store.scope().size();
       urls = store.urlCount();
       store.forEachUrl(u -> {
@@ -60,7 +57,8 @@ final class StatusCommand implements Callable<Integer> {
       });
     }
     PrintWriter out = spec.commandLine().getOut();
-    out.printf("crawl database %s%n", storeDir);
+    out.printf("crawl database %s%n", cfg.store().kind().equals("postgres")
+        ? "PostgreSQL" : org.forager.store.Stores.embeddedDirectory(cfg.dataDir()).toString());
     out.printf("%-28s %,d%n", "origins in scope", origins);
     out.printf("%-28s %,d%n", "known URLs", urls);
     byState.forEach((state, n) -> out.printf("  %-26s %,d%n", state, n));

@@ -30,7 +30,7 @@ import org.forager.record.RunSummary;
 import org.forager.robots.RobotsFetcher;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlStore;
-import org.forager.store.RocksCrawlStore;
+import org.forager.store.Stores;
 import org.forager.url.Origin;
 import org.forager.url.UrlNormalizer;
 import org.forager.warc.WarcRecorder;
@@ -89,7 +89,7 @@ public final class Crawler implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
     }
-    CrawlStore store = openStore(config);
+    CrawlStore store = Stores.open(config);
     List<AutoCloseable> opened = new ArrayList<>(List.of(store));
     try {
       // The store's lock makes this process the directory's only writer: files left open by a killed
@@ -117,13 +117,6 @@ public final class Crawler implements AutoCloseable {
     return v == null ? "development" : v;
   }
 
-  private static CrawlStore openStore(CrawlConfig config) {
-    return switch (config.store().kind()) {
-      case "embedded" -> RocksCrawlStore.open(config.dataDir().resolve("store"));
-      default -> throw new IllegalArgumentException(
-          "store.kind " + config.store().kind() + " is not supported yet");
-    };
-  }
 
   /** The crawl database of this crawl, for reading; the crawler owns it. */
   public CrawlStore store() {

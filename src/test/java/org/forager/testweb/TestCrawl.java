@@ -30,7 +30,7 @@ public final class TestCrawl {
     StringBuilder yaml = new StringBuilder();
     yaml.append("user_agent: \"ForagerBot/0.1 (+https://example.org/bot)\"\n");
     yaml.append("data_dir: \"").append(dataDir).append("\"\n");
-    yaml.append("seeds:\n");
+    if (!seeds.isEmpty()) yaml.append("seeds:\n");
     for (String seed : seeds) yaml.append("  - \"").append(seed).append("\"\n");
     if (!extraYaml.contains("politeness:")) {
       yaml.append("politeness: { min_delay: 20ms, max_delay: 2s, response_time_factor: 0 }\n");

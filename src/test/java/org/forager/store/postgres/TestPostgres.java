@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its data in a temporary directory, listening on a free loopback port; each test gets a fresh
  * schema of its own.
  */
-final class TestPostgres implements AutoCloseable {
+public final class TestPostgres implements AutoCloseable {
 
   private static final AtomicInteger SCHEMAS = new AtomicInteger();
 
@@ -28,7 +28,7 @@ final class TestPostgres implements AutoCloseable {
     this.server = server;
   }
 
-  static TestPostgres start(Path dataDir) {
+  public static TestPostgres start(Path dataDir) {
     try {
       return new TestPostgres(EmbeddedPostgres.builder()
           .setDataDirectory(dataDir)
@@ -42,12 +42,12 @@ final class TestPostgres implements AutoCloseable {
   }
 
   /** The URL of the server's {@code postgres} database. */
-  String jdbcUrl() {
+  public String jdbcUrl() {
     return "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres?user=postgres";
   }
 
   /** Creates a new, empty schema; returns a URL whose connections use it. */
-  String freshSchema() {
+  public String freshSchema() {
     String schema = "test_" + SCHEMAS.incrementAndGet();
     execute("CREATE SCHEMA " + schema);
     return jdbcUrl() + "&currentSchema=" + schema;

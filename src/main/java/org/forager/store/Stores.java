@@ -1,0 +1,28 @@
+package org.forager.store;
+
+import java.nio.file.Path;
+import org.forager.config.CrawlConfig;
+import org.forager.store.postgres.PostgresCrawlStore;
+
+/** Opens the crawl database a configuration names. */
+public final class Stores {
+
+  private Stores() {}
+
+  /**
+   * The embedded store in {@code data_dir/store}, or the PostgreSQL database of {@code store.url}.
+   *
+   * @throws StoreException naming the store when it cannot be opened (locked, corrupt, unreachable)
+   */
+  public static CrawlStore open(CrawlConfig config) {
+    return switch (config.store().kind()) {
+      case "postgres" -> PostgresCrawlStore.open(config.store().url());
+      default -> RocksCrawlStore.open(embeddedDirectory(config.dataDir()));
+    };
+  }
+
+  /** Where the embedded store of a data directory lives. */
+  public static Path embeddedDirectory(Path dataDir) {
+    return dataDir.resolve("store");
+  }
+}

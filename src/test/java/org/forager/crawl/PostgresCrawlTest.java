@@ -1,0 +1,61 @@
+package org.forager.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.forager.store.CrawlStore;
+import org.forager.store.postgres.PostgresCrawlStore;
+import org.forager.store.postgres.TestPostgres;
+import org.forager.testweb.TestCrawl;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The same crawl loop on the PostgreSQL store, against a real server. */
+@Timeout(120)
+class PostgresCrawlTest {
+
+  @TempDir static Path serverDir;
+  private static TestPostgres postgres;
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void startServer() {
+    postgres = TestPostgres.start(serverDir.resolve("pg"));
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    postgres.close();
+  }
+
+  @Test
+  void crawlsAndResumesOnPostgres() throws Exception {
+    String url = postgres.freshSchema();
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      a.robots("User-agent: *\nDisallow: /private\n").linking("/", "/one", "/private/x", b.url("/")).linking("/one", "/");
+      b.linking("/", "/b1").html("/b1", "<p>b1</p>");
+      Path data = tmp.resolve("data");
+      String storeYaml = "store: { kind: postgres, url: \"" + url + "\" }";
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")), storeYaml + "\nmax_actions: 4"));
+      TestCrawl.run(TestCrawl.config(data, List.of(), storeYaml));
+
+      assertEquals(Set.of("/robots.txt", "/", "/one"), new HashSet<>(a.paths()));
+      assertEquals(Set.of("/robots.txt", "/", "/b1"), new HashSet<>(b.paths()));
+      assertEquals(6, a.paths().size() + b.paths().size(), "the second run resumed, fetching nothing twice");
+      assertEquals("BLOCKED_BY_ROBOTS_TXT", TestCrawl.lastOutcome(data, a.url("/private/x")));
+      try (CrawlStore store = PostgresCrawlStore.open(url)) {
+        assertEquals(5, store.urlCount());
+        store.forEachUrl(u -> assertTrue(u.lastCrawl().isPresent(), u.url()));
+      }
+    }
+  }
+}
