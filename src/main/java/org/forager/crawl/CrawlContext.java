@@ -35,5 +35,6 @@ record CrawlContext(
     ActionBudget budget,
     Classifier classifier,
     Consumer<Origin> wake,
+    Recrawls recrawls,
     boolean continuous,
     java.util.function.BiConsumer<Origin, Instant> wakeAt) {}

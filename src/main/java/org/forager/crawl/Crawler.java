@@ -25,6 +25,7 @@ import org.forager.fetch.Fetcher;
 import org.forager.fetch.HttpFetcher;
 import org.forager.frontier.Scheduler;
 import org.forager.policy.Gatekeeper;
+import org.forager.recrawl.RecrawlPolicy;
 import org.forager.record.CrawlLog;
 import org.forager.record.RunSummary;
 import org.forager.robots.RobotsFetcher;
@@ -149,7 +150,7 @@ public final class Crawler implements AutoCloseable {
           budget, new Classifier(clock), origin -> {
             OriginCrawler c = crawlers.get(origin);
             if (c != null) s.wake(c);
-          }, continuous, (origin, at) -> {
+          }, new Recrawls(new RecrawlPolicy(config.recrawl()), store), continuous, (origin, at) -> {
             OriginCrawler c = crawlers.get(origin);
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
             if (c != null) alarms.schedule(() -> s.wake(c), delayMillis, TimeUnit.MILLISECONDS);

@@ -230,7 +230,7 @@ final class OriginCrawler implements OriginTask {
     String url = pending.candidate().url();
     CrawlRecord record = new CrawlRecord(url, now, rejected.outcome(), 0, 0, Optional.empty(), -1,
         Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
-        Optional.empty(), now.plus(ctx.config().recrawl().interval()));
+        Optional.empty(), ctx.recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
     ctx.store().record(record, List.of());
     log(new CrawlAction(now, CrawlAction.Kind.PAGE, url, rejected.outcome(), 0, Optional.empty(), 0, 0,
         Optional.empty(), Optional.empty(), pending.attempt(), politeness.delayMillis(),
@@ -297,7 +297,7 @@ final class OriginCrawler implements OriginTask {
       }
     }
 
-    Instant nextFetchAt = now.plus(ctx.config().recrawl().interval());
+    Instant nextFetchAt = ctx.recrawls().nextFetchAt(candidate, outcome, status, digest, now);
     switch (classification.feedback()) {
       case OK -> politeness.answeredNormally();
       case RATE_LIMITED -> {
