@@ -5,8 +5,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * A whole crawl configuration, validated. Built by {@link ConfigLoader} from YAML and flags, or by
- * {@link #defaults()} from code. Immutable.
+ * A whole crawl configuration. Built by {@link ConfigLoader} from YAML and flags (validated there), or
+ * from code: {@link #defaults()} then the {@code with...} methods, each returning a changed copy.
+ * Immutable.
  */
 public record CrawlConfig(
     String userAgent,
@@ -126,6 +127,26 @@ public record CrawlConfig(
   }
 
   public CrawlConfig withMaxActions(long maxActions) {
+    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+  }
+
+  public CrawlConfig withUserAgent(String userAgent) {
+    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+  }
+
+  public CrawlConfig withConcurrency(int concurrency) {
+    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+  }
+
+  public CrawlConfig withPoliteness(Politeness politeness) {
+    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+  }
+
+  public CrawlConfig withNetwork(Network network) {
     return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
         recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
   }

@@ -36,5 +36,7 @@ record CrawlContext(
     Classifier classifier,
     Consumer<Origin> wake,
     Recrawls recrawls,
+    PageListener pageListener,
+    UrlGate extraGate,
     boolean continuous,
     java.util.function.BiConsumer<Origin, Instant> wakeAt) {}

@@ -71,6 +71,8 @@ public final class Crawler implements AutoCloseable {
   private boolean closed;
   private volatile boolean quiet;
   private volatile boolean continuous;
+  private volatile PageListener pageListener = page -> { };
+  private volatile UrlGate extraGate = (url, depth) -> Optional.empty();
 
   private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, WarcRecorder warc,
       CrawlLog log) {
@@ -150,7 +152,8 @@ public final class Crawler implements AutoCloseable {
           budget, new Classifier(clock), origin -> {
             OriginCrawler c = crawlers.get(origin);
             if (c != null) s.wake(c);
-          }, new Recrawls(new RecrawlPolicy(config.recrawl()), store), continuous, (origin, at) -> {
+          }, new Recrawls(new RecrawlPolicy(config.recrawl()), store), pageListener, extraGate, continuous,
+          (origin, at) -> {
             OriginCrawler c = crawlers.get(origin);
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
             if (c != null) alarms.schedule(() -> s.wake(c), delayMillis, TimeUnit.MILLISECONDS);
@@ -185,6 +188,18 @@ public final class Crawler implements AutoCloseable {
    */
   public Crawler continuous(boolean continuous) {
     this.continuous = continuous;
+    return this;
+  }
+
+  /** Calls {@code listener} for every response fetched (see {@link PageListener}). Before {@link #run}. */
+  public Crawler onPage(PageListener listener) {
+    this.pageListener = java.util.Objects.requireNonNull(listener);
+    return this;
+  }
+
+  /** Adds a gate of the caller's after the configured ones (see {@link UrlGate}). Before {@link #run}. */
+  public Crawler gate(UrlGate gate) {
+    this.extraGate = java.util.Objects.requireNonNull(gate);
     return this;
   }
 

@@ -121,6 +121,10 @@ final class OriginCrawler implements OriginTask {
         return finish();
       }
       Verdict verdict = ctx.gatekeeper().check(next.candidate().url(), next.candidate().depth());
+      if (verdict instanceof Verdict.Allowed) {
+        Optional<String> refusal = ctx.extraGate().refuse(next.candidate().url(), next.candidate().depth());
+        if (refusal.isPresent()) verdict = new Verdict.Rejected(Outcome.BLOCKED_URL_BY_LOCAL_POLICY, refusal.get());
+      }
       if (verdict instanceof Verdict.Allowed && !robots.isAllowed(next.candidate().url())) {
         verdict = new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt");
       }
@@ -325,10 +329,21 @@ final class OriginCrawler implements OriginTask {
     CrawlRecord record = new CrawlRecord(url, now, outcome, status, result.durationMillis(), contentType,
         length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt);
     ctx.store().record(record, discovered);
+    if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, discovered);
     wakeOtherOrigins(discovered);
     log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
         Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
         politeness.delayMillis(), failureMessage(result)));
+  }
+
+  private void tellListener(FetchResult.Response response, DueCandidate candidate, Outcome outcome,
+      List<Candidate> discovered) {
+    try {
+      ctx.pageListener().onPage(new FetchedPage(response.url(), candidate.depth(), outcome, response.status(),
+          response.headers(), response.body(), discovered.stream().map(Candidate::url).toList()));
+    } catch (RuntimeException e) {
+      System.err.println("forager: the page listener failed on " + response.url() + ": " + e);
+    }
   }
 
   /** Queues a retry when attempts are left; otherwise the failure costs a patience point. */
