@@ -23,7 +23,7 @@ final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
-      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc");
+      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps", "do_not_crawl_file");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after");
   static final List<String> LIMITS_KEYS = List.of(
@@ -65,7 +65,9 @@ final class ConfigReader {
         new Network(root.section("network", List.of("allow_private_addresses"))
             .get("allow_private_addresses", Values::bool).orElse(defaults.network().allowPrivateAddresses())),
         store(root.section("store", List.of("kind", "url"))),
-        warc(root.section("warc", List.of("max_file_size", "gzip_level"))));
+        warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
+        sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files"))),
+        root.get("do_not_crawl_file", ConfigReader::path));
   }
 
   private static String userAgent(String path, JsonNode node) {
@@ -145,6 +147,14 @@ final class ConfigReader {
             .orElse(defaults.maxPagesPerOrigin()),
         section.get("max_repeated_path_segments", (path, node) -> Values.intAtLeast(path, node, 1))
             .orElse(defaults.maxRepeatedPathSegments()));
+  }
+
+  private static CrawlConfig.Sitemaps sitemaps(Section section) {
+    CrawlConfig.Sitemaps defaults = CrawlConfig.Sitemaps.defaults();
+    return new CrawlConfig.Sitemaps(
+        section.get("enabled", Values::bool).orElse(defaults.enabled()),
+        section.get("default_location", Values::bool).orElse(defaults.defaultLocation()),
+        section.get("max_files", (path, node) -> Values.intAtLeast(path, node, 0)).orElse(defaults.maxFiles()));
   }
 
   private static CrawlConfig.Warc warc(Section section) {

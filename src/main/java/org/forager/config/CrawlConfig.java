@@ -3,6 +3,7 @@ package org.forager.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A whole crawl configuration. Built by {@link ConfigLoader} from YAML and flags (validated there), or
@@ -24,7 +25,9 @@ public record CrawlConfig(
     List<QueryParameterRule> urlQueryParameters,
     Network network,
     Store store,
-    Warc warc) {
+    Warc warc,
+    Sitemaps sitemaps,
+    Optional<Path> doNotCrawlFile) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
@@ -105,6 +108,19 @@ public record CrawlConfig(
   }
 
   /**
+   * Sitemaps (sitemaps.org) as a source of candidates: read once per run per origin, after robots.txt.
+   *
+   * @param enabled whether sitemaps are read at all
+   * @param defaultLocation whether {@code /sitemap.xml} is tried when robots.txt lists none
+   * @param maxFiles sitemap files (indexes included) fetched per origin per run
+   */
+  public record Sitemaps(boolean enabled, boolean defaultLocation, int maxFiles) {
+    public static Sitemaps defaults() {
+      return new Sitemaps(true, true, 20);
+    }
+  }
+
+  /**
    * WARC output.
    *
    * @param maxFileBytes a file is finished and a new one started once it reaches this size
@@ -117,43 +133,170 @@ public record CrawlConfig(
   }
 
   public CrawlConfig withSeeds(List<String> seeds) {
-    return new CrawlConfig(userAgent, List.copyOf(seeds), dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+    return toBuilder().seeds(List.copyOf(seeds)).build();
   }
 
   public CrawlConfig withDataDir(Path dataDir) {
-    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+    return toBuilder().dataDir(dataDir).build();
   }
 
   public CrawlConfig withMaxActions(long maxActions) {
-    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+    return toBuilder().maxActions(maxActions).build();
   }
 
   public CrawlConfig withUserAgent(String userAgent) {
-    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+    return toBuilder().userAgent(userAgent).build();
   }
 
   public CrawlConfig withConcurrency(int concurrency) {
-    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+    return toBuilder().concurrency(concurrency).build();
   }
 
   public CrawlConfig withPoliteness(Politeness politeness) {
-    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+    return toBuilder().politeness(politeness).build();
   }
 
   public CrawlConfig withNetwork(Network network) {
-    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+    return toBuilder().network(network).build();
   }
 
   public CrawlConfig withLimits(Limits limits) {
-    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+    return toBuilder().limits(limits).build();
+  }
+
+  /** A builder holding this configuration's values, to change several at once. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.userAgent = userAgent;
+    b.seeds = seeds;
+    b.dataDir = dataDir;
+    b.maxActions = maxActions;
+    b.concurrency = concurrency;
+    b.politeness = politeness;
+    b.robots = robots;
+    b.recrawl = recrawl;
+    b.skipExtensions = skipExtensions;
+    b.limits = limits;
+    b.doNotCrawl = doNotCrawl;
+    b.urlQueryParameters = urlQueryParameters;
+    b.network = network;
+    b.store = store;
+    b.warc = warc;
+    b.sitemaps = sitemaps;
+    b.doNotCrawlFile = doNotCrawlFile;
+    return b;
+  }
+
+  /** Collects the values of a {@link CrawlConfig}; start from {@link CrawlConfig#toBuilder()}. */
+  public static final class Builder {
+    private String userAgent;
+    private List<String> seeds;
+    private Path dataDir;
+    private long maxActions;
+    private int concurrency;
+    private Politeness politeness;
+    private Robots robots;
+    private Recrawl recrawl;
+    private List<String> skipExtensions;
+    private Limits limits;
+    private List<DoNotCrawlRule> doNotCrawl;
+    private List<QueryParameterRule> urlQueryParameters;
+    private Network network;
+    private Store store;
+    private Warc warc;
+    private Sitemaps sitemaps;
+    private Optional<Path> doNotCrawlFile;
+
+    private Builder() {}
+
+    public Builder userAgent(String userAgent) {
+      this.userAgent = userAgent;
+      return this;
+    }
+
+    public Builder seeds(List<String> seeds) {
+      this.seeds = seeds;
+      return this;
+    }
+
+    public Builder dataDir(Path dataDir) {
+      this.dataDir = dataDir;
+      return this;
+    }
+
+    public Builder maxActions(long maxActions) {
+      this.maxActions = maxActions;
+      return this;
+    }
+
+    public Builder concurrency(int concurrency) {
+      this.concurrency = concurrency;
+      return this;
+    }
+
+    public Builder politeness(Politeness politeness) {
+      this.politeness = politeness;
+      return this;
+    }
+
+    public Builder robots(Robots robots) {
+      this.robots = robots;
+      return this;
+    }
+
+    public Builder recrawl(Recrawl recrawl) {
+      this.recrawl = recrawl;
+      return this;
+    }
+
+    public Builder skipExtensions(List<String> skipExtensions) {
+      this.skipExtensions = skipExtensions;
+      return this;
+    }
+
+    public Builder limits(Limits limits) {
+      this.limits = limits;
+      return this;
+    }
+
+    public Builder doNotCrawl(List<DoNotCrawlRule> doNotCrawl) {
+      this.doNotCrawl = doNotCrawl;
+      return this;
+    }
+
+    public Builder urlQueryParameters(List<QueryParameterRule> urlQueryParameters) {
+      this.urlQueryParameters = urlQueryParameters;
+      return this;
+    }
+
+    public Builder network(Network network) {
+      this.network = network;
+      return this;
+    }
+
+    public Builder store(Store store) {
+      this.store = store;
+      return this;
+    }
+
+    public Builder warc(Warc warc) {
+      this.warc = warc;
+      return this;
+    }
+
+    public Builder sitemaps(Sitemaps sitemaps) {
+      this.sitemaps = sitemaps;
+      return this;
+    }
+
+    public Builder doNotCrawlFile(Optional<Path> doNotCrawlFile) {
+      this.doNotCrawlFile = doNotCrawlFile;
+      return this;
+    }
+
+    public CrawlConfig build() {
+      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile);
+    }
   }
 
   /** The skip_extensions default: binary and non-HTML formats not worth fetching (seed 002). */
@@ -182,7 +325,9 @@ public record CrawlConfig(
         List.of(),
         Network.defaults(),
         Store.defaults(),
-        Warc.defaults());
+        Warc.defaults(),
+        Sitemaps.defaults(),
+        Optional.empty());
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

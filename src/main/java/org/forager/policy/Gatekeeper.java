@@ -3,6 +3,7 @@ package org.forager.policy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.forager.config.CrawlConfig;
@@ -31,6 +32,7 @@ public final class Gatekeeper {
   private final int maxUrlLength;
   private final int maxDepth;
   private final int maxRepeatedSegments;
+  private final Optional<ExclusionFile> exclusionFile;
 
   public Gatekeeper(CrawlConfig config, Set<Origin> scope) {
     this.scope = Set.copyOf(scope);
@@ -46,6 +48,7 @@ public final class Gatekeeper {
     this.maxUrlLength = config.limits().maxUrlLength();
     this.maxDepth = config.limits().maxDepth();
     this.maxRepeatedSegments = config.limits().maxRepeatedPathSegments();
+    this.exclusionFile = config.doNotCrawlFile().map(ExclusionFile::watch);
   }
 
   /** Whether a discovered link (normalized) may become a crawl candidate; cheap, on the hot path. */
@@ -69,6 +72,10 @@ public final class Gatekeeper {
     }
     for (Pattern regex : doNotCrawlRegexes) {
       if (regex.matcher(url).matches()) return local("do_not_crawl regex " + regex.pattern());
+    }
+    if (exclusionFile.isPresent()) {
+      Optional<String> excluded = exclusionFile.get().refuses(url);
+      if (excluded.isPresent()) return local(excluded.get());
     }
     int q = url.indexOf('?');
     if (q >= 0 && !queryAllowed(url.substring(0, q), url.substring(q + 1))) {

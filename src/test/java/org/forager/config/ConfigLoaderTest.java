@@ -118,6 +118,8 @@ class ConfigLoaderTest {
         warc:
           max_file_size: 100MiB
           gzip_level: 6
+        sitemaps: { enabled: false, default_location: false, max_files: 3 }
+        do_not_crawl_file: /etc/forager/never-crawl.txt
         """);
 
     assertEquals(new CrawlConfig(
@@ -135,7 +137,9 @@ class ConfigLoaderTest {
         List.of(new QueryParameterRule("http://a.example/list", List.of())),
         new CrawlConfig.Network(true),
         new CrawlConfig.Store("postgres", "jdbc:postgresql://db.internal:5432/crawl"),
-        new CrawlConfig.Warc(100L << 20, 6)), config);
+        new CrawlConfig.Warc(100L << 20, 6),
+        new CrawlConfig.Sitemaps(false, false, 3),
+        Optional.of(Path.of("/etc/forager/never-crawl.txt"))), config);
   }
 
   @Test

@@ -80,6 +80,19 @@ class LocalPolicyTest {
   }
 
   @Test
+  void theExclusionFileRefusesItsHostsAndPrefixes() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/staff/a", "/ok").html("/ok", "<p>ok</p>");
+      Path file = tmp.resolve("never-crawl.txt");
+      java.nio.file.Files.writeString(file, "# no staff pages\n" + site.url("/staff/") + "\n");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "do_not_crawl_file: \"" + file + "\""));
+      assertEquals(List.of("/robots.txt", "/", "/ok"), site.paths());
+      assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", TestCrawl.lastOutcome(data, site.url("/staff/a")));
+    }
+  }
+
+  @Test
   void seedWithASkippedExtensionIsRefusedWithALoggedAction() throws Exception {
     try (TestSite site = TestSite.start()) {
       Path data = tmp.resolve("data");
