@@ -21,6 +21,8 @@ import org.forager.policy.Verdict;
 import org.forager.record.CrawlAction;
 import org.forager.robots.RobotsFetcher;
 import org.forager.robots.RobotsRules;
+import org.forager.sitemap.SitemapReader;
+import org.forager.sitemap.SitemapResult;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.DueCandidate;
@@ -55,6 +57,7 @@ final class OriginCrawler implements OriginTask {
   private final Instant cutoff;
   private final OriginPoliteness politeness;
   private final ArrayDeque<Pending> todo = new ArrayDeque<>();
+  private final SitemapQueue sitemaps;
   private final PriorityQueue<Retry> retries = new PriorityQueue<>(Comparator.comparingLong(Retry::readyAt));
 
   private boolean loaded;
@@ -75,6 +78,7 @@ final class OriginCrawler implements OriginTask {
     this.ctx = ctx;
     this.cutoff = cutoff;
     this.politeness = new OriginPoliteness(ctx.config().politeness());
+    this.sitemaps = new SitemapQueue(origin, ctx.config().sitemaps());
   }
 
   Origin origin() {
@@ -103,7 +107,7 @@ final class OriginCrawler implements OriginTask {
         return finish();
       }
       Pending next = nextPending();
-      if (next == null) {
+      if (next == null && !sitemaps.hasWork()) {
         if (retries.isEmpty()) {
           if (ctx.continuous()) scheduleNextDue();
           return finish();
@@ -111,11 +115,19 @@ final class OriginCrawler implements OriginTask {
         return OptionalLong.of(Math.max(retries.peek().readyAt(), requestAllowedAt()));
       }
       if (robotsNeeded()) {
-        todo.addFirst(next);
+        if (next != null) todo.addFirst(next);
         if (!ctx.budget().tryTake()) return finish();
         fetchRobots();
         return givenUp ? finish() : OptionalLong.of(requestAllowedAt());
       }
+      sitemaps.start(robots);
+      if (sitemaps.hasNext()) {
+        if (next != null) todo.addFirst(next);
+        if (!ctx.budget().tryTake()) return finish();
+        fetchSitemap(sitemaps.next().orElseThrow());
+        return givenUp ? finish() : OptionalLong.of(requestAllowedAt());
+      }
+      if (next == null) continue; // the sitemaps are done; what is left are retries
       if (!ctx.budget().tryTake()) {
         todo.addFirst(next);
         return finish();
@@ -218,6 +230,64 @@ final class OriginCrawler implements OriginTask {
       notBefore = lastRequestEnd + backoffMillis(robotsFailures) * 1_000_000L;
     }
     saveState();
+  }
+
+  // --- sitemaps
+
+  /**
+   * Fetches one sitemap file: its page URLs become candidates (depth 1, found on the sitemap) when
+   * they pass the discovery gates; an index's children are queued. The fetch is a request like any
+   * other, logged as a {@code sitemap} action and written to the WARC; it is not itself a candidate.
+   */
+  private void fetchSitemap(String url) {
+    if (!robots.isAllowed(url)) {
+      log(new CrawlAction(ctx.clock().instant(), CrawlAction.Kind.SITEMAP, url, Outcome.BLOCKED_BY_ROBOTS_TXT, 0,
+          Optional.empty(), 0, 0, Optional.empty(), Optional.empty(), 1, politeness.delayMillis(),
+          Optional.of("robots.txt")));
+      return;
+    }
+    FetchResult result = ctx.fetcher().fetch(FetchRequest.of(url));
+    requested = true;
+    lastRequestEnd = System.nanoTime();
+    politeness.responseTime(result.durationMillis());
+    Classification classification = ctx.classifier().classify(result);
+    Optional<String> note = Optional.empty();
+    if (result instanceof FetchResult.Response response) {
+      ctx.warc().write(response);
+      if (classification.outcome() == Outcome.FETCHED) {
+        note = Optional.of(readSitemap(response));
+      }
+    }
+    switch (classification.feedback()) {
+      case OK -> politeness.answeredNormally();
+      case RATE_LIMITED -> politeness.rateLimited();
+      case PERSISTENT -> losePatience(classification.outcome() + " for sitemap " + url);
+      case REFUSED -> givenUp = true;
+      case TRANSIENT -> { } // not retried: sitemaps are read again next run
+    }
+    log(action(result, CrawlAction.Kind.SITEMAP, classification.outcome(),
+        classification.location().flatMap(l -> UrlNormalizer.resolve(url, l)), 1, note));
+  }
+
+  private String readSitemap(FetchResult.Response response) {
+    return switch (SitemapReader.read(response.url(), response.body(), response.header("Content-Type"))) {
+      case SitemapResult.Failure failure -> "not a sitemap: " + failure.reason();
+      case SitemapResult.Index index -> {
+        sitemaps.add(index.sitemaps());
+        yield "sitemap index of " + index.sitemaps().size() + " files";
+      }
+      case SitemapResult.UrlSet set -> {
+        List<Candidate> candidates = new ArrayList<>();
+        for (SitemapResult.Entry entry : set.urls()) {
+          UrlNormalizer.normalize(entry.url())
+              .filter(u -> ctx.gatekeeper().isCandidate(u, 1))
+              .ifPresent(u -> candidates.add(new Candidate(u, 1, Optional.of(response.url()))));
+        }
+        int added = ctx.store().addCandidates(candidates);
+        wakeOtherOrigins(candidates);
+        yield "sitemap of " + set.urls().size() + " URLs, " + added + " new" + (set.truncated() ? ", truncated" : "");
+      }
+    };
   }
 
   private void useRobots(OriginState.RobotsTxt txt) {

@@ -8,7 +8,7 @@ import org.forager.fetch.Outcome;
  * One line of the crawl log: one crawl action. Field names in the log are the snake_case of these.
  *
  * @param ts when the action started (for a request: when it was sent)
- * @param kind {@code page} or {@code robots}
+ * @param kind {@code page}, {@code robots} or {@code sitemap}
  * @param httpStatus 0 when no response came back
  * @param bytes decoded body bytes, 0 when none
  * @param durationMillis from start until the body was read; ts + duration is when the request ended
@@ -34,6 +34,7 @@ public record CrawlAction(
 
   public enum Kind {
     PAGE,
-    ROBOTS
+    ROBOTS,
+    SITEMAP
   }
 }

@@ -126,7 +126,7 @@ class CliTest {
       assertTrue(out().matches("(?s).*origins in scope +1\\R.*"), out());
 
       assertEquals(0, Main.run("audit", "--data-dir", data.toString()));
-      assertTrue(out().contains("POLITE: 3 requests to 1 origins"), out());
+      assertTrue(out().contains("POLITE: 4 requests to 1 origins"), out()); // robots.txt, /sitemap.xml, 2 pages
       Files.writeString(data.resolve("logs/crawl.jsonl"), Files.readString(data.resolve("logs/crawl.jsonl"))
           .replace("\"kind\":\"robots\"", "\"kind\":\"page\""));
       assertEquals(3, Main.run("audit", "--data-dir", data.toString()), "a page before robots.txt");

@@ -36,6 +36,8 @@ public final class TestCrawl {
       yaml.append("politeness: { min_delay: 20ms, max_delay: 2s, response_time_factor: 0 }\n");
     }
     if (!extraYaml.contains("network:")) yaml.append("network: { allow_private_addresses: true }\n");
+    // No /sitemap.xml guess: tests count requests; sitemap tests turn it back on.
+    if (!extraYaml.contains("sitemaps:")) yaml.append("sitemaps: { default_location: false }\n");
     if (!extraYaml.contains("limits:")) yaml.append("limits: { fetch_timeout: 2s, max_retries: 2 }\n");
     yaml.append(extraYaml).append('\n');
     try {

@@ -1,0 +1,68 @@
+package org.forager.crawl;
+
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.forager.config.CrawlConfig;
+import org.forager.robots.RobotsRules;
+import org.forager.sitemap.SitemapSources;
+import org.forager.url.Origin;
+import org.forager.url.UrlNormalizer;
+
+/**
+ * The sitemap files one origin still has to read in this run: those robots.txt lists (or
+ * {@code /sitemap.xml}), then the children of the indexes read. Only the origin's own files are
+ * fetched: a request to another origin would owe that origin's delay, which this crawler does not
+ * hold. At most {@code sitemaps.max_files} per run. Confined to the origin's turns.
+ */
+final class SitemapQueue {
+
+  private final Origin origin;
+  private final CrawlConfig.Sitemaps config;
+  private final ArrayDeque<String> pending = new ArrayDeque<>();
+  private final Set<String> seen = new HashSet<>();
+  private boolean started;
+  private int taken;
+
+  SitemapQueue(Origin origin, CrawlConfig.Sitemaps config) {
+    this.origin = origin;
+    this.config = config;
+  }
+
+  /** Queues the origin's sitemaps once per run, from its robots.txt. */
+  void start(RobotsRules robots) {
+    if (started || !config.enabled()) return;
+    started = true;
+    List<String> listed = robots.sitemaps();
+    if (listed.isEmpty() && !config.defaultLocation()) return;
+    add(SitemapSources.of(origin, listed));
+  }
+
+  /** Children of an index just read. */
+  void add(List<String> urls) {
+    for (String url : urls) {
+      Optional<String> normalized = UrlNormalizer.normalize(url);
+      if (normalized.isPresent() && origin.contains(normalized.get()) && seen.add(normalized.get())) {
+        pending.add(normalized.get());
+      }
+    }
+  }
+
+  /** The next file to fetch, while the run's allowance lasts. */
+  Optional<String> next() {
+    if (pending.isEmpty() || taken >= config.maxFiles()) return Optional.empty();
+    taken++;
+    return Optional.of(pending.poll());
+  }
+
+  /** Whether this run still has sitemaps to read, or to look for once robots.txt is known. */
+  boolean hasWork() {
+    return (!started && config.enabled()) || hasNext();
+  }
+
+  boolean hasNext() {
+    return !pending.isEmpty() && taken < config.maxFiles();
+  }
+}

@@ -1,0 +1,90 @@
+package org.forager.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.forager.store.UrlRecord;
+import org.forager.testweb.TestCrawl;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Sitemaps as a source of candidates in a real crawl. */
+@Timeout(60)
+class SitemapCrawlTest {
+
+  @TempDir Path tmp;
+
+  private static String urlset(String... urls) {
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+    for (String url : urls) xml.append("  <url><loc>").append(url).append("</loc><lastmod>2026-11-01</lastmod></url>\n");
+    return xml.append("</urlset>\n").toString();
+  }
+
+  private static byte[] gzip(String text) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+      gz.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  void sitemapsListedInRobotsTxtIndexesAndGzipAddCandidatesThroughTheGates() throws Exception {
+    try (TestSite site = TestSite.start(); TestSite other = TestSite.start()) {
+      byte[] second = gzip(urlset(site.url("/from-gz")));
+      site.robots("User-agent: *\nDisallow: /private\nSitemap: " + site.url("/sitemap-index.xml") + "\n")
+          .route("/sitemap-index.xml", ex -> TestSite.respond(ex, 200, "application/xml",
+              "<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+                  + "<sitemap><loc>" + site.url("/sm1.xml") + "</loc></sitemap>"
+                  + "<sitemap><loc>" + site.url("/sm2.xml.gz") + "</loc></sitemap>"
+                  + "<sitemap><loc>" + other.url("/elsewhere.xml") + "</loc></sitemap></sitemapindex>"))
+          .route("/sm1.xml", ex -> TestSite.respond(ex, 200, "application/xml",
+              urlset(site.url("/only-in-sitemap"), site.url("/private/x"), site.url("/photo.jpg"), other.url("/x"))))
+          .route("/sm2.xml.gz", ex -> TestSite.respond(ex, 200, "application/x-gzip", second))
+          .html("/", "<p>no links</p>")
+          .html("/only-in-sitemap", "<p>found by the sitemap</p>")
+          .html("/from-gz", "<p>found by the gzipped sitemap</p>");
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")), "sitemaps: { enabled: true }");
+      try (Crawler crawler = Crawler.open(config).quiet(true)) {
+        crawler.run();
+        UrlRecord found = crawler.store().url(site.url("/only-in-sitemap")).orElseThrow();
+        assertEquals(site.url("/sm1.xml"), found.discoveredFrom().orElseThrow());
+        assertEquals(1, found.depth());
+      }
+      TestCrawl.assertPolite(data);
+
+      assertEquals(List.of("/robots.txt", "/sitemap-index.xml", "/sm1.xml", "/sm2.xml.gz"), site.paths().subList(0, 4));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("/only-in-sitemap")));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("/from-gz")));
+      assertEquals("BLOCKED_BY_ROBOTS_TXT", TestCrawl.lastOutcome(data, site.url("/private/x")));
+      assertEquals(null, TestCrawl.lastOutcome(data, site.url("/photo.jpg")), "skipped extension: not a candidate");
+      assertTrue(other.paths().isEmpty(), "another origin's sitemap or page is not fetched");
+      List<JsonNode> sitemapActions = TestCrawl.log(data).stream()
+          .filter(l -> l.get("kind").asText().equals("sitemap")).toList();
+      assertEquals(3, sitemapActions.size());
+      assertTrue(sitemapActions.get(1).get("reason").asText().startsWith("sitemap of 3 URLs, 2 new"), sitemapActions.get(1).toString());
+    }
+  }
+
+  @Test
+  void theDefaultLocationIsTriedWhenRobotsTxtListsNone() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.route("/sitemap.xml", ex -> TestSite.respond(ex, 200, "text/xml", urlset(site.url("/a"))))
+          .html("/", "<p>home</p>").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "sitemaps: { default_location: true }"));
+      assertEquals(List.of("/robots.txt", "/sitemap.xml"), site.paths().subList(0, 2));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("/a")));
+    }
+  }
+}
