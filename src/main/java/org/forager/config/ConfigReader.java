@@ -23,7 +23,7 @@ final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
-      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc");
+      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "fleet");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after");
   static final List<String> LIMITS_KEYS = List.of(
@@ -65,7 +65,8 @@ final class ConfigReader {
         new Network(root.section("network", List.of("allow_private_addresses"))
             .get("allow_private_addresses", Values::bool).orElse(defaults.network().allowPrivateAddresses())),
         store(root.section("store", List.of("kind", "url"))),
-        warc(root.section("warc", List.of("max_file_size", "gzip_level"))));
+        warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
+        fleet(root.section("fleet", List.of("lease"))));
   }
 
   private static String userAgent(String path, JsonNode node) {
@@ -153,6 +154,15 @@ final class ConfigReader {
         section.get("max_file_size", Values::positiveSize).orElse(defaults.maxFileBytes()),
         section.get("gzip_level", (path, node) -> Values.wholeNumber(path, node, 0, 9))
             .map(Long::intValue).orElse(defaults.gzipLevel()));
+  }
+
+  private static CrawlConfig.Fleet fleet(Section section) {
+    Duration lease = section.get("lease", Values::positiveDuration).orElse(CrawlConfig.Fleet.defaults().lease());
+    if (lease.toMillis() < 300) {
+      // Renewed every third: shorter than this, the renewals alone would keep the database busy.
+      throw ConfigException.at(section.pathOf("lease"), "must be at least 300ms, got " + Durations.format(lease));
+    }
+    return new CrawlConfig.Fleet(lease);
   }
 
   private static Store store(Section section) {

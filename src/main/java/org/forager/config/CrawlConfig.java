@@ -23,7 +23,8 @@ public record CrawlConfig(
     List<QueryParameterRule> urlQueryParameters,
     Network network,
     Store store,
-    Warc warc) {
+    Warc warc,
+    Fleet fleet) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
@@ -115,24 +116,36 @@ public record CrawlConfig(
     }
   }
 
+  /**
+   * Several crawler processes sharing one PostgreSQL store (docs/fleet.md).
+   *
+   * @param lease how long a claimed origin stays leased to a process without renewal; renewed every
+   *     third of it. After a process dies its origins wait this long before another takes them.
+   */
+  public record Fleet(Duration lease) {
+    public static Fleet defaults() {
+      return new Fleet(Duration.ofSeconds(60));
+    }
+  }
+
   public CrawlConfig withSeeds(List<String> seeds) {
     return new CrawlConfig(userAgent, List.copyOf(seeds), dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, fleet);
   }
 
   public CrawlConfig withDataDir(Path dataDir) {
     return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, fleet);
   }
 
   public CrawlConfig withMaxActions(long maxActions) {
     return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, fleet);
   }
 
   public CrawlConfig withLimits(Limits limits) {
     return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, fleet);
   }
 
   /** The skip_extensions default: binary and non-HTML formats not worth fetching (seed 002). */
@@ -161,7 +174,8 @@ public record CrawlConfig(
         List.of(),
         Network.defaults(),
         Store.defaults(),
-        Warc.defaults());
+        Warc.defaults(),
+        Fleet.defaults());
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

@@ -118,6 +118,8 @@ class ConfigLoaderTest {
         warc:
           max_file_size: 100MiB
           gzip_level: 6
+        fleet:
+          lease: 2m
         """);
 
     assertEquals(new CrawlConfig(
@@ -135,7 +137,8 @@ class ConfigLoaderTest {
         List.of(new QueryParameterRule("http://a.example/list", List.of())),
         new CrawlConfig.Network(true),
         new CrawlConfig.Store("postgres", "jdbc:postgresql://db.internal:5432/crawl"),
-        new CrawlConfig.Warc(100L << 20, 6)), config);
+        new CrawlConfig.Warc(100L << 20, 6),
+        new CrawlConfig.Fleet(Duration.ofMinutes(2))), config);
   }
 
   @Test
