@@ -23,7 +23,8 @@ final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
-      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps", "do_not_crawl_file");
+      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps", "do_not_crawl_file",
+      "fleet");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after");
   static final List<String> LIMITS_KEYS = List.of(
@@ -67,7 +68,8 @@ final class ConfigReader {
         store(root.section("store", List.of("kind", "url"))),
         warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
         sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files"))),
-        root.get("do_not_crawl_file", ConfigReader::path));
+        root.get("do_not_crawl_file", ConfigReader::path),
+        fleet(root.section("fleet", List.of("lease"))));
   }
 
   private static String userAgent(String path, JsonNode node) {
@@ -163,6 +165,15 @@ final class ConfigReader {
         section.get("max_file_size", Values::positiveSize).orElse(defaults.maxFileBytes()),
         section.get("gzip_level", (path, node) -> Values.wholeNumber(path, node, 0, 9))
             .map(Long::intValue).orElse(defaults.gzipLevel()));
+  }
+
+  private static CrawlConfig.Fleet fleet(Section section) {
+    Duration lease = section.get("lease", Values::positiveDuration).orElse(CrawlConfig.Fleet.defaults().lease());
+    if (lease.toMillis() < 300) {
+      // Renewed every third: shorter than this, the renewals alone would keep the database busy.
+      throw ConfigException.at(section.pathOf("lease"), "must be at least 300ms, got " + Durations.format(lease));
+    }
+    return new CrawlConfig.Fleet(lease);
   }
 
   private static Store store(Section section) {

@@ -27,7 +27,8 @@ public record CrawlConfig(
     Store store,
     Warc warc,
     Sitemaps sitemaps,
-    Optional<Path> doNotCrawlFile) {
+    Optional<Path> doNotCrawlFile,
+    Fleet fleet) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
@@ -132,6 +133,18 @@ public record CrawlConfig(
     }
   }
 
+  /**
+   * Several crawler processes sharing one PostgreSQL store (docs/fleet.md).
+   *
+   * @param lease how long a claimed origin stays leased to a process without renewal; renewed every
+   *     third of it. After a process dies its origins wait this long before another takes them.
+   */
+  public record Fleet(Duration lease) {
+    public static Fleet defaults() {
+      return new Fleet(Duration.ofSeconds(60));
+    }
+  }
+
   public CrawlConfig withSeeds(List<String> seeds) {
     return toBuilder().seeds(List.copyOf(seeds)).build();
   }
@@ -184,6 +197,7 @@ public record CrawlConfig(
     b.warc = warc;
     b.sitemaps = sitemaps;
     b.doNotCrawlFile = doNotCrawlFile;
+    b.fleet = fleet;
     return b;
   }
 
@@ -206,6 +220,7 @@ public record CrawlConfig(
     private Warc warc;
     private Sitemaps sitemaps;
     private Optional<Path> doNotCrawlFile;
+    private Fleet fleet;
 
     private Builder() {}
 
@@ -294,8 +309,13 @@ public record CrawlConfig(
       return this;
     }
 
+    public Builder fleet(Fleet fleet) {
+      this.fleet = fleet;
+      return this;
+    }
+
     public CrawlConfig build() {
-      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile);
+      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet);
     }
   }
 
@@ -327,7 +347,8 @@ public record CrawlConfig(
         Store.defaults(),
         Warc.defaults(),
         Sitemaps.defaults(),
-        Optional.empty());
+        Optional.empty(),
+        Fleet.defaults());
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

@@ -31,6 +31,7 @@ import org.forager.record.RunSummary;
 import org.forager.robots.RobotsFetcher;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlStore;
+import org.forager.store.OriginLeases;
 import org.forager.store.Stores;
 import org.forager.url.Origin;
 import org.forager.url.UrlNormalizer;
@@ -138,8 +139,10 @@ public final class Crawler implements AutoCloseable {
     ActionBudget budget = new ActionBudget(config.maxActions());
     Map<Origin, OriginCrawler> crawlers = new ConcurrentHashMap<>();
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      // A fleet process's scheduler runs until its FleetCoordinator says the fleet's run is over.
+      OriginLeases leases = store instanceof OriginLeases l ? l : null;
       Scheduler s = new Scheduler(config.concurrency(), executor,
-          () -> stopRequested || budget.exhausted(), this::unexpected, continuous);
+          () -> stopRequested || budget.exhausted(), this::unexpected, continuous || leases != null);
       ScheduledExecutorService alarms = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "forager-wake-at");
         t.setDaemon(true);
@@ -158,12 +161,23 @@ public final class Crawler implements AutoCloseable {
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
             if (c != null) alarms.schedule(() -> s.wake(c), delayMillis, TimeUnit.MILLISECONDS);
           });
-      for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
+      FleetCoordinator fleet = null;
+      if (leases != null) {
+        // Only origins this process leased are crawled; the coordinator adds them as it claims them
+        // (and saves and releases them at the end). Wakes and alarms find no crawler in `crawlers`:
+        // new work of an origin reopens it in the store instead.
+        fleet = new FleetCoordinator(leases, ctx, started, s,
+            origin -> new OriginCrawler(origin, ctx, started).fetchRobotsFirst());
+        fleet.start();
+      } else {
+        for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
+      }
       if (stopRequested) s.stop();
       try {
         runScheduler(s, crawlers, summary);
       } finally {
         alarms.shutdownNow();
+        if (fleet != null) fleet.close();
       }
     }
     for (OriginCrawler c : crawlers.values()) c.saveState();

@@ -72,6 +72,7 @@ final class OriginCrawler implements OriginTask {
   private boolean requested;
   private long lastRequestEnd;
   private long notBefore;
+  private boolean fetchRobotsFirst;
 
   OriginCrawler(Origin origin, CrawlContext ctx, Instant cutoff) {
     this.origin = origin;
@@ -150,6 +151,20 @@ final class OriginCrawler implements OriginTask {
     }
   }
 
+  /** Whether the origin was given up for this run (out of patience, page limit, put off by the site). */
+  boolean givenUp() {
+    return givenUp;
+  }
+
+  /**
+   * Fleet: the first turn fetches robots.txt rather than using the copy another process stored, so
+   * that this process's own crawl log shows robots.txt before any page of the origin (the audit).
+   */
+  OriginCrawler fetchRobotsFirst() {
+    fetchRobotsFirst = true;
+    return this;
+  }
+
   /** Saves what the next run needs to know about this origin. */
   void saveState() {
     if (!loaded) return;
@@ -160,7 +175,7 @@ final class OriginCrawler implements OriginTask {
   private void load() {
     loaded = true;
     ctx.store().originState(origin).ifPresent(state -> {
-      state.robotsTxt().ifPresent(this::useRobots);
+      state.robotsTxt().filter(robots -> !fetchRobotsFirst).ifPresent(this::useRobots);
       politeness.restore(state.delayMillis());
     });
   }

@@ -1,7 +1,9 @@
 package org.forager.frontier;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.OptionalLong;
 import java.util.PriorityQueue;
@@ -36,7 +38,8 @@ public final class Scheduler {
       (a, b) -> a.readyAt != b.readyAt ? Long.compare(a.readyAt, b.readyAt) : Long.compare(a.seq, b.seq));
   private final Set<OriginTask> running = new HashSet<>();
   private final Set<OriginTask> parked = new HashSet<>();
-  private final Set<OriginTask> woken = new HashSet<>();
+  /** Tasks told to come back while their turn ran, with the time they may run again. */
+  private final Map<OriginTask, Long> woken = new HashMap<>();
   private long seq;
   private int inFlight;
   private boolean stopRequested;
@@ -111,8 +114,30 @@ public final class Scheduler {
         heap.add(new Entry(System.nanoTime(), seq++, task));
         changed.signalAll();
       } else if (running.contains(task)) {
-        woken.add(task);
+        woken.merge(task, System.nanoTime(), Math::min);
       }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Adds a task to a running schedule, first ready at {@code readyAt} ({@link System#nanoTime()}),
+   * e.g. an origin a fleet process just claimed. A task already waiting for its turn is left as it is;
+   * a parked one comes back at that time; one whose turn is running comes back then even if it
+   * returns finished.
+   */
+  public void add(OriginTask task, long readyAt) {
+    lock.lock();
+    try {
+      if (running.contains(task)) {
+        woken.merge(task, readyAt, Math::min);
+        return;
+      }
+      if (heap.stream().anyMatch(e -> e.task == task)) return;
+      parked.remove(task);
+      heap.add(new Entry(readyAt, seq++, task));
+      changed.signalAll();
     } finally {
       lock.unlock();
     }
@@ -163,8 +188,8 @@ public final class Scheduler {
         running.remove(task);
         if (next.isPresent()) {
           heap.add(new Entry(next.getAsLong(), seq++, task));
-        } else if (woken.remove(task)) {
-          heap.add(new Entry(System.nanoTime(), seq++, task));
+        } else if (woken.containsKey(task)) {
+          heap.add(new Entry(woken.remove(task), seq++, task));
         } else {
           parked.add(task);
         }

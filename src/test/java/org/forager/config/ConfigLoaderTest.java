@@ -120,6 +120,8 @@ class ConfigLoaderTest {
           gzip_level: 6
         sitemaps: { enabled: false, default_location: false, max_files: 3 }
         do_not_crawl_file: /etc/forager/never-crawl.txt
+        fleet:
+          lease: 2m
         """);
 
     assertEquals(new CrawlConfig(
@@ -139,7 +141,8 @@ class ConfigLoaderTest {
         new CrawlConfig.Store("postgres", "jdbc:postgresql://db.internal:5432/crawl"),
         new CrawlConfig.Warc(100L << 20, 6),
         new CrawlConfig.Sitemaps(false, false, 3),
-        Optional.of(Path.of("/etc/forager/never-crawl.txt"))), config);
+        Optional.of(Path.of("/etc/forager/never-crawl.txt")),
+        new CrawlConfig.Fleet(Duration.ofMinutes(2))), config);
   }
 
   @Test

@@ -46,7 +46,8 @@ class ExampleFileTest {
         defaults.store(),
         defaults.warc(),
         defaults.sitemaps(),
-        defaults.doNotCrawlFile()), config);
+        defaults.doNotCrawlFile(),
+        defaults.fleet()), config);
   }
 
   @Test

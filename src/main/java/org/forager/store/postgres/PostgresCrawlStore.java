@@ -19,6 +19,7 @@ import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
 import org.forager.store.DueCandidate;
+import org.forager.store.OriginLeases;
 import org.forager.store.OriginState;
 import org.forager.store.StoreException;
 import org.forager.store.UrlRecord;
@@ -40,11 +41,11 @@ import org.forager.url.Origin;
  * microsecond precision. The validators a {@link DueCandidate} carries follow the embedded store's
  * rule: those of the last 2xx response, refreshed by later 304 responses.
  *
- * <p>Beyond the {@link CrawlStore} contract, origins can be leased to one crawler process at a time
- * ({@link #claimOrigins}, {@link #renewLeases}, {@link #releaseOrigin}) so that politeness holds
- * across a fleet.
+ * <p>Beyond the {@link CrawlStore} contract, origins are leased to one crawler process at a time
+ * ({@link OriginLeases}) so that politeness holds across a fleet. Adding a URL of an origin (by
+ * {@link #addCandidates} or {@link #record}) clears its {@code done_until} in the same transaction.
  */
-public final class PostgresCrawlStore implements CrawlStore {
+public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   /** Connections per store unless told otherwise: enough for many origins crawled at once. */
   public static final int DEFAULT_CONNECTIONS = 8;
@@ -65,6 +66,14 @@ public final class PostgresCrawlStore implements CrawlStore {
         INSERT INTO crawl_url_count AS n (origin, urls)
         SELECT origin, count(*) FROM added GROUP BY origin ORDER BY origin
         ON CONFLICT (origin) DO UPDATE SET urls = n.urls + excluded.urls
+      ), reopened AS (
+        -- New URLs are new work: an origin released as done is free again. The update locks the
+        -- lease row even when it changes nothing, so a release deciding "done" at the same moment
+        -- either waits for this transaction and sees the URLs, or is seen here and cleared.
+        UPDATE origin_lease l SET done_until = NULL,
+          expires_at = CASE WHEN l.done_until IS NULL THEN l.expires_at ELSE now() END
+        FROM (SELECT DISTINCT origin FROM added ORDER BY origin) a
+        WHERE l.origin = a.origin
       )
       SELECT count(*) FROM added
       """;
@@ -118,11 +127,11 @@ public final class PostgresCrawlStore implements CrawlStore {
       """;
 
   private final Database database;
-  private final OriginLeases leases;
+  private final LeaseTable leases;
 
   private PostgresCrawlStore(Database database) {
     this.database = database;
-    this.leases = new OriginLeases(database);
+    this.leases = new LeaseTable(database);
   }
 
   /**
@@ -362,39 +371,27 @@ public final class PostgresCrawlStore implements CrawlStore {
   }
 
   /**
-   * Leases up to {@code max} free scope origins to {@code owner} for {@code lease}: origins never
-   * leased first, then those free for longest. An origin is free when no lease on it runs, that is,
-   * it was released or its lease expired (its owner died, or stopped renewing). Two owners never
-   * hold one origin: each claim locks the rows it takes and skips those another claim is taking.
-   * Lease times are the database server's clock; a caller should consider its lease ended
-   * {@code lease} after it sent the call, whatever it hears later.
-   *
-   * @param owner names the crawler process, unique in the fleet (e.g. host and process id)
-   * @return the origins now leased to {@code owner}, which it did not hold before
-   * @throws IllegalArgumentException when {@code owner} is blank or {@code lease} is not positive
+   * {@inheritDoc} Origins never leased come first, then those free for longest. Each claim locks
+   * the rows it takes and skips those another claim is taking.
    */
-  public List<Origin> claimOrigins(String owner, int max, Duration lease) {
-    return leases.claim(owner, max, lease);
+  @Override
+  public List<Origin> claim(String owner, int max, Duration lease, Instant dueBy) {
+    return leases.claim(owner, max, lease, dueBy);
   }
 
-  /**
-   * Extends every lease of {@code owner} to {@code lease} from now. A lease that expired is renewed
-   * too if no other owner took the origin meanwhile (then nobody crawled it in between).
-   *
-   * @return the origins {@code owner} holds now; it must stop crawling any other
-   */
-  public List<Origin> renewLeases(String owner, Duration lease) {
+  @Override
+  public List<Origin> renew(String owner, Duration lease) {
     return leases.renew(owner, lease);
   }
 
-  /**
-   * Gives up {@code owner}'s lease on {@code origin}, which becomes free at once (and is claimed
-   * after the origins free for longer).
-   *
-   * @return whether {@code owner} held it
-   */
-  public boolean releaseOrigin(String owner, Origin origin) {
-    return leases.release(owner, origin);
+  @Override
+  public boolean release(String owner, Origin origin, Release release) {
+    return leases.release(owner, origin, release);
+  }
+
+  @Override
+  public boolean othersHoldLeases(String owner) {
+    return leases.othersHoldLeases(owner);
   }
 
   /** Closes the connections; closing twice is harmless. Calls after it throw {@link IllegalStateException}. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,6 +17,9 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.forager.store.Candidate;
+import org.forager.store.CrawlRecord;
+import org.forager.store.OriginLeases.Release;
 import org.forager.url.Origin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -33,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PostgresCrawlStoreLeaseTest {
 
   private static final Duration HOUR = Duration.ofHours(1);
+  private static final Release UNFINISHED = new Release.Unfinished();
   private static final Origin A = Origin.ofUrl("https://a.example");
   private static final Origin B = Origin.ofUrl("https://b.example");
   private static final Origin C = Origin.ofUrl("https://c.example");
@@ -72,19 +77,19 @@ class PostgresCrawlStoreLeaseTest {
   @Test
   void aClaimTakesFreeScopeOriginsUpToItsMaximumAndNoOtherOwnerGetsThem() {
     one.addScope(List.of(C, A, B));
-    assertEquals(List.of(A, B), one.claimOrigins("one", 2, HOUR));
-    assertEquals(List.of(C), two.claimOrigins("two", 5, HOUR));
-    assertEquals(List.of(), two.claimOrigins("two", 5, HOUR));
-    assertEquals(List.of(), one.claimOrigins("one", 5, HOUR)); // not even its own again
-    assertEquals(List.of(), one.claimOrigins("one", 0, HOUR));
+    assertEquals(List.of(A, B), one.claim("one", 2, HOUR, Instant.MAX));
+    assertEquals(List.of(C), two.claim("two", 5, HOUR, Instant.MAX));
+    assertEquals(List.of(), two.claim("two", 5, HOUR, Instant.MAX));
+    assertEquals(List.of(), one.claim("one", 5, HOUR, Instant.MAX)); // not even its own again
+    assertEquals(List.of(), one.claim("one", 0, HOUR, Instant.MAX));
   }
 
   @Test
   void onlyScopeOriginsAreLeased() {
     one.addCandidates(List.of(org.forager.store.Candidate.seed("https://elsewhere.example/")));
-    assertEquals(List.of(), one.claimOrigins("one", 5, HOUR));
+    assertEquals(List.of(), one.claim("one", 5, HOUR, Instant.MAX));
     two.addScope(List.of(A));
-    assertEquals(List.of(A), one.claimOrigins("one", 5, HOUR));
+    assertEquals(List.of(A), one.claim("one", 5, HOUR, Instant.MAX));
   }
 
   @Test
@@ -104,7 +109,7 @@ class PostgresCrawlStoreLeaseTest {
         claims.add(pool.submit(() -> {
           start.await();
           List<Origin> held = new ArrayList<>();
-          for (List<Origin> got; !(got = store.claimOrigins(owner, 3, HOUR)).isEmpty(); ) held.addAll(got);
+          for (List<Origin> got; !(got = store.claim(owner, 3, HOUR, Instant.MAX)).isEmpty(); ) held.addAll(got);
           return held;
         }));
       }
@@ -127,48 +132,109 @@ class PostgresCrawlStoreLeaseTest {
   @Test
   void anExpiredLeaseIsTakenOverAndItsOldOwnerLosesIt() {
     one.addScope(List.of(A, B));
-    assertEquals(List.of(A, B), one.claimOrigins("dead", 5, HOUR));
-    assertEquals(List.of(), two.claimOrigins("alive", 5, HOUR));
+    assertEquals(List.of(A, B), one.claim("dead", 5, HOUR, Instant.MAX));
+    assertEquals(List.of(), two.claim("alive", 5, HOUR, Instant.MAX));
 
     expire("dead", A); // its process stopped renewing an hour ago
-    assertEquals(List.of(A), two.claimOrigins("alive", 5, HOUR));
+    assertEquals(List.of(A), two.claim("alive", 5, HOUR, Instant.MAX));
 
-    assertEquals(List.of(B), one.renewLeases("dead", HOUR));
-    assertFalse(one.releaseOrigin("dead", A));
-    assertEquals(List.of(A), two.renewLeases("alive", HOUR));
+    assertEquals(List.of(B), one.renew("dead", HOUR));
+    assertFalse(one.release("dead", A, UNFINISHED));
+    assertEquals(List.of(A), two.renew("alive", HOUR));
   }
 
   @Test
   void anExpiredLeaseNobodyTookIsRenewedByItsOwner() {
     one.addScope(List.of(A));
-    assertEquals(List.of(A), one.claimOrigins("slow", 5, HOUR));
+    assertEquals(List.of(A), one.claim("slow", 5, HOUR, Instant.MAX));
     expire("slow", A);
-    assertEquals(List.of(A), one.renewLeases("slow", HOUR));
-    assertEquals(List.of(), two.claimOrigins("other", 5, HOUR));
+    assertEquals(List.of(A), one.renew("slow", HOUR));
+    assertEquals(List.of(), two.claim("other", 5, HOUR, Instant.MAX));
   }
 
   @Test
   void aReleasedOriginIsFreeAtOnceAndClaimedAfterThoseFreeForLonger() {
     one.addScope(List.of(A, B, C));
-    assertEquals(List.of(A), one.claimOrigins("one", 1, HOUR));
-    assertTrue(one.releaseOrigin("one", A));
-    assertFalse(one.releaseOrigin("one", A));
-    assertEquals(List.of(), one.renewLeases("one", HOUR));
+    assertEquals(List.of(A), one.claim("one", 1, HOUR, Instant.MAX));
+    assertTrue(one.release("one", A, UNFINISHED));
+    assertFalse(one.release("one", A, UNFINISHED));
+    assertEquals(List.of(), one.renew("one", HOUR));
     // Never-leased origins come first, then the released one.
-    assertEquals(List.of(B), two.claimOrigins("two", 1, HOUR));
-    assertEquals(List.of(C), two.claimOrigins("two", 1, HOUR));
-    assertEquals(List.of(A), two.claimOrigins("two", 1, HOUR));
-    assertTrue(two.releaseOrigin("two", C));
-    assertTrue(two.releaseOrigin("two", A));
+    assertEquals(List.of(B), two.claim("two", 1, HOUR, Instant.MAX));
+    assertEquals(List.of(C), two.claim("two", 1, HOUR, Instant.MAX));
+    assertEquals(List.of(A), two.claim("two", 1, HOUR, Instant.MAX));
+    assertTrue(two.release("two", C, UNFINISHED));
+    assertTrue(two.release("two", A, UNFINISHED));
     // C was released first, so it has been free for longer.
-    assertEquals(List.of(C), one.claimOrigins("one", 1, HOUR));
+    assertEquals(List.of(C), one.claim("one", 1, HOUR, Instant.MAX));
+  }
+
+  @Test
+  void anOriginReleasedWithNothingDueWaitsForItsNextDueTimeUntilANewUrlOfItIsAdded() {
+    one.addScope(List.of(A));
+    one.addCandidates(List.of(Candidate.seed("https://a.example/")));
+    Instant cutoff = Instant.now();
+    assertEquals(List.of(A), one.claim("one", 5, HOUR, cutoff));
+    one.record(crawled("https://a.example/", cutoff.plus(Duration.ofDays(7))), List.of());
+    assertTrue(one.release("one", A, new Release.NothingDue(cutoff)));
+    assertEquals(List.of(), one.claim("one", 5, HOUR, cutoff), "not even by its releaser");
+    assertEquals(List.of(), two.claim("two", 5, HOUR, Instant.now()), "nothing due before its next due time");
+    assertEquals(List.of("infinity"), postgres.query("SELECT CASE WHEN done_until > now() + interval '6 days'"
+        + " THEN 'infinity' END FROM " + schema + ".origin_lease"));
+
+    // A link to it found by another process: new work, free again at once.
+    two.addCandidates(List.of(new Candidate("https://a.example/new", 1, java.util.Optional.empty())));
+    assertEquals(List.of(A), two.claim("two", 5, HOUR, cutoff));
+  }
+
+  @Test
+  void anOriginReleasedAsDoneWhileAUrlOfItCameDueIsFreeAtOnce() {
+    one.addScope(List.of(A));
+    one.addCandidates(List.of(Candidate.seed("https://a.example/"))); // due, as if added after the last due()
+    Instant cutoff = Instant.now();
+    assertEquals(List.of(A), one.claim("one", 5, HOUR, cutoff));
+    assertTrue(one.release("one", A, new Release.NothingDue(cutoff)));
+    assertEquals(List.of(A), two.claim("two", 5, HOUR, cutoff));
+  }
+
+  @Test
+  void anOriginDoneUntilATimeIsLeftToClaimsWithALaterCutoff() {
+    one.addScope(List.of(A));
+    one.addCandidates(List.of(Candidate.seed("https://a.example/")));
+    Instant cutoff = Instant.now();
+    assertEquals(List.of(A), one.claim("one", 5, HOUR, cutoff));
+    // Out of patience: done for a run whose cutoff is this one, not for a later run.
+    assertTrue(one.release("one", A, new Release.DoneUntil(cutoff.plusNanos(1000))));
+    assertEquals(List.of(), one.claim("one", 5, HOUR, cutoff));
+    assertEquals(List.of(A), two.claim("two", 5, HOUR, cutoff.plusMillis(1)));
+  }
+
+  @Test
+  void othersHoldLeasesWhileAnotherOwnersLeaseRuns() {
+    one.addScope(List.of(A, B));
+    assertFalse(two.othersHoldLeases("two"));
+    assertEquals(List.of(A), one.claim("one", 1, HOUR, Instant.MAX));
+    assertTrue(two.othersHoldLeases("two"));
+    assertFalse(one.othersHoldLeases("one"), "its own leases do not count");
+    expire("one", A);
+    assertFalse(two.othersHoldLeases("two"), "an expired lease does not count: its owner may be dead");
+    assertEquals(List.of(A), one.renew("one", HOUR));
+    assertTrue(one.release("one", A, UNFINISHED));
+    assertFalse(two.othersHoldLeases("two"));
+  }
+
+  private static CrawlRecord crawled(String url, Instant next) {
+    Instant now = Instant.now();
+    return new CrawlRecord(url, now, org.forager.fetch.Outcome.FETCHED, 200, 1, java.util.Optional.empty(), 0,
+        java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty(), false, false,
+        java.util.Optional.empty(), java.util.Optional.empty(), next);
   }
 
   @Test
   void leaseArgumentsAreChecked() {
-    assertThrows(IllegalArgumentException.class, () -> one.claimOrigins(" ", 1, HOUR));
-    assertThrows(IllegalArgumentException.class, () -> one.claimOrigins("one", 1, Duration.ZERO));
-    assertThrows(IllegalArgumentException.class, () -> one.renewLeases("one", Duration.ofSeconds(-1)));
+    assertThrows(IllegalArgumentException.class, () -> one.claim(" ", 1, HOUR, Instant.MAX));
+    assertThrows(IllegalArgumentException.class, () -> one.claim("one", 1, Duration.ZERO, Instant.MAX));
+    assertThrows(IllegalArgumentException.class, () -> one.renew("one", Duration.ofSeconds(-1)));
   }
 
   /** Moves an owner's lease on an origin one hour into the past, as if its process had died. */

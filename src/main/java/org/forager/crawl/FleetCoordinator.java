@@ -1,0 +1,313 @@
+package org.forager.crawl;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.forager.frontier.OriginTask;
+import org.forager.frontier.Scheduler;
+import org.forager.store.OriginLeases;
+import org.forager.store.OriginLeases.Release;
+import org.forager.store.OriginState;
+import org.forager.url.Origin;
+
+/**
+ * This process's part in a fleet sharing one crawl database (docs/fleet.md, "How leases work"): it
+ * claims origins (up to {@code concurrency}), hands them to the scheduler, renews their leases every
+ * third of {@code fleet.lease}, releases each origin when its turn finds it finished (with the time
+ * until which it is done), claims more, and ends the run when it holds nothing, a claim finds
+ * nothing, and no other process holds a live lease (one that dies is waited for, and its origins
+ * taken over once its leases expire). {@link #close} releases what is still held.
+ *
+ * <p>A turn starts only while this process holds the origin's lease with at least a third of it
+ * left, counted from when the claim or renewal was sent: an origin lost on renewal (its lease
+ * expired and another process took it) stops after the turn in flight.
+ *
+ * <p>Thread-safe: turns run on the scheduler's threads, claims and renewals on one thread of its own.
+ */
+final class FleetCoordinator implements AutoCloseable {
+
+  private final OriginLeases leases;
+  private final CrawlContext ctx;
+  private final Instant cutoff;
+  private final Scheduler scheduler;
+  private final Function<Origin, OriginCrawler> newCrawler;
+  private final String owner = ownerId();
+  private final Duration lease;
+  private final long leaseNanos;
+  private final long renewEveryNanos;
+  private final int maxOrigins;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  /** Origins held, with the end of their lease on this process's clock (System.nanoTime). */
+  private final Map<Origin, Long> deadlines = new HashMap<>();
+  /** The task of each origin claimed in this run and not lost: its crawler is reused when claimed again. */
+  private final Map<Origin, LeasedOrigin> tasks = new HashMap<>();
+  private boolean claimWanted = true;
+  private boolean closed;
+  private Thread thread;
+
+  /**
+   * @param cutoff the run's cutoff: origins done until later are not claimed
+   * @param newCrawler makes the crawler of an origin claimed for the first time in this run
+   */
+  FleetCoordinator(OriginLeases leases, CrawlContext ctx, Instant cutoff, Scheduler scheduler,
+      Function<Origin, OriginCrawler> newCrawler) {
+    this.leases = leases;
+    this.ctx = ctx;
+    this.cutoff = cutoff;
+    this.scheduler = scheduler;
+    this.newCrawler = newCrawler;
+    this.lease = ctx.config().fleet().lease();
+    this.leaseNanos = lease.toNanos();
+    this.renewEveryNanos = leaseNanos / 3;
+    this.maxOrigins = ctx.config().concurrency();
+  }
+
+  /** Starts claiming; the scheduler must be running (or about to) to take the origins. */
+  void start() {
+    thread = Thread.ofPlatform().daemon().name("forager-fleet").start(this::loop);
+  }
+
+  String owner() {
+    return owner;
+  }
+
+  /** Stops claiming and releases every origin still held (with its state saved: work is left). */
+  @Override
+  public void close() throws InterruptedException {
+    lock.lock();
+    try {
+      closed = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    // Not interrupted: a JDBC call cut short would leave its connection unusable. It is bounded by
+    // the renewal period plus one database call.
+    if (thread != null) thread.join(Math.max(10_000, TimeUnit.NANOSECONDS.toMillis(leaseNanos)));
+    List<LeasedOrigin> held = new ArrayList<>();
+    lock.lock();
+    try {
+      for (Origin origin : deadlines.keySet()) held.add(tasks.get(origin));
+      deadlines.clear();
+    } finally {
+      lock.unlock();
+    }
+    for (LeasedOrigin task : held) {
+      try {
+        task.crawler.saveState();
+        leases.release(owner, task.origin, new Release.Unfinished());
+      } catch (RuntimeException e) {
+        // Its lease expires on its own; another process takes it over then.
+        System.err.println("forager: fleet: cannot release " + task.origin + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private void loop() {
+    long nextRenewal = System.nanoTime() + renewEveryNanos;
+    while (true) {
+      try {
+        if (System.nanoTime() - nextRenewal >= 0) {
+          nextRenewal = System.nanoTime() + renewEveryNanos;
+          renew();
+        }
+        int claimed = claimMore();
+        if (!ctx.continuous() && claimed == 0 && holdsNothing() && !leases.othersHoldLeases(owner)) {
+          // Nothing left for this process, and no other process can still find work or die holding
+          // some: the fleet's run is over.
+          scheduler.stop();
+          return;
+        }
+      } catch (RuntimeException e) {
+        // The database briefly unreachable: tried again at the next tick. Meanwhile leases run out
+        // and turns stop on their own.
+        System.err.println("forager: fleet: " + e.getMessage());
+      }
+      lock.lock();
+      try {
+        while (!closed && !claimWanted) {
+          long wait = nextRenewal - System.nanoTime();
+          if (wait <= 0) break;
+          changed.awaitNanos(wait);
+        }
+        if (closed) return;
+        claimWanted = false;
+      } catch (InterruptedException e) {
+        return;
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** Claims origins up to the maximum held; returns how many it got. */
+  private int claimMore() {
+    int room;
+    lock.lock();
+    try {
+      room = maxOrigins - deadlines.size();
+    } finally {
+      lock.unlock();
+    }
+    if (room <= 0) return 0;
+    long sent = System.nanoTime();
+    List<Origin> claimed = leases.claim(owner, room, lease, runCutoff());
+    for (Origin origin : claimed) {
+      // The previous holder's last request ended before it released the origin (or before its lease
+      // expired): waiting the origin's delay from now keeps the interval across processes.
+      long delayMillis = Math.max(ctx.config().politeness().minDelay().toMillis(),
+          ctx.store().originState(origin).map(OriginState::delayMillis).orElse(0L));
+      LeasedOrigin task;
+      lock.lock();
+      try {
+        deadlines.put(origin, sent + leaseNanos);
+        task = tasks.computeIfAbsent(origin, o -> new LeasedOrigin(o, newCrawler.apply(o)));
+      } finally {
+        lock.unlock();
+      }
+      scheduler.add(task, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis));
+    }
+    return claimed.size();
+  }
+
+  private void renew() {
+    long sent = System.nanoTime();
+    List<Origin> renewed = leases.renew(owner, lease);
+    Set<Origin> stray = new HashSet<>(renewed);
+    lock.lock();
+    try {
+      Set<Origin> still = new HashSet<>(renewed);
+      for (Origin origin : List.copyOf(deadlines.keySet())) {
+        if (still.contains(origin)) {
+          deadlines.put(origin, sent + leaseNanos);
+          stray.remove(origin);
+        } else {
+          lose(origin, "its lease expired and another process took it");
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    // Held in the database but not here (released meanwhile, or given up when its lease ran out on
+    // this clock): free it rather than keep it from the fleet.
+    for (Origin origin : stray) leases.release(owner, origin, new Release.Unfinished());
+  }
+
+  // Called with the lock held.
+  private void lose(Origin origin, String why) {
+    deadlines.remove(origin);
+    tasks.remove(origin); // claimed again later: a new crawler, which reads the origin's state afresh
+    claimWanted = true;
+    changed.signalAll();
+    System.err.printf("forager: fleet: lost %s (%s); it stops after the turn in flight%n", origin, why);
+  }
+
+  private boolean holdsNothing() {
+    lock.lock();
+    try {
+      return deadlines.isEmpty();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The cutoff of claims and of "nothing due": the run's start, or now when crawling continuously. */
+  private Instant runCutoff() {
+    return ctx.continuous() ? ctx.clock().instant() : cutoff;
+  }
+
+  /** A turn found the origin finished (or failed): it goes back to the fleet with when it is done until. */
+  private void finished(LeasedOrigin task, boolean givenUp) {
+    lock.lock();
+    try {
+      // Forgotten first, so that a claim returning it after the release below takes it anew.
+      if (tasks.get(task.origin) != task || deadlines.remove(task.origin) == null) return;
+      claimWanted = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    Release release;
+    if (!givenUp) {
+      release = new Release.NothingDue(runCutoff());
+    } else if (ctx.continuous()) {
+      release = new Release.DoneUntil(ctx.clock().instant().plus(OriginCrawler.GIVEN_UP_REST));
+    } else {
+      // Done for any run whose cutoff is this one's; a later run tries it again.
+      release = new Release.DoneUntil(cutoff.plusNanos(1000));
+    }
+    leases.release(owner, task.origin, release);
+  }
+
+  /** Host, process id and a random part: unique in the fleet, and telling in {@code origin_lease}. */
+  static String ownerId() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      host = "unknown-host";
+    }
+    return host + "/" + ProcessHandle.current().pid() + "/"
+        + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
+  }
+
+  /** The scheduler's task for a claimed origin: its crawler's turns, while the lease is held. */
+  private final class LeasedOrigin implements OriginTask {
+    final Origin origin;
+    final OriginCrawler crawler;
+
+    LeasedOrigin(Origin origin, OriginCrawler crawler) {
+      this.origin = origin;
+      this.crawler = crawler;
+    }
+
+    @Override
+    public OptionalLong turn() {
+      long now = System.nanoTime();
+      long left;
+      lock.lock();
+      try {
+        Long deadline = deadlines.get(origin);
+        if (deadline == null || tasks.get(origin) != this) return OptionalLong.empty(); // not ours: stop
+        left = deadline - now;
+        if (left <= 0) {
+          lose(origin, "its lease ran out before it could be renewed");
+          return OptionalLong.empty();
+        }
+      } finally {
+        lock.unlock();
+      }
+      // A renewal is late: wait for it rather than start a turn the lease might not cover.
+      if (left <= renewEveryNanos) return OptionalLong.of(now + renewEveryNanos / 4);
+      OptionalLong next;
+      try {
+        next = crawler.turn();
+      } catch (RuntimeException e) {
+        finished(this, true); // the scheduler drops the task: give the origin back, done for this run
+        throw e;
+      }
+      if (next.isEmpty()) finished(this, crawler.givenUp());
+      return next;
+    }
+
+    @Override
+    public String toString() {
+      return origin.toString();
+    }
+  }
+}

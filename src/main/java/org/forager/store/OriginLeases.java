@@ -1,0 +1,62 @@
+package org.forager.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.forager.url.Origin;
+
+/**
+ * Origins leased to one crawler process at a time, so that several processes sharing one crawl
+ * database never crawl one origin at once (docs/fleet.md, "How leases work"). A store shared by a
+ * fleet implements it besides {@link CrawlStore}; the crawl loop uses leases exactly when its store
+ * does. Implementations must be safe for concurrent use, within a process and across processes.
+ *
+ * <p>Lease times are the store's clock; a caller must consider a lease ended {@code lease} after it
+ * sent the call that granted or renewed it, whatever it hears later.
+ */
+public interface OriginLeases {
+
+  /** How an origin is given back, which says when it is worth claiming again. */
+  sealed interface Release {
+    /** Work is left (the process stops): free for any claim at once. */
+    record Unfinished() implements Release {}
+
+    /**
+     * Nothing was due at {@code cutoff}: the store records the origin's next due time (infinity when
+     * it has no URL), unless a URL due at {@code cutoff} was added meanwhile (then it is free at once).
+     */
+    record NothingDue(Instant cutoff) implements Release {}
+
+    /** Done with until {@code doneUntil} whatever is due (out of patience, put off by the site). */
+    record DoneUntil(Instant doneUntil) implements Release {}
+  }
+
+  /**
+   * Leases up to {@code max} free origins of the scope to {@code owner} for {@code lease}. Free: no
+   * unexpired lease of any owner on it, and not done until after {@code dueBy} (see {@link Release}).
+   * Two owners never hold one origin.
+   *
+   * @param owner names the crawler process, unique in the fleet (host, process id, random part)
+   * @param dueBy the claimer's cutoff: it crawls only URLs due by then
+   * @return the origins now leased to {@code owner}, which it did not hold before
+   */
+  List<Origin> claim(String owner, int max, Duration lease, Instant dueBy);
+
+  /**
+   * Extends every lease of {@code owner} to {@code lease} from now, expired ones included when no
+   * other owner took them.
+   *
+   * @return the origins {@code owner} holds now; it must start no turn on any other
+   */
+  List<Origin> renew(String owner, Duration lease);
+
+  /**
+   * Gives up {@code owner}'s lease on {@code origin}.
+   *
+   * @return whether {@code owner} held it
+   */
+  boolean release(String owner, Origin origin, Release release);
+
+  /** Whether an owner other than {@code owner} holds an unexpired lease (so may still find work, or die). */
+  boolean othersHoldLeases(String owner);
+}

@@ -1,0 +1,221 @@
+package org.forager.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.forager.audit.PolitenessAudit;
+import org.forager.store.CrawlStore;
+import org.forager.store.postgres.PostgresCrawlStore;
+import org.forager.store.postgres.TestPostgres;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three crawler processes (child JVMs running {@code forager crawl}) share one PostgreSQL crawl
+ * database and crawl six local origins. The servers' own logs prove that no origin ever had two
+ * requests in flight or a shorter interval than min_delay, whichever processes crawled it, and that
+ * every page was fetched; each child's crawl log passes the politeness audit. One child killed with
+ * SIGKILL midway loses nothing: the others take its origins over once its leases expire.
+ */
+@Timeout(300)
+class FleetCrawlTest {
+
+  private static final int CHILDREN = 3;
+  private static final int ORIGINS = 6;
+  /** Per origin: "/", a chain /p1 ... /p38, and /late, linked only from the previous origin's /p38. */
+  private static final int CHAIN = 38;
+  private static final int PAGES = CHAIN + 2;
+  private static final long MIN_DELAY_MILLIS = 50;
+  private static final long WAIT_SECONDS = 150;
+
+  @TempDir static Path serverDir;
+  private static TestPostgres postgres;
+
+  @TempDir Path tmp;
+  private final List<TestSite> sites = new ArrayList<>();
+  private final List<Process> children = new ArrayList<>();
+  private final AtomicInteger pageRequests = new AtomicInteger();
+  /** Runs on every page request, with the requester's User-Agent. */
+  private volatile java.util.function.IntConsumer onPageRequest = n -> {};
+  private final Map<Integer, String> userAgentOfRequest = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void startServer() {
+    postgres = TestPostgres.start(serverDir.resolve("pg"));
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    postgres.close();
+  }
+
+  @BeforeEach
+  void startWeb() throws IOException {
+    for (int s = 0; s < ORIGINS; s++) sites.add(TestSite.start());
+    for (int s = 0; s < ORIGINS; s++) {
+      TestSite site = sites.get(s);
+      TestSite next = sites.get((s + 1) % ORIGINS);
+      site.robots("User-agent: *\nAllow: /\n");
+      page(site, "/", "/p1");
+      for (int i = 1; i <= CHAIN; i++) {
+        page(site, "/p" + i, i < CHAIN ? "/p" + (i + 1) : next.url("/late"), "/");
+      }
+      page(site, "/late", "/");
+    }
+  }
+
+  @AfterEach
+  void stopAll() {
+    for (Process child : children) child.destroyForcibly();
+    sites.forEach(TestSite::close);
+  }
+
+  @Test
+  void threeProcessesShareTheCrawlPolitelyAndFetchEveryPageOnce() throws Exception {
+    String store = postgres.freshSchema();
+    for (int c = 0; c < CHILDREN; c++) children.add(startChild(c, store));
+    for (int c = 0; c < CHILDREN; c++) assertEquals(0, awaitExit(c), "child " + c + " exit status");
+
+    for (TestSite site : sites) {
+      for (String path : pagePaths()) assertEquals(1, site.count(path), site.url(path) + " fetched once");
+    }
+    assertPoliteOnTheServers();
+    int crawling = 0;
+    for (int c = 0; c < CHILDREN; c++) {
+      assertAuditPasses(c);
+      if (pagesFetchedBy(c) > 0) crawling++;
+    }
+    assertTrue(crawling >= 2, "the work was shared: " + crawling + " children fetched pages");
+    assertStoreComplete(store);
+  }
+
+  @Test
+  void aProcessKilledMidwayLosesNothingAndItsOriginsAreTakenOver() throws Exception {
+    String store = postgres.freshSchema();
+    int killAt = ORIGINS * PAGES / 3;
+    CountDownLatch reached = new CountDownLatch(1);
+    AtomicReference<String> victim = new AtomicReference<>();
+    onPageRequest = n -> {
+      if (n == killAt) {
+        victim.set(userAgentOfRequest.get(n));
+        reached.countDown();
+      }
+    };
+    for (int c = 0; c < CHILDREN; c++) children.add(startChild(c, store));
+    assertTrue(reached.await(WAIT_SECONDS, TimeUnit.SECONDS), "the crawl reached " + killAt + " page requests");
+    // The child that sent that request holds the lease of its origin right now.
+    int killed = Integer.parseInt(victim.get().substring("FleetBot-".length(), victim.get().indexOf('/')));
+    children.get(killed).destroyForcibly(); // SIGKILL: no release, its leases have to expire
+    assertTrue(children.get(killed).waitFor(WAIT_SECONDS, TimeUnit.SECONDS));
+    for (int c = 0; c < CHILDREN; c++) {
+      if (c != killed) assertEquals(0, awaitExit(c), "child " + c + " exit status");
+    }
+
+    int repeated = 0;
+    for (TestSite site : sites) {
+      for (String path : pagePaths()) {
+        assertTrue(site.count(path) >= 1, site.url(path) + " fetched");
+        repeated += (int) site.count(path) - 1;
+      }
+    }
+    // Only what the killed child had in flight or fetched without recording: one URL per origin it held.
+    assertTrue(repeated <= 2, "at most one repeated fetch per origin the killed child held, got " + repeated);
+    assertTrue(pagesFetchedBy(killed) < ORIGINS * PAGES, "it was killed before the end");
+    assertPoliteOnTheServers();
+    for (int c = 0; c < CHILDREN; c++) if (c != killed) assertAuditPasses(c);
+    assertStoreComplete(store);
+  }
+
+  private void page(TestSite site, String path, String... hrefs) {
+    StringBuilder html = new StringBuilder("<!doctype html><title>" + path + "</title>");
+    for (String href : hrefs) html.append("<a href=\"").append(href).append("\">link</a>\n");
+    String body = html.toString();
+    site.route(path, ex -> {
+      int n = pageRequests.incrementAndGet();
+      userAgentOfRequest.put(n, ex.getRequestHeaders().getFirst("User-Agent"));
+      onPageRequest.accept(n);
+      TestSite.respond(ex, 200, "text/html", body);
+    });
+  }
+
+  private static List<String> pagePaths() {
+    List<String> paths = new ArrayList<>(List.of("/", "/late"));
+    for (int i = 1; i <= CHAIN; i++) paths.add("/p" + i);
+    return paths;
+  }
+
+  private Process startChild(int c, String storeUrl) throws IOException {
+    Path data = tmp.resolve("child" + c);
+    StringBuilder yaml = new StringBuilder();
+    yaml.append("user_agent: \"FleetBot-").append(c).append("/1.0\"\n");
+    yaml.append("data_dir: \"").append(data).append("\"\n");
+    yaml.append("seeds:\n");
+    for (TestSite site : sites) yaml.append("  - \"").append(site.url("/")).append("\"\n");
+    yaml.append("concurrency: 2\n"); // each process holds two origins at a time: six origins need three
+    yaml.append("politeness: { min_delay: ").append(MIN_DELAY_MILLIS).append("ms, response_time_factor: 0 }\n");
+    yaml.append("network: { allow_private_addresses: true }\n");
+    yaml.append("store: { kind: postgres, url: \"").append(storeUrl).append("\" }\n");
+    yaml.append("fleet: { lease: 2s }\n");
+    Path config = Files.writeString(tmp.resolve("child" + c + ".yaml"), yaml);
+    return new ProcessBuilder(
+        ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"),
+        "org.forager.cli.Main", "crawl", "--quiet", "--config", config.toString())
+        .redirectErrorStream(true)
+        .redirectOutput(tmp.resolve("child" + c + ".out").toFile())
+        .start();
+  }
+
+  private int awaitExit(int c) throws Exception {
+    Process child = children.get(c);
+    boolean exited = child.waitFor(WAIT_SECONDS, TimeUnit.SECONDS);
+    assertTrue(exited, "child " + c + " ended within " + WAIT_SECONDS + " s:\n" + output(c));
+    if (child.exitValue() != 0) System.err.println(output(c));
+    return child.exitValue();
+  }
+
+  private String output(int c) throws IOException {
+    return Files.readString(tmp.resolve("child" + c + ".out"));
+  }
+
+  private long pagesFetchedBy(int c) {
+    return userAgentOfRequest.values().stream().filter(ua -> ua.startsWith("FleetBot-" + c + "/")).count();
+  }
+
+  private void assertPoliteOnTheServers() {
+    for (TestSite site : sites) {
+      assertEquals(1, site.maxInFlight(), site.origin() + ": never two requests in flight, across processes");
+      assertTrue(site.minIntervalMillis() >= MIN_DELAY_MILLIS,
+          site.origin() + ": every interval at least min_delay, got " + site.minIntervalMillis() + " ms");
+    }
+  }
+
+  private void assertAuditPasses(int c) {
+    PolitenessAudit.Report report = PolitenessAudit.audit(tmp.resolve("child" + c).resolve("logs/crawl.jsonl"));
+    assertTrue(report.polite(), "child " + c + ": " + report.violations());
+  }
+
+  private static void assertStoreComplete(String url) {
+    try (CrawlStore store = PostgresCrawlStore.open(url)) {
+      assertEquals(ORIGINS * PAGES, store.urlCount());
+      store.forEachUrl(u -> assertTrue(u.lastCrawl().isPresent(), u.url() + " was crawled"));
+    }
+  }
+}
