@@ -3,6 +3,7 @@ package org.forager.url;
 import java.io.ByteArrayOutputStream;
 import java.net.IDN;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * The WHATWG host parser for special schemes (URL Standard, "host parsing"): IPv6 literals, then
@@ -100,19 +101,25 @@ final class HostParser {
   private static boolean appendUnicode(String domain, StringBuilder out) {
     boolean ascii = true;
     for (int i = 0; i < domain.length() && ascii; i++) ascii = domain.charAt(i) < 0x80;
-    String result = domain;
-    if (!ascii) {
-      try {
-        result = IDN.toASCII(domain, IDN.ALLOW_UNASSIGNED);
-      } catch (IllegalArgumentException e) {
-        return false;
-      }
-    }
+    Optional<String> converted = ascii ? Optional.of(domain) : toAscii(domain);
+    if (converted.isEmpty()) return false;
+    String result = converted.get();
     for (int i = 0; i < result.length(); i++) {
       char c = result.charAt(i);
       out.append(c >= 'A' && c <= 'Z' ? (char) (c + 0x20) : c);
     }
     return true;
+  }
+
+  /** {@link IDN#toASCII(String, int)}, empty when it refuses the name. */
+  private static Optional<String> toAscii(String domain) {
+    try {
+      return Optional.of(IDN.toASCII(domain, IDN.ALLOW_UNASSIGNED));
+    } catch (RuntimeException e) {
+      // Not only IllegalArgumentException: a label over 1000 UTF-16 units makes the JDK's Punycode
+      // encoder throw a bare RuntimeException ("input too long"), found by UrlNormalizerFuzz.
+      return Optional.empty();
+    }
   }
 
   /** UTS #46 rejects an {@code xn--} label that is not valid Punycode of a valid label. */
@@ -126,11 +133,7 @@ final class HostParser {
         String unicode = IDN.toUnicode(label, IDN.ALLOW_UNASSIGNED);
         // toUnicode gives its input back when decoding fails, and decodes what does not round-trip.
         if (unicode.equals(label)) return false;
-        try {
-          if (!IDN.toASCII(unicode, IDN.ALLOW_UNASSIGNED).equalsIgnoreCase(label)) return false;
-        } catch (IllegalArgumentException e) {
-          return false;
-        }
+        if (!toAscii(unicode).map(label::equalsIgnoreCase).orElse(false)) return false;
       }
       labelStart = i + 1;
     }

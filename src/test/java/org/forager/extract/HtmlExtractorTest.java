@@ -457,6 +457,16 @@ class HtmlExtractorTest {
     }
 
     @Test
+    void aLinkWithANonAsciiHostOverAThousandCharsIsSkippedNotThrown() {
+      // Found by UrlNormalizerFuzz: the normalizer threw on such a host, and extract with it.
+      String huge = "http://" + "\u00e9".repeat(1001) + "/";
+      ExtractedPage page = withHeaders("<a href='" + huge + "'>x</a><a href='/kept'>k</a>",
+          List.of(), List.of("<" + huge + ">; rel=canonical"));
+      assertEquals(List.of(norm("https://example.org/kept")), page.links());
+      assertEquals(Optional.empty(), page.canonical());
+    }
+
+    @Test
     void truncatedHtmlStillGivesWhatItCan() {
       ExtractedPage page = html("<html><head><meta name=robots content=noindex><body><a href='/a'>a</a><a href=\"/b");
       assertTrue(page.noindex());

@@ -117,6 +117,15 @@ class UrlNormalizerTest {
     }
 
     @Test
+    void aNonAsciiLabelOverAThousandCharsIsRejectedNotThrown() {
+      // The JDK's Punycode encoder throws a bare RuntimeException past 1000 UTF-16 units (found by
+      // UrlNormalizerFuzz); normalize threw it instead of rejecting the host.
+      rejects("http://" + "\u00e9".repeat(1001) + "/");
+      rejects("http://a." + "\u00e9".repeat(5000) + ".example/");
+      assertEquals(Optional.empty(), UrlNormalizer.resolve(BASE, "//" + "\u00e9".repeat(1001) + "/x"));
+    }
+
+    @Test
     void allowedOddCharactersStay() {
       normalizes("http://a_b-c.example/", "http://a_b-c.example/");
       normalizes("http://a..b/", "http://a..b/");
