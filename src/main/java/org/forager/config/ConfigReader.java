@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 import org.forager.config.CrawlConfig.Limits;
 import org.forager.config.CrawlConfig.Network;
@@ -23,18 +24,20 @@ final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
-      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc");
+      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "status");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after");
   static final List<String> LIMITS_KEYS = List.of(
       "max_page_bytes", "fetch_timeout", "max_url_length", "max_depth", "max_retries",
       "max_decompression_ratio", "max_pages_per_origin", "max_repeated_path_segments");
   static final List<String> RECRAWL_KEYS = List.of("interval", "min_interval", "max_interval");
+  static final List<String> STATUS_KEYS = List.of("port", "bind");
   static final List<String> STORE_KINDS = List.of("embedded", "postgres");
 
   /** A product token (RFC 9309 section 2.2.1 matches robots.txt groups on it), then '/', space or the end. */
   private static final Pattern USER_AGENT = Pattern.compile("[A-Za-z0-9_-]+(?:[/ ].*)?");
   /** What a header value may hold, so the User-Agent cannot break the request. */
+  private static final Pattern BIND_ADDRESS = Pattern.compile("[A-Za-z0-9.:%_-]+");
   private static final Pattern PRINTABLE_ASCII = Pattern.compile("[\\x20-\\x7e]*");
 
   private ConfigReader() {}
@@ -65,7 +68,8 @@ final class ConfigReader {
         new Network(root.section("network", List.of("allow_private_addresses"))
             .get("allow_private_addresses", Values::bool).orElse(defaults.network().allowPrivateAddresses())),
         store(root.section("store", List.of("kind", "url"))),
-        warc(root.section("warc", List.of("max_file_size", "gzip_level"))));
+        warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
+        status(root.section("status", STATUS_KEYS)));
   }
 
   private static String userAgent(String path, JsonNode node) {
@@ -153,6 +157,22 @@ final class ConfigReader {
         section.get("max_file_size", Values::positiveSize).orElse(defaults.maxFileBytes()),
         section.get("gzip_level", (path, node) -> Values.wholeNumber(path, node, 0, 9))
             .map(Long::intValue).orElse(defaults.gzipLevel()));
+  }
+
+  private static CrawlConfig.Status status(Section section) {
+    OptionalInt port = section.get("port", (path, node) -> (int) Values.wholeNumber(path, node, 0, 65535))
+        .map(OptionalInt::of).orElse(OptionalInt.empty());
+    String bind = section.get("bind", ConfigReader::bindAddress).orElse(CrawlConfig.Status.DEFAULT_BIND);
+    return new CrawlConfig.Status(port, bind);
+  }
+
+  /** An IP address or a host name; whether it can be listened on is known when the server starts. */
+  private static String bindAddress(String path, JsonNode node) {
+    String bind = Values.nonBlank(path, node);
+    if (!BIND_ADDRESS.matcher(bind).matches()) {
+      throw ConfigException.at(path, ConfigException.quote(bind) + " is not an IP address or host name");
+    }
+    return bind;
   }
 
   private static Store store(Section section) {

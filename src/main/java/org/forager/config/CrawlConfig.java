@@ -3,6 +3,7 @@ package org.forager.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * A whole crawl configuration, validated. Built by {@link ConfigLoader} from YAML and flags, or by
@@ -23,7 +24,8 @@ public record CrawlConfig(
     List<QueryParameterRule> urlQueryParameters,
     Network network,
     Store store,
-    Warc warc) {
+    Warc warc,
+    Status status) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
@@ -115,24 +117,47 @@ public record CrawlConfig(
     }
   }
 
+  /**
+   * The live status page and metrics of a running crawl (docs/status.md).
+   *
+   * @param port the port to serve on, 0 for any free one; empty (the default) for no server
+   * @param bind the address to listen on; loopback unless configured otherwise
+   */
+  public record Status(OptionalInt port, String bind) {
+    public static final String DEFAULT_BIND = "127.0.0.1";
+
+    public static Status defaults() {
+      return new Status(OptionalInt.empty(), DEFAULT_BIND);
+    }
+
+    public boolean enabled() {
+      return port.isPresent();
+    }
+  }
+
+  public CrawlConfig withStatus(Status status) {
+    return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, status);
+  }
+
   public CrawlConfig withSeeds(List<String> seeds) {
     return new CrawlConfig(userAgent, List.copyOf(seeds), dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, status);
   }
 
   public CrawlConfig withDataDir(Path dataDir) {
     return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, status);
   }
 
   public CrawlConfig withMaxActions(long maxActions) {
     return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, status);
   }
 
   public CrawlConfig withLimits(Limits limits) {
     return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots,
-        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc);
+        recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, status);
   }
 
   /** The skip_extensions default: binary and non-HTML formats not worth fetching (seed 002). */
@@ -161,7 +186,8 @@ public record CrawlConfig(
         List.of(),
         Network.defaults(),
         Store.defaults(),
-        Warc.defaults());
+        Warc.defaults(),
+        Status.defaults());
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
 import org.forager.extract.HtmlExtractor;
 import org.forager.fetch.Fetcher;
@@ -71,6 +72,7 @@ public final class Crawler implements AutoCloseable {
   private boolean closed;
   private volatile boolean quiet;
   private volatile boolean continuous;
+  private volatile CrawlListener listener = CrawlListener.NONE;
 
   private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, WarcRecorder warc,
       CrawlLog log) {
@@ -84,13 +86,21 @@ public final class Crawler implements AutoCloseable {
 
   /** Opens (or creates) the data directory: store, WARC directory and crawl log. */
   public static Crawler open(CrawlConfig config) {
+    return open(config, UnaryOperator.identity());
+  }
+
+  /**
+   * Like {@link #open(CrawlConfig)}, with the store wrapped by {@code decorateStore} (e.g. to time its
+   * calls); the crawler uses and closes the decorated store.
+   */
+  public static Crawler open(CrawlConfig config, UnaryOperator<CrawlStore> decorateStore) {
     Path dataDir = config.dataDir();
     try {
       Files.createDirectories(dataDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
     }
-    CrawlStore store = Stores.open(config);
+    CrawlStore store = decorateStore.apply(Stores.open(config));
     List<AutoCloseable> opened = new ArrayList<>(List.of(store));
     try {
       // The store's lock makes this process the directory's only writer: files left open by a killed
@@ -154,13 +164,15 @@ public final class Crawler implements AutoCloseable {
             OriginCrawler c = crawlers.get(origin);
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
             if (c != null) alarms.schedule(() -> s.wake(c), delayMillis, TimeUnit.MILLISECONDS);
-          });
+          }, listener);
       for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
       if (stopRequested) s.stop();
+      ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values()));
       try {
         runScheduler(s, crawlers, summary);
       } finally {
         alarms.shutdownNow();
+        ctx.listener().runFinished();
       }
     }
     for (OriginCrawler c : crawlers.values()) c.saveState();
@@ -191,6 +203,12 @@ public final class Crawler implements AutoCloseable {
   /** Whether to show progress on standard error while running (on unless set quiet). */
   public Crawler quiet(boolean quiet) {
     this.quiet = quiet;
+    return this;
+  }
+
+  /** Who is told of the run as it happens (one listener; set before {@link #run}). */
+  public Crawler listener(CrawlListener listener) {
+    this.listener = java.util.Objects.requireNonNull(listener, "listener");
     return this;
   }
 

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.forager.config.CrawlConfig.DoNotCrawlRule;
 import org.forager.config.CrawlConfig.QueryParameterRule;
 import org.junit.jupiter.api.Test;
@@ -118,6 +119,9 @@ class ConfigLoaderTest {
         warc:
           max_file_size: 100MiB
           gzip_level: 6
+        status:
+          port: 8090
+          bind: 0.0.0.0
         """);
 
     assertEquals(new CrawlConfig(
@@ -135,7 +139,8 @@ class ConfigLoaderTest {
         List.of(new QueryParameterRule("http://a.example/list", List.of())),
         new CrawlConfig.Network(true),
         new CrawlConfig.Store("postgres", "jdbc:postgresql://db.internal:5432/crawl"),
-        new CrawlConfig.Warc(100L << 20, 6)), config);
+        new CrawlConfig.Warc(100L << 20, 6),
+        new CrawlConfig.Status(OptionalInt.of(8090), "0.0.0.0")), config);
   }
 
   @Test
@@ -200,6 +205,25 @@ class ConfigLoaderTest {
     assertEquals(List.of("https://flag.example/"), config.seeds());
     assertEquals(Path.of("from-flag"), config.dataDir());
     assertEquals(99, config.maxActions());
+  }
+
+  @Test
+  void theStatusServerIsOffUnlessAPortIsGiven() throws IOException {
+    assertEquals(new CrawlConfig.Status(OptionalInt.empty(), "127.0.0.1"), load("").status());
+    assertEquals(new CrawlConfig.Status(OptionalInt.empty(), "127.0.0.1"), load("status: { bind: 127.0.0.1 }").status());
+    assertEquals(new CrawlConfig.Status(OptionalInt.of(0), "127.0.0.1"), load("status: { port: 0 }").status());
+  }
+
+  @Test
+  void theStatusPortFlagTurnsTheServerOnKeepingTheFilesBindAddress() throws IOException {
+    Path file = write("forager.yaml", "status: { port: 8090, bind: 10.0.0.5 }\n");
+    Overrides flags = new Overrides(List.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(9000));
+
+    CrawlConfig config = ConfigLoader.load(Optional.of(file), flags);
+
+    assertEquals(new CrawlConfig.Status(OptionalInt.of(9000), "10.0.0.5"), config.status());
+    assertEquals(new CrawlConfig.Status(OptionalInt.of(8090), "10.0.0.5"),
+        ConfigLoader.load(Optional.of(file), Overrides.none()).status());
   }
 
   @Test

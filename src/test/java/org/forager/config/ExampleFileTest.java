@@ -44,7 +44,8 @@ class ExampleFileTest {
         List.of(new QueryParameterRule("https://example.org/search", List.of("q", "page"))),
         defaults.network(),
         defaults.store(),
-        defaults.warc()), config);
+        defaults.warc(),
+        defaults.status()), config);
   }
 
   @Test
