@@ -40,6 +40,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "  forager crawl --seed https://example.org/ --max-actions 100",
       "  forager crawl --config forager.yaml",
       "  forager crawl --data-dir crawl-data          # resume an earlier crawl",
+      "  forager crawl --config forager.yaml --status-port 8090   # watch at http://127.0.0.1:8090/",
       "",
       "Exit status: 0 when the run finished, 1 on a runtime failure, 2 on bad usage or config.",
     })
