@@ -1,5 +1,6 @@
 package org.forager.cli;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import org.forager.config.CrawlConfig;
 import org.forager.config.Overrides;
 import org.forager.crawl.Crawler;
 import org.forager.record.RunSummary;
+import org.forager.status.StatusServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -38,6 +40,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "  forager crawl --seed https://example.org/ --max-actions 100",
       "  forager crawl --config forager.yaml",
       "  forager crawl --data-dir crawl-data          # resume an earlier crawl",
+      "  forager crawl --config forager.yaml --status-port 8090   # watch at http://127.0.0.1:8090/",
       "",
       "Exit status: 0 when the run finished, 1 on a runtime failure, 2 on bad usage or config.",
     })
@@ -60,6 +63,11 @@ final class CrawlCommand implements Callable<Integer> {
   @Option(names = "--max-actions", paramLabel = "N", description = "Stop after N crawl actions (default 1000000).")
   Long maxActions;
 
+  @Option(names = "--status-port", paramLabel = "N", description = "Serve a live status page, its JSON "
+      + "(/api/status) and Prometheus metrics (/metrics) on this port of 127.0.0.1 (or status.bind); 0 picks "
+      + "a free port. Off by default.")
+  Integer statusPort;
+
   @Option(names = "--quiet", description = "No progress lines; only the summary at the end.")
   boolean quiet;
 
@@ -73,7 +81,7 @@ final class CrawlCommand implements Callable<Integer> {
     try {
       cfg = ConfigLoader.load(Optional.ofNullable(config),
           new Overrides(seeds, Optional.ofNullable(seedsFile), Optional.ofNullable(dataDir),
-              Optional.ofNullable(maxActions)));
+              Optional.ofNullable(maxActions), Optional.ofNullable(statusPort)));
     } catch (ConfigException e) {
       spec.commandLine().getErr().println("forager: " + e.getMessage());
       return Main.EXIT_USAGE;
@@ -84,9 +92,29 @@ final class CrawlCommand implements Callable<Integer> {
           + "--config, or the --data-dir of an earlier crawl to resume it");
       return Main.EXIT_USAGE;
     }
+    Optional<StatusServer> status;
+    try {
+      status = cfg.status().enabled() ? Optional.of(StatusServer.start(cfg.status())) : Optional.empty();
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("forager: cannot serve the status page on " + cfg.status().bind() + ":"
+          + cfg.status().port().getAsInt() + ": " + e.getMessage() + " (see --status-port, status: in --config)");
+      return Main.EXIT_USAGE;
+    }
     Instant started = Instant.now();
     CountDownLatch finished = new CountDownLatch(1);
-    Crawler crawler = Crawler.open(cfg).quiet(quiet).continuous(continuous);
+    Crawler crawler;
+    try {
+      crawler = Crawler.open(cfg, store -> status.map(s -> s.timed(store)).orElse(store))
+          .quiet(quiet).continuous(continuous);
+    } catch (RuntimeException e) {
+      status.ifPresent(StatusServer::close);
+      throw e;
+    }
+    status.ifPresent(s -> {
+      crawler.listener(s.listener());
+      spec.commandLine().getErr().println("forager: status page at " + s.uri() + " (metrics at " + s.uri()
+          + "metrics)");
+    });
     Thread hook = new Thread(() -> {
       // SIGINT/SIGTERM: let the fetches in flight finish and the outputs close, for a while.
       System.err.println("forager: stopping after the fetches in flight...");
@@ -110,6 +138,7 @@ final class CrawlCommand implements Callable<Integer> {
       }
     } finally {
       crawler.close();
+      status.ifPresent(StatusServer::close);
       // Only now may a shutdown hook waiting for us let the JVM halt: the summary is out.
       finished.countDown();
       try {

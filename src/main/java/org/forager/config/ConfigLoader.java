@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Loads the crawl configuration: the YAML file when there is one, its missing keys from {@link
@@ -59,6 +60,13 @@ public final class ConfigLoader {
     }
     long maxActions = flags.maxActions().orElse(config.maxActions());
     if (maxActions < 0) throw ConfigException.flag("--max-actions", "must be ≥ 0");
-    return config.withSeeds(seeds).withDataDir(flags.dataDir().orElse(config.dataDir())).withMaxActions(maxActions);
+    CrawlConfig.Status status = config.status();
+    if (flags.statusPort().isPresent()) {
+      int port = flags.statusPort().get();
+      if (port < 0 || port > 65535) throw ConfigException.flag("--status-port", "must be between 0 and 65535");
+      status = new CrawlConfig.Status(OptionalInt.of(port), status.bind());
+    }
+    return config.withSeeds(seeds).withDataDir(flags.dataDir().orElse(config.dataDir())).withMaxActions(maxActions)
+        .withStatus(status);
   }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 import org.forager.config.CrawlConfig.Limits;
 import org.forager.config.CrawlConfig.Network;
@@ -23,19 +24,21 @@ final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
-      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps", "do_not_crawl_file",
-      "fleet");
+      "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps",
+      "do_not_crawl_file", "fleet", "status");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after");
   static final List<String> LIMITS_KEYS = List.of(
       "max_page_bytes", "fetch_timeout", "max_url_length", "max_depth", "max_retries",
       "max_decompression_ratio", "max_pages_per_origin", "max_repeated_path_segments");
   static final List<String> RECRAWL_KEYS = List.of("interval", "min_interval", "max_interval");
+  static final List<String> STATUS_KEYS = List.of("port", "bind");
   static final List<String> STORE_KINDS = List.of("embedded", "postgres");
 
   /** A product token (RFC 9309 section 2.2.1 matches robots.txt groups on it), then '/', space or the end. */
   private static final Pattern USER_AGENT = Pattern.compile("[A-Za-z0-9_-]+(?:[/ ].*)?");
   /** What a header value may hold, so the User-Agent cannot break the request. */
+  private static final Pattern BIND_ADDRESS = Pattern.compile("[A-Za-z0-9.:%_-]+");
   private static final Pattern PRINTABLE_ASCII = Pattern.compile("[\\x20-\\x7e]*");
 
   private ConfigReader() {}
@@ -69,7 +72,8 @@ final class ConfigReader {
         warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
         sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files"))),
         root.get("do_not_crawl_file", ConfigReader::path),
-        fleet(root.section("fleet", List.of("lease"))));
+        fleet(root.section("fleet", List.of("lease"))),
+        status(root.section("status", STATUS_KEYS)));
   }
 
   private static String userAgent(String path, JsonNode node) {
@@ -174,6 +178,22 @@ final class ConfigReader {
       throw ConfigException.at(section.pathOf("lease"), "must be at least 300ms, got " + Durations.format(lease));
     }
     return new CrawlConfig.Fleet(lease);
+  }
+
+  private static CrawlConfig.Status status(Section section) {
+    OptionalInt port = section.get("port", (path, node) -> (int) Values.wholeNumber(path, node, 0, 65535))
+        .map(OptionalInt::of).orElse(OptionalInt.empty());
+    String bind = section.get("bind", ConfigReader::bindAddress).orElse(CrawlConfig.Status.DEFAULT_BIND);
+    return new CrawlConfig.Status(port, bind);
+  }
+
+  /** An IP address or a host name; whether it can be listened on is known when the server starts. */
+  private static String bindAddress(String path, JsonNode node) {
+    String bind = Values.nonBlank(path, node);
+    if (!BIND_ADDRESS.matcher(bind).matches()) {
+      throw ConfigException.at(path, ConfigException.quote(bind) + " is not an IP address or host name");
+    }
+    return bind;
   }
 
   private static Store store(Section section) {

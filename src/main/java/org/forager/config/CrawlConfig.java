@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A whole crawl configuration. Built by {@link ConfigLoader} from YAML and flags (validated there), or
@@ -28,7 +29,8 @@ public record CrawlConfig(
     Warc warc,
     Sitemaps sitemaps,
     Optional<Path> doNotCrawlFile,
-    Fleet fleet) {
+    Fleet fleet,
+    Status status) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
@@ -145,6 +147,28 @@ public record CrawlConfig(
     }
   }
 
+  /**
+   * The live status page and metrics of a running crawl (docs/status.md).
+   *
+   * @param port the port to serve on, 0 for any free one; empty (the default) for no server
+   * @param bind the address to listen on; loopback unless configured otherwise
+   */
+  public record Status(OptionalInt port, String bind) {
+    public static final String DEFAULT_BIND = "127.0.0.1";
+
+    public static Status defaults() {
+      return new Status(OptionalInt.empty(), DEFAULT_BIND);
+    }
+
+    public boolean enabled() {
+      return port.isPresent();
+    }
+  }
+
+  public CrawlConfig withStatus(Status status) {
+    return toBuilder().status(status).build();
+  }
+
   public CrawlConfig withSeeds(List<String> seeds) {
     return toBuilder().seeds(List.copyOf(seeds)).build();
   }
@@ -198,6 +222,7 @@ public record CrawlConfig(
     b.sitemaps = sitemaps;
     b.doNotCrawlFile = doNotCrawlFile;
     b.fleet = fleet;
+    b.status = status;
     return b;
   }
 
@@ -221,6 +246,7 @@ public record CrawlConfig(
     private Sitemaps sitemaps;
     private Optional<Path> doNotCrawlFile;
     private Fleet fleet;
+    private Status status;
 
     private Builder() {}
 
@@ -314,8 +340,13 @@ public record CrawlConfig(
       return this;
     }
 
+    public Builder status(Status status) {
+      this.status = status;
+      return this;
+    }
+
     public CrawlConfig build() {
-      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet);
+      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status);
     }
   }
 
@@ -348,7 +379,8 @@ public record CrawlConfig(
         Warc.defaults(),
         Sitemaps.defaults(),
         Optional.empty(),
-        Fleet.defaults());
+        Fleet.defaults(),
+        Status.defaults());
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

@@ -20,6 +20,7 @@ import org.forager.warc.WarcRecorder;
  * @param wake tells an origin that new candidates of it may have been stored
  * @param continuous keep crawling as URLs come due (recrawls) instead of ending when nothing is due
  * @param wakeAt in continuous mode, asks that an origin with nothing due now be woken at a time
+ * @param listener told of every crawl action
  */
 record CrawlContext(
     CrawlConfig config,
@@ -39,4 +40,5 @@ record CrawlContext(
     PageListener pageListener,
     UrlGate extraGate,
     boolean continuous,
-    java.util.function.BiConsumer<Origin, Instant> wakeAt) {}
+    java.util.function.BiConsumer<Origin, Instant> wakeAt,
+    CrawlListener listener) {}

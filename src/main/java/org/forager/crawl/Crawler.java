@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
 import org.forager.extract.HtmlExtractor;
 import org.forager.fetch.Fetcher;
@@ -70,10 +71,12 @@ public final class Crawler implements AutoCloseable {
   private volatile Scheduler scheduler;
   private volatile boolean stopRequested;
   private boolean closed;
+  private final java.util.concurrent.locks.ReentrantLock runLock = new java.util.concurrent.locks.ReentrantLock();
   private volatile boolean quiet;
   private volatile boolean continuous;
   private volatile PageListener pageListener = page -> { };
   private volatile UrlGate extraGate = (url, depth) -> Optional.empty();
+  private volatile CrawlListener listener = CrawlListener.NONE;
 
   private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, WarcRecorder warc,
       CrawlLog log) {
@@ -87,13 +90,21 @@ public final class Crawler implements AutoCloseable {
 
   /** Opens (or creates) the data directory: store, WARC directory and crawl log. */
   public static Crawler open(CrawlConfig config) {
+    return open(config, UnaryOperator.identity());
+  }
+
+  /**
+   * Like {@link #open(CrawlConfig)}, with the store wrapped by {@code decorateStore} (e.g. to time its
+   * calls); the crawler uses and closes the decorated store.
+   */
+  public static Crawler open(CrawlConfig config, UnaryOperator<CrawlStore> decorateStore) {
     Path dataDir = config.dataDir();
     try {
       Files.createDirectories(dataDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
     }
-    CrawlStore store = Stores.open(config);
+    CrawlStore store = decorateStore.apply(Stores.open(config));
     List<AutoCloseable> opened = new ArrayList<>(List.of(store));
     try {
       // The store's lock makes this process the directory's only writer: files left open by a killed
@@ -132,6 +143,15 @@ public final class Crawler implements AutoCloseable {
    * returns the counts of this run.
    */
   public RunSummary run() throws InterruptedException {
+    runLock.lock();
+    try {
+      return runLocked();
+    } finally {
+      runLock.unlock();
+    }
+  }
+
+  private RunSummary runLocked() throws InterruptedException {
     Instant started = clock.instant();
     addSeeds();
     Set<Origin> scope = store.scope();
@@ -160,7 +180,7 @@ public final class Crawler implements AutoCloseable {
             OriginCrawler c = crawlers.get(origin);
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
             if (c != null) alarms.schedule(() -> s.wake(c), delayMillis, TimeUnit.MILLISECONDS);
-          });
+          }, listener);
       FleetCoordinator fleet = null;
       if (leases != null) {
         // Only origins this process leased are crawled; the coordinator adds them as it claims them
@@ -173,11 +193,13 @@ public final class Crawler implements AutoCloseable {
         for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
       }
       if (stopRequested) s.stop();
+      ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values()));
       try {
         runScheduler(s, crawlers, summary);
       } finally {
         alarms.shutdownNow();
         if (fleet != null) fleet.close();
+        ctx.listener().runFinished();
       }
     }
     for (OriginCrawler c : crawlers.values()) c.saveState();
@@ -220,6 +242,12 @@ public final class Crawler implements AutoCloseable {
   /** Whether to show progress on standard error while running (on unless set quiet). */
   public Crawler quiet(boolean quiet) {
     this.quiet = quiet;
+    return this;
+  }
+
+  /** Who is told of the run as it happens (one listener; set before {@link #run}). */
+  public Crawler listener(CrawlListener listener) {
+    this.listener = java.util.Objects.requireNonNull(listener, "listener");
     return this;
   }
 
@@ -294,7 +322,23 @@ public final class Crawler implements AutoCloseable {
 
   /** Closes the fetcher, the outputs and the store; a second call does nothing. */
   @Override
-  public synchronized void close() {
+  public void close() {
+    // A run still going is stopped first and waited for (its fetches in flight), so that nothing
+    // is written to closed outputs.
+    stop();
+    try {
+      if (!runLock.tryLock(60, TimeUnit.SECONDS)) {
+        System.err.println("forager: the crawl did not stop within a minute; closing anyway");
+      } else {
+        runLock.unlock();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    closeOutputs();
+  }
+
+  private synchronized void closeOutputs() {
     if (closed) return;
     closed = true;
     closeQuietly(fetcher);

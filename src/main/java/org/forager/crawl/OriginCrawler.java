@@ -86,6 +86,16 @@ final class OriginCrawler implements OriginTask {
     return origin;
   }
 
+  /**
+   * This origin's state for display, called from another thread than the turns: the fields are read
+   * without synchronization, so a snapshot may mix moments or lag behind. Acceptable for a status
+   * page, never to be used for decisions.
+   */
+  OriginSnapshot snapshot() {
+    int queued = Math.max(0, todo.size()) + Math.max(0, retries.size());
+    return new OriginSnapshot(origin, politeness.delayMillis(), patience, queued, pagesFetched, givenUp);
+  }
+
   @Override
   public OptionalLong turn() {
     if (!loaded) load();
@@ -497,5 +507,6 @@ final class OriginCrawler implements OriginTask {
   private void log(CrawlAction action) {
     ctx.log().write(action);
     ctx.summary().count(action);
+    ctx.listener().action(action);
   }
 }

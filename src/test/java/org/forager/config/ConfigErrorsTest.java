@@ -72,7 +72,7 @@ class ConfigErrorsTest {
             "config: do_not_crawl[0]: unknown key 'hots' (did you mean 'host'?)"),
         arguments("colour: blue", "config: unknown key 'colour' (known keys: user_agent, seeds, data_dir, max_actions,"
             + " concurrency, politeness, robots, recrawl, skip_extensions, limits, do_not_crawl, url_query_parameters,"
-            + " network, store, warc, sitemaps, do_not_crawl_file, fleet)"),
+            + " network, store, warc, sitemaps, do_not_crawl_file, fleet, status)"),
         arguments("fleet: { lease: 0s }", "config: fleet.lease: must be > 0"),
         arguments("fleet: { lease: 100ms }", "config: fleet.lease: must be at least 300ms, got 100ms"),
         arguments("fleet: { leases: 1m }", "config: fleet: unknown key 'leases' (did you mean 'lease'?)"),
@@ -140,6 +140,12 @@ class ConfigErrorsTest {
             "config: store.url: only used when store.kind is postgres"),
         arguments("store: { kind: postgres, url: \"postgres://db/crawl\" }",
             "config: store.url: \"postgres://db/crawl\" is not a PostgreSQL JDBC URL (jdbc:postgresql://host/database)"),
+        // The status server.
+        arguments("status: { port: 70000 }", "config: status.port: must be ≤ 65535"),
+        arguments("status: { port: -1 }", "config: status.port: must be ≥ 0"),
+        arguments("status: { port: http }", "config: status.port: \"http\" is not a whole number"),
+        arguments("status: { bind: \"my host\" }", "config: status.bind: \"my host\" is not an IP address or host name"),
+        arguments("status: { prot: 8090 }", "config: status: unknown key 'prot' (did you mean 'port'?)"),
         // YAML itself, with the line.
         arguments("politeness:\n  min_delay: 1s\n  max_delay: 2s: 3s\n",
             "config: invalid YAML at line 3, column 16: mapping values are not allowed here"),
@@ -209,6 +215,14 @@ class ConfigErrorsTest {
     Overrides flags = new Overrides(List.of(), Optional.empty(), Optional.empty(), Optional.of(-1L));
     var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), flags));
     assertEquals("--max-actions: must be ≥ 0", e.getMessage());
+  }
+
+  @Test
+  void aStatusPortFlagOutOfRange() {
+    Overrides flags = new Overrides(List.of(), Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.of(65536));
+    var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), flags));
+    assertEquals("--status-port: must be between 0 and 65535", e.getMessage());
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.forager.config.CrawlConfig.DoNotCrawlRule;
 import org.forager.config.CrawlConfig.QueryParameterRule;
 import org.junit.jupiter.api.Test;
@@ -122,6 +123,9 @@ class ConfigLoaderTest {
         do_not_crawl_file: /etc/forager/never-crawl.txt
         fleet:
           lease: 2m
+        status:
+          port: 8090
+          bind: 0.0.0.0
         """);
 
     assertEquals(new CrawlConfig(
@@ -142,7 +146,8 @@ class ConfigLoaderTest {
         new CrawlConfig.Warc(100L << 20, 6),
         new CrawlConfig.Sitemaps(false, false, 3),
         Optional.of(Path.of("/etc/forager/never-crawl.txt")),
-        new CrawlConfig.Fleet(Duration.ofMinutes(2))), config);
+        new CrawlConfig.Fleet(Duration.ofMinutes(2)),
+        new CrawlConfig.Status(OptionalInt.of(8090), "0.0.0.0")), config);
   }
 
   @Test
@@ -207,6 +212,25 @@ class ConfigLoaderTest {
     assertEquals(List.of("https://flag.example/"), config.seeds());
     assertEquals(Path.of("from-flag"), config.dataDir());
     assertEquals(99, config.maxActions());
+  }
+
+  @Test
+  void theStatusServerIsOffUnlessAPortIsGiven() throws IOException {
+    assertEquals(new CrawlConfig.Status(OptionalInt.empty(), "127.0.0.1"), load("").status());
+    assertEquals(new CrawlConfig.Status(OptionalInt.empty(), "127.0.0.1"), load("status: { bind: 127.0.0.1 }").status());
+    assertEquals(new CrawlConfig.Status(OptionalInt.of(0), "127.0.0.1"), load("status: { port: 0 }").status());
+  }
+
+  @Test
+  void theStatusPortFlagTurnsTheServerOnKeepingTheFilesBindAddress() throws IOException {
+    Path file = write("forager.yaml", "status: { port: 8090, bind: 10.0.0.5 }\n");
+    Overrides flags = new Overrides(List.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(9000));
+
+    CrawlConfig config = ConfigLoader.load(Optional.of(file), flags);
+
+    assertEquals(new CrawlConfig.Status(OptionalInt.of(9000), "10.0.0.5"), config.status());
+    assertEquals(new CrawlConfig.Status(OptionalInt.of(8090), "10.0.0.5"),
+        ConfigLoader.load(Optional.of(file), Overrides.none()).status());
   }
 
   @Test

@@ -47,7 +47,8 @@ class ExampleFileTest {
         defaults.warc(),
         defaults.sitemaps(),
         defaults.doNotCrawlFile(),
-        defaults.fleet()), config);
+        defaults.fleet(),
+        defaults.status()), config);
   }
 
   @Test

@@ -1,0 +1,28 @@
+package org.forager.crawl;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import org.forager.frontier.Scheduler;
+import org.forager.record.RunSummary;
+import org.forager.store.CrawlStore;
+
+/** The {@link RunView} of a run in progress. Thread-safe as its parts are. */
+record LiveRun(Instant started, RunSummary summary, Scheduler scheduler, CrawlStore store,
+    Collection<OriginCrawler> crawlers) implements RunView {
+
+  @Override
+  public int activeOrigins() {
+    return scheduler.activeOrigins();
+  }
+
+  @Override
+  public long knownUrls() {
+    return store.urlCount();
+  }
+
+  @Override
+  public List<OriginSnapshot> origins() {
+    return crawlers.stream().map(OriginCrawler::snapshot).toList();
+  }
+}

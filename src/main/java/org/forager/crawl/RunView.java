@@ -1,0 +1,27 @@
+package org.forager.crawl;
+
+import java.time.Instant;
+import java.util.List;
+import org.forager.record.RunSummary;
+
+/**
+ * A read-only live view of a running crawl, for display. Safe to call from any thread; every answer
+ * is a snapshot that may be out of date by the time it is read.
+ */
+public interface RunView {
+
+  /** When the run started. */
+  Instant started();
+
+  /** The counts of this run so far. */
+  RunSummary summary();
+
+  /** Origins waiting for their next turn or in a turn now. */
+  int activeOrigins();
+
+  /** URLs the crawl database knows. */
+  long knownUrls();
+
+  /** One snapshot per origin in scope, in no particular order. */
+  List<OriginSnapshot> origins();
+}

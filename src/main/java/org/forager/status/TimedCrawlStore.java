@@ -1,0 +1,146 @@
+package org.forager.status;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.forager.store.Candidate;
+import org.forager.store.CrawlRecord;
+import org.forager.store.CrawlStore;
+import org.forager.store.DueCandidate;
+import org.forager.store.OriginState;
+import org.forager.store.UrlRecord;
+import org.forager.url.Origin;
+
+/**
+ * A {@link CrawlStore} that times every call of the store it wraps ({@code forager.store.operation},
+ * tagged with the method's name) and otherwise changes nothing. As thread-safe as the wrapped store.
+ */
+final class TimedCrawlStore implements CrawlStore {
+
+  /** Bucket bounds for store calls: microseconds on a fast disk, seconds on a struggling database. */
+  private static final Duration[] BUCKETS = {
+      Duration.ofNanos(100_000), Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10),
+      Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(1),
+      Duration.ofSeconds(5)};
+
+  private final CrawlStore store;
+  private final Timer addScope;
+  private final Timer scope;
+  private final Timer addCandidates;
+  private final Timer due;
+  private final Timer record;
+  private final Timer url;
+  private final Timer history;
+  private final Timer originState;
+  private final Timer saveOriginState;
+  private final Timer forEachUrl;
+  private final Timer urlCount;
+
+  TimedCrawlStore(CrawlStore store, MeterRegistry registry) {
+    this.store = store;
+    addScope = timer(registry, "add_scope");
+    scope = timer(registry, "scope");
+    addCandidates = timer(registry, "add_candidates");
+    due = timer(registry, "due");
+    record = timer(registry, "record");
+    url = timer(registry, "url");
+    history = timer(registry, "history");
+    originState = timer(registry, "origin_state");
+    saveOriginState = timer(registry, "save_origin_state");
+    forEachUrl = timer(registry, "for_each_url");
+    urlCount = timer(registry, "url_count");
+  }
+
+  private static Timer timer(MeterRegistry registry, String operation) {
+    return Timer.builder("forager.store.operation")
+        .description("Calls of the crawl database, by method")
+        .tag("operation", operation)
+        .serviceLevelObjectives(BUCKETS)
+        .register(registry);
+  }
+
+  private static <T> T time(Timer timer, Supplier<T> call) {
+    long start = System.nanoTime();
+    try {
+      return call.get();
+    } finally {
+      timer.record(Duration.ofNanos(System.nanoTime() - start));
+    }
+  }
+
+  private static void time(Timer timer, Runnable call) {
+    long start = System.nanoTime();
+    try {
+      call.run();
+    } finally {
+      timer.record(Duration.ofNanos(System.nanoTime() - start));
+    }
+  }
+
+  @Override
+  public void addScope(Collection<Origin> origins) {
+    time(addScope, () -> store.addScope(origins));
+  }
+
+  @Override
+  public Set<Origin> scope() {
+    return time(scope, store::scope);
+  }
+
+  @Override
+  public int addCandidates(Collection<Candidate> candidates) {
+    return time(addCandidates, () -> store.addCandidates(candidates));
+  }
+
+  @Override
+  public List<DueCandidate> due(Origin origin, Instant cutoff, int limit) {
+    return time(due, () -> store.due(origin, cutoff, limit));
+  }
+
+  @Override
+  public void record(CrawlRecord crawlRecord, Collection<Candidate> discovered) {
+    time(record, () -> store.record(crawlRecord, discovered));
+  }
+
+  @Override
+  public Optional<UrlRecord> url(String u) {
+    return time(url, () -> store.url(u));
+  }
+
+  @Override
+  public List<CrawlRecord> history(String u) {
+    return time(history, () -> store.history(u));
+  }
+
+  @Override
+  public Optional<OriginState> originState(Origin origin) {
+    return time(originState, () -> store.originState(origin));
+  }
+
+  @Override
+  public void saveOriginState(OriginState state) {
+    time(saveOriginState, () -> store.saveOriginState(state));
+  }
+
+  @Override
+  public void forEachUrl(Consumer<UrlRecord> visitor) {
+    time(forEachUrl, () -> store.forEachUrl(visitor));
+  }
+
+  @Override
+  public long urlCount() {
+    return time(urlCount, store::urlCount);
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

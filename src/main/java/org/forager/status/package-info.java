@@ -1,0 +1,9 @@
+/**
+ * Watching a running crawl: an embedded HTTP server ({@link org.forager.status.StatusServer}, off
+ * unless configured) with a self-contained live status page at {@code /}, the JSON it polls at
+ * {@code /api/status} (totals, outcomes, pages per second over time, the busiest and slowest origins,
+ * recent failures) and Prometheus metrics via Micrometer at {@code /metrics}. It learns what happens
+ * from the crawl loop through {@link org.forager.crawl.CrawlListener} and times the crawl database's
+ * calls by decorating the {@link org.forager.store.CrawlStore}; it never changes the crawl.
+ */
+package org.forager.status;
