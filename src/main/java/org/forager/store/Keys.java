@@ -53,6 +53,12 @@ final class Keys {
         .toByteArray();
   }
 
+  /** The due key of a URL as its record has it. */
+  static byte[] due(String origin, UrlRecord url) {
+    long field = url.fetchCount() == 0 ? NEVER_CRAWLED : dueField(url.nextFetchAt());
+    return due(origin, field, url.depth(), url.url());
+  }
+
   static byte[] duePrefix(Origin origin) {
     return new ByteWriter(64).writeBytes(utf8(origin.toString())).writeByte(0).toByteArray();
   }
