@@ -23,7 +23,8 @@ import org.rocksdb.WriteOptions;
  * read again) and by what earlier calls of the same group wrote; so the result is what running the
  * calls one at a time, in queue order, would give. A caller returns once the group holding its
  * call is written (or failed: then every call of the group fails, and nothing of it was written),
- * so "returned" still means "in the write-ahead log". Thread-safe.
+ * so "returned" still means "in the write-ahead log". URLs found or written go to a bounded
+ * cache ({@link KnownUrls}) so that popular ones are not looked up again. Thread-safe.
  */
 final class GroupCommit {
 
@@ -36,6 +37,7 @@ final class GroupCommit {
   private final ConcurrentLinkedQueue<WriteRequest> queue = new ConcurrentLinkedQueue<>();
   /** Guarded by lock. */
   private final RecentWrites recent = new RecentWrites();
+  private final KnownUrls cache = new KnownUrls();
   /** The latest commit whose write returned: every lookup started later sees it. */
   private volatile long visible;
   private volatile long urlCount;
@@ -52,7 +54,7 @@ final class GroupCommit {
 
   /** Runs one call: its lookups, then its share of a group write; returns how many URLs it added. */
   int submit(WriteRequest request) throws RocksDBException {
-    request.lookUp(rocks, visible);
+    request.lookUp(rocks, cache, visible);
     queue.add(request);
     lock.lock();
     try {
@@ -83,7 +85,9 @@ final class GroupCommit {
             new ByteWriter(8).writeLongBigEndian(count).toByteArray());
         rocks.db.write(writeOptions, batch);
         urlCount = count;
-        recent.add(new ArrayList<>(written.keySet()));
+        List<String> urls = new ArrayList<>(written.keySet());
+        recent.add(urls);
+        for (String url : urls) cache.add(url); // new pages are soon linked again
         visible = recent.latest();
       }
       for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);
@@ -95,7 +99,7 @@ final class GroupCommit {
   /** Puts one call's writes in the batch; returns how many URLs it adds. */
   private int apply(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
       throws RocksDBException {
-    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest()); // too old to correct
+    if (!recent.covers(request.seen)) request.lookUp(rocks, cache, recent.latest()); // too old to correct
     int added = 0;
     if (request.record.isPresent()) added += record(request, batch, written);
     for (int i = 0; i < request.candidates.size(); i++) {
@@ -108,7 +112,8 @@ final class GroupCommit {
       UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
           request.now, 0, Optional.empty(), java.time.Instant.EPOCH);
       batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(fresh));
-      batch.put(rocks.due, Keys.due(pending.origin(), fresh), CandidateBatch.NEW_DUE_VALUE);
+      batch.put(rocks.due, Keys.due(pending.origin(), Keys.NEVER_CRAWLED, candidate.depth(),
+          pending.urlKey()), CandidateBatch.NEW_DUE_VALUE);
       written.put(url, new WriteRequest.Known(fresh, WriteRequest.NO_VALIDATORS));
       added++;
     }

@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.forager.url.Origin;
@@ -105,7 +105,10 @@ public final class RocksCrawlStore implements CrawlStore {
   @Override
   public Set<Origin> scope() {
     return call(() -> {
-      Set<Origin> scope = new TreeSet<>();
+      // Keys come in origin order (ASCII origins sort the same as bytes and as strings), so a
+      // linked set keeps that order; a TreeSet would compare 20 origins per insert, which took
+      // 6 s for 10^6 origins on resume.
+      Set<Origin> scope = new LinkedHashSet<>();
       byte[] prefix = Keys.meta('S', "");
       scan(rocks.meta, prefix, Keys.prefixEnd(prefix), Integer.MAX_VALUE,
           (key, value) -> scope.add(Values.decodeOrigin(value)));

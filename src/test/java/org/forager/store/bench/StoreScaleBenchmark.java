@@ -142,6 +142,7 @@ public final class StoreScaleBenchmark {
       print("seeds: %d origins in scope and %d seeds added in %.1f s", origins, origins, seedSeconds);
 
       long fillStart = System.nanoTime();
+      long fillCpu = cpuNanos();
       List<Thread> workers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int id = t;
@@ -166,6 +167,7 @@ public final class StoreScaleBenchmark {
       }
       for (Thread worker : workers) worker.join();
       double fillSeconds = seconds(System.nanoTime() - fillStart);
+      double fillCpuSeconds = seconds(cpuNanos() - fillCpu);
       long expected = expectedUrls();
       long count = store.urlCount();
       print("fill: %,d pages recorded, %,d links offered, %,d URLs known (expected %,d: %s) in %.1f s",
@@ -173,6 +175,8 @@ public final class StoreScaleBenchmark {
           fillSeconds);
       print("fill rate: %,.0f links/s (add+dedup), %,.0f new URLs/s, %,.0f pages/s",
           linksOffered.get() / fillSeconds, (count - origins) / fillSeconds, pages.get() / fillSeconds);
+      print("fill CPU: %.1f s of process CPU (all threads, RocksDB's included): %,.0f links per CPU-second",
+          fillCpuSeconds, linksOffered.get() / fillCpuSeconds);
       if (count != expected) throw new AssertionError("URL count " + count + " != " + expected);
 
       pop(store);
@@ -180,6 +184,10 @@ public final class StoreScaleBenchmark {
       store.close();
       print("close: %.1f s", seconds(System.nanoTime() - closeStart));
     }
+    long written = ioBytes("write_bytes");
+    print("I/O: %.2f GiB written (WAL, flushes, compactions), %.2f GiB read: write amplification %.1f"
+        + " (bytes written per byte left on disk)", written / (double) (1L << 30),
+        ioBytes("read_bytes") / (double) (1L << 30), written / (double) directoryBytes(dir));
     print("total: %.1f s; disk %.2f GiB (%,.1f bytes/URL); heap max used %d MiB (after GC %d MiB); RSS max %d MiB",
         seconds(System.nanoTime() - t0), directoryBytes(dir) / (double) (1L << 30),
         directoryBytes(dir) / (double) expectedUrls(), maxHeapUsed >> 20, maxHeapAfterGc >> 20,
@@ -311,6 +319,24 @@ public final class StoreScaleBenchmark {
       }
     }
     return used;
+  }
+
+  /** CPU time of the whole process, native threads included: comparable on a noisy machine. */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /** A counter of /proc/self/io: bytes this process made the kernel write to or read from disk. */
+  static long ioBytes(String field) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+        if (line.startsWith(field + ":")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+      return -1;
+    } catch (IOException e) {
+      return -1;
+    }
   }
 
   static long rssMiB(String field) {
