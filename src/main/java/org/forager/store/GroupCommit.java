@@ -85,9 +85,8 @@ final class GroupCommit {
             new ByteWriter(8).writeLongBigEndian(count).toByteArray());
         rocks.db.write(writeOptions, batch);
         urlCount = count;
-        List<String> urls = new ArrayList<>(written.keySet());
-        recent.add(urls);
-        for (String url : urls) cache.add(url); // new pages are soon linked again
+        recent.add(written.keySet());
+        for (String url : written.keySet()) cache.add(url); // new pages are soon linked again
         visible = recent.latest();
       }
       for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);

@@ -1,25 +1,24 @@
 package org.forager.store;
 
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.Iterator;
+import java.util.Set;
 
 /**
  * The URLs written by the latest commits of the store, by commit number: what lets a lookup made
  * outside the write lock be corrected under it. A URL read as unknown at commit {@code c} is known
  * after all if a later commit wrote it; a URL record read at {@code c} is stale if a later commit
- * wrote it. Bounded: it keeps at least the latest commit and, beyond it, at most
- * {@value #MAX_URLS} URLs; a lookup older than what is kept must be done again ({@link #covers}).
- * Not thread-safe: the store uses it under its write lock.
+ * wrote it. Each commit keeps the set of URLs it wrote, as it is (no copying); a question looks at
+ * the few commits after the one a lookup saw. Bounded: it keeps at least the latest commit and,
+ * beyond it, at most {@value #MAX_URLS} URLs; a lookup older than what is kept must be done again
+ * ({@link #covers}). Not thread-safe: the store uses it under its write lock.
  */
 final class RecentWrites {
 
   static final int MAX_URLS = 100_000;
 
-  private record Commit(long number, List<String> urls) {}
+  private record Commit(long number, Set<String> urls) {}
 
-  private final Map<String, Long> lastWrite = new HashMap<>();
   private final ArrayDeque<Commit> commits = new ArrayDeque<>();
   private long latest;
   private long urls;
@@ -36,20 +35,19 @@ final class RecentWrites {
 
   /** Whether a commit after {@code seen} wrote {@code url}; only meaningful when it covers it. */
   boolean writtenAfter(String url, long seen) {
-    Long at = lastWrite.get(url);
-    return at != null && at > seen;
+    for (Iterator<Commit> newest = commits.descendingIterator(); newest.hasNext(); ) {
+      Commit commit = newest.next();
+      if (commit.number() <= seen) return false;
+      if (commit.urls().contains(url)) return true;
+    }
+    return false;
   }
 
   /** Adds the next commit, which wrote {@code written}, and forgets the oldest beyond the bound. */
-  void add(List<String> written) {
+  void add(Set<String> written) {
     latest++;
-    for (String url : written) lastWrite.put(url, latest);
     commits.addLast(new Commit(latest, written));
     urls += written.size();
-    while (urls > MAX_URLS && commits.size() > 1) {
-      Commit oldest = commits.removeFirst();
-      urls -= oldest.urls().size();
-      for (String url : oldest.urls()) lastWrite.remove(url, oldest.number());
-    }
+    while (urls > MAX_URLS && commits.size() > 1) urls -= commits.removeFirst().urls().size();
   }
 }
