@@ -260,6 +260,8 @@ public final class StoreScaleBenchmark {
   /** Reopens a filled store and gets a crawl going: open, scope(), the first due() calls. */
   private void resume() {
     long start = System.nanoTime();
+    var threadBean = ManagementFactory.getThreadMXBean();
+    long cpuStart = threadBean.getCurrentThreadCpuTime();
     try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
       long opened = System.nanoTime();
       var scope = store.scope();
@@ -276,6 +278,8 @@ public final class StoreScaleBenchmark {
           + " (%,d URLs); total %.2f s; heap max %d MiB; RSS max %d MiB",
           store.urlCount(), scope.size(), seconds(opened - start), seconds(scoped - opened), calls,
           seconds(first - scoped), got, seconds(first - start), heapUsedNow() >> 20, rssMiB("VmHWM"));
+      print("resume CPU: %.2f s of the resuming thread's CPU (wall time includes waiting for a core)",
+          seconds(threadBean.getCurrentThreadCpuTime() - cpuStart));
     }
   }
 
