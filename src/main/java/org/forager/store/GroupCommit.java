@@ -1,5 +1,6 @@
 package org.forager.store;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,8 +24,7 @@ import org.rocksdb.WriteOptions;
  * read again) and by what earlier calls of the same group wrote; so the result is what running the
  * calls one at a time, in queue order, would give. A caller returns once the group holding its
  * call is written (or failed: then every call of the group fails, and nothing of it was written),
- * so "returned" still means "in the write-ahead log". URLs found or written go to a bounded
- * cache ({@link KnownUrls}) so that popular ones are not looked up again. Thread-safe.
+ * so "returned" still means "in the write-ahead log". Thread-safe.
  */
 final class GroupCommit {
 
@@ -37,7 +37,6 @@ final class GroupCommit {
   private final ConcurrentLinkedQueue<WriteRequest> queue = new ConcurrentLinkedQueue<>();
   /** Guarded by lock. */
   private final RecentWrites recent = new RecentWrites();
-  private final KnownUrls cache = new KnownUrls();
   /** The latest commit whose write returned: every lookup started later sees it. */
   private volatile long visible;
   private volatile long urlCount;
@@ -54,7 +53,7 @@ final class GroupCommit {
 
   /** Runs one call: its lookups, then its share of a group write; returns how many URLs it added. */
   int submit(WriteRequest request) throws RocksDBException {
-    request.lookUp(rocks, cache, visible);
+    request.lookUp(rocks, visible);
     queue.add(request);
     lock.lock();
     try {
@@ -86,19 +85,23 @@ final class GroupCommit {
         rocks.db.write(writeOptions, batch);
         urlCount = count;
         recent.add(written.keySet());
-        for (String url : written.keySet()) cache.add(url); // new pages are soon linked again
         visible = recent.latest();
       }
       for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);
     } catch (RocksDBException | RuntimeException e) {
       for (WriteRequest request : group) request.fail(e);
+    } finally {
+      // An Error (out of memory) must not leave drained calls waiting for ever.
+      for (WriteRequest request : group) {
+        if (!request.done()) request.fail(new StoreException("the write of this call was aborted"));
+      }
     }
   }
 
   /** Puts one call's writes in the batch; returns how many URLs it adds. */
   private int apply(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
       throws RocksDBException {
-    if (!recent.covers(request.seen)) request.lookUp(rocks, cache, recent.latest()); // too old to correct
+    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest()); // too old to correct
     int added = 0;
     if (request.record.isPresent()) added += record(request, batch, written);
     for (int i = 0; i < request.candidates.size(); i++) {
@@ -109,7 +112,7 @@ final class GroupCommit {
       }
       Candidate candidate = pending.candidate();
       UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
-          request.now, 0, Optional.empty(), java.time.Instant.EPOCH);
+          request.now, 0, Optional.empty(), Instant.EPOCH);
       batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(fresh));
       batch.put(rocks.due, Keys.due(pending.origin(), Keys.NEVER_CRAWLED, candidate.depth(),
           pending.urlKey()), CandidateBatch.NEW_DUE_VALUE);
@@ -130,7 +133,7 @@ final class GroupCommit {
           ? WriteRequest.readNow(rocks, url) : request.recorded;
     }
     UrlRecord previous = known.map(WriteRequest.Known::url).orElseGet(() -> new UrlRecord(url, 0,
-        Optional.empty(), request.now, 0, Optional.empty(), java.time.Instant.EPOCH));
+        Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));
     Values.DueEntry validators =
         known.map(WriteRequest.Known::validators).orElse(WriteRequest.NO_VALIDATORS);
     if (known.isPresent()) batch.delete(rocks.due, Keys.due(origin, previous));

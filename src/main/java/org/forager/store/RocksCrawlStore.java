@@ -110,7 +110,7 @@ public final class RocksCrawlStore implements CrawlStore {
       // 6 s for 10^6 origins on resume. Sized from the meta family's key count (scope and origin
       // states, an estimate) so that it does not grow by rehashing a million entries 17 times.
       long estimate = rocks.db.getLongProperty(rocks.meta, "rocksdb.estimate-num-keys");
-      Set<Origin> scope = LinkedHashSet.newLinkedHashSet((int) Math.clamp(estimate, 16, 1 << 24));
+      Set<Origin> scope = LinkedHashSet.newLinkedHashSet(Math.clamp(estimate, 16, 1 << 24));
       byte[] prefix = Keys.meta('S', "");
       scan(rocks.meta, prefix, Keys.prefixEnd(prefix), Integer.MAX_VALUE,
           (key, value) -> scope.add(Values.decodeOrigin(value)));

@@ -45,31 +45,16 @@ final class WriteRequest {
   }
 
   /** Looks up the candidates and the recorded URL as of commit {@code commit} or later. */
-  void lookUp(RocksDatabase rocks, KnownUrls cache, long commit) throws RocksDBException {
+  void lookUp(RocksDatabase rocks, long commit) throws RocksDBException {
     seen = commit;
     int offset = record.isPresent() ? 1 : 0;
-    found = new boolean[candidates.size()];
     List<byte[]> keys = new ArrayList<>(candidates.size() + offset);
-    int[] asked = new int[candidates.size()];
     record.ifPresent(crawl -> keys.add(Keys.url(crawl.url())));
-    for (int i = 0; i < found.length; i++) {
-      Pending pending = candidates.get(i);
-      if (cache.contains(pending.candidate().url())) {
-        found[i] = true;
-      } else {
-        asked[keys.size() - offset] = i;
-        keys.add(pending.urlKey());
-      }
-    }
+    for (Pending pending : candidates) keys.add(pending.urlKey());
     List<byte[]> values = keys.isEmpty() ? List.of()
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
-    for (int k = offset; k < keys.size(); k++) {
-      if (values.get(k) != null) {
-        int i = asked[k - offset];
-        found[i] = true;
-        cache.add(candidates.get(i).candidate().url());
-      }
-    }
+    found = new boolean[candidates.size()];
+    for (int i = 0; i < found.length; i++) found[i] = values.get(i + offset) != null;
     if (record.isPresent() && values.get(0) != null) {
       recorded = Optional.of(read(rocks, record.get().url(), values.get(0)));
     } else {

@@ -106,15 +106,6 @@ class GroupCommitTest {
   }
 
   @Test
-  void knownUrlsHitOnlyOnTheSameUrl() {
-    KnownUrls cache = new KnownUrls();
-    assertFalse(cache.contains(HOT));
-    cache.add(HOT);
-    assertTrue(cache.contains(new String(HOT.toCharArray())));
-    assertFalse(cache.contains(HOT + "x"));
-  }
-
-  @Test
   void theOriginOfAPlainUrlIsWhatOriginSays() {
     for (String url : List.of("https://a.example/x", "http://a-b.example", "https://A.example/",
         "https://u@a.example/", "https://a.example:8443/p", "http://a.example:80/", "http://[::1]:8/",

@@ -122,7 +122,8 @@ public final class StoreScaleBenchmark {
         Runtime.getRuntime().maxMemory() >> 20, dir);
     Thread sampler = Thread.ofPlatform().daemon().start(this::sampleHeap);
     long t0 = System.nanoTime();
-    try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
+    RocksCrawlStore store = RocksCrawlStore.open(dir);
+    try {
       long seedStart = System.nanoTime();
       List<Origin> scope = new ArrayList<>(10_000);
       List<Candidate> seeds = new ArrayList<>(10_000);
@@ -180,6 +181,7 @@ public final class StoreScaleBenchmark {
       if (count != expected) throw new AssertionError("URL count " + count + " != " + expected);
 
       pop(store);
+    } finally {
       long closeStart = System.nanoTime();
       store.close();
       print("close: %.1f s", seconds(System.nanoTime() - closeStart));
