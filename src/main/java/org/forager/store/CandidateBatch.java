@@ -47,6 +47,24 @@ final class CandidateBatch {
   static String origin(String url) {
     Objects.requireNonNull(url, "url");
     if (url.indexOf('\0') >= 0) throw new IllegalArgumentException("URL contains NUL: " + url);
-    return Origin.ofUrl(url).toString();
+    int authorityEnd = plainAuthorityEnd(url);
+    return authorityEnd > 0 ? url.substring(0, authorityEnd) : Origin.ofUrl(url).toString();
+  }
+
+  /**
+   * Where the authority of an http(s) URL ends when it is a plain lower-case host name (no user
+   * information, no port, no IPv6 literal), so that the URL's prefix up to there is its serialized
+   * origin as {@link Origin#toString()} writes it; -1 otherwise. Saves parsing the origin of every
+   * discovered link, nearly all of which are like this.
+   */
+  private static int plainAuthorityEnd(String url) {
+    int start = url.startsWith("https://") ? 8 : url.startsWith("http://") ? 7 : -1;
+    if (start < 0) return -1;
+    for (int i = start; i < url.length(); i++) {
+      char c = url.charAt(i);
+      if (c == '/' || c == '?' || c == '#') return i;
+      if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-')) return -1;
+    }
+    return url.length();
   }
 }

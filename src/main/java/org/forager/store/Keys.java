@@ -42,8 +42,12 @@ final class Keys {
   }
 
   static byte[] due(String origin, long dueField, int depth, String url) {
+    return due(origin, dueField, depth, utf8(url));
+  }
+
+  /** The due key, given the URL already encoded (its URL-table key). */
+  static byte[] due(String origin, long dueField, int depth, byte[] urlBytes) {
     byte[] originBytes = origin.getBytes(StandardCharsets.UTF_8);
-    byte[] urlBytes = url.getBytes(StandardCharsets.UTF_8);
     return new ByteWriter(originBytes.length + urlBytes.length + 11)
         .writeBytes(originBytes)
         .writeByte(0)
@@ -51,6 +55,12 @@ final class Keys {
         .writeShortBigEndian(depth)
         .writeBytes(urlBytes)
         .toByteArray();
+  }
+
+  /** The due key of a URL as its record has it. */
+  static byte[] due(String origin, UrlRecord url) {
+    long field = url.fetchCount() == 0 ? NEVER_CRAWLED : dueField(url.nextFetchAt());
+    return due(origin, field, url.depth(), url.url());
   }
 
   static byte[] duePrefix(Origin origin) {

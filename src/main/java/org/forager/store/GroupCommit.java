@@ -1,0 +1,151 @@
+package org.forager.store;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The write path of the URL table: exact deduplication and atomic writes, with the expensive part
+ * outside the lock and many calls' writes merged into one.
+ *
+ * <p>A call first looks its URLs up without any lock ({@link WriteRequest#lookUp}), noting the
+ * latest commit those lookups see, then queues itself and takes the write lock. Whoever holds the
+ * lock drains the queue and writes every queued call in queue order as one group: one RocksDB
+ * write batch, one write-ahead-log append. Under the lock a lookup is corrected by
+ * {@link RecentWrites} (a URL written after the commit it saw is known after all, or its record is
+ * read again) and by what earlier calls of the same group wrote; so the result is what running the
+ * calls one at a time, in queue order, would give. A caller returns once the group holding its
+ * call is written (or failed: then every call of the group fails, and nothing of it was written),
+ * so "returned" still means "in the write-ahead log". Thread-safe.
+ */
+final class GroupCommit {
+
+  /** Calls written together at most; more wait for the next group. */
+  private static final int MAX_GROUP = 256;
+
+  private final RocksDatabase rocks;
+  private final WriteOptions writeOptions;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final ConcurrentLinkedQueue<WriteRequest> queue = new ConcurrentLinkedQueue<>();
+  /** Guarded by lock. */
+  private final RecentWrites recent = new RecentWrites();
+  /** The latest commit whose write returned: every lookup started later sees it. */
+  private volatile long visible;
+  private volatile long urlCount;
+
+  GroupCommit(RocksDatabase rocks, WriteOptions writeOptions, long urlCount) {
+    this.rocks = rocks;
+    this.writeOptions = writeOptions;
+    this.urlCount = urlCount;
+  }
+
+  long urlCount() {
+    return urlCount;
+  }
+
+  /** Runs one call: its lookups, then its share of a group write; returns how many URLs it added. */
+  int submit(WriteRequest request) throws RocksDBException {
+    request.lookUp(rocks, visible);
+    queue.add(request);
+    lock.lock();
+    try {
+      while (!request.done()) writeGroup();
+    } finally {
+      lock.unlock();
+    }
+    return request.result();
+  }
+
+  /** Writes the queued calls as one batch; caller holds the lock. */
+  private void writeGroup() {
+    List<WriteRequest> group = new ArrayList<>();
+    for (WriteRequest next; group.size() < MAX_GROUP && (next = queue.poll()) != null; ) {
+      group.add(next);
+    }
+    try (WriteBatch batch = new WriteBatch()) {
+      Map<String, WriteRequest.Known> written = new HashMap<>();
+      int[] added = new int[group.size()];
+      int total = 0;
+      for (int i = 0; i < group.size(); i++) {
+        added[i] = apply(group.get(i), batch, written);
+        total += added[i];
+      }
+      if (!written.isEmpty()) {
+        long count = urlCount + total;
+        batch.put(rocks.meta, Keys.URL_COUNT,
+            new ByteWriter(8).writeLongBigEndian(count).toByteArray());
+        rocks.db.write(writeOptions, batch);
+        urlCount = count;
+        recent.add(written.keySet());
+        visible = recent.latest();
+      }
+      for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);
+    } catch (RocksDBException | RuntimeException e) {
+      for (WriteRequest request : group) request.fail(e);
+    } finally {
+      // An Error (out of memory) must not leave drained calls waiting for ever.
+      for (WriteRequest request : group) {
+        if (!request.done()) request.fail(new StoreException("the write of this call was aborted"));
+      }
+    }
+  }
+
+  /** Puts one call's writes in the batch; returns how many URLs it adds. */
+  private int apply(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
+      throws RocksDBException {
+    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest()); // too old to correct
+    int added = 0;
+    if (request.record.isPresent()) added += record(request, batch, written);
+    for (int i = 0; i < request.candidates.size(); i++) {
+      Pending pending = request.candidates.get(i);
+      String url = pending.candidate().url();
+      if (request.found[i] || written.containsKey(url) || recent.writtenAfter(url, request.seen)) {
+        continue;
+      }
+      Candidate candidate = pending.candidate();
+      UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
+          request.now, 0, Optional.empty(), Instant.EPOCH);
+      batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(fresh));
+      batch.put(rocks.due, Keys.due(pending.origin(), Keys.NEVER_CRAWLED, candidate.depth(),
+          pending.urlKey()), CandidateBatch.NEW_DUE_VALUE);
+      written.put(url, new WriteRequest.Known(fresh, WriteRequest.NO_VALIDATORS));
+      added++;
+    }
+    return added;
+  }
+
+  private int record(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
+      throws RocksDBException {
+    CrawlRecord crawl = request.record.orElseThrow();
+    String url = crawl.url();
+    String origin = CandidateBatch.origin(url);
+    Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
+    if (known.isEmpty()) {
+      known = recent.writtenAfter(url, request.seen)
+          ? WriteRequest.readNow(rocks, url) : request.recorded;
+    }
+    UrlRecord previous = known.map(WriteRequest.Known::url).orElseGet(() -> new UrlRecord(url, 0,
+        Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));
+    Values.DueEntry validators =
+        known.map(WriteRequest.Known::validators).orElse(WriteRequest.NO_VALIDATORS);
+    if (known.isPresent()) batch.delete(rocks.due, Keys.due(origin, previous));
+    int fetchCount = previous.fetchCount() + 1;
+    UrlRecord next = new UrlRecord(url, previous.depth(), previous.discoveredFrom(),
+        previous.discoveredAt(), fetchCount, Optional.of(crawl), crawl.nextFetchAt());
+    Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
+    batch.put(rocks.urls, Keys.url(url), Values.encodeUrl(next));
+    batch.put(rocks.history, Keys.history(url, crawl.fetchedAt(), fetchCount),
+        Values.encodeCrawl(crawl));
+    batch.put(rocks.due, Keys.due(origin, next), Values.encodeDue(after));
+    written.put(url, new WriteRequest.Known(next, after));
+    return known.isPresent() ? 0 : 1;
+  }
+}

@@ -1,0 +1,53 @@
+package org.forager.store;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * The URLs written by the latest commits of the store, by commit number: what lets a lookup made
+ * outside the write lock be corrected under it. A URL read as unknown at commit {@code c} is known
+ * after all if a later commit wrote it; a URL record read at {@code c} is stale if a later commit
+ * wrote it. Each commit keeps the set of URLs it wrote, as it is (no copying); a question looks at
+ * the few commits after the one a lookup saw. Bounded: it keeps at least the latest commit and,
+ * beyond it, at most {@value #MAX_URLS} URLs; a lookup older than what is kept must be done again
+ * ({@link #covers}). Not thread-safe: the store uses it under its write lock.
+ */
+final class RecentWrites {
+
+  static final int MAX_URLS = 100_000;
+
+  private record Commit(long number, Set<String> urls) {}
+
+  private final ArrayDeque<Commit> commits = new ArrayDeque<>();
+  private long latest;
+  private long urls;
+
+  /** The number of the latest commit; 0 before the first. */
+  long latest() {
+    return latest;
+  }
+
+  /** Whether every commit after {@code seen} is still kept. */
+  boolean covers(long seen) {
+    return seen >= latest - commits.size();
+  }
+
+  /** Whether a commit after {@code seen} wrote {@code url}; only meaningful when it covers it. */
+  boolean writtenAfter(String url, long seen) {
+    for (Iterator<Commit> newest = commits.descendingIterator(); newest.hasNext(); ) {
+      Commit commit = newest.next();
+      if (commit.number() <= seen) return false;
+      if (commit.urls().contains(url)) return true;
+    }
+    return false;
+  }
+
+  /** Adds the next commit, which wrote {@code written}, and forgets the oldest beyond the bound. */
+  void add(Set<String> written) {
+    latest++;
+    commits.addLast(new Commit(latest, written));
+    urls += written.size();
+    while (urls > MAX_URLS && commits.size() > 1) urls -= commits.removeFirst().urls().size();
+  }
+}

@@ -1,0 +1,97 @@
+package org.forager.store;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.rocksdb.RocksDBException;
+
+/**
+ * One {@code addCandidates} or {@code record} call on its way through {@link GroupCommit}: the
+ * validated, deduplicated candidates, the crawl to record if any, what the database said about
+ * them when the call looked them up outside the write lock (and at which commit), and, once its
+ * group is written, the outcome. Used by the calling thread and, under the write lock, by the
+ * thread that writes its group; the lock orders the two.
+ */
+final class WriteRequest {
+
+  /** A URL as a write finds it: its record and the validators its due entry carries. */
+  record Known(UrlRecord url, Values.DueEntry validators) {}
+
+  static final Values.DueEntry NO_VALIDATORS =
+      new Values.DueEntry(0, Optional.empty(), Optional.empty());
+
+  final List<Pending> candidates;
+  final Optional<CrawlRecord> record;
+  final Instant now;
+
+  /** The latest commit visible to the lookups. */
+  long seen;
+  /** Per candidate: whether the lookup found it. */
+  boolean[] found;
+  /** The recorded URL as the lookup found it; empty when unknown or not a record. */
+  Optional<Known> recorded = Optional.empty();
+
+  private boolean done;
+  private int added;
+  private Exception failure;
+
+  WriteRequest(Map<String, Pending> candidates, Optional<CrawlRecord> record, Instant now) {
+    this.candidates = new ArrayList<>(candidates.values());
+    this.record = record;
+    this.now = now;
+  }
+
+  /** Looks up the candidates and the recorded URL as of commit {@code commit} or later. */
+  void lookUp(RocksDatabase rocks, long commit) throws RocksDBException {
+    seen = commit;
+    int offset = record.isPresent() ? 1 : 0;
+    List<byte[]> keys = new ArrayList<>(candidates.size() + offset);
+    record.ifPresent(crawl -> keys.add(Keys.url(crawl.url())));
+    for (Pending pending : candidates) keys.add(pending.urlKey());
+    List<byte[]> values = keys.isEmpty() ? List.of()
+        : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
+    found = new boolean[candidates.size()];
+    for (int i = 0; i < found.length; i++) found[i] = values.get(i + offset) != null;
+    if (record.isPresent() && values.get(0) != null) {
+      recorded = Optional.of(read(rocks, record.get().url(), values.get(0)));
+    } else {
+      recorded = Optional.empty();
+    }
+  }
+
+  /** The URL's record and validators, read now. */
+  static Optional<Known> readNow(RocksDatabase rocks, String url) throws RocksDBException {
+    byte[] value = rocks.db.get(rocks.urls, Keys.url(url));
+    return value == null ? Optional.empty() : Optional.of(read(rocks, url, value));
+  }
+
+  private static Known read(RocksDatabase rocks, String url, byte[] value) throws RocksDBException {
+    UrlRecord previous = Values.decodeUrl(url, value);
+    byte[] due = rocks.db.get(rocks.due, Keys.due(CandidateBatch.origin(url), previous));
+    return new Known(previous, due == null ? NO_VALIDATORS : Values.decodeDue(due));
+  }
+
+  boolean done() {
+    return done;
+  }
+
+  void succeed(int added) {
+    this.added = added;
+    done = true;
+  }
+
+  void fail(Exception failure) {
+    this.failure = failure;
+    done = true;
+  }
+
+  /** How many URLs the call added; rethrows what failed its group. */
+  int result() throws RocksDBException {
+    if (failure instanceof RocksDBException e) throw e;
+    if (failure instanceof RuntimeException e) throw e;
+    return added;
+  }
+}

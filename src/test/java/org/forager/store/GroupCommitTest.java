@@ -1,0 +1,145 @@
+package org.forager.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.forager.fetch.Outcome;
+import org.forager.url.Origin;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The races group commit must get right: lookups made outside the lock that a concurrent commit
+ * made stale, and calls on the same URL written in one group.
+ */
+class GroupCommitTest {
+
+  private static final Instant T0 = Instant.parse("2026-11-21T00:00:00Z");
+  private static final String HOT = "https://hot.example/page";
+
+  @TempDir
+  Path dir;
+
+  @Test
+  @Timeout(60)
+  void concurrentRecordsOfOneUrlCountEveryCrawlAndLeaveOneDueEntry() throws Exception {
+    int threads = 6;
+    int perThread = 40;
+    try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
+      store.addCandidates(List.of(Candidate.seed(HOT)));
+      runConcurrently(threads, thread -> {
+        for (int i = 0; i < perThread; i++) {
+          store.record(crawl(HOT, T0.plusSeconds(thread * 1000L + i)),
+              List.of(new Candidate("https://hot.example/t" + thread + "/" + i, 1, Optional.of(HOT))));
+        }
+      });
+      int crawls = threads * perThread;
+      assertEquals(crawls, store.url(HOT).orElseThrow().fetchCount());
+      assertEquals(crawls, store.history(HOT).size());
+      List<DueCandidate> due = store.due(Origin.ofUrl(HOT), T0.plus(Duration.ofDays(30)), 10_000);
+      assertEquals(1, due.stream().filter(d -> d.url().equals(HOT)).count(), "one due entry");
+      assertEquals(1 + crawls, store.urlCount());
+      assertEquals(1 + crawls, due.size());
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aUrlAddedAndRecordedAtOnceIsKnownOnce() throws Exception {
+    int threads = 6;
+    int urls = 300;
+    AtomicInteger added = new AtomicInteger();
+    try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
+      runConcurrently(threads, thread -> {
+        for (int i = 0; i < urls; i++) {
+          String url = "https://race.example/" + i;
+          if (thread % 2 == 0) {
+            store.record(crawl(url, T0.plusSeconds(thread)), List.of());
+          } else {
+            added.addAndGet(store.addCandidates(List.of(new Candidate(url, 2, Optional.of(HOT)))));
+          }
+        }
+      });
+      assertEquals(urls, store.urlCount());
+      AtomicInteger visited = new AtomicInteger();
+      store.forEachUrl(url -> {
+        visited.incrementAndGet();
+        assertEquals(threads / 2, url.fetchCount(), url.url());
+      });
+      assertEquals(urls, visited.get());
+      assertEquals(urls, store.due(Origin.ofUrl("https://race.example/"),
+          T0.plus(Duration.ofDays(30)), 10_000).size(), "one due entry per URL");
+      assertTrue(added.get() <= urls);
+    }
+  }
+
+  @Test
+  void recentWritesAnswerForTheCommitsAfterALookupAndForgetBeyondTheirBound() {
+    RecentWrites recent = new RecentWrites();
+    assertTrue(recent.covers(0));
+    recent.add(Set.of("a"));
+    recent.add(Set.of("b"));
+    assertTrue(recent.writtenAfter("a", 0));
+    assertFalse(recent.writtenAfter("a", 1));
+    assertTrue(recent.writtenAfter("b", 1));
+    assertFalse(recent.writtenAfter("c", 0));
+    Set<String> many = new java.util.HashSet<>();
+    for (int i = 0; i < RecentWrites.MAX_URLS; i++) many.add("u" + i);
+    recent.add(many);
+    assertFalse(recent.covers(1), "commits 1 and 2 are forgotten");
+    assertTrue(recent.covers(2));
+    assertTrue(recent.writtenAfter("u7", 2));
+  }
+
+  @Test
+  void theOriginOfAPlainUrlIsWhatOriginSays() {
+    for (String url : List.of("https://a.example/x", "http://a-b.example", "https://A.example/",
+        "https://u@a.example/", "https://a.example:8443/p", "http://a.example:80/", "http://[::1]:8/",
+        "https://xn--bcher-kva.example/?q", "https://a.example#f")) {
+      assertEquals(Origin.ofUrl(url).toString(), CandidateBatch.origin(url), url);
+    }
+  }
+
+  private interface Body {
+    void run(int thread) throws Exception;
+  }
+
+  private static void runConcurrently(int threads, Body body) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        futures.add(pool.submit(() -> {
+          start.await();
+          body.run(thread);
+          return null;
+        }));
+      }
+      for (Future<?> future : futures) future.get();
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  private static CrawlRecord crawl(String url, Instant at) {
+    return new CrawlRecord(url, at, Outcome.FETCHED, 200, 5, Optional.of("text/html"), 100,
+        Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
+        Optional.empty(), at.plus(Duration.ofDays(7)));
+  }
+}
