@@ -126,6 +126,7 @@ final class CrawlCommand implements Callable<Integer> {
       }
     }, "forager-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
+    StopOnSignals.install(crawler::stop);
     try {
       RunSummary summary = crawler.run();
       crawler.close(); // outputs finished before the summary says so
