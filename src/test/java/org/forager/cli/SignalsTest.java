@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.forager.testweb.ChildCrawl;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
@@ -21,13 +22,7 @@ class SignalsTest {
   @TempDir Path tmp;
 
   private Process crawl(Path config) throws Exception {
-    return new ProcessBuilder(
-        ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"),
-        "org.forager.cli.Main", "crawl", "--quiet", "--config", config.toString())
-        .redirectErrorStream(true)
-        .redirectOutput(tmp.resolve("child.log").toFile())
-        .start();
+    return ChildCrawl.start(config, tmp.resolve("child.log"), "--quiet");
   }
 
   private Path config(TestSite site, Path data) throws Exception {
@@ -83,12 +78,7 @@ class SignalsTest {
       });
       Path data = tmp.resolve("data");
       Path config = config(site, data);
-      Process child = new ProcessBuilder(
-          ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
-          "-cp", System.getProperty("java.class.path"),
-          "org.forager.cli.Main", "crawl", "--quiet", "--config", config.toString())
-          .redirectErrorStream(true)
-          .start();
+      Process child = ChildCrawl.builder(config, "--quiet").start();
       var output = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream()));
       assertTrue(hanging.await(60, TimeUnit.SECONDS));
       child.toHandle().destroy(); // SIGTERM, leaving our end of its output open

@@ -68,13 +68,7 @@ class CrashLoopTest {
       Random random = new Random(20261121);
       int kills = 0;
       while (kills < KILLS) {
-        Process child = new ProcessBuilder(
-            ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
-            "-cp", System.getProperty("java.class.path"),
-            "org.forager.cli.Main", "crawl", "--config", config.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(tmp.resolve("child.log").toFile()))
-            .start();
+        Process child = org.forager.testweb.ChildCrawl.start(config, tmp.resolve("child.log"));
         served.drainPermits();
         int wait = 1 + random.nextInt(25);
         boolean progressed = served.tryAcquire(wait, 60, TimeUnit.SECONDS);

@@ -174,13 +174,7 @@ class FleetCrawlTest {
     yaml.append("store: { kind: postgres, url: \"").append(storeUrl).append("\" }\n");
     yaml.append("fleet: { lease: 2s }\n");
     Path config = Files.writeString(tmp.resolve("child" + c + ".yaml"), yaml);
-    return new ProcessBuilder(
-        ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"),
-        "org.forager.cli.Main", "crawl", "--quiet", "--config", config.toString())
-        .redirectErrorStream(true)
-        .redirectOutput(tmp.resolve("child" + c + ".out").toFile())
-        .start();
+    return org.forager.testweb.ChildCrawl.start(config, tmp.resolve("child" + c + ".out"), "--quiet");
   }
 
   private int awaitExit(int c) throws Exception {

@@ -54,13 +54,7 @@ class ResumeAfterKillTest {
       yaml.append("network: { allow_private_addresses: true }\n");
       Files.writeString(config, yaml);
 
-      Process child = new ProcessBuilder(
-          ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
-          "-cp", System.getProperty("java.class.path"),
-          "org.forager.cli.Main", "crawl", "--config", config.toString())
-          .redirectErrorStream(true)
-          .redirectOutput(tmp.resolve("child.log").toFile())
-          .start();
+      Process child = org.forager.testweb.ChildCrawl.start(config, tmp.resolve("child.log"));
       assertTrue(halfway.await(60, TimeUnit.SECONDS), "the child crawled half the pages");
       child.destroyForcibly(); // SIGKILL on Linux
       child.waitFor();

@@ -1,0 +1,30 @@
+package org.forager.testweb;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts {@code forager crawl} in a child JVM (same java, the test classpath), so that tests can kill
+ * it with signals or SIGKILL as a user or a crash would.
+ */
+public final class ChildCrawl {
+
+  private ChildCrawl() {}
+
+  /** The process builder of {@code forager crawl --config CONFIG ARGS...}, output not yet redirected. */
+  public static ProcessBuilder builder(Path config, String... args) {
+    List<String> command = new ArrayList<>(List.of(
+        ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"),
+        "org.forager.cli.Main", "crawl", "--config", config.toString()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectErrorStream(true);
+  }
+
+  /** Starts it with standard output and error appended to {@code log}. */
+  public static Process start(Path config, Path log, String... args) throws IOException {
+    return builder(config, args).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+  }
+}
