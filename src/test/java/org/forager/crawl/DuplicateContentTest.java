@@ -35,6 +35,16 @@ class DuplicateContentTest {
       + " storm of the winter before, when the lighthouse keeper kept the lamp burning for three nights."
       + " By noon the square was full, the church bell rang twelve times, and the baker sold his last loaf.";
 
+  /**
+   * About 1,300 words: at this length a one-word edit moves the simhash by at most 3 bits (on an
+   * 80-word text it does only 4 times in 10, see docs/freshness.md).
+   */
+  private static String longArticle(String edit) {
+    StringBuilder text = new StringBuilder(edit);
+    for (int day = 1; day < 16; day++) text.append(' ').append(ARTICLE.replace("morning", "morning " + day));
+    return text.toString();
+  }
+
   @TempDir Path tmp;
 
   @Test
@@ -44,8 +54,8 @@ class DuplicateContentTest {
       // Crawled shallowest first, then in URL order: /x/page before /y/page, /n1 before /n2.
       site.html("/x/page", SAME_BODY).html("/y/page", SAME_BODY);
       site.html("/x/next", "<p>reached from the original</p>").html("/y/next", "<p>reached from the copy</p>");
-      site.html("/n1", "<article>" + ARTICLE + "</article>");
-      site.html("/n2", "<article>" + ARTICLE.replace("twelve", "eleven") + "</article>");
+      site.html("/n1", "<article>" + longArticle(ARTICLE) + "</article>");
+      site.html("/n2", "<article>" + longArticle(ARTICLE.replace("twelve", "eleven")) + "</article>");
       site.html("/n3", "<article>Quarterly results: revenue grew by four percent while costs fell, and the"
           + " board approved a dividend of twelve cents per share payable in March.</article>");
       Path data = tmp.resolve("data");
