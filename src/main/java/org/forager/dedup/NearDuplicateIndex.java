@@ -22,16 +22,15 @@ public final class NearDuplicateIndex {
 
   private record Page(String url, long simhash, int seq) {}
 
-  @SuppressWarnings("unchecked")
-  private final Map<Integer, List<Page>>[] quarters = new Map[] {
-      new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>()};
+  private final List<Map<Integer, List<Page>>> quarters =
+      List.of(new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>());
   private int added;
 
   /** The earliest page added whose simhash is within {@value #MAX_DISTANCE} bits, if any. */
   public Optional<String> nearest(long simhash) {
     Page best = null;
     for (int q = 0; q < 4; q++) {
-      List<Page> bucket = quarters[q].get(quarter(simhash, q));
+      List<Page> bucket = quarters.get(q).get(quarter(simhash, q));
       if (bucket == null) continue;
       // Buckets are in the order pages were added: the first match is the bucket's earliest.
       for (Page page : bucket) {
@@ -48,7 +47,7 @@ public final class NearDuplicateIndex {
   /** Adds a page; {@link #nearest} then finds it. */
   public void add(String url, long simhash) {
     Page page = new Page(url, simhash, added++);
-    for (int q = 0; q < 4; q++) quarters[q].computeIfAbsent(quarter(simhash, q), k -> new ArrayList<>()).add(page);
+    for (int q = 0; q < 4; q++) quarters.get(q).computeIfAbsent(quarter(simhash, q), k -> new ArrayList<>()).add(page);
   }
 
   private static int quarter(long simhash, int q) {
