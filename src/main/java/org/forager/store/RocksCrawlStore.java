@@ -156,7 +156,7 @@ public final class RocksCrawlStore implements CrawlStore {
 
   @Override
   public Optional<String> firstWithDigest(String digest, String url) {
-    byte[] key = digest.getBytes(StandardCharsets.UTF_8);
+    byte[] key = Keys.digest(CandidateBatch.origin(url), digest);
     return call(() -> {
       // Most bodies are new: a lock-free miss first (Bloom filter), then check-and-put under the
       // lock. A separate small write, outside the group commit: it has no batch to join, and a crash

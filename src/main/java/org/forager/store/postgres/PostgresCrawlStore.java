@@ -269,17 +269,21 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   @Override
   public Optional<String> firstWithDigest(String digest, String url) {
+    String origin = CandidateRows.origin(url);
     return database.inTransaction(connection -> {
       // Under READ COMMITTED a conflicting insert waits for the other transaction, then does nothing;
       // the SELECT after it then sees the committed holder.
       try (PreparedStatement insert = connection.prepareStatement(
-          "INSERT INTO crawl_digest (digest, url) VALUES (?, ?) ON CONFLICT (digest) DO NOTHING")) {
-        insert.setString(1, digest);
-        insert.setString(2, url);
+          "INSERT INTO crawl_digest (origin, digest, url) VALUES (?, ?, ?) ON CONFLICT (origin, digest) DO NOTHING")) {
+        insert.setString(1, origin);
+        insert.setString(2, digest);
+        insert.setString(3, url);
         if (insert.executeUpdate() == 1) return Optional.<String>empty();
       }
-      try (PreparedStatement select = connection.prepareStatement("SELECT url FROM crawl_digest WHERE digest = ?")) {
-        select.setString(1, digest);
+      try (PreparedStatement select =
+          connection.prepareStatement("SELECT url FROM crawl_digest WHERE origin = ? AND digest = ?")) {
+        select.setString(1, origin);
+        select.setString(2, digest);
         try (ResultSet row = select.executeQuery()) {
           if (!row.next()) throw new StoreException("crawl database " + database.name + ": digest " + digest + " vanished");
           String first = row.getString(1);
