@@ -25,7 +25,7 @@ final class ConfigReader {
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
       "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps",
-      "do_not_crawl_file", "fleet", "status");
+      "do_not_crawl_file", "fleet", "status", "duplicates");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after");
   static final List<String> LIMITS_KEYS = List.of(
@@ -73,7 +73,9 @@ final class ConfigReader {
         sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files"))),
         root.get("do_not_crawl_file", ConfigReader::path),
         fleet(root.section("fleet", List.of("lease"))),
-        status(root.section("status", STATUS_KEYS)));
+        status(root.section("status", STATUS_KEYS)),
+        new CrawlConfig.Duplicates(root.section("duplicates", List.of("skip_links"))
+            .get("skip_links", Values::bool).orElse(defaults.duplicates().skipLinks())));
   }
 
   private static String userAgent(String path, JsonNode node) {

@@ -30,7 +30,8 @@ public record CrawlConfig(
     Sitemaps sitemaps,
     Optional<Path> doNotCrawlFile,
     Fleet fleet,
-    Status status) {
+    Status status,
+    Duplicates duplicates) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
@@ -197,6 +198,18 @@ public record CrawlConfig(
     return toBuilder().network(network).build();
   }
 
+  /**
+   * Exact duplicate content (docs/freshness.md, "Duplicates").
+   *
+   * @param skipLinks whether the links of a page whose body is a duplicate of an earlier URL's are not
+   *     followed (the original's were)
+   */
+  public record Duplicates(boolean skipLinks) {
+    public static Duplicates defaults() {
+      return new Duplicates(true);
+    }
+  }
+
   public CrawlConfig withLimits(Limits limits) {
     return toBuilder().limits(limits).build();
   }
@@ -223,6 +236,7 @@ public record CrawlConfig(
     b.doNotCrawlFile = doNotCrawlFile;
     b.fleet = fleet;
     b.status = status;
+    b.duplicates = duplicates;
     return b;
   }
 
@@ -247,6 +261,7 @@ public record CrawlConfig(
     private Optional<Path> doNotCrawlFile;
     private Fleet fleet;
     private Status status;
+    private Duplicates duplicates;
 
     private Builder() {}
 
@@ -345,8 +360,13 @@ public record CrawlConfig(
       return this;
     }
 
+    public Builder duplicates(Duplicates duplicates) {
+      this.duplicates = duplicates;
+      return this;
+    }
+
     public CrawlConfig build() {
-      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status);
+      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status, duplicates);
     }
   }
 
@@ -380,7 +400,8 @@ public record CrawlConfig(
         Sitemaps.defaults(),
         Optional.empty(),
         Fleet.defaults(),
-        Status.defaults());
+        Status.defaults(),
+        Duplicates.defaults());
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

@@ -12,6 +12,7 @@ import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.Set;
 import org.forager.crawl.Classification.Feedback;
+import org.forager.dedup.SimHash;
 import org.forager.extract.ExtractedPage;
 import org.forager.fetch.FetchRequest;
 import org.forager.fetch.FetchResult;
@@ -355,6 +356,8 @@ final class OriginCrawler implements OriginTask {
     Optional<String> digest = Optional.empty();
     Optional<String> etag = Optional.empty();
     Optional<String> lastModified = Optional.empty();
+    Optional<String> duplicateOf = Optional.empty();
+    OptionalLong simhash = OptionalLong.empty();
     boolean noindex = false;
     boolean nofollow = false;
     long length = -1;
@@ -382,6 +385,7 @@ final class OriginCrawler implements OriginTask {
           noindex = page.noindex();
           nofollow = page.nofollow();
           canonical = page.canonical();
+          simhash = SimHash.ofHtml(response.body(), page.charset());
           if (canonical.isPresent() && !canonical.get().equals(url)) {
             // The page is a copy: only its canonical URL is worth crawling, at the same depth.
             outcome = Outcome.NON_CANONICAL;
@@ -392,6 +396,13 @@ final class OriginCrawler implements OriginTask {
           }
         } else {
           outcome = response.truncated() ? Outcome.TRUNCATED : Outcome.UNSUPPORTED_CONTENT_TYPE;
+        }
+        if (isWholeOwnBody(outcome) && length > 0) {
+          duplicateOf = ctx.store().firstWithDigest(digest.orElseThrow(), url);
+          if (duplicateOf.isPresent()) {
+            outcome = Outcome.DUPLICATE_CONTENT;
+            if (ctx.config().duplicates().skipLinks()) discovered.clear();
+          }
         }
       }
     }
@@ -422,13 +433,23 @@ final class OriginCrawler implements OriginTask {
     }
 
     CrawlRecord record = new CrawlRecord(url, now, outcome, status, result.durationMillis(), contentType,
-        length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt);
+        length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt,
+        duplicateOf, simhash);
     ctx.store().record(record, discovered);
     if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, discovered);
     wakeOtherOrigins(discovered);
     log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
         Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
-        politeness.delayMillis(), failureMessage(result)));
+        politeness.delayMillis(), duplicateOf.map(first -> "duplicate of " + first).or(() -> failureMessage(result))));
+  }
+
+  /**
+   * Whether a content outcome is a body the URL serves as itself, complete: the ones an exact
+   * duplicate is looked for in. Not a cut body (its digest is of a prefix) nor a page naming another
+   * canonical URL (that one is the original, and must not become a duplicate of its copy).
+   */
+  private static boolean isWholeOwnBody(Outcome outcome) {
+    return outcome == Outcome.FETCHED || outcome == Outcome.NOINDEX || outcome == Outcome.UNSUPPORTED_CONTENT_TYPE;
   }
 
   private void tellListener(FetchResult.Response response, DueCandidate candidate, Outcome outcome,

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.Optional;
+import org.forager.dedup.NearDuplicateIndex;
 import org.forager.fetch.Outcome;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
@@ -14,7 +15,18 @@ import org.forager.url.Origin;
 
 /**
  * Writes every URL the store knows as one JSON object per line, with the fields of the export
- * contract in DESIGN.md. Streams: memory does not grow with the number of URLs.
+ * contract in DESIGN.md. Streams: memory does not grow with the number of URLs, only with the pages
+ * of the largest origin (the near-duplicate index, below).
+ *
+ * <p>Computed here rather than kept by the store (docs/freshness.md, "Duplicates"):
+ * <ul>
+ *   <li>{@code change_count}, {@code last_change}: from the URL's history ({@link Changes}), read only
+ *       for a URL fetched more than once, so a crawl of new URLs costs no extra read;
+ *   <li>{@code near_duplicate_of}: the first URL in export (URL) order of the same origin whose text
+ *       simhash is within 3 bits. URL order keeps an origin's URLs together, so one
+ *       {@link NearDuplicateIndex} per origin at a time suffices (about 150 bytes per page of the
+ *       origin). Pages that are exact duplicates or name another canonical URL take no part.
+ * </ul>
  */
 public final class JsonlExporter {
 
@@ -28,9 +40,11 @@ public final class JsonlExporter {
       // One object per line: no separator between root values (Jackson's default is a space).
       json.setRootValueSeparator(null);
       long[] count = {0};
+      NearDuplicates near = new NearDuplicates();
       store.forEachUrl(url -> {
         try {
-          write(json, url);
+          Changes changes = url.fetchCount() > 1 ? Changes.of(store.history(url.url())) : Changes.NONE;
+          write(json, url, changes, near.of(url));
           json.flush();
           out.write('\n');
           count[0]++;
@@ -59,7 +73,30 @@ public final class JsonlExporter {
     };
   }
 
-  private static void write(JsonGenerator json, UrlRecord url) throws IOException {
+  /** The near-duplicate index of the origin being exported. Not thread-safe. */
+  private static final class NearDuplicates {
+    private String origin = "";
+    private NearDuplicateIndex index = new NearDuplicateIndex();
+
+    Optional<String> of(UrlRecord url) {
+      Optional<CrawlRecord> last = url.lastCrawl();
+      if (last.isEmpty() || last.get().simhash().isEmpty()) return Optional.empty();
+      Outcome outcome = last.get().outcome();
+      if (outcome == Outcome.DUPLICATE_CONTENT || outcome == Outcome.NON_CANONICAL) return Optional.empty();
+      String urlOrigin = Origin.ofUrl(url.url()).toString();
+      if (!urlOrigin.equals(origin)) {
+        origin = urlOrigin;
+        index = new NearDuplicateIndex();
+      }
+      long simhash = last.get().simhash().getAsLong();
+      Optional<String> near = index.nearest(simhash);
+      index.add(url.url(), simhash);
+      return near;
+    }
+  }
+
+  private static void write(JsonGenerator json, UrlRecord url, Changes changes, Optional<String> nearDuplicateOf)
+      throws IOException {
     Optional<CrawlRecord> last = url.lastCrawl();
     json.writeStartObject();
     json.writeStringField("url", url.url());
@@ -83,6 +120,10 @@ public final class JsonlExporter {
     string(json, "etag", last.flatMap(CrawlRecord::etag));
     string(json, "last_modified", last.flatMap(CrawlRecord::lastModified));
     json.writeNumberField("fetch_count", url.fetchCount());
+    string(json, "duplicate_of", last.flatMap(CrawlRecord::duplicateOf));
+    string(json, "near_duplicate_of", nearDuplicateOf);
+    json.writeNumberField("change_count", changes.count());
+    string(json, "last_change", changes.last().map(Object::toString));
     json.writeEndObject();
   }
 

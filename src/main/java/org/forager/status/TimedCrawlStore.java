@@ -36,6 +36,7 @@ final class TimedCrawlStore implements CrawlStore {
   private final Timer addCandidates;
   private final Timer due;
   private final Timer record;
+  private final Timer firstWithDigest;
   private final Timer url;
   private final Timer history;
   private final Timer originState;
@@ -50,6 +51,7 @@ final class TimedCrawlStore implements CrawlStore {
     addCandidates = timer(registry, "add_candidates");
     due = timer(registry, "due");
     record = timer(registry, "record");
+    firstWithDigest = timer(registry, "first_with_digest");
     url = timer(registry, "url");
     history = timer(registry, "history");
     originState = timer(registry, "origin_state");
@@ -107,6 +109,11 @@ final class TimedCrawlStore implements CrawlStore {
   @Override
   public void record(CrawlRecord crawlRecord, Collection<Candidate> discovered) {
     time(record, () -> store.record(crawlRecord, discovered));
+  }
+
+  @Override
+  public Optional<String> firstWithDigest(String digest, String u) {
+    return time(firstWithDigest, () -> store.firstWithDigest(digest, u));
   }
 
   @Override

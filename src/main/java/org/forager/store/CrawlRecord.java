@@ -2,6 +2,7 @@ package org.forager.store;
 
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.forager.fetch.Outcome;
 
 /**
@@ -12,6 +13,10 @@ import org.forager.fetch.Outcome;
  * @param contentLength bytes of the decoded body, -1 when none
  * @param digest {@code sha1:BASE32} of the decoded body
  * @param nextFetchAt when the URL is due again; the store orders due candidates by it
+ * @param duplicateOf for {@code DUPLICATE_CONTENT}: the URL that first had this body (see
+ *     {@link CrawlStore#firstWithDigest})
+ * @param simhash 64-bit simhash of an HTML page's text ({@code org.forager.dedup.SimHash}), when
+ *     it has enough words
  */
 public record CrawlRecord(
     String url,
@@ -28,4 +33,16 @@ public record CrawlRecord(
     boolean nofollow,
     Optional<String> etag,
     Optional<String> lastModified,
-    Instant nextFetchAt) {}
+    Instant nextFetchAt,
+    Optional<String> duplicateOf,
+    OptionalLong simhash) {
+
+  /** A record with no duplicate and no simhash (every action but a page's content fetch). */
+  public CrawlRecord(String url, Instant fetchedAt, Outcome outcome, int httpStatus, long durationMillis,
+      Optional<String> contentType, long contentLength, Optional<String> digest, Optional<String> redirectTo,
+      Optional<String> canonical, boolean noindex, boolean nofollow, Optional<String> etag,
+      Optional<String> lastModified, Instant nextFetchAt) {
+    this(url, fetchedAt, outcome, httpStatus, durationMillis, contentType, contentLength, digest, redirectTo,
+        canonical, noindex, nofollow, etag, lastModified, nextFetchAt, Optional.empty(), OptionalLong.empty());
+  }
+}

@@ -44,6 +44,17 @@ public interface CrawlStore extends AutoCloseable {
    */
   void record(CrawlRecord record, Collection<Candidate> discovered);
 
+  /**
+   * The exact-duplicate index, per origin: registers {@code url} as the first holder of a body
+   * {@code digest} in its origin unless another URL of the origin already is, atomically (of two
+   * URLs registering one digest at once, exactly one becomes its holder).
+   *
+   * @return the URL of the same origin holding the digest when it is not {@code url}; empty when
+   *     {@code url} is (or just became) its holder. A holder stays one for good, even once its own
+   *     body changed.
+   */
+  Optional<String> firstWithDigest(String digest, String url);
+
   /** Everything known about a URL. */
   Optional<UrlRecord> url(String url);
 

@@ -63,6 +63,11 @@ final class Keys {
     return due(origin, field, url.depth(), url.url());
   }
 
+  /** Key of the exact-duplicate index: {@code origin 0x00 digest}. */
+  static byte[] digest(String origin, String digest) {
+    return new ByteWriter(96).writeBytes(utf8(origin)).writeByte(0).writeBytes(utf8(digest)).toByteArray();
+  }
+
   static byte[] duePrefix(Origin origin) {
     return new ByteWriter(64).writeBytes(utf8(origin.toString())).writeByte(0).toByteArray();
   }

@@ -1,5 +1,6 @@
 package org.forager.store;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -44,6 +45,8 @@ public final class RocksCrawlStore implements CrawlStore {
   /** Read-held by every operation, write-held by close: native handles must not be used closed. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private boolean closed;
+  /** Serializes the check-and-put of {@link #firstWithDigest}. */
+  private final Object digestLock = new Object();
   /** The write path; set once the URL count is loaded. */
   private GroupCommit writes;
 
@@ -149,6 +152,28 @@ public final class RocksCrawlStore implements CrawlStore {
     Map<String, Pending> unique = CandidateBatch.unique(discovered, Optional.of(record.url()));
     WriteRequest request = new WriteRequest(unique, Optional.of(record), clock.instant());
     call(() -> writes.submit(request));
+  }
+
+  @Override
+  public Optional<String> firstWithDigest(String digest, String url) {
+    byte[] key = Keys.digest(CandidateBatch.origin(url), digest);
+    return call(() -> {
+      // Most bodies are new: a lock-free miss first (Bloom filter), then check-and-put under the
+      // lock. A separate small write, outside the group commit: it has no batch to join, and a crash
+      // between it and the page's record only makes the page the holder when it is fetched again.
+      byte[] holder = rocks.db.get(rocks.digests, key);
+      if (holder == null) {
+        synchronized (digestLock) {
+          holder = rocks.db.get(rocks.digests, key);
+          if (holder == null) {
+            rocks.db.put(rocks.digests, writeOptions, key, url.getBytes(StandardCharsets.UTF_8));
+            return Optional.empty();
+          }
+        }
+      }
+      String first = new String(holder, StandardCharsets.UTF_8);
+      return first.equals(url) ? Optional.empty() : Optional.of(first);
+    });
   }
 
   @Override

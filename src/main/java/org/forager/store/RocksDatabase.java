@@ -25,6 +25,7 @@ final class RocksDatabase {
   final ColumnFamilyHandle urls;
   final ColumnFamilyHandle due;
   final ColumnFamilyHandle history;
+  final ColumnFamilyHandle digests;
   private final RocksTuning tuning;
   private final List<ColumnFamilyHandle> handles;
 
@@ -37,6 +38,7 @@ final class RocksDatabase {
     this.urls = handles.get(RocksTuning.URLS);
     this.due = handles.get(RocksTuning.DUE);
     this.history = handles.get(RocksTuning.HISTORY);
+    this.digests = handles.get(RocksTuning.DIGESTS);
   }
 
   static RocksDatabase open(Path dir) {

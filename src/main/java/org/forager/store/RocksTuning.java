@@ -29,6 +29,7 @@ final class RocksTuning implements AutoCloseable {
   static final int URLS = 1;
   static final int DUE = 2;
   static final int HISTORY = 3;
+  static final int DIGESTS = 4;
 
   private static final long MIB = 1024 * 1024;
   private static final long BLOCK_CACHE_BYTES = 256 * MIB;
@@ -59,6 +60,8 @@ final class RocksTuning implements AutoCloseable {
     families.add(family(name("urls"), cache, true, 64 * MIB));
     families.add(family(name("due"), cache, false, 64 * MIB));
     families.add(family(name("history"), cache, false, 64 * MIB));
+    // Exact-duplicate index: one point lookup per fetched page, mostly misses (new bodies).
+    families.add(family(name("digests"), cache, true, 16 * MIB));
   }
 
   DBOptions dbOptions() {

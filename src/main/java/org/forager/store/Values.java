@@ -1,6 +1,7 @@
 package org.forager.store;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.forager.fetch.Outcome;
 import org.forager.url.Origin;
 
@@ -11,7 +12,8 @@ import org.forager.url.Origin;
  */
 final class Values {
 
-  private static final int VERSION = 1;
+  /** Version 2 added a crawl record's duplicate-of URL and simhash; version 1 values are still read. */
+  private static final int VERSION = 2;
 
   private Values() {}
 
@@ -31,14 +33,15 @@ final class Values {
   }
 
   static UrlRecord decodeUrl(String url, byte[] value) {
-    ByteReader in = versioned(value);
+    ByteReader in = new ByteReader(value);
+    int version = version(in);
     int depth = in.readVarInt();
     Optional<String> discoveredFrom = in.readOptionalString();
     var discoveredAt = in.readInstant();
     int fetchCount = in.readVarInt();
     var nextFetchAt = in.readInstant();
     Optional<CrawlRecord> lastCrawl =
-        in.readBoolean() ? Optional.of(readCrawl(url, in)) : Optional.empty();
+        in.readBoolean() ? Optional.of(readCrawl(url, in, version)) : Optional.empty();
     return new UrlRecord(url, depth, discoveredFrom, discoveredAt, fetchCount, lastCrawl, nextFetchAt);
   }
 
@@ -49,7 +52,8 @@ final class Values {
   }
 
   static CrawlRecord decodeCrawl(String url, byte[] value) {
-    return readCrawl(url, versioned(value));
+    ByteReader in = new ByteReader(value);
+    return readCrawl(url, in, version(in));
   }
 
   static byte[] encodeDue(DueEntry due) {
@@ -116,10 +120,14 @@ final class Values {
         .writeByte((crawl.noindex() ? 1 : 0) | (crawl.nofollow() ? 2 : 0))
         .writeOptionalString(crawl.etag())
         .writeOptionalString(crawl.lastModified())
-        .writeInstant(crawl.nextFetchAt());
+        .writeInstant(crawl.nextFetchAt())
+        .writeOptionalString(crawl.duplicateOf())
+        .writeBoolean(crawl.simhash().isPresent());
+    // Fixed width: a simhash is uniformly spread over 64 bits, a varint would be longer.
+    crawl.simhash().ifPresent(out::writeLongBigEndian);
   }
 
-  private static CrawlRecord readCrawl(String url, ByteReader in) {
+  private static CrawlRecord readCrawl(String url, ByteReader in, int version) {
     var fetchedAt = in.readInstant();
     Outcome outcome = outcome(in.readString());
     int httpStatus = in.readVarInt();
@@ -133,9 +141,15 @@ final class Values {
     Optional<String> etag = in.readOptionalString();
     Optional<String> lastModified = in.readOptionalString();
     var nextFetchAt = in.readInstant();
+    Optional<String> duplicateOf = Optional.empty();
+    OptionalLong simhash = OptionalLong.empty();
+    if (version >= 2) {
+      duplicateOf = in.readOptionalString();
+      if (in.readBoolean()) simhash = OptionalLong.of(in.readLongBigEndian());
+    }
     return new CrawlRecord(url, fetchedAt, outcome, httpStatus, durationMillis, contentType,
         contentLength, digest, redirectTo, canonical, (flags & 1) != 0, (flags & 2) != 0, etag,
-        lastModified, nextFetchAt);
+        lastModified, nextFetchAt, duplicateOf, simhash);
   }
 
   private static void writeOrigin(ByteWriter out, Origin origin) {
@@ -156,11 +170,17 @@ final class Values {
 
   private static ByteReader versioned(byte[] value) {
     ByteReader in = new ByteReader(value);
-    int version = in.readByte();
-    if (version != VERSION) {
-      throw new StoreException("crawl store value has format version " + version
-          + ", this Forager reads version " + VERSION);
-    }
+    version(in);
     return in;
+  }
+
+  /** Reads the version byte: 1 and 2 differ only in the crawl record's last fields. */
+  private static int version(ByteReader in) {
+    int version = in.readByte();
+    if (version < 1 || version > VERSION) {
+      throw new StoreException("crawl store value has format version " + version
+          + ", this Forager reads versions 1 to " + VERSION);
+    }
+    return version;
   }
 }

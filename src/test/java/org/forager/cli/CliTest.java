@@ -108,7 +108,8 @@ class CliTest {
       JsonNode a = byUrl.get(site.url("/a"));
       for (String field : List.of("url", "origin", "state", "last_outcome", "http_status", "fetched_at",
           "content_type", "content_length", "digest", "redirect_to", "canonical", "noindex", "nofollow",
-          "discovered_from", "depth", "next_fetch_at", "etag", "last_modified")) {
+          "discovered_from", "depth", "next_fetch_at", "etag", "last_modified", "fetch_count", "duplicate_of",
+          "near_duplicate_of", "change_count", "last_change")) {
         assertTrue(a.has(field), "export has " + field);
       }
       assertEquals("fetched", a.get("state").asText());
@@ -118,6 +119,10 @@ class CliTest {
       assertEquals(1, a.get("depth").asInt());
       assertEquals(site.origin(), a.get("origin").asText());
       assertTrue(a.get("digest").asText().startsWith("sha1:"));
+      assertTrue(a.get("duplicate_of").isNull());
+      assertTrue(a.get("near_duplicate_of").isNull());
+      assertEquals(0, a.get("change_count").asInt(), "a first fetch is no change");
+      assertTrue(a.get("last_change").isNull());
       assertEquals("blocked", byUrl.get(site.url("/no")).get("state").asText());
 
       assertEquals(0, Main.run("status", "--data-dir", data.toString()));

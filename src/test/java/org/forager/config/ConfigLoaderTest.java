@@ -126,6 +126,7 @@ class ConfigLoaderTest {
         status:
           port: 8090
           bind: 0.0.0.0
+        duplicates: { skip_links: false }
         """);
 
     assertEquals(new CrawlConfig(
@@ -147,7 +148,8 @@ class ConfigLoaderTest {
         new CrawlConfig.Sitemaps(false, false, 3),
         Optional.of(Path.of("/etc/forager/never-crawl.txt")),
         new CrawlConfig.Fleet(Duration.ofMinutes(2)),
-        new CrawlConfig.Status(OptionalInt.of(8090), "0.0.0.0")), config);
+        new CrawlConfig.Status(OptionalInt.of(8090), "0.0.0.0"),
+        new CrawlConfig.Duplicates(false)), config);
   }
 
   @Test
@@ -212,6 +214,13 @@ class ConfigLoaderTest {
     assertEquals(List.of("https://flag.example/"), config.seeds());
     assertEquals(Path.of("from-flag"), config.dataDir());
     assertEquals(99, config.maxActions());
+  }
+
+  @Test
+  void theLinksOfDuplicatesAreSkippedUnlessToldOtherwise() throws IOException {
+    assertEquals(new CrawlConfig.Duplicates(true), load("").duplicates());
+    assertEquals(new CrawlConfig.Duplicates(true), load("duplicates: {}").duplicates());
+    assertEquals(new CrawlConfig.Duplicates(false), load("duplicates: { skip_links: false }").duplicates());
   }
 
   @Test

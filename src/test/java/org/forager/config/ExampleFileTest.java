@@ -48,7 +48,8 @@ class ExampleFileTest {
         defaults.sitemaps(),
         defaults.doNotCrawlFile(),
         defaults.fleet(),
-        defaults.status()), config);
+        defaults.status(),
+        defaults.duplicates()), config);
   }
 
   @Test

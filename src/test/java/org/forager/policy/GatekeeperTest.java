@@ -22,7 +22,7 @@ class GatekeeperTest {
     CrawlConfig d = CrawlConfig.defaults();
     CrawlConfig config = new CrawlConfig(d.userAgent(), d.seeds(), d.dataDir(), d.maxActions(), d.concurrency(),
         d.politeness(), d.robots(), d.recrawl(), d.skipExtensions(), d.limits(), doNotCrawl, queries, d.network(),
-        d.store(), d.warc(), d.sitemaps(), d.doNotCrawlFile(), d.fleet(), d.status())
+        d.store(), d.warc(), d.sitemaps(), d.doNotCrawlFile(), d.fleet(), d.status(), d.duplicates())
         .withLimits(new CrawlConfig.Limits(d.limits().maxPageBytes(), d.limits().fetchTimeout(), 60, 3,
             d.limits().maxRetries(), d.limits().maxDecompressionRatio(), 1000, 2));
     return new Gatekeeper(config, Set.of(EXAMPLE, Origin.ofUrl("http://ads.example.org/")));

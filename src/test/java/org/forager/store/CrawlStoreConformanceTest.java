@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CyclicBarrier;
@@ -192,7 +193,8 @@ public abstract class CrawlStoreConformanceTest {
     CrawlRecord full = new CrawlRecord(u, T0.plusNanos(123_456_789), Outcome.NOINDEX, 200, 1234,
         Optional.of("text/html; charset=utf-8"), 56_789, Optional.of("sha1:ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"),
         Optional.of("https://a.example/elsewhere"), Optional.of("https://a.example/canonical"), true, true,
-        Optional.of("\"etag-é\""), Optional.of("Sat, 21 Nov 2026 00:00:00 GMT"), T0.plus(Duration.ofDays(7)));
+        Optional.of("\"etag-é\""), Optional.of("Sat, 21 Nov 2026 00:00:00 GMT"), T0.plus(Duration.ofDays(7)),
+        Optional.of("https://a.example/original"), OptionalLong.of(0x8000_0000_0000_0001L));
     CrawlRecord empty = new CrawlRecord(u, T0.plusSeconds(1), Outcome.NETWORK_ERROR, 0, 0,
         Optional.empty(), -1, Optional.empty(), Optional.empty(), Optional.empty(), false, false,
         Optional.empty(), Optional.empty(), T0.plusSeconds(60));
@@ -200,6 +202,56 @@ public abstract class CrawlStoreConformanceTest {
     store.record(empty, List.of());
     assertEquals(List.of(full, empty), store.history(u));
     assertEquals(Optional.of(empty), store.url(u).orElseThrow().lastCrawl());
+  }
+
+  @Test
+  void theFirstUrlWithADigestHoldsItForGood() {
+    String digest = "sha1:ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    assertEquals(Optional.empty(), store.firstWithDigest(digest, "https://a.example/first"));
+    // Its own refetch is not a duplicate of itself.
+    assertEquals(Optional.empty(), store.firstWithDigest(digest, "https://a.example/first"));
+    assertEquals(Optional.of("https://a.example/first"), store.firstWithDigest(digest, "https://a.example/copy"));
+    // Per origin: the same body on another site may link elsewhere.
+    assertEquals(Optional.empty(), store.firstWithDigest(digest, "http://b.example/mirror"));
+    assertEquals(Optional.of("http://b.example/mirror"), store.firstWithDigest(digest, "http://b.example/copy"));
+    assertEquals(Optional.empty(), store.firstWithDigest(digest, "https://a.example:8080/other-port"));
+    assertEquals(Optional.empty(), store.firstWithDigest("sha1:OTHER", "https://a.example/copy"));
+    reopen();
+    assertEquals(Optional.of("https://a.example/first"), store.firstWithDigest(digest, "https://a.example/copy"));
+    assertEquals(Optional.empty(), store.firstWithDigest(digest, "https://a.example/first"));
+    assertEquals(0, store.urlCount(), "the digest index is no URL table");
+  }
+
+  @Test
+  @Timeout(60)
+  void concurrentRegistrationsOfOneDigestHaveExactlyOneHolder() throws Exception {
+    int threads = 4;
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < 20; round++) {
+        String digest = "sha1:ROUND" + round;
+        List<Future<Optional<String>>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          String url = "https://a.example/t" + t;
+          futures.add(pool.submit(() -> {
+            start.await();
+            return store.firstWithDigest(digest, url);
+          }));
+        }
+        Set<String> holders = new HashSet<>();
+        int firsts = 0;
+        for (Future<Optional<String>> future : futures) {
+          Optional<String> holder = future.get();
+          if (holder.isEmpty()) firsts++;
+          else holders.add(holder.get());
+        }
+        assertEquals(1, firsts, "round " + round);
+        assertEquals(1, holders.size(), "round " + round);
+      }
+    } finally {
+      pool.shutdown();
+    }
   }
 
   @Test

@@ -3,6 +3,7 @@ package org.forager.store.postgres;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.forager.fetch.Outcome;
 import org.forager.store.CrawlRecord;
 import org.forager.store.StoreException;
@@ -13,7 +14,7 @@ final class CrawlRecordRows {
   /** The columns, in the order {@link #read} expects and the store's insert binds them. */
   static final String COLUMNS = "fetched_at, fetched_at_nanos, outcome, http_status, duration_ms,"
       + " content_type, content_length, digest, redirect_to, canonical, noindex, nofollow, etag,"
-      + " last_modified, next_fetch_at, next_fetch_at_nanos";
+      + " last_modified, next_fetch_at, next_fetch_at_nanos, duplicate_of, simhash";
 
   private CrawlRecordRows() {}
 
@@ -39,7 +40,14 @@ final class CrawlRecordRows {
         row.getBoolean("nofollow"),
         Optional.ofNullable(row.getString("etag")),
         Optional.ofNullable(row.getString("last_modified")),
-        SqlTime.getExact(row, "next_fetch_at"));
+        SqlTime.getExact(row, "next_fetch_at"),
+        Optional.ofNullable(row.getString("duplicate_of")),
+        simhash(row));
+  }
+
+  private static OptionalLong simhash(ResultSet row) throws SQLException {
+    long value = row.getLong("simhash");
+    return row.wasNull() ? OptionalLong.empty() : OptionalLong.of(value);
   }
 
   private static Outcome outcome(String name) {

@@ -97,7 +97,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         RETURNING d.origin, d.url, d.fetch_count
       )
       INSERT INTO crawl_history (origin, url, seq, %s)
-      SELECT origin, url, fetch_count, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM crawled
+      SELECT origin, url, fetch_count, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM crawled
       """.formatted(CrawlRecordRows.COLUMNS);
 
   private static final String DUE = """
@@ -255,11 +255,41 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         update.setString(i++, record.etag().orElse(null));
         update.setString(i++, record.lastModified().orElse(null));
         SqlTime.setExact(update, i, record.nextFetchAt());
+        i += 2;
+        update.setString(i++, record.duplicateOf().orElse(null));
+        if (record.simhash().isPresent()) update.setLong(i, record.simhash().getAsLong());
+        else update.setNull(i, java.sql.Types.BIGINT);
         if (update.executeUpdate() != 1) {
           throw new StoreException("crawl database " + database.name + ": no due row for " + record.url());
         }
       }
       return null;
+    });
+  }
+
+  @Override
+  public Optional<String> firstWithDigest(String digest, String url) {
+    String origin = CandidateRows.origin(url);
+    return database.inTransaction(connection -> {
+      // Under READ COMMITTED a conflicting insert waits for the other transaction, then does nothing;
+      // the SELECT after it then sees the committed holder.
+      try (PreparedStatement insert = connection.prepareStatement(
+          "INSERT INTO crawl_digest (origin, digest, url) VALUES (?, ?, ?) ON CONFLICT (origin, digest) DO NOTHING")) {
+        insert.setString(1, origin);
+        insert.setString(2, digest);
+        insert.setString(3, url);
+        if (insert.executeUpdate() == 1) return Optional.<String>empty();
+      }
+      try (PreparedStatement select =
+          connection.prepareStatement("SELECT url FROM crawl_digest WHERE origin = ? AND digest = ?")) {
+        select.setString(1, origin);
+        select.setString(2, digest);
+        try (ResultSet row = select.executeQuery()) {
+          if (!row.next()) throw new StoreException("crawl database " + database.name + ": digest " + digest + " vanished");
+          String first = row.getString(1);
+          return first.equals(url) ? Optional.<String>empty() : Optional.of(first);
+        }
+      }
     });
   }
 

@@ -49,7 +49,7 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
   void reopeningAppliesNoSchemaFileTwice() {
     reopen();
     PostgresCrawlStore.open(url, 1).close();
-    assertEquals(List.of("1 V1__crawl_store.sql", "2 V2__origin_done_until.sql"),
+    assertEquals(List.of("1 V1__crawl_store.sql", "2 V2__origin_done_until.sql", "3 V3__duplicates.sql"),
         postgres.query("SELECT version || ' ' || script FROM " + schema() + ".schema_version"));
   }
 

@@ -1,0 +1,72 @@
+package org.forager.dedup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class SimHashTest {
+
+  private static final String ARTICLE = """
+      The harbour town woke early that morning, as the fishing boats came back with the tide and the
+      market stalls opened along the quay. Merchants argued about the price of herring, children ran
+      between the carts, and an old sailor told anyone who would listen about the storm of the winter
+      before, when the lighthouse keeper had kept the lamp burning for three nights without sleep.
+      By noon the square was full, the church bell rang twelve times, and the baker sold his last loaf.
+      """;
+
+  private static long html(String body) {
+    return SimHash.ofHtml(body.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).orElseThrow();
+  }
+
+  @Test
+  void markupScriptsStylesCommentsAndCaseDoNotChangeTheText() {
+    long plain = SimHash.ofText(ARTICLE).orElseThrow();
+    String page = "<!doctype html><html><head><style>p { color: red }</style>"
+        + "<script>var harbour = 'the fishing boats came back';</script></head><body><!-- a comment -->"
+        + "<p class=\"lead\">" + ARTICLE.toUpperCase().replace(" market ", " <b>market</b> ") + "</p></body></html>";
+    assertEquals(plain, html(page));
+    assertEquals(html("<p>" + ARTICLE + "</p>"), html("<div>" + ARTICLE.replace("\n", " ") + "</div>"));
+  }
+
+  @Test
+  void aSmallEditIsNearAndAnotherTextIsFar() {
+    long original = SimHash.ofText(ARTICLE).orElseThrow();
+    long edited = SimHash.ofText(ARTICLE.replace("twelve", "eleven")).orElseThrow();
+    long other = SimHash.ofText(ARTICLE.replace("harbour town", "mountain village").replace("herring", "cheese")
+        .replace("sailor", "shepherd").replace("lighthouse keeper", "innkeeper").replace("tide", "herds")
+        .replace("baker", "miller").replace("church bell", "clock").replace("quay", "road")).orElseThrow();
+    long unrelated = SimHash.ofText("Quarterly results: revenue grew by four percent while costs fell, "
+        + "and the board approved a dividend of twelve cents per share payable in March.").orElseThrow();
+    assertTrue(SimHash.distance(original, edited) <= NearDuplicateIndex.MAX_DISTANCE,
+        "one word changed: " + SimHash.distance(original, edited));
+    assertTrue(SimHash.distance(original, unrelated) > 10, "unrelated: " + SimHash.distance(original, unrelated));
+    assertTrue(SimHash.distance(original, other) > NearDuplicateIndex.MAX_DISTANCE,
+        "many edits: " + SimHash.distance(original, other));
+  }
+
+  @Test
+  void tooFewWordsHaveNoSimhash() {
+    assertEquals(OptionalLong.empty(), SimHash.ofText(""));
+    assertEquals(OptionalLong.empty(), SimHash.ofHtml("<p>two words</p>".getBytes(StandardCharsets.UTF_8),
+        StandardCharsets.UTF_8));
+    assertTrue(SimHash.ofText("three little words").isPresent());
+  }
+
+  @Test
+  void theIndexFindsTheEarliestPageWithinThreeBits() {
+    NearDuplicateIndex index = new NearDuplicateIndex();
+    long a = 0x0123_4567_89AB_CDEFL;
+    assertEquals(Optional.empty(), index.nearest(a));
+    index.add("https://a.example/far", ~a);
+    index.add("https://a.example/first", a ^ 0b111); // three bits from a, all in one quarter
+    index.add("https://a.example/second", a);
+    assertEquals(Optional.of("https://a.example/first"), index.nearest(a));
+    // Four bits, one per quarter: no quarter matches exactly, and it is too far anyway.
+    assertEquals(Optional.empty(), index.nearest(a ^ 0x0001_0001_0001_0001L ^ 0b1000));
+    assertEquals(Optional.of("https://a.example/second"), index.nearest(a ^ 0x0001_0001_0001_0000L));
+  }
+}
