@@ -88,7 +88,7 @@ final class FleetCoordinator implements AutoCloseable {
 
   /** Stops claiming and releases every origin still held (with its state saved: work is left). */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     lock.lock();
     try {
       closed = true;
@@ -98,7 +98,14 @@ final class FleetCoordinator implements AutoCloseable {
     }
     // Not interrupted: a JDBC call cut short would leave its connection unusable. It is bounded by
     // the renewal period plus one database call.
-    if (thread != null) thread.join(Math.max(10_000, TimeUnit.NANOSECONDS.toMillis(leaseNanos)));
+    if (thread != null) {
+      try {
+        thread.join(Math.max(10_000, TimeUnit.NANOSECONDS.toMillis(leaseNanos)));
+      } catch (InterruptedException e) {
+        // Release what is held all the same (below), and keep the interrupt for the caller.
+        Thread.currentThread().interrupt();
+      }
+    }
     List<LeasedOrigin> held = new ArrayList<>();
     lock.lock();
     try {
