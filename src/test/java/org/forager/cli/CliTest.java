@@ -5,18 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.forager.testweb.TestSite;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.forager.testweb.CapturedConsole;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,39 +23,16 @@ class CliTest {
 
   @TempDir Path tmp;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream savedOut;
-  private PrintStream savedErr;
+  @RegisterExtension final CapturedConsole console = new CapturedConsole();
 
-  @BeforeEach
-  void captureOutput() {
-    savedOut = System.out;
-    savedErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
 
-  @AfterEach
-  void restoreOutput() {
-    System.setOut(savedOut);
-    System.setErr(savedErr);
-  }
-
-  private String err() {
-    return err.toString(StandardCharsets.UTF_8);
-  }
-
-  private String out() {
-    return out.toString(StandardCharsets.UTF_8);
-  }
 
   @Test
   void helpExplainsTheCommands() {
     assertEquals(0, Main.run("--help"));
-    assertTrue(out().contains("crawl") && out().contains("export"), out());
+    assertTrue(console.out().contains("crawl") && console.out().contains("export"), console.out());
     assertEquals(0, Main.run("crawl", "--help"));
-    assertTrue(out().contains("--max-actions"));
+    assertTrue(console.out().contains("--max-actions"));
   }
 
   @Test
@@ -66,7 +40,7 @@ class CliTest {
     Path config = tmp.resolve("bad.yaml");
     Files.writeString(config, "politeness:\n  min_delay: fast\n");
     assertEquals(2, Main.run("crawl", "--config", config.toString(), "--seed", "https://example.org/"));
-    String message = err().strip();
+    String message = console.err().strip();
     assertEquals(1, message.lines().count(), message);
     assertTrue(message.startsWith("forager: ") && message.contains("politeness.min_delay"), message);
   }
@@ -75,7 +49,7 @@ class CliTest {
   void unknownOptionAndMissingSeedsAreUsageErrors() {
     assertEquals(2, Main.run("crawl", "--no-such-flag"));
     assertEquals(2, Main.run("crawl", "--data-dir", tmp.resolve("empty").toString()));
-    assertTrue(err().contains("no seeds"), err());
+    assertTrue(console.err().contains("no seeds"), console.err());
     assertEquals(2, Main.run("crawl", "--seed", "ftp://example.org/", "--data-dir", tmp.resolve("d").toString()));
     assertEquals(2, Main.run("export", "--data-dir", tmp.resolve("nothing-here").toString()));
   }
@@ -92,8 +66,8 @@ class CliTest {
           """);
       assertEquals(0, Main.run("crawl", "--config", config.toString(), "--seed", site.url("/"),
           "--data-dir", data.toString(), "--max-actions", "100"));
-      assertTrue(out().contains("FETCHED"), out());
-      assertTrue(out().contains("BLOCKED_BY_ROBOTS_TXT"), out());
+      assertTrue(console.out().contains("FETCHED"), console.out());
+      assertTrue(console.out().contains("BLOCKED_BY_ROBOTS_TXT"), console.out());
 
       Path export = tmp.resolve("export.jsonl");
       assertEquals(0, Main.run("export", "--data-dir", data.toString(), "--output", export.toString()));
@@ -126,16 +100,16 @@ class CliTest {
       assertEquals("blocked", byUrl.get(site.url("/no")).get("state").asText());
 
       assertEquals(0, Main.run("status", "--data-dir", data.toString()));
-      assertTrue(out().matches("(?s).*known URLs +3\\R.*"), out());
-      assertTrue(out().matches("(?s).*  blocked +1\\R.*  fetched +2\\R.*"), out());
-      assertTrue(out().matches("(?s).*origins in scope +1\\R.*"), out());
+      assertTrue(console.out().matches("(?s).*known URLs +3\\R.*"), console.out());
+      assertTrue(console.out().matches("(?s).*  blocked +1\\R.*  fetched +2\\R.*"), console.out());
+      assertTrue(console.out().matches("(?s).*origins in scope +1\\R.*"), console.out());
 
       assertEquals(0, Main.run("audit", "--data-dir", data.toString()));
-      assertTrue(out().contains("POLITE: 4 requests to 1 origins"), out()); // robots.txt, /sitemap.xml, 2 pages
+      assertTrue(console.out().contains("POLITE: 4 requests to 1 origins"), console.out()); // robots.txt, /sitemap.xml, 2 pages
       Files.writeString(data.resolve("logs/crawl.jsonl"), Files.readString(data.resolve("logs/crawl.jsonl"))
           .replace("\"kind\":\"robots\"", "\"kind\":\"page\""));
       assertEquals(3, Main.run("audit", "--data-dir", data.toString()), "a page before robots.txt");
-      assertTrue(out().contains("NOT POLITE"), out());
+      assertTrue(console.out().contains("NOT POLITE"), console.out());
       assertEquals(0, byUrl.get(site.url("/")).get("depth").asInt());
     }
   }

@@ -3,16 +3,13 @@ package org.forager.status;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.forager.cli.Main;
 import org.forager.testweb.TestSite;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.forager.testweb.CapturedConsole;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,24 +19,7 @@ class StatusCommandLineTest {
 
   @TempDir Path tmp;
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream savedOut;
-  private PrintStream savedErr;
-
-  @BeforeEach
-  void captureOutput() {
-    savedOut = System.out;
-    savedErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restoreOutput() {
-    System.setOut(savedOut);
-    System.setErr(savedErr);
-  }
+  @RegisterExtension final CapturedConsole console = new CapturedConsole();
 
   private Path config() throws java.io.IOException {
     return Files.writeString(tmp.resolve("forager.yaml"), """
@@ -54,10 +34,10 @@ class StatusCommandLineTest {
       site.robots("User-agent: *\n").linking("/", "/a").linking("/a");
       assertEquals(0, Main.run("crawl", "--config", config().toString(), "--seed", site.url("/"),
           "--data-dir", tmp.resolve("data").toString(), "--quiet", "--status-port", "0"));
-      String err = this.err.toString(StandardCharsets.UTF_8);
+      String err = console.err();
       assertTrue(err.matches("(?s).*forager: status page at http://127\\.0\\.0\\.1:\\d+/ \\(metrics at "
           + "http://127\\.0\\.0\\.1:\\d+/metrics\\).*"), err);
-      assertTrue(out.toString(StandardCharsets.UTF_8).contains("FETCHED"));
+      assertTrue(console.out().contains("FETCHED"));
     }
   }
 
@@ -68,7 +48,7 @@ class StatusCommandLineTest {
       int port = taken.uri().getPort();
       assertEquals(2, Main.run("crawl", "--config", config().toString(), "--seed", site.url("/"),
           "--data-dir", tmp.resolve("data").toString(), "--quiet", "--status-port", String.valueOf(port)));
-      String err = this.err.toString(StandardCharsets.UTF_8);
+      String err = console.err();
       assertTrue(err.startsWith("forager: cannot serve the status page on 127.0.0.1:" + port + ": "), err);
       assertEquals(0, site.requests().size(), "nothing fetched");
     }
