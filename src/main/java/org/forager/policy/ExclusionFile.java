@@ -58,8 +58,9 @@ public final class ExclusionFile {
   /** Why the URL is excluded, when it is. */
   public Optional<String> refuses(String url) {
     Rules current = current();
-    if (!current.hosts.isEmpty() && current.hosts.contains(Origin.ofUrl(url).host())) {
-      return Optional.of("do_not_crawl_file host " + Origin.ofUrl(url).host());
+    if (!current.hosts.isEmpty()) {
+      String host = Origin.ofUrl(url).host();
+      if (current.hosts.contains(host)) return Optional.of("do_not_crawl_file host " + host);
     }
     for (String prefix : current.prefixes) {
       if (url.startsWith(prefix)) return Optional.of("do_not_crawl_file prefix " + prefix);

@@ -19,7 +19,6 @@ import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.netpreserve.jwarc.WarcReader;
 
 /**
  * A crawl killed with SIGKILL again and again, at moments chosen by a seeded random count of
@@ -93,14 +92,7 @@ class CrashLoopTest {
         assertEquals(ORIGINS * PAGES, store.urlCount());
         store.forEachUrl(u -> assertTrue(u.lastCrawl().isPresent(), u.url() + " was crawled"));
       }
-      try (var files = Files.list(data.resolve("warc"))) {
-        for (Path file : files.toList()) {
-          assertTrue(file.toString().endsWith(".warc.gz"), "no file left unfinished: " + file);
-          try (var in = Files.newInputStream(file); WarcReader reader = new WarcReader(in)) {
-            for (var record : reader) record.body().consume();
-          }
-        }
-      }
+      TestCrawl.assertWarcFilesFinishedAndReadable(data);
       ObjectMapper json = new ObjectMapper();
       for (String line : Files.readAllLines(data.resolve("logs/crawl.jsonl"))) json.readTree(line);
     } finally {

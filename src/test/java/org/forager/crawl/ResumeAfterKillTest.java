@@ -73,15 +73,7 @@ class ResumeAfterKillTest {
       }
       int duplicates = pageRequests.get() - ORIGINS * PAGES;
       assertTrue(duplicates <= ORIGINS, "only fetches in flight at the kill are repeated, got " + duplicates);
-      try (var files = java.nio.file.Files.list(data.resolve("warc"))) {
-        for (Path file : files.toList()) {
-          assertTrue(file.toString().endsWith(".warc.gz"), "no file left unfinished: " + file);
-          try (var in = java.nio.file.Files.newInputStream(file);
-              var reader = new org.netpreserve.jwarc.WarcReader(in)) {
-            for (var record : reader) record.body().consume(); // every record reads to its end
-          }
-        }
-      }
+      org.forager.testweb.TestCrawl.assertWarcFilesFinishedAndReadable(data);
       try (CrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
         assertEquals(ORIGINS * (PAGES + 1), store.urlCount(), "every known URL is still known");
         store.forEachUrl(u -> assertTrue(u.lastCrawl().isPresent(), u.url() + " was crawled"));

@@ -59,6 +59,20 @@ public final class TestCrawl {
     return summary;
   }
 
+  /** Every WARC file is finished (none left {@code .open}) and reads to the end of its last record. */
+  public static void assertWarcFilesFinishedAndReadable(Path dataDir) {
+    try (var files = Files.list(dataDir.resolve("warc"))) {
+      for (Path file : files.toList()) {
+        if (!file.toString().endsWith(".warc.gz")) throw new AssertionError("WARC file left unfinished: " + file);
+        try (var in = Files.newInputStream(file); var reader = new org.netpreserve.jwarc.WarcReader(in)) {
+          for (var record : reader) record.body().consume();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static void assertPolite(Path dataDir) {
     PolitenessAudit.Report report = PolitenessAudit.audit(dataDir.resolve("logs/crawl.jsonl"));
     if (!report.polite()) throw new AssertionError("the crawl log shows impoliteness: " + report.violations());
