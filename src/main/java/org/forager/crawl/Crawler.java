@@ -98,6 +98,18 @@ public final class Crawler implements AutoCloseable {
    * calls); the crawler uses and closes the decorated store.
    */
   public static Crawler open(CrawlConfig config, UnaryOperator<CrawlStore> decorateStore) {
+    return open(config, decorateStore, Clock.systemUTC());
+  }
+
+  /**
+   * Like {@link #open(CrawlConfig)}, on {@code clock}: the crawl loop's time (run cutoff, recrawl
+   * times, robots.txt expiry). Tests move it to play a later run; a fetch's own timestamps stay real.
+   */
+  static Crawler open(CrawlConfig config, Clock clock) {
+    return open(config, UnaryOperator.identity(), clock);
+  }
+
+  private static Crawler open(CrawlConfig config, UnaryOperator<CrawlStore> decorateStore, Clock clock) {
     Path dataDir = config.dataDir();
     try {
       Files.createDirectories(dataDir);
@@ -119,7 +131,7 @@ public final class Crawler implements AutoCloseable {
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"));
       opened.add(log);
       Fetcher fetcher = new HttpFetcher(HttpFetcher.Options.from(config));
-      return new Crawler(config, Clock.systemUTC(), store, fetcher, warc, log);
+      return new Crawler(config, clock, store, fetcher, warc, log);
     } catch (RuntimeException e) {
       for (AutoCloseable c : opened.reversed()) closeQuietly(c);
       throw e;

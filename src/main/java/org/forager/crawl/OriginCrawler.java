@@ -304,16 +304,39 @@ final class OriginCrawler implements OriginTask {
       }
       case SitemapResult.UrlSet set -> {
         List<Candidate> candidates = new ArrayList<>();
+        List<SitemapResult.Entry> modified = new ArrayList<>();
         for (SitemapResult.Entry entry : set.urls()) {
-          UrlNormalizer.normalize(entry.url())
-              .filter(u -> ctx.gatekeeper().isCandidate(u, 1))
-              .ifPresent(u -> candidates.add(new Candidate(u, 1, Optional.of(response.url()))));
+          Optional<String> url = UrlNormalizer.normalize(entry.url()).filter(u -> ctx.gatekeeper().isCandidate(u, 1));
+          if (url.isEmpty()) continue;
+          candidates.add(new Candidate(url.get(), 1, Optional.of(response.url())));
+          entry.lastmod().ifPresent(lastmod -> modified.add(new SitemapResult.Entry(url.get(), Optional.of(lastmod))));
         }
         int added = ctx.store().addCandidates(candidates);
         wakeOtherOrigins(candidates);
-        yield "sitemap of " + set.urls().size() + " URLs, " + added + " new" + (set.truncated() ? ", truncated" : "");
+        int sooner = bringForwardModified(modified);
+        yield "sitemap of " + set.urls().size() + " URLs, " + added + " new"
+            + (sooner > 0 ? ", " + sooner + " due sooner by lastmod" : "") + (set.truncated() ? ", truncated" : "");
       }
     };
+  }
+
+  /**
+   * Known URLs the sitemap says changed since their last fetch come due sooner (a hint, bounded by
+   * {@code recrawl.min_interval}); returns how many moved. New URLs are due at once anyway.
+   */
+  private int bringForwardModified(List<SitemapResult.Entry> modified) {
+    Instant now = ctx.clock().instant();
+    int moved = 0;
+    for (SitemapResult.Entry entry : modified) {
+      Optional<Instant> due = ctx.recrawls().afterSitemapLastmod(entry.url(), entry.lastmod().orElseThrow(), now);
+      if (due.isEmpty()) continue;
+      moved++;
+      if (origin.contains(entry.url())) continue; // this origin asks the store for due URLs as it goes
+      Origin other = Origin.ofUrl(entry.url());
+      if (!due.get().isAfter(now)) ctx.wake().accept(other);
+      else if (ctx.continuous()) ctx.wakeAt().accept(other, due.get());
+    }
+    return moved;
   }
 
   private void useRobots(OriginState.RobotsTxt txt) {

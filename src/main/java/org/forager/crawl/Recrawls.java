@@ -11,6 +11,7 @@ import org.forager.recrawl.RecrawlState;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
 import org.forager.store.DueCandidate;
+import org.forager.store.UrlRecord;
 
 /**
  * When a URL is due again after a crawl action, by {@link RecrawlPolicy}. The policy's state of a URL
@@ -35,17 +36,49 @@ final class Recrawls {
   }
 
   Instant nextFetchAt(DueCandidate candidate, Outcome outcome, int httpStatus, Optional<String> digest, Instant now) {
+    Replayed past = candidate.fetchCount() > 0 ? replay(candidate.url()) : new Replayed(policy.initialState(), Optional.empty());
+    Decision decision = policy.decide(past.state(), Observation.of(outcome, httpStatus, past.digest(), digest), now);
+    return decision instanceof Decision.Recrawl recrawl ? recrawl.at() : RETIRED;
+  }
+
+  /**
+   * A sitemap listed a known URL with {@code <lastmod>}: brings the URL's due time forward when the
+   * page changed after its last fetch ({@link RecrawlPolicy#afterSitemapLastmod}).
+   *
+   * @return the new due time, when it moved
+   */
+  Optional<Instant> afterSitemapLastmod(String url, Instant lastmod, Instant now) {
+    Optional<UrlRecord> known = store.url(url);
+    if (known.isEmpty() || known.get().fetchCount() == 0) return Optional.empty(); // due first anyway
+    Instant scheduled = known.get().nextFetchAt();
+    Optional<CrawlRecord> last = known.get().lastCrawl();
+    if (last.isPresent() && bringsContent(last.get()) && !lastmod.isAfter(last.get().fetchedAt())) {
+      return Optional.empty(); // not changed since the last content fetch: no need to read the history
+    }
+    Instant due = policy.afterSitemapLastmod(replay(url).state(), scheduled, lastmod, now);
+    return due.isBefore(scheduled) && store.bringForward(url, due) ? Optional.of(due) : Optional.empty();
+  }
+
+  /** Whether the policy counts the action as a content fetch (its time is the state's lastContentAt). */
+  private static boolean bringsContent(CrawlRecord crawl) {
+    return switch (Observation.of(crawl.outcome(), crawl.httpStatus(), Optional.empty(), crawl.digest())) {
+      case FIRST, CHANGED, UNCHANGED -> true;
+      default -> false;
+    };
+  }
+
+  private record Replayed(RecrawlState state, Optional<String> digest) {}
+
+  /** The policy's state of a URL and its last digest, from its last {@value #REPLAY} crawl actions. */
+  private Replayed replay(String url) {
     RecrawlState state = policy.initialState();
     Optional<String> previousDigest = Optional.empty();
-    if (candidate.fetchCount() > 0) {
-      List<CrawlRecord> history = store.history(candidate.url());
-      for (CrawlRecord past : history.subList(Math.max(0, history.size() - REPLAY), history.size())) {
-        Observation seen = Observation.of(past.outcome(), past.httpStatus(), previousDigest, past.digest());
-        state = policy.decide(state, seen, past.fetchedAt()).state();
-        if (past.digest().isPresent()) previousDigest = past.digest();
-      }
+    List<CrawlRecord> history = store.history(url);
+    for (CrawlRecord past : history.subList(Math.max(0, history.size() - REPLAY), history.size())) {
+      Observation seen = Observation.of(past.outcome(), past.httpStatus(), previousDigest, past.digest());
+      state = policy.decide(state, seen, past.fetchedAt()).state();
+      if (past.digest().isPresent()) previousDigest = past.digest();
     }
-    Decision decision = policy.decide(state, Observation.of(outcome, httpStatus, previousDigest, digest), now);
-    return decision instanceof Decision.Recrawl recrawl ? recrawl.at() : RETIRED;
+    return new Replayed(state, previousDigest);
   }
 }

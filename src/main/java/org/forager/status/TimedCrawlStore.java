@@ -36,6 +36,7 @@ final class TimedCrawlStore implements CrawlStore {
   private final Timer addCandidates;
   private final Timer due;
   private final Timer record;
+  private final Timer bringForward;
   private final Timer firstWithDigest;
   private final Timer url;
   private final Timer history;
@@ -51,6 +52,7 @@ final class TimedCrawlStore implements CrawlStore {
     addCandidates = timer(registry, "add_candidates");
     due = timer(registry, "due");
     record = timer(registry, "record");
+    bringForward = timer(registry, "bring_forward");
     firstWithDigest = timer(registry, "first_with_digest");
     url = timer(registry, "url");
     history = timer(registry, "history");
@@ -109,6 +111,11 @@ final class TimedCrawlStore implements CrawlStore {
   @Override
   public void record(CrawlRecord crawlRecord, Collection<Candidate> discovered) {
     time(record, () -> store.record(crawlRecord, discovered));
+  }
+
+  @Override
+  public boolean bringForward(String u, Instant dueAt) {
+    return time(bringForward, () -> store.bringForward(u, dueAt));
   }
 
   @Override

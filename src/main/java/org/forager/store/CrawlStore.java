@@ -45,6 +45,16 @@ public interface CrawlStore extends AutoCloseable {
   void record(CrawlRecord record, Collection<Candidate> discovered);
 
   /**
+   * Makes a crawled URL due at {@code dueAt} when it is due later than that, atomically with respect
+   * to {@link #record}; its validators are kept. A recrawl hint, such as a sitemap's
+   * {@code <lastmod>}: an unknown URL, one never crawled (due first anyway) or one due by then
+   * stays as it is.
+   *
+   * @return whether the due time moved
+   */
+  boolean bringForward(String url, Instant dueAt);
+
+  /**
    * The exact-duplicate index, per origin: registers {@code url} as the first holder of a body
    * {@code digest} in its origin unless another URL of the origin already is, atomically (of two
    * URLs registering one digest at once, exactly one becomes its holder).

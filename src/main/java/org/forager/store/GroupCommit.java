@@ -104,6 +104,7 @@ final class GroupCommit {
     if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest()); // too old to correct
     int added = 0;
     if (request.record.isPresent()) added += record(request, batch, written);
+    if (request.bringForward.isPresent()) request.moved = bringForward(request, batch, written);
     for (int i = 0; i < request.candidates.size(); i++) {
       Pending pending = request.candidates.get(i);
       String url = pending.candidate().url();
@@ -122,16 +123,38 @@ final class GroupCommit {
     return added;
   }
 
+  /** Moves a crawled URL's due entry earlier; returns whether it moved. */
+  private boolean bringForward(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
+      throws RocksDBException {
+    WriteRequest.BringForward move = request.bringForward.orElseThrow();
+    Optional<WriteRequest.Known> known = known(request, move.url(), written);
+    if (known.isEmpty()) return false;
+    UrlRecord previous = known.get().url();
+    if (previous.fetchCount() == 0 || !previous.nextFetchAt().isAfter(move.dueAt())) return false;
+    String origin = CandidateBatch.origin(move.url());
+    UrlRecord next = new UrlRecord(previous.url(), previous.depth(), previous.discoveredFrom(),
+        previous.discoveredAt(), previous.fetchCount(), previous.lastCrawl(), move.dueAt());
+    batch.delete(rocks.due, Keys.due(origin, previous));
+    batch.put(rocks.urls, Keys.url(move.url()), Values.encodeUrl(next));
+    batch.put(rocks.due, Keys.due(origin, next), Values.encodeDue(known.get().validators()));
+    written.put(move.url(), new WriteRequest.Known(next, known.get().validators()));
+    return true;
+  }
+
+  /** The updated URL as the group finds it: written earlier in the group, since the lookup, or as looked up. */
+  private Optional<WriteRequest.Known> known(WriteRequest request, String url,
+      Map<String, WriteRequest.Known> written) throws RocksDBException {
+    Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
+    if (known.isPresent()) return known;
+    return recent.writtenAfter(url, request.seen) ? WriteRequest.readNow(rocks, url) : request.recorded;
+  }
+
   private int record(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
       throws RocksDBException {
     CrawlRecord crawl = request.record.orElseThrow();
     String url = crawl.url();
     String origin = CandidateBatch.origin(url);
-    Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
-    if (known.isEmpty()) {
-      known = recent.writtenAfter(url, request.seen)
-          ? WriteRequest.readNow(rocks, url) : request.recorded;
-    }
+    Optional<WriteRequest.Known> known = known(request, url, written);
     UrlRecord previous = known.map(WriteRequest.Known::url).orElseGet(() -> new UrlRecord(url, 0,
         Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));
     Values.DueEntry validators =

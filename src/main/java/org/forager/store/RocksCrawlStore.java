@@ -155,6 +155,14 @@ public final class RocksCrawlStore implements CrawlStore {
   }
 
   @Override
+  public boolean bringForward(String url, Instant dueAt) {
+    CandidateBatch.origin(url); // validates it
+    WriteRequest request = new WriteRequest(new WriteRequest.BringForward(url, dueAt), clock.instant());
+    call(() -> writes.submit(request));
+    return request.moved;
+  }
+
+  @Override
   public Optional<String> firstWithDigest(String digest, String url) {
     byte[] key = Keys.digest(CandidateBatch.origin(url), digest);
     return call(() -> {

@@ -9,10 +9,10 @@ import java.util.Optional;
 import org.rocksdb.RocksDBException;
 
 /**
- * One {@code addCandidates} or {@code record} call on its way through {@link GroupCommit}: the
- * validated, deduplicated candidates, the crawl to record if any, what the database said about
- * them when the call looked them up outside the write lock (and at which commit), and, once its
- * group is written, the outcome. Used by the calling thread and, under the write lock, by the
+ * One {@code addCandidates}, {@code record} or {@code bringForward} call on its way through
+ * {@link GroupCommit}: the validated, deduplicated candidates, the crawl to record or the due time
+ * to bring forward if any, what the database said about them when the call looked them up outside
+ * the write lock (and at which commit), and, once its group is written, the outcome. Used by the calling thread and, under the write lock, by the
  * thread that writes its group; the lock orders the two.
  */
 final class WriteRequest {
@@ -25,14 +25,21 @@ final class WriteRequest {
 
   final List<Pending> candidates;
   final Optional<CrawlRecord> record;
+  /** A {@code bringForward} call: the URL and its new due time. */
+  final Optional<BringForward> bringForward;
   final Instant now;
+
+  record BringForward(String url, Instant dueAt) {}
 
   /** The latest commit visible to the lookups. */
   long seen;
   /** Per candidate: whether the lookup found it. */
   boolean[] found;
-  /** The recorded URL as the lookup found it; empty when unknown or not a record. */
+  /** The URL recorded or brought forward as the lookup found it; empty when unknown or neither. */
   Optional<Known> recorded = Optional.empty();
+
+  /** A {@code bringForward} call: whether the due time moved; set with its group's write. */
+  boolean moved;
 
   private boolean done;
   private int added;
@@ -41,22 +48,36 @@ final class WriteRequest {
   WriteRequest(Map<String, Pending> candidates, Optional<CrawlRecord> record, Instant now) {
     this.candidates = new ArrayList<>(candidates.values());
     this.record = record;
+    this.bringForward = Optional.empty();
     this.now = now;
+  }
+
+  WriteRequest(BringForward bringForward, Instant now) {
+    this.candidates = List.of();
+    this.record = Optional.empty();
+    this.bringForward = Optional.of(bringForward);
+    this.now = now;
+  }
+
+  /** The URL whose record the call updates, if any. */
+  Optional<String> updated() {
+    return record.map(CrawlRecord::url).or(() -> bringForward.map(BringForward::url));
   }
 
   /** Looks up the candidates and the recorded URL as of commit {@code commit} or later. */
   void lookUp(RocksDatabase rocks, long commit) throws RocksDBException {
     seen = commit;
-    int offset = record.isPresent() ? 1 : 0;
+    Optional<String> updated = updated();
+    int offset = updated.isPresent() ? 1 : 0;
     List<byte[]> keys = new ArrayList<>(candidates.size() + offset);
-    record.ifPresent(crawl -> keys.add(Keys.url(crawl.url())));
+    updated.ifPresent(url -> keys.add(Keys.url(url)));
     for (Pending pending : candidates) keys.add(pending.urlKey());
     List<byte[]> values = keys.isEmpty() ? List.of()
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
     found = new boolean[candidates.size()];
     for (int i = 0; i < found.length; i++) found[i] = values.get(i + offset) != null;
-    if (record.isPresent() && values.get(0) != null) {
-      recorded = Optional.of(read(rocks, record.get().url(), values.get(0)));
+    if (updated.isPresent() && values.get(0) != null) {
+      recorded = Optional.of(read(rocks, updated.get(), values.get(0)));
     } else {
       recorded = Optional.empty();
     }

@@ -7,7 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.GZIPOutputStream;
 import org.forager.store.UrlRecord;
 import org.forager.testweb.TestCrawl;
@@ -73,6 +78,43 @@ class SitemapCrawlTest {
           .filter(l -> l.get("kind").asText().equals("sitemap")).toList();
       assertEquals(3, sitemapActions.size());
       assertTrue(sitemapActions.get(1).get("reason").asText().startsWith("sitemap of 3 URLs, 2 new"), sitemapActions.get(1).toString());
+    }
+  }
+
+  @Test
+  void aLastmodAfterTheLastFetchBringsAKnownUrlForwardAndAnOlderOneDoesNot() throws Exception {
+    AtomicReference<String> lastmodA = new AtomicReference<>("2026-01-01");
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\nSitemap: " + site.url("/sitemap.xml") + "\n")
+          .route("/sitemap.xml", ex -> TestSite.respond(ex, 200, "application/xml",
+              "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+                  + "<url><loc>" + site.url("/a") + "</loc><lastmod>" + lastmodA.get() + "</lastmod></url>"
+                  + "<url><loc>" + site.url("/b") + "</loc><lastmod>2026-01-01</lastmod></url></urlset>"))
+          .html("/", "<p>home</p>").html("/a", "<p>a</p>").html("/b", "<p>b</p>");
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")),
+          "sitemaps: { enabled: true }\nrecrawl: { interval: 7d, min_interval: 1h }");
+      TestCrawl.run(config);
+      Instant fetchedA;
+      try (Crawler crawler = Crawler.open(config)) {
+        fetchedA = crawler.store().url(site.url("/a")).orElseThrow().lastCrawl().orElseThrow().fetchedAt();
+      }
+
+      // Two days later (by the crawl's clock) the sitemap says /a changed three hours after it was
+      // fetched; /b is listed as before. Nothing is due by the recrawl interval (7 days).
+      lastmodA.set(fetchedA.plus(Duration.ofHours(3)).truncatedTo(ChronoUnit.SECONDS).toString());
+      Clock later = Clock.offset(Clock.systemUTC(), Duration.ofDays(2));
+      int before = site.paths().size();
+      try (Crawler crawler = Crawler.open(config, later).quiet(true)) {
+        crawler.run();
+        Instant dueA = crawler.store().url(site.url("/a")).orElseThrow().nextFetchAt();
+        assertTrue(dueA.isAfter(later.instant()), "fetched again, due a recrawl interval later: " + dueA);
+      }
+      assertEquals(List.of("/robots.txt", "/sitemap.xml", "/a"), site.paths().subList(before, site.paths().size()));
+      List<JsonNode> sitemapActions = TestCrawl.log(data).stream()
+          .filter(l -> l.get("kind").asText().equals("sitemap")).toList();
+      assertEquals("sitemap of 2 URLs, 0 new, 1 due sooner by lastmod",
+          sitemapActions.get(sitemapActions.size() - 1).get("reason").asText());
     }
   }
 

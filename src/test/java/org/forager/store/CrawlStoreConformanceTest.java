@@ -2,6 +2,7 @@ package org.forager.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -135,6 +136,81 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(Optional.of(second), url.lastCrawl());
     assertEquals(T0.plus(Duration.ofDays(2)), url.nextFetchAt());
     assertEquals(1, store.urlCount());
+  }
+
+  @Test
+  void bringForwardMovesACrawledUrlEarlierOnly() {
+    String u = "https://a.example/page";
+    CrawlRecord crawled = withValidators(crawl(u, T0, T0.plus(Duration.ofDays(30))), 200, "\"e1\"", null);
+    store.record(crawled, List.of());
+    assertTrue(store.bringForward(u, T0.plus(Duration.ofDays(2))));
+    assertEquals(List.of(), store.due(A, T0.plus(Duration.ofDays(1)), 10));
+    List<DueCandidate> due = store.due(A, T0.plus(Duration.ofDays(2)), 10);
+    assertEquals(List.of(u), urls(due));
+    assertEquals(Optional.of("\"e1\""), due.get(0).etag());
+    assertEquals(1, due.get(0).fetchCount());
+
+    assertFalse(store.bringForward(u, T0.plus(Duration.ofDays(3))), "later than due: unchanged");
+    assertFalse(store.bringForward(u, T0.plus(Duration.ofDays(2))), "due then already");
+    reopen();
+    UrlRecord url = store.url(u).orElseThrow();
+    assertEquals(T0.plus(Duration.ofDays(2)), url.nextFetchAt());
+    assertEquals(Optional.of(crawled), url.lastCrawl());
+    assertEquals(1, store.history(u).size(), "no crawl action recorded");
+    assertEquals(1, store.urlCount());
+
+    CrawlRecord next = crawl(u, T0.plus(Duration.ofDays(2)), T0.plus(Duration.ofDays(9)));
+    store.record(next, List.of());
+    assertEquals(List.of(), store.due(A, T0.plus(Duration.ofDays(8)), 10), "the old due entry is gone");
+    assertEquals(List.of(u), urls(store.due(A, T0.plus(Duration.ofDays(9)), 10)));
+  }
+
+  @Test
+  void bringForwardLeavesUnknownAndNeverCrawledUrlsAlone() {
+    assertFalse(store.bringForward("https://a.example/unknown", T0));
+    assertEquals(0, store.urlCount());
+    store.addCandidates(List.of(seed("https://a.example/new")));
+    assertFalse(store.bringForward("https://a.example/new", T0));
+    UrlRecord url = store.url("https://a.example/new").orElseThrow();
+    assertEquals(0, url.fetchCount());
+    assertEquals(List.of("https://a.example/new"), urls(store.due(A, T0.minus(Duration.ofDays(1)), 10)));
+  }
+
+  @Test
+  void bringForwardRacingRecordsLeavesOneDueEntry() throws Exception {
+    // Each URL is brought forward while it is recorded again: whichever comes second, the URL is due
+    // exactly once, at one of the two times.
+    List<String> pages = new ArrayList<>();
+    for (int i = 0; i < 50; i++) pages.add("https://a.example/r" + i);
+    for (String page : pages) store.record(crawl(page, T0, T0.plus(Duration.ofDays(30))), List.of());
+    Instant early = T0.plus(Duration.ofDays(1));
+    Instant recorded = T0.plus(Duration.ofDays(10));
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      CyclicBarrier start = new CyclicBarrier(2);
+      Future<?> forward = pool.submit(() -> {
+        start.await();
+        for (String page : pages) store.bringForward(page, early);
+        return null;
+      });
+      Future<?> record = pool.submit(() -> {
+        start.await();
+        for (String page : pages) store.record(crawl(page, T0.plusSeconds(1), recorded), List.of());
+        return null;
+      });
+      forward.get();
+      record.get();
+    } finally {
+      pool.shutdown();
+    }
+    List<DueCandidate> due = store.due(A, T0.plus(Duration.ofDays(365)), 1000);
+    assertEquals(new HashSet<>(pages), new HashSet<>(urls(due)));
+    assertEquals(pages.size(), due.size());
+    for (String page : pages) {
+      Instant next = store.url(page).orElseThrow().nextFetchAt();
+      assertTrue(next.equals(early) || next.equals(recorded), page + " due at " + next);
+      assertEquals(2, store.url(page).orElseThrow().fetchCount());
+    }
   }
 
   @Test

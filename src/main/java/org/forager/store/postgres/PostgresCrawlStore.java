@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -43,7 +45,8 @@ import org.forager.url.Origin;
  *
  * <p>Beyond the {@link CrawlStore} contract, origins are leased to one crawler process at a time
  * ({@link OriginLeases}) so that politeness holds across a fleet. Adding a URL of an origin (by
- * {@link #addCandidates} or {@link #record}) clears its {@code done_until} in the same transaction.
+ * {@link #addCandidates} or {@link #record}) or bringing one forward clears its {@code done_until}
+ * in the same transaction.
  */
 public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
@@ -100,6 +103,21 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       SELECT origin, url, fetch_count, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM crawled
       """.formatted(CrawlRecordRows.COLUMNS);
 
+  // A crawled URL due later comes due earlier; its origin, if released as done, is free again
+  // (as INSERT_NEW does; whoever claims it releases it with the right done_until).
+  private static final String BRING_FORWARD = """
+      WITH moved AS (
+        UPDATE crawl_due SET due_at = ?
+        WHERE origin = ? AND url = ? AND fetch_count > 0 AND due_at > ?
+        RETURNING origin
+      ), reopened AS (
+        UPDATE origin_lease l SET done_until = NULL,
+          expires_at = CASE WHEN l.done_until IS NULL THEN l.expires_at ELSE now() END
+        FROM moved WHERE l.origin = moved.origin
+      )
+      SELECT count(*) FROM moved
+      """;
+
   private static final String DUE = """
       SELECT url, depth, etag, last_modified, fetch_count FROM crawl_due
       WHERE origin = ? AND due_at <= ?
@@ -108,7 +126,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       """;
 
   private static final String URL_RECORD = """
-      SELECT u.url, u.depth, u.discovered_from, u.discovered_at, d.fetch_count, h.seq, %s
+      SELECT u.url, u.depth, u.discovered_from, u.discovered_at, d.fetch_count, d.due_at, h.seq, %s
       FROM crawl_url u
       JOIN crawl_due d ON d.origin = u.origin AND d.url = u.url
       LEFT JOIN crawl_history h ON h.origin = u.origin AND h.url = u.url AND h.seq = d.fetch_count
@@ -264,6 +282,24 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         }
       }
       return null;
+    });
+  }
+
+  @Override
+  public boolean bringForward(String url, Instant dueAt) {
+    String origin = CandidateRows.origin(url);
+    OffsetDateTime at = SqlTime.micros(dueAt);
+    return database.inTransaction(connection -> {
+      try (PreparedStatement update = connection.prepareStatement(BRING_FORWARD)) {
+        update.setObject(1, at);
+        update.setString(2, origin);
+        update.setString(3, url);
+        update.setObject(4, at);
+        try (ResultSet count = update.executeQuery()) {
+          count.next();
+          return count.getInt(1) > 0;
+        }
+      }
     });
   }
 
@@ -449,9 +485,15 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     row.getInt("seq"); // null when the URL was never crawled (no history row joined)
     Optional<CrawlRecord> last =
         row.wasNull() ? Optional.empty() : Optional.of(CrawlRecordRows.read(url, row));
+    // The last crawl's next_fetch_at is exact; due_at (microseconds) is earlier only once a
+    // bringForward moved it.
+    Instant next = last.map(CrawlRecord::nextFetchAt).orElse(Instant.EPOCH);
+    if (last.isPresent()) {
+      Instant due = SqlTime.get(row, "due_at");
+      if (due.isBefore(next.truncatedTo(ChronoUnit.MICROS))) next = due;
+    }
     return new UrlRecord(url, row.getInt("depth"), Optional.ofNullable(row.getString("discovered_from")),
-        SqlTime.get(row, "discovered_at"), row.getInt("fetch_count"), last,
-        last.map(CrawlRecord::nextFetchAt).orElse(Instant.EPOCH));
+        SqlTime.get(row, "discovered_at"), row.getInt("fetch_count"), last, next);
   }
 
   /** The origin of a URL looked up; empty for a string that cannot be a stored URL. */

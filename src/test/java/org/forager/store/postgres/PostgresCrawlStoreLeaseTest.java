@@ -188,6 +188,21 @@ class PostgresCrawlStoreLeaseTest {
   }
 
   @Test
+  void anOriginReleasedWithNothingDueIsFreeAgainOnceAUrlOfItIsBroughtForward() {
+    one.addScope(List.of(A));
+    one.addCandidates(List.of(Candidate.seed("https://a.example/")));
+    Instant cutoff = Instant.now();
+    assertEquals(List.of(A), one.claim("one", 5, HOUR, cutoff));
+    one.record(crawled("https://a.example/", cutoff.plus(Duration.ofDays(7))), List.of());
+    assertTrue(one.release("one", A, new Release.NothingDue(cutoff)));
+    assertEquals(List.of(), two.claim("two", 5, HOUR, Instant.now()));
+
+    // A sitemap read by another process says the page changed: due now, so the origin is work again.
+    assertTrue(two.bringForward("https://a.example/", cutoff));
+    assertEquals(List.of(A), two.claim("two", 5, HOUR, cutoff));
+  }
+
+  @Test
   void anOriginReleasedAsDoneWhileAUrlOfItCameDueIsFreeAtOnce() {
     one.addScope(List.of(A));
     one.addCandidates(List.of(Candidate.seed("https://a.example/"))); // due, as if added after the last due()
