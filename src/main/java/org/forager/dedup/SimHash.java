@@ -37,7 +37,7 @@ public final class SimHash {
   }
 
   private static OptionalLong ofWords(String s, boolean html) {
-    int[] votes = new int[64];
+    Votes votes = new Votes();
     long w1 = 0;
     long w2 = 0;
     int words = 0;
@@ -52,32 +52,68 @@ public final class SimHash {
       if (html && c == '&') {
         // A character reference: a word boundary, its name is no word.
         int end = i + 1;
-        while (end < n && end - i < 32 && (Character.isLetterOrDigit(s.charAt(end)) || s.charAt(end) == '#')) end++;
+        while (end < n && end - i < 32 && (isWordChar(s.charAt(end)) || s.charAt(end) == '#')) end++;
         i = end < n && s.charAt(end) == ';' ? end + 1 : i + 1;
         continue;
       }
-      if (!Character.isLetterOrDigit(c)) {
+      if (!isWordChar(c)) {
         i++;
         continue;
       }
       long h = 0xcbf29ce484222325L; // FNV-1a 64 of the lower-cased word
-      while (i < n && Character.isLetterOrDigit(s.charAt(i))) {
-        h = (h ^ Character.toLowerCase(s.charAt(i))) * 0x100000001b3L;
+      while (i < n && isWordChar(c = s.charAt(i))) {
+        h = (h ^ lowerCase(c)) * 0x100000001b3L;
         i++;
       }
       words++;
-      if (words >= SHINGLE) vote(votes, mix(w1 * 0x9E3779B97F4A7C15L + w2 * 0xC2B2AE3D27D4EB4FL + h));
+      if (words >= SHINGLE) votes.add(mix(w1 * 0x9E3779B97F4A7C15L + w2 * 0xC2B2AE3D27D4EB4FL + h));
       w1 = w2;
       w2 = h;
     }
     if (words < SHINGLE) return OptionalLong.empty();
-    long hash = 0;
-    for (int bit = 0; bit < 64; bit++) if (votes[bit] > 0) hash |= 1L << bit;
-    return OptionalLong.of(hash);
+    return OptionalLong.of(votes.majority());
   }
 
-  private static void vote(int[] votes, long feature) {
-    for (int bit = 0; bit < 64; bit++) votes[bit] += (feature >>> bit & 1) != 0 ? 1 : -1;
+  // ASCII first: the text of most pages is, and the Character methods cost a table walk per char.
+  private static boolean isWordChar(char c) {
+    if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    return Character.isLetterOrDigit(c);
+  }
+
+  private static char lowerCase(char c) {
+    if (c < 0x80) return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
+    return Character.toLowerCase(c);
+  }
+
+  /**
+   * Per bit of the features, whether more features have it set than not. Counted bit-sliced: plane
+   * j holds bit j of all 64 counters, so adding a feature is a ripple-carry add across planes (two
+   * planes on average) instead of 64 counter updates.
+   */
+  private static final class Votes {
+    private final long[] planes = new long[Integer.SIZE];
+    private int features;
+
+    void add(long feature) {
+      long carry = feature;
+      for (int j = 0; carry != 0; j++) {
+        long overflow = planes[j] & carry;
+        planes[j] ^= carry;
+        carry = overflow;
+      }
+      features++;
+    }
+
+    /** Bit b is set when more than half of the features have bit b set (a tie leaves it clear). */
+    long majority() {
+      long hash = 0;
+      for (int bit = 0; bit < 64; bit++) {
+        long ones = 0;
+        for (int j = 0; j < planes.length; j++) ones |= (planes[j] >>> bit & 1L) << j;
+        if (2 * ones > features) hash |= 1L << bit;
+      }
+      return hash;
+    }
   }
 
   /** A finalizer (SplitMix64's): every input bit flips each output bit with probability about 1/2. */
