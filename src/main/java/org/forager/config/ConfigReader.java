@@ -68,7 +68,7 @@ final class ConfigReader {
             .orElse(defaults.urlQueryParameters()),
         new Network(root.section("network", List.of("allow_private_addresses"))
             .get("allow_private_addresses", Values::bool).orElse(defaults.network().allowPrivateAddresses())),
-        store(root.section("store", List.of("kind", "url"))),
+        store(root.section("store", List.of("kind", "url", "memory"))),
         warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
         sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files"))),
         root.get("do_not_crawl_file", ConfigReader::path),
@@ -201,6 +201,13 @@ final class ConfigReader {
   private static Store store(Section section) {
     String kind = section.get("kind", ConfigReader::storeKind).orElse(Store.defaults().kind());
     Optional<String> url = section.get("url", Values::nonBlank);
+    Optional<Long> memory = section.get("memory", Values::positiveSize);
+    if (memory.isPresent() && kind.equals("postgres")) {
+      throw ConfigException.at(section.pathOf("memory"), "only used when store.kind is embedded");
+    }
+    if (memory.isPresent() && memory.get() < Store.MIN_MEMORY_BYTES) {
+      throw ConfigException.at(section.pathOf("memory"), "must be at least 32MiB: RocksDB would spend the crawl compacting");
+    }
     if (kind.equals("postgres")) {
       String jdbcUrl = url.orElseThrow(
           () -> ConfigException.at(section.pathOf("url"), "required when store.kind is postgres"));
@@ -211,7 +218,7 @@ final class ConfigReader {
       return new Store(kind, jdbcUrl);
     }
     if (url.isPresent()) throw ConfigException.at(section.pathOf("url"), "only used when store.kind is postgres");
-    return new Store(kind, Store.defaults().url());
+    return new Store(kind, Store.defaults().url(), memory.orElse(Store.DEFAULT_MEMORY_BYTES));
   }
 
   private static String storeKind(String path, JsonNode node) {

@@ -105,7 +105,23 @@ public record CrawlConfig(
     }
   }
 
-  public record Store(String kind, String url) {
+  /**
+   * The crawl database.
+   *
+   * @param kind {@code embedded} or {@code postgres}
+   * @param url the PostgreSQL JDBC URL; null for the embedded store
+   * @param memoryBytes the embedded store's native memory (block cache and memtables)
+   */
+  public record Store(String kind, String url, long memoryBytes) {
+    /** The embedded store's native memory unless told otherwise: enough for about 10^7 URLs. */
+    public static final long DEFAULT_MEMORY_BYTES = 128L << 20;
+    /** The least accepted: below it the memtables flush so often that compaction eats the crawl. */
+    public static final long MIN_MEMORY_BYTES = 32L << 20;
+
+    public Store(String kind, String url) {
+      this(kind, url, DEFAULT_MEMORY_BYTES);
+    }
+
     public static Store defaults() {
       return new Store("embedded", null);
     }

@@ -39,6 +39,11 @@ import org.rocksdb.WriteOptions;
  */
 public final class RocksCrawlStore implements CrawlStore {
 
+  /** RocksDB's native memory unless told otherwise: enough for crawls of about 10^7 URLs. */
+  public static final long DEFAULT_MEMORY_BYTES = RocksTuning.DEFAULT_MEMORY_BYTES;
+  /** The smallest budget accepted. */
+  public static final long MIN_MEMORY_BYTES = RocksTuning.MIN_MEMORY_BYTES;
+
   private final RocksDatabase rocks;
   private final Clock clock;
   private final WriteOptions writeOptions = new WriteOptions().setSync(false);
@@ -62,11 +67,25 @@ public final class RocksCrawlStore implements CrawlStore {
    *     locked by another process, its files are corrupt or of an unknown format, or unreadable
    */
   public static RocksCrawlStore open(Path dir) {
-    return open(dir, Clock.systemUTC());
+    return open(dir, DEFAULT_MEMORY_BYTES);
+  }
+
+  /**
+   * Like {@link #open(Path)}, with a budget for RocksDB's native memory (block cache and memtables,
+   * outside the Java heap; {@code store.memory}).
+   *
+   * @param memoryBytes at least {@link #MIN_MEMORY_BYTES}
+   */
+  public static RocksCrawlStore open(Path dir, long memoryBytes) {
+    return open(dir, memoryBytes, Clock.systemUTC());
   }
 
   static RocksCrawlStore open(Path dir, Clock clock) {
-    RocksCrawlStore store = new RocksCrawlStore(RocksDatabase.open(dir), clock);
+    return open(dir, DEFAULT_MEMORY_BYTES, clock);
+  }
+
+  private static RocksCrawlStore open(Path dir, long memoryBytes, Clock clock) {
+    RocksCrawlStore store = new RocksCrawlStore(RocksDatabase.open(dir, memoryBytes), clock);
     try {
       store.loadMeta();
       return store;
@@ -234,6 +253,11 @@ public final class RocksCrawlStore implements CrawlStore {
       }
       return null;
     });
+  }
+
+  /** The block cache's capacity in bytes: half of the store's memory budget. */
+  long blockCacheCapacity() {
+    return call(() -> rocks.db.getLongProperty(rocks.urls, "rocksdb.block-cache-capacity"));
   }
 
   @Override

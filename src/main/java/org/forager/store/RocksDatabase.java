@@ -41,14 +41,14 @@ final class RocksDatabase {
     this.digests = handles.get(RocksTuning.DIGESTS);
   }
 
-  static RocksDatabase open(Path dir) {
+  static RocksDatabase open(Path dir, long memoryBytes) {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
       throw new StoreException("cannot open the crawl store at " + dir
           + ": cannot create the directory (" + e.getMessage() + ")", e);
     }
-    RocksTuning tuning = new RocksTuning();
+    RocksTuning tuning = new RocksTuning(memoryBytes);
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     try {
       RocksDB db = RocksDB.open(tuning.dbOptions(), dir.toString(), tuning.families(), handles);

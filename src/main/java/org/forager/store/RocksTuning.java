@@ -3,6 +3,7 @@ package org.forager.store;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.forager.config.CrawlConfig;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
@@ -32,36 +33,50 @@ final class RocksTuning implements AutoCloseable {
   static final int DIGESTS = 4;
 
   private static final long MIB = 1024 * 1024;
-  private static final long BLOCK_CACHE_BYTES = 256 * MIB;
-  private static final long TOTAL_MEMTABLE_BYTES = 256 * MIB;
+  /** The default budget ({@code store.memory}): enough for crawls of 10^7 URLs; give more beyond. */
+  static final long DEFAULT_MEMORY_BYTES = CrawlConfig.Store.DEFAULT_MEMORY_BYTES;
+  /** Below this the memtables flush so often that compaction eats the crawl's CPU. */
+  static final long MIN_MEMORY_BYTES = CrawlConfig.Store.MIN_MEMORY_BYTES;
   private static final double BLOOM_BITS_PER_KEY = 10;
 
   private final List<RocksObject> natives = new ArrayList<>();
   private final DBOptions dbOptions;
   private final List<ColumnFamilyDescriptor> families = new ArrayList<>();
 
-  RocksTuning() {
+  /**
+   * @param memoryBytes RocksDB's native memory budget: half for the block cache (index, filter and
+   *     data blocks), half for the memtables of all column families together
+   */
+  RocksTuning(long memoryBytes) {
+    if (memoryBytes < MIN_MEMORY_BYTES) {
+      throw new IllegalArgumentException("store memory below " + MIN_MEMORY_BYTES / MIB + " MiB: " + memoryBytes);
+    }
     RocksDB.loadLibrary();
-    Cache cache = own(new LRUCache(BLOCK_CACHE_BYTES));
+    long memtables = memoryBytes / 2;
+    // A family's memtable may take a quarter of the total (the busy three of them fill at once);
+    // the total cap flushes the largest first.
+    long large = Math.min(64 * MIB, memtables / 4);
+    long small = Math.min(16 * MIB, memtables / 8);
+    Cache cache = own(new LRUCache(memoryBytes - memtables));
     dbOptions = own(new DBOptions())
         .setCreateIfMissing(true)
         .setCreateMissingColumnFamilies(true)
         .setMaxBackgroundJobs(2)
         .setBytesPerSync(MIB)
-        .setDbWriteBufferSize(TOTAL_MEMTABLE_BYTES)
+        .setDbWriteBufferSize(memtables)
         // With several column families a quiet one pins old WAL files; this forces its flush.
-        .setMaxTotalWalSize(2 * TOTAL_MEMTABLE_BYTES)
+        .setMaxTotalWalSize(2 * memtables)
         .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
         .setKeepLogFileNum(5)
         .setMaxLogFileSize(16 * MIB);
-    families.add(family(RocksDB.DEFAULT_COLUMN_FAMILY, cache, false, 16 * MIB));
+    families.add(family(RocksDB.DEFAULT_COLUMN_FAMILY, cache, false, small));
     // Only the URL table is read by point lookups (dedup); its Bloom filter makes a miss cheap.
     // The due index and the history are only range-scanned, so filters would be wasted memory.
-    families.add(family(name("urls"), cache, true, 64 * MIB));
-    families.add(family(name("due"), cache, false, 64 * MIB));
-    families.add(family(name("history"), cache, false, 64 * MIB));
+    families.add(family(name("urls"), cache, true, large));
+    families.add(family(name("due"), cache, false, large));
+    families.add(family(name("history"), cache, false, large));
     // Exact-duplicate index: one point lookup per fetched page, mostly misses (new bodies).
-    families.add(family(name("digests"), cache, true, 16 * MIB));
+    families.add(family(name("digests"), cache, true, small));
   }
 
   DBOptions dbOptions() {

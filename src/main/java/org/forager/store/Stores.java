@@ -17,7 +17,7 @@ public final class Stores {
   public static CrawlStore open(CrawlConfig config) {
     return switch (config.store().kind()) {
       case "postgres" -> PostgresCrawlStore.open(config.store().url());
-      default -> RocksCrawlStore.open(embeddedDirectory(config.dataDir()));
+      default -> RocksCrawlStore.open(embeddedDirectory(config.dataDir()), config.store().memoryBytes());
     };
   }
 

@@ -60,10 +60,15 @@ final class WarcFile {
   void append(List<byte[]> members) throws IOException {
     long before = size;
     try {
-      for (byte[] member : members) {
-        ByteBuffer buf = ByteBuffer.wrap(member);
-        while (buf.hasRemaining()) size += channel.write(buf);
+      // One gathering write (writev) for the record pair rather than a system call per member.
+      ByteBuffer[] buffers = new ByteBuffer[members.size()];
+      long total = 0;
+      for (int i = 0; i < buffers.length; i++) {
+        buffers[i] = ByteBuffer.wrap(members.get(i));
+        total += buffers[i].remaining();
       }
+      for (long written = 0; written < total; ) written += channel.write(buffers);
+      size += total;
     } catch (IOException e) {
       try {
         channel.truncate(before);

@@ -140,6 +140,12 @@ class ConfigErrorsTest {
         arguments("store: { kind: mysql }", "config: store.kind: \"mysql\" is not a store kind (use embedded or postgres)"),
         arguments("store: { url: \"jdbc:postgresql://db/crawl\" }",
             "config: store.url: only used when store.kind is postgres"),
+        arguments("store: { kind: postgres, url: \"jdbc:postgresql://db/crawl\", memory: 1GiB }",
+            "config: store.memory: only used when store.kind is embedded"),
+        arguments("store: { memory: 16MiB }",
+            "config: store.memory: must be at least 32MiB: RocksDB would spend the crawl compacting"),
+        arguments("store: { memory: 1GB }",
+            "config: store.memory: \"1GB\" has an unknown unit \"GB\" (use B, KiB, MiB or GiB; 1 KiB = 1024 B)"),
         arguments("store: { kind: postgres, url: \"postgres://db/crawl\" }",
             "config: store.url: \"postgres://db/crawl\" is not a PostgreSQL JDBC URL (jdbc:postgresql://host/database)"),
         // The status server.

@@ -299,4 +299,10 @@ class ConfigLoaderTest {
   void theStoreUrlIsAbsentForTheEmbeddedStore() throws IOException {
     assertNull(load("store: { kind: embedded }\n").store().url());
   }
+
+  @Test
+  void theEmbeddedStoreMemoryIsASizeWith128MiBByDefault() throws IOException {
+    assertEquals(128L << 20, load("store: { kind: embedded }\n").store().memoryBytes());
+    assertEquals(2L << 30, load("store: { memory: 2GiB }\n").store().memoryBytes());
+  }
 }

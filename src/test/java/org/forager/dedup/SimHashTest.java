@@ -49,6 +49,42 @@ class SimHashTest {
   }
 
   @Test
+  void theValueOfAKnownTextStaysTheSameAcrossVersions() {
+    // Stored simhashes of earlier crawls are compared with new ones: the function must not drift.
+    // Mixed case, accents, a non-Latin script and digits; the value of the first implementation.
+    String text = "The harbour town woke early that morning, as the fishing boats came back with the tide; "
+        + "Ünïcode Straße ÉTÉ naïve café 東京 日本語 テキスト and 12 34 digits.";
+    assertEquals(0x3380400828984090L, SimHash.ofText(text).orElseThrow());
+  }
+
+  @Test
+  void readingUtf8BytesGivesTheValueOfReadingTheDecodedText() {
+    // The UTF-8 fast path must agree with decoding first, on well-formed and broken input alike.
+    String[] pieces = {"harbour", "Town", "ÉTÉ", "straße", "東京", "ǅ", "𝔘𝔫𝔦", "😀", " ", "  ", ", ", "\n", "<p>",
+        "</p>", "<b class=\"x\">", "<!-- c -->", "<!--", "-->", "<script>var a = 'b c d';</script>", "<SCRIPT>",
+        "</Script>", "<style>p{}</style>", "<scriptx>", "<script", "</style", "&amp;", "&#233;", "&eacute", "&été;",
+        "&", "#", ";", "<", ">", "42", "x1"};
+    byte[][] broken = {{(byte) 0xC3}, {(byte) 0xE3, (byte) 0x81}, {(byte) 0x80}, {(byte) 0xC0, (byte) 0xAF},
+        {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80, (byte) 0x80}, {(byte) 0xF0, (byte) 0x9F},
+        {(byte) 0xFF}, {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}};
+    java.util.Random random = new java.util.Random(20261121);
+    int compared = 0;
+    for (int round = 0; round < 3000; round++) {
+      java.io.ByteArrayOutputStream page = new java.io.ByteArrayOutputStream();
+      int length = 1 + random.nextInt(60);
+      for (int k = 0; k < length; k++) {
+        if (random.nextInt(8) == 0) page.writeBytes(broken[random.nextInt(broken.length)]);
+        else page.writeBytes(pieces[random.nextInt(pieces.length)].getBytes(StandardCharsets.UTF_8));
+      }
+      byte[] bytes = page.toByteArray();
+      OptionalLong decoded = SimHash.ofDecodedHtml(new String(bytes, StandardCharsets.UTF_8));
+      assertEquals(decoded, SimHash.ofHtml(bytes, StandardCharsets.UTF_8), () -> java.util.HexFormat.of().formatHex(bytes));
+      if (decoded.isPresent()) compared++;
+    }
+    assertTrue(compared > 1000, "most random pages have enough words: " + compared);
+  }
+
+  @Test
   void tooFewWordsHaveNoSimhash() {
     assertEquals(OptionalLong.empty(), SimHash.ofText(""));
     assertEquals(OptionalLong.empty(), SimHash.ofHtml("<p>two words</p>".getBytes(StandardCharsets.UTF_8),

@@ -56,6 +56,15 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
   }
 
   @Test
+  void theMemoryBudgetIsSplitBetweenBlockCacheAndMemtables() {
+    assertEquals(RocksCrawlStore.DEFAULT_MEMORY_BYTES / 2, ((RocksCrawlStore) store).blockCacheCapacity());
+    try (RocksCrawlStore big = RocksCrawlStore.open(dir.resolve("big"), 1L << 30)) {
+      assertEquals(512L << 20, big.blockCacheCapacity());
+    }
+    assertThrows(IllegalArgumentException.class, () -> RocksCrawlStore.open(dir.resolve("tiny"), 1L << 20));
+  }
+
+  @Test
   void closingTwiceIsHarmlessAndUseAfterCloseFailsCleanly() {
     store.close();
     store.close();

@@ -75,6 +75,10 @@ public final class StoreScaleBenchmark {
     this.crawled = new int[origins];
   }
 
+  /** The store's native memory budget (store.memory): -Dforager.store.memory=256MiB (bench/store-scale's default). */
+  private static final long MEMORY =
+      org.forager.config.Sizes.parse(System.getProperty("forager.store.memory", "256MiB"));
+
   public static void main(String[] args) throws Exception {
     String mode = args.length > 0 ? args[0] : "fill";
     long target = args.length > 1 ? parseCount(args[1]) : 1_000_000;
@@ -117,12 +121,12 @@ public final class StoreScaleBenchmark {
 
   private void fill() throws Exception {
     deleteTree(dir);
-    print("store-scale fill: target=%d origins=%d threads=%d links/page=%d cores=%d maxHeap=%d MiB dir=%s",
+    print("store-scale fill: target=%d origins=%d threads=%d links/page=%d cores=%d maxHeap=%d MiB store.memory=%d MiB dir=%s",
         target, origins, threads, LINKS_PER_PAGE, Runtime.getRuntime().availableProcessors(),
-        Runtime.getRuntime().maxMemory() >> 20, dir);
+        Runtime.getRuntime().maxMemory() >> 20, MEMORY >> 20, dir);
     Thread sampler = Thread.ofPlatform().daemon().start(this::sampleHeap);
     long t0 = System.nanoTime();
-    RocksCrawlStore store = RocksCrawlStore.open(dir);
+    RocksCrawlStore store = RocksCrawlStore.open(dir, MEMORY);
     try {
       long seedStart = System.nanoTime();
       List<Origin> scope = new ArrayList<>(10_000);
@@ -264,7 +268,7 @@ public final class StoreScaleBenchmark {
     long start = System.nanoTime();
     var threadBean = ManagementFactory.getThreadMXBean();
     long cpuStart = threadBean.getCurrentThreadCpuTime();
-    try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
+    try (RocksCrawlStore store = RocksCrawlStore.open(dir, MEMORY)) {
       long opened = System.nanoTime();
       var scope = store.scope();
       long scoped = System.nanoTime();
