@@ -169,14 +169,20 @@ class PostgresCrawlStoreLeaseTest {
     assertEquals(List.of(C), one.claim("one", 1, HOUR, Instant.MAX));
   }
 
-  @Test
-  void anOriginReleasedWithNothingDueWaitsForItsNextDueTimeUntilANewUrlOfItIsAdded() {
+  /** One crawls A's only URL (due again in 7 days) and releases A as done; returns the run's cutoff. */
+  private Instant crawlAndReleaseWithNothingDue() {
     one.addScope(List.of(A));
     one.addCandidates(List.of(Candidate.seed("https://a.example/")));
     Instant cutoff = Instant.now();
     assertEquals(List.of(A), one.claim("one", 5, HOUR, cutoff));
     one.record(crawled("https://a.example/", cutoff.plus(Duration.ofDays(7))), List.of());
     assertTrue(one.release("one", A, new Release.NothingDue(cutoff)));
+    return cutoff;
+  }
+
+  @Test
+  void anOriginReleasedWithNothingDueWaitsForItsNextDueTimeUntilANewUrlOfItIsAdded() {
+    Instant cutoff = crawlAndReleaseWithNothingDue();
     assertEquals(List.of(), one.claim("one", 5, HOUR, cutoff), "not even by its releaser");
     assertEquals(List.of(), two.claim("two", 5, HOUR, Instant.now()), "nothing due before its next due time");
     assertEquals(List.of("infinity"), postgres.query("SELECT CASE WHEN done_until > now() + interval '6 days'"
@@ -189,12 +195,7 @@ class PostgresCrawlStoreLeaseTest {
 
   @Test
   void anOriginReleasedWithNothingDueIsFreeAgainOnceAUrlOfItIsBroughtForward() {
-    one.addScope(List.of(A));
-    one.addCandidates(List.of(Candidate.seed("https://a.example/")));
-    Instant cutoff = Instant.now();
-    assertEquals(List.of(A), one.claim("one", 5, HOUR, cutoff));
-    one.record(crawled("https://a.example/", cutoff.plus(Duration.ofDays(7))), List.of());
-    assertTrue(one.release("one", A, new Release.NothingDue(cutoff)));
+    Instant cutoff = crawlAndReleaseWithNothingDue();
     assertEquals(List.of(), two.claim("two", 5, HOUR, Instant.now()));
 
     // A sitemap read by another process says the page changed: due now, so the origin is work again.
