@@ -206,7 +206,8 @@ final class ConfigReader {
       throw ConfigException.at(section.pathOf("memory"), "only used when store.kind is embedded");
     }
     if (memory.isPresent() && memory.get() < Store.MIN_MEMORY_BYTES) {
-      throw ConfigException.at(section.pathOf("memory"), "must be at least 32MiB: RocksDB would spend the crawl compacting");
+      throw ConfigException.at(section.pathOf("memory"),
+          "must be at least 32MiB: RocksDB would spend the crawl compacting");
     }
     if (kind.equals("postgres")) {
       String jdbcUrl = url.orElseThrow(

@@ -36,7 +36,8 @@ final class Recrawls {
   }
 
   Instant nextFetchAt(DueCandidate candidate, Outcome outcome, int httpStatus, Optional<String> digest, Instant now) {
-    Replayed past = candidate.fetchCount() > 0 ? replay(candidate.url()) : new Replayed(policy.initialState(), Optional.empty());
+    Replayed past = candidate.fetchCount() > 0
+        ? replay(candidate.url()) : new Replayed(policy.initialState(), Optional.empty());
     Decision decision = policy.decide(past.state(), Observation.of(outcome, httpStatus, past.digest(), digest), now);
     return decision instanceof Decision.Recrawl recrawl ? recrawl.at() : RETIRED;
   }

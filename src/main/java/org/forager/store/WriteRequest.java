@@ -12,8 +12,9 @@ import org.rocksdb.RocksDBException;
  * One {@code addCandidates}, {@code record} or {@code bringForward} call on its way through
  * {@link GroupCommit}: the validated, deduplicated candidates, the crawl to record or the due time
  * to bring forward if any, what the database said about them when the call looked them up outside
- * the write lock (and at which commit), and, once its group is written, the outcome. Used by the calling thread and, under the write lock, by the
- * thread that writes its group; the lock orders the two.
+ * the write lock (and at which commit), and, once its group is written, the outcome. Used by the
+ * calling thread and, under the write lock, by the thread that writes its group; the lock orders
+ * the two.
  */
 final class WriteRequest {
 
