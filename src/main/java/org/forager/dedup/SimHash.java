@@ -115,9 +115,10 @@ public final class SimHash {
     /** Bit b is set when more than half of the features have bit b set (a tie leaves it clear). */
     long majority() {
       long hash = 0;
+      int used = Integer.SIZE - Integer.numberOfLeadingZeros(features); // no count exceeds features
       for (int bit = 0; bit < 64; bit++) {
         long ones = 0;
-        for (int j = 0; j < planes.length; j++) ones |= (planes[j] >>> bit & 1L) << j;
+        for (int j = 0; j < used; j++) ones |= (planes[j] >>> bit & 1L) << j;
         if (2 * ones > features) hash |= 1L << bit;
       }
       return hash;
