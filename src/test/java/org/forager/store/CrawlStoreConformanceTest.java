@@ -14,10 +14,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.forager.fetch.Outcome;
 import org.forager.url.Origin;
@@ -185,24 +181,12 @@ public abstract class CrawlStoreConformanceTest {
     for (String page : pages) store.record(crawl(page, T0, T0.plus(Duration.ofDays(30))), List.of());
     Instant early = T0.plus(Duration.ofDays(1));
     Instant recorded = T0.plus(Duration.ofDays(10));
-    ExecutorService pool = Executors.newFixedThreadPool(2);
-    try {
-      CyclicBarrier start = new CyclicBarrier(2);
-      Future<?> forward = pool.submit(() -> {
-        start.await();
-        for (String page : pages) store.bringForward(page, early);
-        return null;
-      });
-      Future<?> record = pool.submit(() -> {
-        start.await();
-        for (String page : pages) store.record(crawl(page, T0.plusSeconds(1), recorded), List.of());
-        return null;
-      });
-      forward.get();
-      record.get();
-    } finally {
-      pool.shutdown();
-    }
+    Concurrently.run(2, thread -> {
+      for (String page : pages) {
+        if (thread == 0) store.bringForward(page, early);
+        else store.record(crawl(page, T0.plusSeconds(1), recorded), List.of());
+      }
+    });
     List<DueCandidate> due = store.due(A, T0.plus(Duration.ofDays(365)), 1000);
     assertEquals(new HashSet<>(pages), new HashSet<>(urls(due)));
     assertEquals(pages.size(), due.size());
@@ -302,31 +286,18 @@ public abstract class CrawlStoreConformanceTest {
   @Timeout(60)
   void concurrentRegistrationsOfOneDigestHaveExactlyOneHolder() throws Exception {
     int threads = 4;
-    CyclicBarrier start = new CyclicBarrier(threads);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      for (int round = 0; round < 20; round++) {
-        String digest = "sha1:ROUND" + round;
-        List<Future<Optional<String>>> futures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          String url = "https://a.example/t" + t;
-          futures.add(pool.submit(() -> {
-            start.await();
-            return store.firstWithDigest(digest, url);
-          }));
-        }
-        Set<String> holders = new HashSet<>();
-        int firsts = 0;
-        for (Future<Optional<String>> future : futures) {
-          Optional<String> holder = future.get();
-          if (holder.isEmpty()) firsts++;
-          else holders.add(holder.get());
-        }
-        assertEquals(1, firsts, "round " + round);
-        assertEquals(1, holders.size(), "round " + round);
+    for (int round = 0; round < 20; round++) {
+      String digest = "sha1:ROUND" + round;
+      List<Optional<String>> results =
+          Concurrently.call(threads, t -> store.firstWithDigest(digest, "https://a.example/t" + t));
+      Set<String> holders = new HashSet<>();
+      int firsts = 0;
+      for (Optional<String> holder : results) {
+        if (holder.isEmpty()) firsts++;
+        else holders.add(holder.get());
       }
-    } finally {
-      pool.shutdown();
+      assertEquals(1, firsts, "round " + round);
+      assertEquals(1, holders.size(), "round " + round);
     }
   }
 
@@ -415,28 +386,16 @@ public abstract class CrawlStoreConformanceTest {
   void concurrentAddCandidatesLoseNothingAndDuplicateNothing() throws Exception {
     int threads = 4;
     int universe = 6000;
-    CyclicBarrier start = new CyclicBarrier(threads);
     AtomicInteger added = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int offset = t * 1000;
-        futures.add(pool.submit(() -> {
-          start.await();
-          // Each thread covers 3000 URLs of the universe, overlapping its neighbours'.
-          for (int batch = 0; batch < 30; batch++) {
-            List<Candidate> candidates = new ArrayList<>();
-            for (int i = 0; i < 100; i++) candidates.add(seed(syntheticUrl((offset + batch * 100 + i) % universe)));
-            added.addAndGet(store.addCandidates(candidates));
-          }
-          return null;
-        }));
+    Concurrently.run(threads, t -> {
+      int offset = t * 1000;
+      // Each thread covers 3000 URLs of the universe, overlapping its neighbours'.
+      for (int batch = 0; batch < 30; batch++) {
+        List<Candidate> candidates = new ArrayList<>();
+        for (int i = 0; i < 100; i++) candidates.add(seed(syntheticUrl((offset + batch * 100 + i) % universe)));
+        added.addAndGet(store.addCandidates(candidates));
       }
-      for (Future<?> future : futures) future.get();
-    } finally {
-      pool.shutdown();
-    }
+    });
     Set<String> expected = new HashSet<>();
     for (int t = 0; t < threads; t++) for (int i = 0; i < 3000; i++) expected.add(syntheticUrl((t * 1000 + i) % universe));
     assertEquals(expected.size(), added.get());
@@ -455,28 +414,15 @@ public abstract class CrawlStoreConformanceTest {
   void concurrentRecordsWithOverlappingDiscoveriesKeepEachUrlOnce() throws Exception {
     int threads = 4;
     Set<String> pages = ConcurrentHashMap.newKeySet();
-    CyclicBarrier start = new CyclicBarrier(threads);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        futures.add(pool.submit(() -> {
-          start.await();
-          for (int p = 0; p < 50; p++) {
-            String page = syntheticUrl(10_000 + thread * 100 + p);
-            pages.add(page);
-            List<Candidate> links = new ArrayList<>();
-            for (int i = 0; i < 40; i++) links.add(new Candidate(syntheticUrl(p * 10 + i), 1, Optional.of(page)));
-            store.record(crawl(page, T0, T0.plus(Duration.ofDays(1))), links);
-          }
-          return null;
-        }));
+    Concurrently.run(threads, thread -> {
+      for (int p = 0; p < 50; p++) {
+        String page = syntheticUrl(10_000 + thread * 100 + p);
+        pages.add(page);
+        List<Candidate> links = new ArrayList<>();
+        for (int i = 0; i < 40; i++) links.add(new Candidate(syntheticUrl(p * 10 + i), 1, Optional.of(page)));
+        store.record(crawl(page, T0, T0.plus(Duration.ofDays(1))), links);
       }
-      for (Future<?> future : futures) future.get();
-    } finally {
-      pool.shutdown();
-    }
+    });
     int links = 49 * 10 + 40;
     assertEquals(pages.size() + links, store.urlCount());
     AtomicInteger visited = new AtomicInteger();

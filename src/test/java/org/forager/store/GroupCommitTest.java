@@ -11,10 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.forager.fetch.Outcome;
 import org.forager.url.Origin;
@@ -41,7 +37,7 @@ class GroupCommitTest {
     int perThread = 40;
     try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
       store.addCandidates(List.of(Candidate.seed(HOT)));
-      runConcurrently(threads, thread -> {
+      Concurrently.run(threads, thread -> {
         for (int i = 0; i < perThread; i++) {
           store.record(crawl(HOT, T0.plusSeconds(thread * 1000L + i)),
               List.of(new Candidate("https://hot.example/t" + thread + "/" + i, 1, Optional.of(HOT))));
@@ -64,7 +60,7 @@ class GroupCommitTest {
     int urls = 300;
     AtomicInteger added = new AtomicInteger();
     try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
-      runConcurrently(threads, thread -> {
+      Concurrently.run(threads, thread -> {
         for (int i = 0; i < urls; i++) {
           String url = "https://race.example/" + i;
           if (thread % 2 == 0) {
@@ -111,29 +107,6 @@ class GroupCommitTest {
         "https://u@a.example/", "https://a.example:8443/p", "http://a.example:80/", "http://[::1]:8/",
         "https://xn--bcher-kva.example/?q", "https://a.example#f")) {
       assertEquals(Origin.ofUrl(url).toString(), CandidateBatch.origin(url), url);
-    }
-  }
-
-  private interface Body {
-    void run(int thread) throws Exception;
-  }
-
-  private static void runConcurrently(int threads, Body body) throws Exception {
-    CyclicBarrier start = new CyclicBarrier(threads);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        futures.add(pool.submit(() -> {
-          start.await();
-          body.run(thread);
-          return null;
-        }));
-      }
-      for (Future<?> future : futures) future.get();
-    } finally {
-      pool.shutdown();
     }
   }
 

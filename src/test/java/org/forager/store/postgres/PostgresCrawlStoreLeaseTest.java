@@ -13,11 +13,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.forager.store.Candidate;
+import org.forager.store.Concurrently;
 import org.forager.store.CrawlRecord;
 import org.forager.store.OriginLeases.Release;
 import org.forager.url.Origin;
@@ -99,32 +96,21 @@ class PostgresCrawlStoreLeaseTest {
     for (int i = 0; i < 200; i++) scope.add(Origin.ofUrl("https://o" + i + ".example"));
     one.addScope(scope);
     List<PostgresCrawlStore> stores = List.of(one, two, one, two);
-    CyclicBarrier start = new CyclicBarrier(stores.size());
-    ExecutorService pool = Executors.newFixedThreadPool(stores.size());
-    List<Future<List<Origin>>> claims = new ArrayList<>();
-    try {
-      for (int t = 0; t < stores.size(); t++) {
-        PostgresCrawlStore store = stores.get(t);
-        String owner = "owner-" + t;
-        claims.add(pool.submit(() -> {
-          start.await();
-          List<Origin> held = new ArrayList<>();
-          for (List<Origin> got; !(got = store.claim(owner, 3, HOUR, Instant.MAX)).isEmpty(); ) held.addAll(got);
-          return held;
-        }));
+    List<List<Origin>> claims = Concurrently.call(stores.size(), t -> {
+      List<Origin> held = new ArrayList<>();
+      for (List<Origin> got; !(got = stores.get(t).claim("owner-" + t, 3, HOUR, Instant.MAX)).isEmpty(); ) {
+        held.addAll(got);
       }
-      Set<Origin> union = new HashSet<>();
-      int total = 0;
-      for (Future<List<Origin>> claim : claims) {
-        List<Origin> held = claim.get();
-        total += held.size();
-        union.addAll(held);
-      }
-      assertEquals(scope.size(), total, "an origin was leased twice");
-      assertEquals(new HashSet<>(scope), union);
-    } finally {
-      pool.shutdown();
+      return held;
+    });
+    Set<Origin> union = new HashSet<>();
+    int total = 0;
+    for (List<Origin> held : claims) {
+      total += held.size();
+      union.addAll(held);
     }
+    assertEquals(scope.size(), total, "an origin was leased twice");
+    assertEquals(new HashSet<>(scope), union);
     assertEquals(List.of(String.valueOf(scope.size())), postgres.query(
         "SELECT count(DISTINCT origin) FROM " + schema + ".origin_lease WHERE owner LIKE 'owner-%'"));
   }
