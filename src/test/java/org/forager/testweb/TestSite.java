@@ -50,6 +50,8 @@ public final class TestSite implements AutoCloseable {
   }
 
   private static final String RESPONDING = "forager.test.responding";
+  /** A Runnable that ends the request's time in flight, once. */
+  private static final String ANSWERED = "forager.test.answered";
 
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -108,6 +110,9 @@ public final class TestSite implements AutoCloseable {
 
   public static void respond(HttpExchange ex, int status, String contentType, byte[] body) throws IOException {
     ex.setAttribute(RESPONDING, System.nanoTime());
+    // In flight until the answer starts: a client that has read the whole answer may send its next
+    // request before this handler's thread has returned, and that is no overlap.
+    if (ex.getAttribute(ANSWERED) instanceof Runnable answered) answered.run();
     if (contentType != null) ex.getResponseHeaders().set("Content-Type", contentType);
     ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
     if (body.length > 0) {
@@ -136,7 +141,10 @@ public final class TestSite implements AutoCloseable {
     return paths().stream().filter(pathAndQuery::equals).count();
   }
 
-  /** The most requests this origin ever had in flight at once. */
+  /**
+   * The most requests this origin ever had in flight at once: from arrival until {@link #respond}
+   * starts the answer (or the handler returns, for routes that answer otherwise).
+   */
   public int maxInFlight() {
     return maxInFlight.get();
   }
@@ -155,6 +163,11 @@ public final class TestSite implements AutoCloseable {
     long arrived = System.nanoTime();
     int now = inFlight.incrementAndGet();
     maxInFlight.accumulateAndGet(now, Math::max);
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable answered = () -> {
+      if (done.compareAndSet(false, true)) inFlight.decrementAndGet();
+    };
+    ex.setAttribute(ANSWERED, answered);
     String path = ex.getRequestURI().getRawPath();
     String query = ex.getRequestURI().getRawQuery();
     try {
@@ -163,7 +176,7 @@ public final class TestSite implements AutoCloseable {
       else route.handle(ex);
     } finally {
       ex.close();
-      inFlight.decrementAndGet();
+      answered.run(); // a route that wrote its answer without respond()
       synchronized (this) {
         Object responding = ex.getAttribute(RESPONDING);
         long finished = responding instanceof Long t ? t : System.nanoTime();
