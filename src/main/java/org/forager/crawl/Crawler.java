@@ -172,7 +172,7 @@ public final class Crawler implements AutoCloseable {
     Map<Origin, OriginCrawler> crawlers = new ConcurrentHashMap<>();
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
       // A fleet process's scheduler runs until its FleetCoordinator says the fleet's run is over.
-      OriginLeases leases = store instanceof OriginLeases l ? l : null;
+      OriginLeases leases = store.leases().orElse(null);
       Scheduler s = new Scheduler(config.concurrency(), executor,
           () -> stopRequested || budget.exhausted(), this::unexpected, continuous || leases != null);
       ScheduledExecutorService alarms = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -14,6 +14,7 @@ import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
 import org.forager.store.DueCandidate;
+import org.forager.store.OriginLeases;
 import org.forager.store.OriginState;
 import org.forager.store.UrlRecord;
 import org.forager.url.Origin;
@@ -151,6 +152,12 @@ final class TimedCrawlStore implements CrawlStore {
   @Override
   public long urlCount() {
     return time(urlCount, store::urlCount);
+  }
+
+  /** The wrapped store's leases, untimed: a fleet must stay a fleet with the status page on. */
+  @Override
+  public Optional<OriginLeases> leases() {
+    return store.leases();
   }
 
   @Override

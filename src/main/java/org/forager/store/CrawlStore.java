@@ -81,6 +81,14 @@ public interface CrawlStore extends AutoCloseable {
   /** How many URLs are known. */
   long urlCount();
 
+  /**
+   * The origin leases of a store shared by a fleet, when this store has them: the crawl loop then
+   * crawls only the origins it leased. A wrapper (timing, caching) must forward its store's answer;
+   * there is deliberately no default, so that no wrapper can hide the fleet by forgetting it (a
+   * timing wrapper once did, and every process crawled every origin).
+   */
+  Optional<OriginLeases> leases();
+
   @Override
   void close();
 }

@@ -8,8 +8,8 @@ import org.forager.url.Origin;
 /**
  * Origins leased to one crawler process at a time, so that several processes sharing one crawl
  * database never crawl one origin at once (docs/fleet.md, "How leases work"). A store shared by a
- * fleet implements it besides {@link CrawlStore}; the crawl loop uses leases exactly when its store
- * does. Implementations must be safe for concurrent use, within a process and across processes.
+ * fleet offers it through {@link CrawlStore#leases()}; the crawl loop uses leases exactly when its
+ * store does. Implementations must be safe for concurrent use, within a process and across processes.
  *
  * <p>Lease times are the store's clock; a caller must consider a lease ended {@code lease} after it
  * sent the call that granted or renewed it, whatever it hears later.

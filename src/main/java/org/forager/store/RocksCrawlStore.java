@@ -265,6 +265,12 @@ public final class RocksCrawlStore implements CrawlStore {
     return writes.urlCount();
   }
 
+  /** None: an embedded store has one writer, the process that opened it. */
+  @Override
+  public Optional<OriginLeases> leases() {
+    return Optional.empty();
+  }
+
   /** Flushes and releases the directory; closing twice is harmless. */
   @Override
   public void close() {

@@ -106,6 +106,27 @@ class FleetCrawlTest {
     assertStoreComplete(store);
   }
 
+  /**
+   * The status page once wrapped the store in a timing decorator that hid its leases: every process
+   * then crawled every origin (pages fetched twice and more, two requests in flight on one host).
+   */
+  @Test
+  void aStatusPageDoesNotTurnTheFleetOff() throws Exception {
+    String store = postgres.freshSchema();
+    for (int c = 0; c < CHILDREN; c++) children.add(startChild(c, store, "--status-port", "0"));
+    for (int c = 0; c < CHILDREN; c++) assertEquals(0, awaitExit(c), "child " + c + " exit status");
+
+    for (TestSite site : sites) {
+      for (String path : pagePaths()) assertEquals(1, site.count(path), site.url(path) + " fetched once");
+    }
+    assertPoliteOnTheServers();
+    for (int c = 0; c < CHILDREN; c++) {
+      assertAuditPasses(c);
+      assertTrue(output(c).contains("status page at http://127.0.0.1:"), "child " + c + " served its status page");
+    }
+    assertStoreComplete(store);
+  }
+
   @Test
   void aProcessKilledMidwayLosesNothingAndItsOriginsAreTakenOver() throws Exception {
     String store = postgres.freshSchema();
@@ -161,7 +182,7 @@ class FleetCrawlTest {
     return paths;
   }
 
-  private Process startChild(int c, String storeUrl) throws IOException {
+  private Process startChild(int c, String storeUrl, String... extraArgs) throws IOException {
     Path data = tmp.resolve("child" + c);
     StringBuilder yaml = new StringBuilder();
     yaml.append("user_agent: \"FleetBot-").append(c).append("/1.0\"\n");
@@ -174,7 +195,10 @@ class FleetCrawlTest {
     yaml.append("store: { kind: postgres, url: \"").append(storeUrl).append("\" }\n");
     yaml.append("fleet: { lease: 2s }\n");
     Path config = Files.writeString(tmp.resolve("child" + c + ".yaml"), yaml);
-    return org.forager.testweb.ChildCrawl.start(config, tmp.resolve("child" + c + ".out"), "--quiet");
+    String[] args = new String[extraArgs.length + 1];
+    args[0] = "--quiet";
+    System.arraycopy(extraArgs, 0, args, 1, extraArgs.length);
+    return org.forager.testweb.ChildCrawl.start(config, tmp.resolve("child" + c + ".out"), args);
   }
 
   private int awaitExit(int c) throws Exception {

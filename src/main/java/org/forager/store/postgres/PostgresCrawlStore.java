@@ -435,6 +435,12 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       }
     });
   }
+  /** This store's leases: a database shared by a fleet always leases origins. */
+  @Override
+  public Optional<OriginLeases> leases() {
+    return Optional.of(this);
+  }
+
 
   /**
    * {@inheritDoc} Origins never leased come first, then those free for longest. Each claim locks
