@@ -36,8 +36,23 @@ public record CrawlConfig(
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
 
+  /**
+   * @param maxDelay caps the delay Forager chooses itself (response times, rate-limit penalty); a
+   *     robots.txt Crawl-delay above it is honoured all the same
+   * @param maxCrawlDelay the longest robots.txt Crawl-delay honoured; an origin asking for more is
+   *     put off to a later run, never crawled faster than it asked
+   */
   public record Politeness(
-      Duration minDelay, Duration maxDelay, double responseTimeFactor, Duration maxRetryAfter) {
+      Duration minDelay, Duration maxDelay, double responseTimeFactor, Duration maxRetryAfter,
+      Duration maxCrawlDelay) {
+
+    public static final Duration DEFAULT_MAX_CRAWL_DELAY = Duration.ofHours(1);
+
+    /** With the default max_crawl_delay. */
+    public Politeness(Duration minDelay, Duration maxDelay, double responseTimeFactor, Duration maxRetryAfter) {
+      this(minDelay, maxDelay, responseTimeFactor, maxRetryAfter, DEFAULT_MAX_CRAWL_DELAY);
+    }
+
     public static Politeness defaults() {
       return new Politeness(Duration.ofSeconds(1), Duration.ofSeconds(120), 10, Duration.ofHours(1));
     }
@@ -95,7 +110,29 @@ public record CrawlConfig(
   }
 
   /** Exactly one of host, prefix, regex is set. */
-  public record DoNotCrawlRule(String host, String prefix, String regex) {}
+  /**
+   * One {@code do_not_crawl} rule: exactly one of its parts is set, the others are null. Hosts,
+   * domains and prefixes are in the form normalized URLs have (see {@code UrlNormalizer.host} and
+   * {@code prefix}); a domain covers its subdomains.
+   */
+  public record DoNotCrawlRule(String host, String domain, String prefix, String regex) {
+
+    public static DoNotCrawlRule host(String host) {
+      return new DoNotCrawlRule(host, null, null, null);
+    }
+
+    public static DoNotCrawlRule domain(String domain) {
+      return new DoNotCrawlRule(null, domain, null, null);
+    }
+
+    public static DoNotCrawlRule prefix(String prefix) {
+      return new DoNotCrawlRule(null, null, prefix, null);
+    }
+
+    public static DoNotCrawlRule regex(String regex) {
+      return new DoNotCrawlRule(null, null, null, regex);
+    }
+  }
 
   public record QueryParameterRule(String prefix, List<String> allow) {}
 

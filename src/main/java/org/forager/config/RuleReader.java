@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.forager.config.CrawlConfig.DoNotCrawlRule;
 import org.forager.config.CrawlConfig.QueryParameterRule;
+import org.forager.url.UrlNormalizer;
 
 /**
  * Reads the items of the URL rule lists: {@code skip_extensions}, {@code do_not_crawl} and {@code
@@ -15,7 +16,7 @@ import org.forager.config.CrawlConfig.QueryParameterRule;
  */
 final class RuleReader {
 
-  static final List<String> DO_NOT_CRAWL_KEYS = List.of("host", "prefix", "regex");
+  static final List<String> DO_NOT_CRAWL_KEYS = List.of("host", "domain", "prefix", "regex");
   static final List<String> QUERY_PARAMETER_KEYS = List.of("prefix", "allow");
 
   private RuleReader() {}
@@ -35,13 +36,14 @@ final class RuleReader {
   static DoNotCrawlRule doNotCrawl(String path, JsonNode node) {
     Section rule = Section.of(path, node, DO_NOT_CRAWL_KEYS);
     if (DO_NOT_CRAWL_KEYS.stream().filter(rule::has).count() != 1) {
-      throw ConfigException.at(path, "needs exactly one of host, prefix, regex");
+      throw ConfigException.at(path, "needs exactly one of host, domain, prefix, regex");
     }
     String regex = rule.get("regex", RuleReader::regex).orElse(null);
     if (regex != null) checkCompiles(path, regex);
-    // The record marks the two unused kinds with null (see DoNotCrawlRule).
+    // The record marks the unused kinds with null (see DoNotCrawlRule).
     return new DoNotCrawlRule(
         rule.get("host", RuleReader::host).orElse(null),
+        rule.get("domain", RuleReader::host).orElse(null),
         rule.get("prefix", RuleReader::urlPrefix).orElse(null),
         regex);
   }
@@ -59,7 +61,10 @@ final class RuleReader {
     return new QueryParameterRule(prefix, allow);
   }
 
-  /** A host name matched exactly, without case: stored lower-cased. */
+  /**
+   * A host or domain name in the form normalized URLs carry (lower case, IDN to ASCII, no trailing
+   * dot), so that {@code Bücher.example} or {@code EXAMPLE.org.} match the URLs they name.
+   */
   private static String host(String path, JsonNode node) {
     String host = Values.nonBlank(path, node);
     boolean ipv6 = host.startsWith("[");
@@ -67,16 +72,27 @@ final class RuleReader {
       throw ConfigException.at(path, ConfigException.quote(host)
           + " is not a host name (write it without scheme, port or path, like \"ads.example.org\")");
     }
-    return host.toLowerCase(Locale.ROOT);
+    String normalized = UrlNormalizer.host(host).orElseThrow(() -> ConfigException.at(path,
+        ConfigException.quote(host) + " is not a valid host name"));
+    return normalized.endsWith(".") ? normalized.substring(0, normalized.length() - 1) : normalized;
   }
 
-  /** A prefix of normalized URLs, which all start with http:// or https://. */
+  /**
+   * A prefix of normalized URLs, normalized itself ({@code %7E} as {@code ~}, the host in lower case
+   * and ASCII, {@code https://example.org} as {@code https://example.org/}): a prefix spelled
+   * otherwise could never match.
+   */
   private static String urlPrefix(String path, JsonNode node) {
     String prefix = Values.nonBlank(path, node);
     if (!prefix.startsWith("http://") && !prefix.startsWith("https://")) {
       throw ConfigException.at(path, ConfigException.quote(prefix) + " must start with http:// or https://");
     }
-    return prefix;
+    if (prefix.indexOf('#') >= 0) {
+      throw ConfigException.at(path, ConfigException.quote(prefix)
+          + " has a fragment (#...), which never reaches a server: no URL could match it");
+    }
+    return UrlNormalizer.prefix(prefix).orElseThrow(() -> ConfigException.at(path,
+        ConfigException.quote(prefix) + " is not a valid URL prefix"));
   }
 
   private static String regex(String path, JsonNode node) {

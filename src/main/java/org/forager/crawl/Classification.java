@@ -16,6 +16,8 @@ record Classification(Outcome outcome, Feedback feedback, Optional<Duration> ret
   enum Feedback {
     /** The server answered normally (a 404 is a normal answer). */
     OK,
+    /** 401, 403 or 451: access denied. One is an answer; many in a row cost patience. */
+    DENIED,
     /** 429 or 503 with Retry-After: slow down, retry later. */
     RATE_LIMITED,
     /** Might succeed on a retry: timeout, reset, 503. */

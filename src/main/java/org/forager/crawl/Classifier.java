@@ -16,6 +16,9 @@ import org.forager.fetch.Outcome;
  */
 final class Classifier {
 
+  /** The longest wait a server's Retry-After is taken for. */
+  static final Duration MAX_RETRY_AFTER = Duration.ofDays(30);
+
   private final Clock clock;
 
   Classifier(Clock clock) {
@@ -49,24 +52,33 @@ final class Classifier {
       return new Classification(Outcome.RATE_LIMITED, Feedback.RATE_LIMITED, retryAfter, Optional.empty());
     }
     if (status == 503) return Classification.of(Outcome.HTTP_ERROR, Feedback.TRANSIENT);
+    if (status == 401 || status == 403 || status == 451) return Classification.of(Outcome.HTTP_ERROR, Feedback.DENIED);
     if (status >= 400 && status < 500) return Classification.of(Outcome.HTTP_ERROR, Feedback.OK);
     return Classification.of(Outcome.HTTP_ERROR, Feedback.PERSISTENT);
   }
 
-  /** RFC 9110 section 10.2.3: delay-seconds or an HTTP-date. */
+  /**
+   * RFC 9110 section 10.2.3: delay-seconds or an HTTP-date, clamped to {@link #MAX_RETRY_AFTER} (a
+   * server's number may be any size; the crawl computes times with it). Past the configured
+   * politeness.max_retry_after the origin is put off anyway, so the clamp changes no decision.
+   */
   Optional<Duration> parseRetryAfter(String value) {
     String v = value.strip();
-    try {
-      long seconds = Long.parseLong(v);
-      return seconds < 0 ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));
-    } catch (NumberFormatException notSeconds) {
-      try {
-        ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
-        Duration d = Duration.between(clock.instant(), at.toInstant());
-        return Optional.of(d.isNegative() ? Duration.ZERO : d);
-      } catch (RuntimeException notDate) {
-        return Optional.empty();
-      }
+    if (!v.isEmpty() && v.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      // Digits only (RFC: 1*DIGIT); more than fit in a long is simply a very long time.
+      long seconds = v.length() > 18 ? Long.MAX_VALUE : Long.parseLong(v);
+      return Optional.of(Duration.ofSeconds(Math.min(seconds, MAX_RETRY_AFTER.toSeconds())));
     }
+    try {
+      ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
+      return Optional.of(clamp(Duration.between(clock.instant(), at.toInstant())));
+    } catch (RuntimeException notDate) {
+      return Optional.empty();
+    }
+  }
+
+  private static Duration clamp(Duration d) {
+    if (d.isNegative()) return Duration.ZERO;
+    return d.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : d;
   }
 }

@@ -181,9 +181,10 @@ public final class Crawler implements AutoCloseable {
         return t;
       });
       scheduler = s;
+      Gatekeeper gatekeeper = new Gatekeeper(config, scope);
       CrawlContext ctx = new CrawlContext(config, clock, store, fetcher,
-          new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock),
-          new Gatekeeper(config, scope), new HtmlExtractor(config.productToken()), warc, log, summary,
+          new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
+          gatekeeper, new HtmlExtractor(config.productToken()), warc, log, summary,
           budget, new Classifier(clock), origin -> {
             OriginCrawler c = crawlers.get(origin);
             if (c != null) s.wake(c);

@@ -66,6 +66,8 @@ final class OriginCrawler implements OriginTask {
   private Instant robotsExpiresAt = Instant.EPOCH;
   private OriginState.RobotsTxt robotsTxt;
   private int robotsFailures;
+  /** Consecutive 401, 403 and 451 answers: a site that denies everything runs out of patience. */
+  private int deniedInARow;
   private int patience = INITIAL_PATIENCE;
   private long pagesFetched;
   private Instant restUntil;
@@ -108,23 +110,39 @@ final class OriginCrawler implements OriginTask {
       givenUp = false;
       restUntil = null;
       patience = INITIAL_PATIENCE;
+      robotsFailures = 0;
+      deniedInARow = 0;
+      pagesFetched = 0; // limits.max_pages_per_origin is per run, or per pass in continuous mode
     }
+    // Whether local policy lets the origin be contacted at all, read once a turn (the exclusion file
+    // may change while the crawl runs): robots.txt comes first, so an origin whose robots.txt may not
+    // be requested can have no request at all.
+    Optional<Verdict.Rejected> closed = closedByLocalPolicy();
     while (true) {
       if (givenUp || ctx.budget().exhausted()) return finish();
-      if (pagesFetched >= ctx.config().limits().maxPagesPerOrigin()) {
-        // The budget that bounds any spider trap: the rest stays due for a later run.
-        System.err.printf("forager: %s: fetched limits.max_pages_per_origin (%d) pages; done with it for this run%n",
-            origin, pagesFetched);
-        givenUp = true;
-        return finish();
-      }
       Pending next = nextPending();
-      if (next == null && !sitemaps.hasWork()) {
+      if (next == null && (closed.isPresent() || !sitemaps.hasWork())) {
         if (retries.isEmpty()) {
-          if (ctx.continuous()) scheduleNextDue();
+          if (ctx.continuous()) {
+            scheduleNextDue();
+            pagesFetched = 0; // caught up: the next pass has its own page budget
+          }
           return finish();
         }
         return OptionalLong.of(Math.max(retries.peek().readyAt(), requestAllowedAt()));
+      }
+      if (next != null) {
+        // The local gates first: a URL they refuse costs no request, robots.txt included, so an
+        // excluded host is never contacted at all.
+        Optional<Verdict.Rejected> refused = localRefusal(next).or(() -> closed);
+        if (refused.isPresent()) {
+          if (!ctx.budget().tryTake()) {
+            todo.addFirst(next);
+            return finish();
+          }
+          recordRefusal(next, refused.get());
+          continue;
+        }
       }
       if (robotsNeeded()) {
         if (next != null) todo.addFirst(next);
@@ -140,26 +158,43 @@ final class OriginCrawler implements OriginTask {
         return givenUp ? finish() : OptionalLong.of(requestAllowedAt());
       }
       if (next == null) continue; // the sitemaps are done; what is left are retries
+      if (pagesFetched >= ctx.config().limits().maxPagesPerOrigin()) {
+        // The budget that bounds any spider trap: the rest stays due for a later run (or pass).
+        todo.addFirst(next);
+        System.err.printf("forager: %s: fetched limits.max_pages_per_origin (%d) pages; done with it for this %s%n",
+            origin, pagesFetched, ctx.continuous() ? "pass" : "run");
+        givenUp = true;
+        return finish();
+      }
       if (!ctx.budget().tryTake()) {
         todo.addFirst(next);
         return finish();
       }
-      Verdict verdict = ctx.gatekeeper().check(next.candidate().url(), next.candidate().depth());
-      if (verdict instanceof Verdict.Allowed) {
-        Optional<String> refusal = ctx.extraGate().refuse(next.candidate().url(), next.candidate().depth());
-        if (refusal.isPresent()) verdict = new Verdict.Rejected(Outcome.BLOCKED_URL_BY_LOCAL_POLICY, refusal.get());
-      }
-      if (verdict instanceof Verdict.Allowed && !robots.isAllowed(next.candidate().url())) {
-        verdict = new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt");
-      }
-      if (verdict instanceof Verdict.Rejected rejected) {
-        recordRefusal(next, rejected);
+      if (!robots.isAllowed(next.candidate().url())) {
+        recordRefusal(next, new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"));
         continue;
       }
       pagesFetched++;
       crawl(next);
       return givenUp ? finish() : OptionalLong.of(requestAllowedAt());
     }
+  }
+
+  /** Why the origin may not be contacted at all, when local policy refuses its robots.txt. */
+  private Optional<Verdict.Rejected> closedByLocalPolicy() {
+    return ctx.gatekeeper().checkRequest(origin.robotsTxtUrl()) instanceof Verdict.Rejected rejected
+        ? Optional.of(new Verdict.Rejected(rejected.outcome(), rejected.reason() + " (for the origin's robots.txt)"))
+        : Optional.empty();
+  }
+
+  /** The configured gates and the caller's, in that order; robots.txt comes after them. */
+  private Optional<Verdict.Rejected> localRefusal(Pending pending) {
+    String url = pending.candidate().url();
+    if (ctx.gatekeeper().check(url, pending.candidate().depth()) instanceof Verdict.Rejected rejected) {
+      return Optional.of(rejected);
+    }
+    return ctx.extraGate().refuse(url, pending.candidate().depth())
+        .map(reason -> new Verdict.Rejected(Outcome.BLOCKED_URL_BY_LOCAL_POLICY, reason));
   }
 
   /** Whether the origin was given up for this run (out of patience, page limit, put off by the site). */
@@ -234,28 +269,64 @@ final class OriginCrawler implements OriginTask {
 
   private void fetchRobots() {
     RobotsFetcher.Result result = ctx.robotsFetcher().fetch(origin, politeness::delayMillis);
+    if (result.hops().isEmpty()) {
+      // Local policy refuses the origin's own robots.txt: without its rules nothing may be fetched.
+      RobotsFetcher.Refusal refusal = result.refused().orElseThrow();
+      log(refusalAction(CrawlAction.Kind.ROBOTS, refusal.url(), refusal.verdict(), 1));
+      givenUp = true;
+      return;
+    }
     requested = true;
     lastRequestEnd = System.nanoTime();
     long total = 0;
     for (FetchResult hop : result.hops()) total += hop.durationMillis();
     politeness.responseTime(total);
     useRobots(result.robotsTxt());
+    int attempt = robotsFailures + 1;
     // Logged once the delay reflects this fetch (Crawl-delay included), as the audit reads it.
     for (FetchResult hop : result.hops()) {
       Classification c = ctx.classifier().classify(hop);
       if (c.feedback() == Feedback.REFUSED) givenUp = true;
       Optional<String> location = c.location().flatMap(l -> UrlNormalizer.resolve(hop.url(), l));
       if (hop instanceof FetchResult.Response r) ctx.warc().write(r);
-      log(action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, 1, Optional.empty()));
+      log(action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, attempt, robotsNote(hop)));
     }
+    result.refused().ifPresent(r -> log(refusalAction(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));
     if (robots.isReachable()) {
       robotsFailures = 0;
+      checkCrawlDelay();
+    } else if (attempt > ctx.config().limits().maxRetries()) {
+      // Retried like a page (limits.max_retries, growing delay); without robots.txt nothing may be
+      // fetched, so the origin waits for a later run.
+      givenUp = true;
+      System.err.printf("forager: %s: robots.txt unreachable after %d attempts; putting the origin off to a "
+          + "later run%n", origin, attempt);
     } else {
       robotsFailures++;
-      losePatience("robots.txt unreachable or 5xx");
       notBefore = lastRequestEnd + backoffMillis(robotsFailures) * 1_000_000L;
     }
     saveState();
+  }
+
+  /** RFC 9309 reads 401 and 403 on robots.txt as "unavailable" (allow all): said in the log. */
+  private static Optional<String> robotsNote(FetchResult hop) {
+    return hop instanceof FetchResult.Response r && (r.status() == 401 || r.status() == 403)
+        ? Optional.of("robots.txt access denied (" + r.status() + "): no rules, everything allowed (RFC 9309 2.3.1.3)")
+        : Optional.empty();
+  }
+
+  /**
+   * A Crawl-delay above politeness.max_crawl_delay is not cut down (that would be faster than the
+   * site asked): the origin is put off to a later run instead.
+   */
+  private void checkCrawlDelay() {
+    Optional<Duration> asked = robots.crawlDelay();
+    Duration ceiling = ctx.config().politeness().maxCrawlDelay();
+    if (asked.isPresent() && asked.get().compareTo(ceiling) > 0) {
+      givenUp = true;
+      System.err.printf("forager: %s asks for a Crawl-delay of %d s, more than politeness.max_crawl_delay (%d s); "
+          + "putting it off to a later run%n", origin, asked.get().toSeconds(), ceiling.toSeconds());
+    }
   }
 
   // --- sitemaps
@@ -266,10 +337,13 @@ final class OriginCrawler implements OriginTask {
    * other, logged as a {@code sitemap} action and written to the WARC; it is not itself a candidate.
    */
   private void fetchSitemap(String url) {
+    if (ctx.gatekeeper().checkRequest(url) instanceof Verdict.Rejected rejected) {
+      log(refusalAction(CrawlAction.Kind.SITEMAP, url, rejected, 1));
+      return;
+    }
     if (!robots.isAllowed(url)) {
-      log(new CrawlAction(ctx.clock().instant(), CrawlAction.Kind.SITEMAP, url, Outcome.BLOCKED_BY_ROBOTS_TXT, 0,
-          Optional.empty(), 0, 0, Optional.empty(), Optional.empty(), 1, politeness.delayMillis(),
-          Optional.of("robots.txt")));
+      log(refusalAction(CrawlAction.Kind.SITEMAP, url,
+          new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"), 1));
       return;
     }
     FetchResult result = ctx.fetcher().fetch(FetchRequest.of(url));
@@ -285,7 +359,7 @@ final class OriginCrawler implements OriginTask {
       }
     }
     switch (classification.feedback()) {
-      case OK -> politeness.answeredNormally();
+      case OK, DENIED -> politeness.answeredNormally();
       case RATE_LIMITED -> politeness.rateLimited();
       case PERSISTENT -> losePatience(classification.outcome() + " for sitemap " + url);
       case REFUSED -> givenUp = true;
@@ -355,9 +429,13 @@ final class OriginCrawler implements OriginTask {
         Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
         Optional.empty(), ctx.recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
     ctx.store().record(record, List.of());
-    log(new CrawlAction(now, CrawlAction.Kind.PAGE, url, rejected.outcome(), 0, Optional.empty(), 0, 0,
-        Optional.empty(), Optional.empty(), pending.attempt(), politeness.delayMillis(),
-        Optional.of(rejected.reason())));
+    log(refusalAction(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
+  }
+
+  /** The log line of a request a gate refused: nothing was sent. */
+  private CrawlAction refusalAction(CrawlAction.Kind kind, String url, Verdict.Rejected rejected, int attempt) {
+    return new CrawlAction(ctx.clock().instant(), kind, url, rejected.outcome(), 0, Optional.empty(), 0, 0,
+        Optional.empty(), Optional.empty(), attempt, politeness.delayMillis(), Optional.of(rejected.reason()));
   }
 
   private void crawl(Pending pending) {
@@ -431,8 +509,19 @@ final class OriginCrawler implements OriginTask {
     }
 
     Instant nextFetchAt = ctx.recrawls().nextFetchAt(candidate, outcome, status, digest, now);
+    if (classification.feedback() == Feedback.DENIED) {
+      deniedInARow++;
+    } else {
+      deniedInARow = 0;
+    }
     switch (classification.feedback()) {
       case OK -> politeness.answeredNormally();
+      case DENIED -> {
+        politeness.answeredNormally();
+        // One forbidden page is an answer; a site that denies request after request is refusing the
+        // crawler, and asking on would be impolite.
+        if (deniedInARow > 1) losePatience(deniedInARow + " answers in a row denied access (last: " + status + " for " + url + ")");
+      }
       case RATE_LIMITED -> {
         politeness.rateLimited();
         Duration wait = classification.retryAfter().orElse(Duration.ofMillis(politeness.delayMillis()));

@@ -6,9 +6,11 @@ import org.forager.config.CrawlConfig.Politeness;
 
 /**
  * The delay an origin is owed between two requests (end of one to start of the next):
- * max(min_delay, robots Crawl-delay, response_time_factor × mean of the last 5 response times,
- * rate-limit penalty), capped by max_delay. A 429 or 503 raises the penalty to at least twice the
- * delay (1 s at least); every normal answer lowers it by a quarter, so it decays back slowly.
+ * max(min_delay, response_time_factor × mean of the last 5 response times, rate-limit penalty),
+ * capped by max_delay, and never less than the robots.txt Crawl-delay: max_delay caps what Forager
+ * chooses, not what the site asks for (an origin asking more than max_crawl_delay is put off by the
+ * crawl loop). A 429 or 503 raises the penalty to at least twice the delay (1 s at least); every
+ * normal answer lowers it by a quarter, so it decays back slowly.
  *
  * <p>Confined to the origin's turns (see {@link org.forager.frontier.OriginTask}); not thread-safe.
  */
@@ -34,8 +36,10 @@ final class OriginPoliteness {
     samples = Math.min(samples + 1, WINDOW);
   }
 
+  /** The site's Crawl-delay, kept up to max_crawl_delay (the crawl loop puts off an origin asking more). */
   void crawlDelay(Optional<Duration> crawlDelay) {
-    crawlDelayMillis = crawlDelay.map(Duration::toMillis).orElse(0L);
+    long ceiling = config.maxCrawlDelay().toMillis();
+    crawlDelayMillis = crawlDelay.map(d -> d.compareTo(config.maxCrawlDelay()) > 0 ? ceiling : d.toMillis()).orElse(0L);
   }
 
   void rateLimited() {
@@ -48,16 +52,17 @@ final class OriginPoliteness {
 
   /** Restores a penalty kept from an earlier run. */
   void restore(long delayMillis) {
-    long base = baseMillis();
+    long base = Math.max(baseMillis(), crawlDelayMillis);
     if (delayMillis > base) penaltyMillis = Math.min(delayMillis, config.maxDelay().toMillis());
   }
 
   long delayMillis() {
-    return Math.min(config.maxDelay().toMillis(), Math.max(baseMillis(), penaltyMillis));
+    long chosen = Math.min(config.maxDelay().toMillis(), Math.max(baseMillis(), penaltyMillis));
+    return Math.max(chosen, crawlDelayMillis);
   }
 
   private long baseMillis() {
-    long delay = Math.max(config.minDelay().toMillis(), crawlDelayMillis);
+    long delay = config.minDelay().toMillis();
     if (samples > 0) {
       long sum = 0;
       for (int i = 0; i < samples; i++) sum += responseTimes[i];

@@ -9,22 +9,31 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.forager.url.Origin;
+import org.forager.url.UrlNormalizer;
 
 /**
- * The {@code do_not_crawl_file} (seed 002's "NeverCrawl.txt"): one host or URL prefix per line, {@code #}
- * comments. Re-read when its modification time changes, checked at most every
- * {@link #CHECK_EVERY_NANOS}, so an operator can exclude a site from a running crawl. Thread-safe.
+ * The {@code do_not_crawl_file} (seed 002's "NeverCrawl.txt"), one rule per line, {@code #} comments:
+ * <ul>
+ *   <li>{@code example.com}: the domain and every subdomain ({@code www.example.com} too);
+ *   <li>{@code host:www.example.com}: that host only;
+ *   <li>{@code https://example.com/private/}: every URL starting with this prefix.
+ * </ul>
+ * Hosts and prefixes are read in the form normalized URLs have (lower case, IDN to ASCII, {@code %7E}
+ * as {@code ~}), so a rule matches however it was spelled; a port on a host line is ignored (the host
+ * is excluded on every port). A line that is none of these is an error naming the line. The file is
+ * re-read when its modification time changes, checked at most every {@link #CHECK_EVERY_NANOS}, so
+ * an operator can exclude a site from a running crawl; a re-read file with an error keeps the rules
+ * last read. Thread-safe.
  */
 public final class ExclusionFile {
 
   /** How often the file's modification time is looked at: rarely enough to cost nothing per URL. */
   static final long CHECK_EVERY_NANOS = 2_000_000_000L;
 
-  private record Rules(FileTime modified, Set<String> hosts, List<String> prefixes) {}
+  private record Rules(FileTime modified, HostRules hosts, List<String> prefixes) {}
 
   private final Path file;
   private final long checkEveryNanos;
@@ -42,6 +51,7 @@ public final class ExclusionFile {
    * Reads the file.
    *
    * @throws UncheckedIOException naming the file when it cannot be read
+   * @throws IllegalArgumentException naming the file and line when a line is not a rule
    */
   public static ExclusionFile watch(Path file) {
     return watch(file, CHECK_EVERY_NANOS);
@@ -59,8 +69,8 @@ public final class ExclusionFile {
   public Optional<String> refuses(String url) {
     Rules current = current();
     if (!current.hosts.isEmpty()) {
-      String host = Origin.ofUrl(url).host();
-      if (current.hosts.contains(host)) return Optional.of("do_not_crawl_file host " + host);
+      Optional<String> rule = current.hosts.match(Origin.ofUrl(url).host());
+      if (rule.isPresent()) return Optional.of("do_not_crawl_file " + rule.get());
     }
     for (String prefix : current.prefixes) {
       if (url.startsWith(prefix)) return Optional.of("do_not_crawl_file prefix " + prefix);
@@ -77,11 +87,11 @@ public final class ExclusionFile {
       try {
         if (!Files.getLastModifiedTime(file).equals(rules.modified)) {
           rules = read(file);
-          System.err.printf("forager: re-read %s: %d hosts, %d prefixes excluded%n", file, rules.hosts.size(),
-              rules.prefixes.size());
+          System.err.printf("forager: re-read %s: %d hosts, %d domains, %d prefixes excluded%n", file,
+              rules.hosts.hosts().size(), rules.hosts.domains().size(), rules.prefixes.size());
         }
-      } catch (IOException e) {
-        // Keep the rules last read: a file being rewritten may be missing for a moment.
+      } catch (IOException | IllegalArgumentException e) {
+        // Keep the rules last read: a file being rewritten may be missing or half written for a moment.
         System.err.println("forager: cannot re-read " + file + " (" + e.getMessage() + "); keeping its last rules");
       }
       return rules;
@@ -91,14 +101,39 @@ public final class ExclusionFile {
   private static Rules read(Path file) throws IOException {
     FileTime modified = Files.getLastModifiedTime(file);
     Set<String> hosts = new HashSet<>();
+    Set<String> domains = new HashSet<>();
     List<String> prefixes = new ArrayList<>();
+    int number = 0;
     for (String raw : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      int at = ++number;
       int hash = raw.indexOf('#');
       String line = (hash >= 0 ? raw.substring(0, hash) : raw).strip();
       if (line.isEmpty()) continue;
-      if (line.contains("://")) prefixes.add(line);
-      else hosts.add(line.toLowerCase(Locale.ROOT));
+      if (line.contains("://")) {
+        prefixes.add(UrlNormalizer.prefix(line).orElseThrow(() -> bad(file, at, raw, "not an http(s) URL prefix")));
+      } else if (line.regionMatches(true, 0, "host:", 0, 5)) {
+        hosts.add(hostOf(file, at, raw, line.substring(5)));
+      } else {
+        domains.add(hostOf(file, at, raw, line));
+      }
     }
-    return new Rules(modified, Set.copyOf(hosts), List.copyOf(prefixes));
+    return new Rules(modified, new HostRules(hosts, domains), List.copyOf(prefixes));
+  }
+
+  /** A host or domain in normalized form; a port is dropped (the host is excluded on every port). */
+  private static String hostOf(Path file, int number, String raw, String name) {
+    String host = name.strip();
+    int colon = host.lastIndexOf(':');
+    if (colon > host.lastIndexOf(']') && host.substring(colon + 1).chars().allMatch(Character::isDigit)) {
+      host = host.substring(0, colon);
+    }
+    String normalized = UrlNormalizer.host(host)
+        .orElseThrow(() -> bad(file, number, raw, "not a host name, a domain or an http(s) URL prefix"));
+    return normalized.endsWith(".") ? normalized.substring(0, normalized.length() - 1) : normalized;
+  }
+
+  private static IllegalArgumentException bad(Path file, int number, String line, String why) {
+    return new IllegalArgumentException("do_not_crawl_file " + file + " line " + number + ": \""
+        + line.strip() + "\" is " + why);
   }
 }

@@ -1,6 +1,7 @@
 package org.forager.policy;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -14,19 +15,21 @@ import org.forager.url.Origin;
 
 /**
  * Local crawl policy, checked in the order of DESIGN.md: scope, do_not_crawl, url_query_parameters,
- * skip_extensions, max_url_length, max_depth, then max_repeated_path_segments. robots.txt and the network policy come after it, in
- * the crawl loop and the fetcher. Immutable and thread-safe.
+ * skip_extensions, max_url_length, max_depth, then max_repeated_path_segments. robots.txt and the
+ * network policy come after it, in the crawl loop and the fetcher. Immutable and thread-safe.
  *
- * <p>Two uses: {@link #isCandidate} decides at discovery whether a link becomes a crawl candidate at
- * all (scope and the trap limits: such URLs are never stored); {@link #check} runs every gate on a
- * candidate about to be fetched, so rules added since the URL was stored still apply.
+ * <p>Three uses: {@link #isCandidate} decides at discovery whether a link becomes a crawl candidate
+ * at all (scope and the trap limits: such URLs are never stored); {@link #check} runs every gate on
+ * a candidate about to be fetched, so rules added since the URL was stored still apply; {@link
+ * #checkRequest} runs the gates that say whether a URL may be requested at all, whatever it is for:
+ * robots.txt and each of its redirects, sitemaps, pages. An excluded host gets no request of any kind.
  */
-public final class Gatekeeper {
+public final class Gatekeeper implements RequestGate {
 
   private final Set<Origin> scope;
   private final List<Pattern> doNotCrawlRegexes = new ArrayList<>();
   private final List<String> doNotCrawlPrefixes = new ArrayList<>();
-  private final List<String> doNotCrawlHosts = new ArrayList<>();
+  private final HostRules doNotCrawlHosts;
   private final List<QueryParameterRule> queryRules;
   private final Set<String> skipExtensions;
   private final int maxUrlLength;
@@ -36,11 +39,15 @@ public final class Gatekeeper {
 
   public Gatekeeper(CrawlConfig config, Set<Origin> scope) {
     this.scope = Set.copyOf(scope);
+    Set<String> hosts = new HashSet<>();
+    Set<String> domains = new HashSet<>();
     for (DoNotCrawlRule rule : config.doNotCrawl()) {
-      if (rule.host() != null) doNotCrawlHosts.add(rule.host().toLowerCase(Locale.ROOT));
+      if (rule.host() != null) hosts.add(rule.host().toLowerCase(Locale.ROOT));
+      if (rule.domain() != null) domains.add(rule.domain().toLowerCase(Locale.ROOT));
       if (rule.prefix() != null) doNotCrawlPrefixes.add(rule.prefix());
       if (rule.regex() != null) doNotCrawlRegexes.add(Pattern.compile(rule.regex()));
     }
+    this.doNotCrawlHosts = new HostRules(hosts, domains);
     this.queryRules = List.copyOf(config.urlQueryParameters());
     this.skipExtensions = config.skipExtensions().stream()
         .map(e -> (e.startsWith(".") ? e : "." + e).toLowerCase(Locale.ROOT))
@@ -62,10 +69,28 @@ public final class Gatekeeper {
 
   /** Every local gate, in order, for a candidate about to be fetched. */
   public Verdict check(String url, int depth) {
+    Verdict request = checkRequest(url);
+    if (request instanceof Verdict.Rejected) return request;
+    if (hasSkippedExtension(url)) return local("skip_extensions");
+    if (url.length() > maxUrlLength) return local("longer than limits.max_url_length " + maxUrlLength);
+    if (depth > maxDepth) return local("deeper than limits.max_depth " + maxDepth);
+    if (hasRepeatedSegments(url)) {
+      return local("a path segment repeats more than limits.max_repeated_path_segments " + maxRepeatedSegments);
+    }
+    return Verdict.ALLOWED;
+  }
+
+  /**
+   * The gates that decide whether a (normalized) URL may be requested at all, for any purpose:
+   * scope, {@code do_not_crawl}, the exclusion file and {@code url_query_parameters}. The trap limits
+   * and skip_extensions are for pages only: a robots.txt or a sitemap ({@code .xml.gz}) is not a page.
+   */
+  @Override
+  public Verdict checkRequest(String url) {
     if (!inScope(url)) return local("not in scope: its origin is not one of the seeds' origins");
-    String host = Origin.ofUrl(url).host();
-    for (String h : doNotCrawlHosts) {
-      if (h.equals(host)) return local("do_not_crawl host " + h);
+    if (!doNotCrawlHosts.isEmpty()) {
+      Optional<String> rule = doNotCrawlHosts.match(Origin.ofUrl(url).host());
+      if (rule.isPresent()) return local("do_not_crawl " + rule.get());
     }
     for (String prefix : doNotCrawlPrefixes) {
       if (url.startsWith(prefix)) return local("do_not_crawl prefix " + prefix);
@@ -80,12 +105,6 @@ public final class Gatekeeper {
     int q = url.indexOf('?');
     if (q >= 0 && !queryAllowed(url.substring(0, q), url.substring(q + 1))) {
       return local("url_query_parameters: no rule allows the parameters of this query");
-    }
-    if (hasSkippedExtension(url)) return local("skip_extensions");
-    if (url.length() > maxUrlLength) return local("longer than limits.max_url_length " + maxUrlLength);
-    if (depth > maxDepth) return local("deeper than limits.max_depth " + maxDepth);
-    if (hasRepeatedSegments(url)) {
-      return local("a path segment repeats more than limits.max_repeated_path_segments " + maxRepeatedSegments);
     }
     return Verdict.ALLOWED;
   }

@@ -11,6 +11,7 @@ public final class RunSummary {
 
   private final Map<Outcome, LongAdder> counts = new EnumMap<>(Outcome.class);
   private final LongAdder robotsFetches = new LongAdder();
+  private final LongAdder robotsDenied = new LongAdder();
   private final LongAdder bytes = new LongAdder();
 
   public RunSummary() {
@@ -19,7 +20,10 @@ public final class RunSummary {
 
   public void count(CrawlAction action) {
     counts.get(action.outcome()).increment();
-    if (action.kind() == CrawlAction.Kind.ROBOTS) robotsFetches.increment();
+    if (action.kind() == CrawlAction.Kind.ROBOTS) {
+      robotsFetches.increment();
+      if (action.httpStatus() == 401 || action.httpStatus() == 403) robotsDenied.increment();
+    }
     bytes.add(action.bytes());
   }
 
@@ -35,6 +39,14 @@ public final class RunSummary {
     return robotsFetches.sum();
   }
 
+  /**
+   * robots.txt fetches answered 401 or 403: RFC 9309 reads them as "no rules" (allow all), which a
+   * site may not mean, so they are counted apart.
+   */
+  public long robotsDenied() {
+    return robotsDenied.sum();
+  }
+
   public long bytes() {
     return bytes.sum();
   }
@@ -47,8 +59,9 @@ public final class RunSummary {
       if (n > 0) sb.append(String.format("%-28s %,d%n", o.name(), n));
     }
     double seconds = Math.max(elapsed.toMillis(), 1) / 1000.0;
-    sb.append(String.format("%-28s %,d (%,d robots.txt) in %.1f s, %.1f actions/s, %,d bytes%n",
-        "TOTAL", actions(), robotsFetches(), seconds, actions() / seconds, bytes()));
+    String denied = robotsDenied() > 0 ? String.format(", %,d denied: 401/403 read as allow-all", robotsDenied()) : "";
+    sb.append(String.format("%-28s %,d (%,d robots.txt%s) in %.1f s, %.1f actions/s, %,d bytes%n",
+        "TOTAL", actions(), robotsFetches(), denied, seconds, actions() / seconds, bytes()));
     return sb.toString();
   }
 }

@@ -5,16 +5,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.forager.fetch.FetchRequest;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Fetcher;
+import org.forager.policy.RequestGate;
+import org.forager.policy.Verdict;
 import org.forager.store.OriginState.RobotsTxt;
 import org.forager.url.Origin;
 import org.forager.url.UrlNormalizer;
 
 /**
  * Fetches an origin's robots.txt as RFC 9309 section 2.3.1 asks: redirects followed up to five hops,
- * the body kept up to {@link RobotsRules#MAX_PARSED_BYTES}. Thread-safe.
+ * the body kept up to {@link RobotsRules#MAX_PARSED_BYTES}. Every hop goes through the crawl's
+ * {@link RequestGate} first (scope, do_not_crawl, the exclusion file), as any request does, and then
+ * through the fetcher's network policy. A redirect to a URL the gate refuses is not followed: the
+ * file is then "unavailable" in the RFC's terms (section 2.3.1.3: allow all), as past the redirect
+ * limit, since the site gave no rules the crawl may read. Thread-safe.
  */
 public final class RobotsFetcher {
 
@@ -24,21 +31,37 @@ public final class RobotsFetcher {
   private final Fetcher fetcher;
   private final Duration cacheTtl;
   private final Clock clock;
+  private final RequestGate gate;
 
-  public RobotsFetcher(Fetcher fetcher, Duration cacheTtl, Clock clock) {
+  public RobotsFetcher(Fetcher fetcher, Duration cacheTtl, Clock clock, RequestGate gate) {
     this.fetcher = fetcher;
     this.cacheTtl = cacheTtl;
     this.clock = clock;
+    this.gate = gate;
   }
+
+  /**
+   * A URL of the chain the gate refused: no request was sent to it.
+   *
+   * @param url the refused URL (a redirect target, or the origin's own robots.txt)
+   * @param verdict why
+   */
+  public record Refusal(String url, Verdict.Rejected verdict) {}
 
   /**
    * What one robots.txt fetch came to.
    *
    * @param hops every request made, in order (the first is the origin's /robots.txt)
+   * @param refused the URL the chain stopped at because the gate refused it, if it did
    * @param robotsTxt what to keep: status 0 when unreachable; expires at once unless it was a
    *     definite answer (2xx or 4xx)
    */
-  public record Result(List<FetchResult> hops, RobotsTxt robotsTxt) {}
+  public record Result(List<FetchResult> hops, Optional<Refusal> refused, RobotsTxt robotsTxt) {
+
+    Result(List<FetchResult> hops, RobotsTxt robotsTxt) {
+      this(hops, Optional.empty(), robotsTxt);
+    }
+  }
 
   /** Fetches without pausing between redirect hops (for tests and tools, not the crawl). */
   public Result fetch(Origin origin) {
@@ -53,6 +76,11 @@ public final class RobotsFetcher {
     List<FetchResult> hops = new ArrayList<>();
     String url = origin.robotsTxtUrl();
     for (int hop = 0; ; hop++) {
+      if (gate.checkRequest(url) instanceof Verdict.Rejected rejected) {
+        // Not even robots.txt may be requested: the caller should not have asked (no rules to use).
+        if (hop == 0) return new Result(hops, Optional.of(new Refusal(url, rejected)), unreachable());
+        return new Result(hops, Optional.of(new Refusal(url, rejected)), definite(404, new byte[0]));
+      }
       if (hop > 0 && !pause(delayMillis.getAsLong())) return new Result(hops, unreachable());
       FetchResult result = fetcher.fetch(FetchRequest.of(url));
       hops.add(result);

@@ -44,4 +44,32 @@ public final class UrlNormalizer {
     Objects.requireNonNull(href, "href");
     return UrlParser.parse(base, href);
   }
+
+  /**
+   * A host name in the form normalized URLs carry it (lower case, IDN to ASCII, IPv4 number forms to
+   * dotted decimal, IPv6 bracketed and compressed), for rules that name hosts; empty when it is not a
+   * host (a port, a path, userinfo or a forbidden character).
+   */
+  public static Optional<String> host(String host) {
+    Objects.requireNonNull(host, "host");
+    String h = host.strip();
+    if (h.isEmpty() || h.chars().anyMatch(c -> c == '/' || c == '?' || c == '#' || c == '@' || c == '\\')) {
+      return Optional.empty();
+    }
+    if (h.lastIndexOf(':') > h.lastIndexOf(']')) return Optional.empty(); // a port
+    return UrlParser.parse("http://" + h + "/").map(url -> Origin.ofUrl(url).host());
+  }
+
+  /**
+   * A URL prefix in the form normalized URLs take, for rules matched with {@code startsWith}: the
+   * prefix is normalized as a URL ({@code %7E} becomes {@code ~}, the host goes to lower case and
+   * ASCII, an authority without a path gets {@code /}), and a trailing {@code ?} is kept. Empty when
+   * it is not an http(s) URL or has a fragment, which no normalized URL has, so it could never match.
+   */
+  public static Optional<String> prefix(String prefix) {
+    Objects.requireNonNull(prefix, "prefix");
+    String p = prefix.strip();
+    if (p.indexOf('#') >= 0) return Optional.empty();
+    return UrlParser.parse(p).map(url -> p.endsWith("?") && url.indexOf('?') < 0 ? url + "?" : url);
+  }
 }

@@ -69,9 +69,9 @@ class ConfigLoaderTest {
     assertEquals(new CrawlConfig.Limits(2 * 1024 * 1024, Duration.ofSeconds(30), 2048, 50, 3, 100, 100_000, 3),
         config.limits());
     assertEquals(List.of(
-        new DoNotCrawlRule("ads.example.org", null, null),
-        new DoNotCrawlRule(null, "https://example.org/private/", null),
-        new DoNotCrawlRule(null, null, ".*/calendar/\\d{4}/.*")), config.doNotCrawl());
+        DoNotCrawlRule.host("ads.example.org"),
+        DoNotCrawlRule.prefix("https://example.org/private/"),
+        DoNotCrawlRule.regex(".*/calendar/\\d{4}/.*")), config.doNotCrawl());
     assertEquals(List.of(new QueryParameterRule("https://example.org/search", List.of("q", "page"))),
         config.urlQueryParameters());
     assertEquals(false, config.network().allowPrivateAddresses());
@@ -191,7 +191,7 @@ class ConfigLoaderTest {
   @Test
   void lowerCasesDoNotCrawlHosts() throws IOException {
     CrawlConfig config = load("do_not_crawl: [ { host: Ads.Example.ORG } ]\n");
-    assertEquals(List.of(new DoNotCrawlRule("ads.example.org", null, null)), config.doNotCrawl());
+    assertEquals(List.of(DoNotCrawlRule.host("ads.example.org")), config.doNotCrawl());
   }
 
   @Test

@@ -38,9 +38,10 @@ class ExampleFileTest {
         defaults.skipExtensions(),
         defaults.limits(),
         List.of(
-            new DoNotCrawlRule("ads.example.org", null, null),
-            new DoNotCrawlRule(null, "https://example.org/private/", null),
-            new DoNotCrawlRule(null, null, ".*/calendar/\\d{4}/.*")),
+            DoNotCrawlRule.host("ads.example.org"),
+            DoNotCrawlRule.domain("tracker.example.net"),
+            DoNotCrawlRule.prefix("https://example.org/private/"),
+            DoNotCrawlRule.regex(".*/calendar/\\d{4}/.*")),
         List.of(new QueryParameterRule("https://example.org/search", List.of("q", "page"))),
         defaults.network(),
         defaults.store(),

@@ -261,7 +261,8 @@ class CrawlLoopTest {
     Path data = tmp.resolve("data");
     String seed = "http://127.0.0.1:" + closedPort + "/";
     RunSummary summary = TestCrawl.run(TestCrawl.config(data, List.of(seed), ""));
-    assertEquals(OriginCrawler.INITIAL_PATIENCE, summary.count(Outcome.NETWORK_ERROR));
+    // robots.txt: one attempt and limits.max_retries (2 in tests) retries, then the origin waits.
+    assertEquals(3, summary.count(Outcome.NETWORK_ERROR));
     JsonNode first = TestCrawl.log(data).get(0);
     assertEquals("NETWORK_ERROR", first.get("outcome").asText());
     assertTrue(first.get("reason").asText().startsWith("network: "), first.toString());
@@ -296,6 +297,38 @@ class CrawlLoopTest {
       for (int i = 1; i < pages.size(); i++) {
         double gap = (pages.get(i).arrivedNanos() - pages.get(i - 1).finishedNanos()) / 1e6;
         assertTrue(gap >= 250, "recrawled when due, not in a busy loop: " + gap + " ms");
+      }
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  /**
+   * In continuous mode the page counter never reset: an origin that once reached
+   * limits.max_pages_per_origin was never recrawled for the life of the process.
+   */
+  @Test
+  void thePageBudgetOfAnOriginIsPerPassInContinuousMode() throws Exception {
+    java.util.concurrent.CountDownLatch threeFetches = new java.util.concurrent.CountDownLatch(3);
+    try (TestSite site = TestSite.start()) {
+      site.route("/", ex -> {
+        TestSite.respond(ex, 200, "text/html", "<p>changes every time</p>");
+        threeFetches.countDown();
+      });
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 300ms }\n"
+          + "limits: { fetch_timeout: 2s, max_retries: 2, max_pages_per_origin: 1 }");
+      try (Crawler crawler = Crawler.open(config).quiet(true).continuous(true)) {
+        Thread run = Thread.ofPlatform().start(() -> {
+          try {
+            crawler.run();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        assertTrue(threeFetches.await(20, java.util.concurrent.TimeUnit.SECONDS),
+            "recrawled pass after pass, one page each: " + site.paths());
+        crawler.stop();
+        run.join(10_000);
       }
       TestCrawl.assertPolite(data);
     }

@@ -58,6 +58,58 @@ class FailureTest {
     }
   }
 
+  /** A site answering 403 to everything cost no patience: the crawl kept asking, page after page. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {401, 403, 451})
+  void aSiteThatDeniesEveryRequestRunsOutOfPatience(int status) throws Exception {
+    try (TestSite site = TestSite.start()) {
+      List<String> seeds = new java.util.ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        site.route("/p" + i, ex -> TestSite.respond(ex, status, "text/plain", "go away"));
+        seeds.add(site.url("/p" + i));
+      }
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, seeds, ""));
+
+      long pages = site.paths().stream().filter(p -> p.startsWith("/p")).count();
+      // The first denial is an answer; each one after it in a row costs a patience point.
+      assertEquals(1 + OriginCrawler.INITIAL_PATIENCE, pages, "gave up after a streak of denials");
+    }
+  }
+
+  @Test
+  void aFewForbiddenPagesAmongGoodOnesCostNothing() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String[] links = new String[20];
+      for (int i = 0; i < links.length; i++) {
+        links[i] = "/p" + i;
+        int n = i;
+        site.route("/p" + i, ex -> {
+          if (n % 2 == 0) TestSite.respond(ex, 403, "text/plain", "staff only");
+          else TestSite.respond(ex, 200, "text/html", "<p>ok</p>");
+        });
+      }
+      site.linking("/", links);
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+      assertEquals(20, site.paths().stream().filter(p -> p.startsWith("/p")).count(), "every page asked once");
+    }
+  }
+
+  /** A 403 on robots.txt keeps RFC 9309's reading (no rules: allow all) and says so in the log. */
+  @Test
+  void aForbiddenRobotsTxtAllowsAllAndIsNotedInTheLog() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.route("/robots.txt", ex -> TestSite.respond(ex, 403, "text/plain", "no")).linking("/", "/a").linking("/a");
+      Path data = tmp.resolve("data");
+      RunSummary summary = TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+      assertEquals(List.of("/robots.txt", "/", "/a"), site.paths());
+      var robots = TestCrawl.log(data).get(0);
+      assertTrue(robots.get("reason").asText().startsWith("robots.txt access denied (403)"), robots.toString());
+      assertEquals(1, summary.robotsDenied());
+    }
+  }
+
   @Test
   void unreachableRobotsTxtMeansNothingIsCrawledAndTheOriginIsGivenUp() throws Exception {
     try (TestSite site = TestSite.start()) {
@@ -65,7 +117,7 @@ class FailureTest {
       Path data = tmp.resolve("data");
       TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
 
-      assertEquals(OriginCrawler.INITIAL_PATIENCE, site.requests().size());
+      assertEquals(3, site.requests().size(), "robots.txt: one attempt and limits.max_retries (2) retries");
       assertTrue(site.paths().stream().allMatch("/robots.txt"::equals), "no page while robots.txt is 5xx");
     }
   }

@@ -22,18 +22,29 @@ class HostileRobotsTest {
     return tmp.resolve("data");
   }
 
+  /**
+   * A robots.txt that kept timing out was asked 5 times (one per patience point), each logged as
+   * attempt 1: now it is retried like a page, limits.max_retries times, and the log counts attempts.
+   */
   @Test
-  void robotsTxtThatHangsTimesOutAndNothingElseIsFetched() throws Exception {
+  void robotsTxtThatKeepsTimingOutIsRetriedLikeAPageAndItsAttemptsAreCounted() throws Exception {
     java.util.concurrent.atomic.AtomicInteger robotsRequests = new java.util.concurrent.atomic.AtomicInteger();
     try (TestSite site = TestSite.start()) {
       site.route("/robots.txt", ex -> {
         robotsRequests.incrementAndGet();
         PolitenessTest.sleep(10_000);
       }).linking("/", "/a");
-      TestCrawl.run(TestCrawl.config(data(), List.of(site.url("/")), "limits: { fetch_timeout: 200ms, max_retries: 0 }"));
+      TestCrawl.run(TestCrawl.config(data(), List.of(site.url("/")), "limits: { fetch_timeout: 200ms, max_retries: 2 }"));
       assertTrue(site.paths().isEmpty(), "no page without robots.txt: " + site.paths());
-      assertEquals(OriginCrawler.INITIAL_PATIENCE, robotsRequests.get(), "each timeout costs a patience point");
-      assertEquals("TIMEOUT", TestCrawl.lastOutcome(data(), site.url("/robots.txt")));
+      assertEquals(3, robotsRequests.get(), "one attempt and limits.max_retries retries");
+      List<Integer> attempts = new java.util.ArrayList<>();
+      for (var action : TestCrawl.log(data())) {
+        if (action.get("kind").asText().equals("robots")) {
+          assertEquals("TIMEOUT", action.get("outcome").asText());
+          attempts.add(action.get("attempt").asInt());
+        }
+      }
+      assertEquals(List.of(1, 2, 3), attempts);
     }
   }
 

@@ -130,6 +130,30 @@ class PolitenessTest {
     }
   }
 
+  /** A Crawl-delay above max_delay was silently cut to max_delay: faster than the site asked. */
+  @Test
+  void aCrawlDelayAboveMaxDelayIsHonouredNotCutDown() throws Exception {
+    try (TestSite site = siteWithPages(1)) {
+      site.robots("User-agent: *\nCrawl-delay: 1\n");
+      TestCrawl.run(TestCrawl.config(tmp.resolve("data"), List.of(site.url("/")),
+          "politeness: { min_delay: 20ms, max_delay: 200ms, response_time_factor: 0 }"));
+      assertEquals(List.of("/robots.txt", "/", "/p0"), site.paths());
+      assertTrue(site.minIntervalMillis() >= 1000, "smallest interval " + site.minIntervalMillis() + " ms");
+    }
+  }
+
+  @Test
+  void aCrawlDelayAboveMaxCrawlDelayPutsTheOriginOffInsteadOfCrawlingFaster() throws Exception {
+    try (TestSite site = siteWithPages(1)) {
+      site.robots("User-agent: *\nCrawl-delay: 5\n");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")),
+          "politeness: { min_delay: 20ms, max_delay: 200ms, response_time_factor: 0, max_crawl_delay: 2s }"));
+      assertEquals(List.of("/robots.txt"), site.paths());
+      assertTrue(TestCrawl.log(data).stream().noneMatch(a -> a.get("kind").asText().equals("page")));
+    }
+  }
+
   @Test
   void retryAfterBeyondTheMaximumPutsTheOriginOffToALaterRun() throws Exception {
     try (TestSite site = TestSite.start()) {

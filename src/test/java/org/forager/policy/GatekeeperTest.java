@@ -45,14 +45,37 @@ class GatekeeperTest {
   @Test
   void doNotCrawlMatchesHostExactlyPrefixAsStringAndRegexWholeUrl() {
     Gatekeeper g = gatekeeper(List.of(
-        new DoNotCrawlRule("ADS.example.org", null, null),
-        new DoNotCrawlRule(null, "https://example.org/private/", null),
-        new DoNotCrawlRule(null, null, ".*/calendar/\\d{4}/.*")), List.of());
+        DoNotCrawlRule.host("ADS.example.org"),
+        DoNotCrawlRule.prefix("https://example.org/private/"),
+        DoNotCrawlRule.regex(".*/calendar/\\d{4}/.*")), List.of());
     assertEquals("do_not_crawl host ads.example.org", reason(g.check("http://ads.example.org/x", 0)));
     assertEquals("do_not_crawl prefix https://example.org/private/", reason(g.check("https://example.org/private/x", 0)));
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/privatex", 0));
     assertInstanceOf(Verdict.Rejected.class, g.check("https://example.org/calendar/2024/05", 0));
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/calendar/24/05", 0));
+  }
+
+  /** A domain rule covers the domain and its subdomains; rules are matched in normalized form. */
+  @Test
+  void doNotCrawlDomainCoversSubdomainsAndNotLookalikes() {
+    CrawlConfig config = CrawlConfig.defaults().toBuilder()
+        .doNotCrawl(List.of(DoNotCrawlRule.domain("example.org"))).build();
+    Gatekeeper g = new Gatekeeper(config,
+        Set.of(EXAMPLE, Origin.ofUrl("https://www.example.org/"), Origin.ofUrl("https://myexample.org/")));
+    assertEquals("do_not_crawl domain example.org", reason(g.check("https://example.org/", 0)));
+    assertEquals("do_not_crawl domain example.org", reason(g.checkRequest("https://www.example.org/robots.txt")));
+    assertEquals(Verdict.ALLOWED, g.checkRequest("https://myexample.org/"));
+  }
+
+  /** robots.txt and sitemaps are requests but not pages: no depth, extension or trap limit applies. */
+  @Test
+  void checkRequestRunsTheScopeAndExclusionGatesOnly() {
+    Gatekeeper g = gatekeeper(List.of(DoNotCrawlRule.prefix("https://example.org/private/")), List.of());
+    assertEquals(Verdict.ALLOWED, g.checkRequest("https://example.org/sitemap.xml.gz"));
+    assertInstanceOf(Verdict.Rejected.class, g.check("https://example.org/sitemap.xml.gz", 1), ".gz is skipped as a page");
+    assertInstanceOf(Verdict.Rejected.class, g.checkRequest("https://example.org/private/robots.txt"));
+    assertInstanceOf(Verdict.Rejected.class, g.checkRequest("https://other.org/robots.txt"), "out of scope");
+    assertInstanceOf(Verdict.Rejected.class, g.checkRequest("https://example.org/robots.txt?token=1"), "query rules");
   }
 
   @Test
