@@ -10,11 +10,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * Starts synthetic web servers for tests on a random high port: binding several addresses on one
  * port cannot use port 0, so ports are tried until one is free on every address.
  */
-final class Servers {
+public final class Servers {
 
   private Servers() {}
 
-  static SyntheticWebServer start(int hosts, int pages, Duration latency) throws IOException {
+  public static SyntheticWebServer start(int hosts, int pages, Duration latency) throws IOException {
     IOException last = null;
     for (int attempt = 0; attempt < 50; attempt++) {
       try {
