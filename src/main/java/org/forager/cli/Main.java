@@ -25,10 +25,13 @@ public final class Main implements Runnable {
 
   /**
    * The {@code forager} process: library logging goes to {@code logs/library.log} instead of the
-   * terminal. That is process-wide, so {@link #run} (for tests and embedding) leaves it alone.
+   * terminal, and a thread that dies of an error nobody caught ends the process with one line
+   * ({@link FatalErrors}). Both are process-wide, so {@link #run} (for tests and embedding) leaves
+   * them alone.
    */
   public static void main(String[] args) {
     Logging.routeToLibraryLog();
+    FatalErrors.install();
     System.exit(run(args));
   }
 
