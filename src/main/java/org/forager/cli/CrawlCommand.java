@@ -11,12 +11,14 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.forager.cli.log.LibraryLog;
 import org.forager.config.ConfigException;
 import org.forager.config.ConfigLoader;
 import org.forager.config.CrawlConfig;
 import org.forager.config.Overrides;
 import org.forager.crawl.Crawler;
 import org.forager.record.RunSummary;
+import org.forager.record.TerminalText;
 import org.forager.status.StatusServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,7 +34,8 @@ import picocli.CommandLine.Model.CommandSpec;
       "Running again with the same data directory resumes where the last run stopped.",
       "",
       "Writes under the data directory: store/ (the crawl database), warc/*.warc.gz,",
-      "logs/crawl.jsonl (one line per crawl action); prints a summary of outcomes at the end.",
+      "logs/crawl.jsonl (one line per crawl action), logs/library.log (what libraries log);",
+      "prints a summary of outcomes at the end.",
     },
     footer = {
       "",
@@ -86,6 +89,16 @@ final class CrawlCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("forager: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
+    // What libraries log goes there (in the forager process: see Main.main), never to the terminal.
+    LibraryLog.process().open(cfg.dataDir().resolve("logs").resolve("library.log"));
+    try {
+      return crawl(cfg);
+    } finally {
+      LibraryLog.process().close();
+    }
+  }
+
+  private int crawl(CrawlConfig cfg) throws Exception {
     if (cfg.seeds().isEmpty() && cfg.store().kind().equals("embedded")
         && !Files.isDirectory(cfg.dataDir().resolve("store"))) {
       spec.commandLine().getErr().println("forager: no seeds: give --seed URL, --seeds-file FILE or seeds: in "
@@ -133,7 +146,8 @@ final class CrawlCommand implements Callable<Integer> {
       spec.commandLine().getOut().print(summary.render(Duration.between(started, Instant.now())));
       spec.commandLine().getOut().flush();
       if (crawler.fatalError().isPresent()) {
-        spec.commandLine().getErr().println("forager: the crawl stopped early: " + crawler.fatalError().get()
+        spec.commandLine().getErr().println("forager: the crawl stopped early: "
+            + TerminalText.escape(crawler.fatalError().get())
             + "; what was recorded is safe, run again to resume once this is fixed");
         return Main.EXIT_RUNTIME;
       }

@@ -1,5 +1,7 @@
 package org.forager.cli;
 
+import org.forager.cli.log.Logging;
+import org.forager.record.TerminalText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,7 +23,15 @@ public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /**
+   * The {@code forager} process: library logging goes to {@code logs/library.log} instead of the
+   * terminal, and a thread that dies of an error nobody caught ends the process with one line
+   * ({@link FatalErrors}). Both are process-wide, so {@link #run} (for tests and embedding) leaves
+   * them alone.
+   */
   public static void main(String[] args) {
+    Logging.routeToLibraryLog();
+    FatalErrors.install();
     System.exit(run(args));
   }
 
@@ -29,12 +39,12 @@ public final class Main implements Runnable {
   public static int run(String... args) {
     CommandLine cli = new CommandLine(new Main());
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      commandLine.getErr().println("forager: " + e.getMessage());
+      commandLine.getErr().println("forager: " + TerminalText.escape(e.getMessage()));
       return EXIT_RUNTIME;
     });
     cli.setParameterExceptionHandler((e, args2) -> {
       CommandLine c = e.getCommandLine();
-      c.getErr().println("forager: " + e.getMessage());
+      c.getErr().println("forager: " + TerminalText.escape(e.getMessage()));
       c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
       return EXIT_USAGE;
     });

@@ -45,31 +45,64 @@ final class Progress implements AutoCloseable {
     });
     if (mode == Mode.QUIET) return new Progress(timer, false, out);
     Duration period = terminal ? Duration.ofSeconds(1) : Duration.ofSeconds(10);
-    long startNanos = System.nanoTime();
-    long[] last = {0, startNanos};
+    Ticker ticker = new Ticker(summary, scheduler, knownUrls, maxActions, System.nanoTime());
     timer.scheduleAtFixedRate(() -> {
-      long now = System.nanoTime();
+      try {
+        String line = ticker.line(System.nanoTime());
+        if (terminal) out.print("\r\033[K" + line);
+        else out.println(line);
+        out.flush();
+      } catch (OutOfMemoryError e) {
+        // The executor would keep it in a future nobody reads, and progress would stop without a word:
+        // the thread's handler decides (the forager command ends the process with one line).
+        Thread thread = Thread.currentThread();
+        thread.getUncaughtExceptionHandler().uncaughtException(thread, e);
+        throw e;
+      }
+    }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    return new Progress(timer, terminal, out);
+  }
+
+  /**
+   * Makes the progress line: counts are the run's, the rate is over the last period. Only the timer
+   * thread calls it. Every value is a number Forager counted: no crawled text is printed.
+   */
+  private static final class Ticker {
+    private final RunSummary summary;
+    private final Scheduler scheduler;
+    private final LongSupplier knownUrls;
+    private final long maxActions;
+    private final long startNanos;
+    private long lastActions;
+    private long lastNanos;
+
+    Ticker(RunSummary summary, Scheduler scheduler, LongSupplier knownUrls, long maxActions, long startNanos) {
+      this.summary = summary;
+      this.scheduler = scheduler;
+      this.knownUrls = knownUrls;
+      this.maxActions = maxActions;
+      this.startNanos = startNanos;
+      this.lastNanos = startNanos;
+    }
+
+    String line(long now) {
       long actions = summary.actions();
-      double rate = (actions - last[0]) / Math.max((now - last[1]) / 1e9, 1e-3);
-      last[0] = actions;
-      last[1] = now;
+      double rate = (actions - lastActions) / Math.max((now - lastNanos) / 1e9, 1e-3);
+      lastActions = actions;
+      lastNanos = now;
       long errors = summary.count(Outcome.HTTP_ERROR) + summary.count(Outcome.NETWORK_ERROR)
           + summary.count(Outcome.TIMEOUT) + summary.count(Outcome.RATE_LIMITED);
-      long fetched = summary.actions() - errors - summary.count(Outcome.BLOCKED_BY_ROBOTS_TXT)
+      long fetched = actions - errors - summary.count(Outcome.BLOCKED_BY_ROBOTS_TXT)
           - summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) - summary.count(Outcome.BLOCKED_BY_NETWORK_POLICY);
       String eta = "";
       if (maxActions < Long.MAX_VALUE / 2 && rate > 0 && actions < maxActions) {
         eta = String.format(", max actions in %s", format(Duration.ofSeconds((long) ((maxActions - actions) / rate))));
       }
-      String line = String.format("forager: %s  %,d actions (%,d fetched, %,d blocked, %,d errors)  %.0f/s  "
+      return String.format("forager: %s  %,d actions (%,d fetched, %,d blocked, %,d errors)  %.0f/s  "
               + "%,d origins active  %,d URLs known%s",
-          format(Duration.ofNanos(now - startNanos)), actions, fetched,
-          summary.actions() - fetched - errors, errors, rate, scheduler.activeOrigins(), knownUrls.getAsLong(), eta);
-      if (terminal) out.print("\r\033[K" + line);
-      else out.println(line);
-      out.flush();
-    }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
-    return new Progress(timer, terminal, out);
+          format(Duration.ofNanos(now - startNanos)), actions, fetched, actions - fetched - errors, errors, rate,
+          scheduler.activeOrigins(), knownUrls.getAsLong(), eta);
+    }
   }
 
   /**

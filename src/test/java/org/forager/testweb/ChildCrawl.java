@@ -15,9 +15,18 @@ public final class ChildCrawl {
 
   /** The process builder of {@code forager crawl --config CONFIG ARGS...}, output not yet redirected. */
   public static ProcessBuilder builder(Path config, String... args) {
+    return builder(List.of(), config, args);
+  }
+
+  /**
+   * Like {@link #builder(Path, String...)}, with extra options for the child JVM (e.g. {@code -Xmx32m});
+   * standard error goes with standard output unless the caller redirects it.
+   */
+  public static ProcessBuilder builder(List<String> jvmOptions, Path config, String... args) {
     List<String> command = new ArrayList<>(List.of(
-        ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"),
+        ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
         "org.forager.cli.Main", "crawl", "--config", config.toString()));
     command.addAll(List.of(args));
     return new ProcessBuilder(command).redirectErrorStream(true);
