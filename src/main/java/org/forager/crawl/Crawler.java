@@ -55,6 +55,8 @@ import org.forager.warc.WarcRepair;
  */
 public final class Crawler implements AutoCloseable {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Crawler.class);
+
   private final CrawlConfig config;
   private final Clock clock;
   private final CrawlStore store;
@@ -122,7 +124,7 @@ public final class Crawler implements AutoCloseable {
       // The store's lock makes this process the directory's only writer: files left open by a killed
       // run can be finished safely.
       for (WarcRepair.Repaired r : WarcRepair.repair(dataDir.resolve("warc"))) {
-        System.err.printf("forager: finished WARC file %s left open by an interrupted run (%,d bytes kept, "
+        Notice.printf("forager: finished WARC file %s left open by an interrupted run (%,d bytes kept, "
             + "%,d torn bytes cut)%n", r.file().getFileName(), r.keptBytes(), r.cutBytes());
       }
       WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), config.warc().maxFileBytes(),
@@ -298,17 +300,27 @@ public final class Crawler implements AutoCloseable {
     store.addCandidates(seeds);
   }
 
-  private void unexpected(Object task, RuntimeException e) {
+  private void unexpected(Object task, Throwable e) {
     unexpectedErrors.increment();
     String where = task instanceof OriginCrawler c ? c.origin().toString() : String.valueOf(task);
+    if (e instanceof Error) {
+      // The run cannot be trusted to finish (out of memory, ...): it ends, and says so. Nothing is
+      // printed here: the command line's handler prints the one line that says what to change.
+      synchronized (this) {
+        if (fatal == null) fatal = "internal error crawling " + where + ": " + e;
+      }
+      stop();
+      return;
+    }
     if (isOutputFailure(e)) {
       // The crawl cannot record what it fetches (disk full, store broken): every further fetch would be
       // wasted on the site, so stop at once.
       stopBecause("cannot record the crawl: " + e.getMessage());
       return;
     }
-    System.err.println("forager: unexpected error crawling " + where + "; that origin stops for this run:");
-    e.printStackTrace();
+    Notice.println("forager: unexpected error crawling " + where + "; that origin stops for this run: " + e
+        + " (stack trace in logs/library.log)");
+    LOG.error("unexpected error crawling {}", where, e);
     if (errorBudget.overBudget(System.nanoTime())) {
       stopBecause("more than " + MAX_UNEXPECTED_ERRORS_PER_MINUTE + " unexpected errors within a minute (last: "
           + e + ")");
@@ -328,7 +340,7 @@ public final class Crawler implements AutoCloseable {
   private synchronized void stopBecause(String why) {
     if (fatal == null) {
       fatal = why;
-      System.err.println("forager: stopping the crawl: " + why);
+      Notice.println("forager: stopping the crawl: " + why);
     }
     stop();
   }
@@ -341,7 +353,7 @@ public final class Crawler implements AutoCloseable {
     stop();
     try {
       if (!runLock.tryLock(60, TimeUnit.SECONDS)) {
-        System.err.println("forager: the crawl did not stop within a minute; closing anyway");
+        Notice.println("forager: the crawl did not stop within a minute; closing anyway");
       } else {
         runLock.unlock();
       }
@@ -364,7 +376,7 @@ public final class Crawler implements AutoCloseable {
     try {
       c.close();
     } catch (Exception e) {
-      System.err.println("forager: error while closing " + c.getClass().getSimpleName() + ": " + e.getMessage());
+      Notice.println("forager: error while closing " + c.getClass().getSimpleName() + ": " + e.getMessage());
     }
   }
 }

@@ -120,7 +120,7 @@ final class FleetCoordinator implements AutoCloseable {
         leases.release(owner, task.origin, new Release.Unfinished());
       } catch (RuntimeException e) {
         // Its lease expires on its own; another process takes it over then.
-        System.err.println("forager: fleet: cannot release " + task.origin + ": " + e.getMessage());
+        Notice.println("forager: fleet: cannot release " + task.origin + ": " + e.getMessage());
       }
     }
   }
@@ -143,7 +143,7 @@ final class FleetCoordinator implements AutoCloseable {
       } catch (RuntimeException e) {
         // The database briefly unreachable: tried again at the next tick. Meanwhile leases run out
         // and turns stop on their own.
-        System.err.println("forager: fleet: " + e.getMessage());
+        Notice.println("forager: fleet: " + e.getMessage());
       }
       lock.lock();
       try {
@@ -221,7 +221,7 @@ final class FleetCoordinator implements AutoCloseable {
     tasks.remove(origin); // claimed again later: a new crawler, which reads the origin's state afresh
     claimWanted = true;
     changed.signalAll();
-    System.err.printf("forager: fleet: lost %s (%s); it stops after the turn in flight%n", origin, why);
+    Notice.printf("forager: fleet: lost %s (%s); it stops after the turn in flight%n", origin, why);
   }
 
   private boolean holdsNothing() {

@@ -161,7 +161,7 @@ final class OriginCrawler implements OriginTask {
       if (pagesFetched >= ctx.config().limits().maxPagesPerOrigin()) {
         // The budget that bounds any spider trap: the rest stays due for a later run (or pass).
         todo.addFirst(next);
-        System.err.printf("forager: %s: fetched limits.max_pages_per_origin (%d) pages; done with it for this %s%n",
+        Notice.printf("forager: %s: fetched limits.max_pages_per_origin (%d) pages; done with it for this %s%n",
             origin, pagesFetched, ctx.continuous() ? "pass" : "run");
         givenUp = true;
         return finish();
@@ -299,7 +299,7 @@ final class OriginCrawler implements OriginTask {
       // Retried like a page (limits.max_retries, growing delay); without robots.txt nothing may be
       // fetched, so the origin waits for a later run.
       givenUp = true;
-      System.err.printf("forager: %s: robots.txt unreachable after %d attempts; putting the origin off to a "
+      Notice.printf("forager: %s: robots.txt unreachable after %d attempts; putting the origin off to a "
           + "later run%n", origin, attempt);
     } else {
       robotsFailures++;
@@ -324,7 +324,7 @@ final class OriginCrawler implements OriginTask {
     Duration ceiling = ctx.config().politeness().maxCrawlDelay();
     if (asked.isPresent() && asked.get().compareTo(ceiling) > 0) {
       givenUp = true;
-      System.err.printf("forager: %s asks for a Crawl-delay of %d s, more than politeness.max_crawl_delay (%d s); "
+      Notice.printf("forager: %s asks for a Crawl-delay of %d s, more than politeness.max_crawl_delay (%d s); "
           + "putting it off to a later run%n", origin, asked.get().toSeconds(), ceiling.toSeconds());
     }
   }
@@ -529,7 +529,7 @@ final class OriginCrawler implements OriginTask {
           // Beyond max_retry_after: put the origin off to a later run.
           givenUp = true;
           nextFetchAt = now.plus(wait);
-          System.err.printf("forager: %s asks to wait %d s (Retry-After), more than "
+          Notice.printf("forager: %s asks to wait %d s (Retry-After), more than "
               + "politeness.max_retry_after; putting it off to a later run%n", origin, wait.toSeconds());
         } else {
           notBefore = Math.max(notBefore, lastRequestEnd + wait.toNanos());
@@ -570,7 +570,7 @@ final class OriginCrawler implements OriginTask {
       ctx.pageListener().onPage(new FetchedPage(response.url(), candidate.depth(), outcome, response.status(),
           response.headers(), response.body(), discovered.stream().map(Candidate::url).toList()));
     } catch (RuntimeException e) {
-      System.err.println("forager: the page listener failed on " + response.url() + ": " + e);
+      Notice.println("forager: the page listener failed on " + response.url() + ": " + e);
     }
   }
 
@@ -594,7 +594,7 @@ final class OriginCrawler implements OriginTask {
     patience--;
     if (patience <= 0 && !givenUp) {
       givenUp = true;
-      System.err.printf("forager: %s: out of patience (last: %s); giving up on it for this run%n", origin, why);
+      Notice.printf("forager: %s: out of patience (last: %s); giving up on it for this run%n", origin, why);
     }
   }
 

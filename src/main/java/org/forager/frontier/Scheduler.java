@@ -30,7 +30,7 @@ public final class Scheduler {
   private final int concurrency;
   private final ExecutorService executor;
   private final BooleanSupplier stopWhen;
-  private final BiConsumer<OriginTask, RuntimeException> onFailure;
+  private final BiConsumer<OriginTask, Throwable> onFailure;
   private final boolean untilStopped;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
@@ -46,10 +46,11 @@ public final class Scheduler {
 
   /**
    * @param stopWhen checked before each dispatch: when true, no further turn starts
-   * @param onFailure told of a turn that threw; that task is dropped for the run
+   * @param onFailure told of a turn that threw (an {@link Error} is rethrown after); that task is
+   *     dropped for the run
    */
   public Scheduler(int concurrency, ExecutorService executor, BooleanSupplier stopWhen,
-      BiConsumer<OriginTask, RuntimeException> onFailure) {
+      BiConsumer<OriginTask, Throwable> onFailure) {
     this(concurrency, executor, stopWhen, onFailure, false);
   }
 
@@ -58,7 +59,7 @@ public final class Scheduler {
    *     are woken when work comes due); only {@link #stop} or {@code stopWhen} end the run
    */
   public Scheduler(int concurrency, ExecutorService executor, BooleanSupplier stopWhen,
-      BiConsumer<OriginTask, RuntimeException> onFailure, boolean untilStopped) {
+      BiConsumer<OriginTask, Throwable> onFailure, boolean untilStopped) {
     if (concurrency < 1) throw new IllegalArgumentException("concurrency must be at least 1");
     this.concurrency = concurrency;
     this.executor = executor;
@@ -181,6 +182,11 @@ public final class Scheduler {
       next = task.turn();
     } catch (RuntimeException e) {
       onFailure.accept(task, e);
+    } catch (Error e) {
+      // Out of memory, a stack overflow: told (so the run can say it did not finish), then left to
+      // the thread's uncaught-exception handler, which may end the process.
+      onFailure.accept(task, e);
+      throw e;
     } finally {
       lock.lock();
       try {
