@@ -31,6 +31,8 @@ class StatusServerLimitsTest {
 
   private static final int PAGES = 60;
   private static final int STALLED = 2_000;
+  private static final BoundedHttpServer.Limits SHORT =
+      new BoundedHttpServer.Limits(4, Duration.ofMillis(500), 8 * 1024);
 
   @TempDir Path tmp;
 
@@ -60,6 +62,48 @@ class StatusServerLimitsTest {
       // Once they go, the page answers.
       StatusClient client = new StatusClient(status.uri());
       assertEquals("finished", awaitAnswer(client).get("state").asText());
+    }
+  }
+
+  @Test
+  void aStalledRequestIsCutAtTheExchangeDeadline() throws Exception {
+    try (StatusServer status = StatusServer.start("127.0.0.1", 0, List.of(), SHORT);
+        Socket stalled = RawClient.connect(status.uri())) {
+      stalled.getOutputStream().write("GET / HTTP/1.1\r\nHost: 127.0.0.1".getBytes(StandardCharsets.US_ASCII));
+      assertTrue(RawClient.closedByServer(stalled, 20_000), "closed by the server at its deadline");
+    }
+  }
+
+  @Test
+  void aRequestDrippedAByteAtATimeIsCutAtTheExchangeDeadline() throws Exception {
+    try (StatusServer status = StatusServer.start("127.0.0.1", 0, List.of(), SHORT);
+        Socket drip = RawClient.connect(status.uri())) {
+      // Each byte well within any idle timeout: only a deadline for the whole request ends this.
+      Thread dripping = Thread.ofVirtual().start(() -> {
+        try {
+          drip.getOutputStream().write("GET / HTTP/1.1\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+          while (true) {
+            drip.getOutputStream().write('a');
+            Thread.sleep(50);
+          }
+        } catch (IOException | InterruptedException e) {
+          // cut by the server, or the test is over
+        }
+      });
+      try {
+        assertTrue(RawClient.closedByServer(drip, 20_000), "closed by the server at its deadline");
+      } finally {
+        dripping.interrupt();
+      }
+    }
+  }
+
+  @Test
+  void aRequestHeadOver8KiBIsRefused() throws Exception {
+    try (StatusServer status = StatusServer.start("127.0.0.1", 0)) {
+      String answer = RawClient.exchange(status.uri(), "GET / HTTP/1.1\nHost: 127.0.0.1:" + status.uri().getPort()
+          + "\nX-Big: " + "a".repeat(9 * 1024) + "\n\n");
+      assertEquals(431, RawClient.status(answer), answer);
     }
   }
 
