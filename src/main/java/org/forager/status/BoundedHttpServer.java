@@ -31,9 +31,9 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * <p>Each connection is served on its own virtual thread; the handler must be safe for concurrent use.
- * The JDK's {@code com.sun.net.httpserver} was not kept: it has no per-server limits, only
- * process-wide {@code sun.net.httpserver.*} properties read once, which would also bind every other
- * server in the process, and some of which a JDK 21 may not know.
+ * The JDK's {@code com.sun.net.httpserver} was not kept: JDK 21 honours {@code jdk.httpserver.maxConnections}
+ * and {@code sun.net.httpserver.maxReqTime}, but only as system properties read once per process, so
+ * they would bind every other server in the JVM too (and a cap on header bytes came in later updates).
  */
 final class BoundedHttpServer implements AutoCloseable {
 

@@ -56,9 +56,8 @@ final class StatusEndpoints implements BoundedHttpServer.Handler {
         || path.equals("/metrics");
     if (!known) return Reply.text(404, "not found");
     if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
-      Map<String, String> headers = new LinkedHashMap<>(Reply.text(405, "").headers());
-      headers.put("Allow", "GET, HEAD");
-      return new Reply(405, headers, "method not allowed\n".getBytes(StandardCharsets.UTF_8));
+      return new Reply(405, Map.of("Content-Type", "text/plain; charset=utf-8", "Allow", "GET, HEAD"),
+          "method not allowed\n".getBytes(StandardCharsets.UTF_8));
     }
     return switch (path) {
       case "/api/status" -> reply("application/json", "default-src 'none'", renderJson());
