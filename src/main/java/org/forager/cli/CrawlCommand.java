@@ -127,6 +127,7 @@ final class CrawlCommand implements Callable<Integer> {
       crawler.listener(s.listener());
       spec.commandLine().getErr().println("forager: status page at " + s.uri() + " (metrics at " + s.uri()
           + "metrics)");
+      s.exposureWarning().ifPresent(w -> spec.commandLine().getErr().println("forager: warning: " + w));
     });
     Thread hook = new Thread(() -> {
       // SIGINT/SIGTERM: let the fetches in flight finish and the outputs close, for a while.

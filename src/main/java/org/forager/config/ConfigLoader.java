@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * Loads the crawl configuration: the YAML file when there is one, its missing keys from {@link
@@ -64,7 +63,7 @@ public final class ConfigLoader {
     if (flags.statusPort().isPresent()) {
       int port = flags.statusPort().get();
       if (port < 0 || port > 65535) throw ConfigException.flag("--status-port", "must be between 0 and 65535");
-      status = new CrawlConfig.Status(OptionalInt.of(port), status.bind());
+      status = status.withPort(port);
     }
     return config.withSeeds(seeds).withDataDir(flags.dataDir().orElse(config.dataDir())).withMaxActions(maxActions)
         .withStatus(status);

@@ -32,13 +32,15 @@ final class ConfigReader {
       "max_page_bytes", "fetch_timeout", "max_url_length", "max_depth", "max_retries",
       "max_decompression_ratio", "max_pages_per_origin", "max_repeated_path_segments");
   static final List<String> RECRAWL_KEYS = List.of("interval", "min_interval", "max_interval");
-  static final List<String> STATUS_KEYS = List.of("port", "bind");
+  static final List<String> STATUS_KEYS = List.of("port", "bind", "allowed_hosts");
   static final List<String> STORE_KINDS = List.of("embedded", "postgres");
 
   /** A product token (RFC 9309 section 2.2.1 matches robots.txt groups on it), then '/', space or the end. */
   private static final Pattern USER_AGENT = Pattern.compile("[A-Za-z0-9_-]+(?:[/ ].*)?");
   /** What a header value may hold, so the User-Agent cannot break the request. */
   private static final Pattern BIND_ADDRESS = Pattern.compile("[A-Za-z0-9.:%_-]+");
+  private static final Pattern HOST_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+  private static final Pattern IPV6_LITERAL = Pattern.compile("[0-9A-Fa-f:.]+(%[A-Za-z0-9_.-]+)?");
   private static final Pattern PRINTABLE_ASCII = Pattern.compile("[\\x20-\\x7e]*");
 
   private ConfigReader() {}
@@ -187,7 +189,24 @@ final class ConfigReader {
     OptionalInt port = section.get("port", (path, node) -> (int) Values.wholeNumber(path, node, 0, 65535))
         .map(OptionalInt::of).orElse(OptionalInt.empty());
     String bind = section.get("bind", ConfigReader::bindAddress).orElse(CrawlConfig.Status.DEFAULT_BIND);
-    return new CrawlConfig.Status(port, bind);
+    List<String> allowedHosts = section.get("allowed_hosts", (path, node) -> Values.list(path, node,
+        ConfigReader::allowedHost)).orElse(List.of());
+    return new CrawlConfig.Status(port, bind, allowedHosts);
+  }
+
+  /** A host name or IP address (an IPv6 one in brackets or not) as a request's Host names it, no port. */
+  private static String allowedHost(String path, JsonNode node) {
+    String host = Values.nonBlank(path, node);
+    boolean bracketed = host.startsWith("[") && host.endsWith("]");
+    String bare = bracketed ? host.substring(1, host.length() - 1) : host;
+    // Every IPv6 address has two colons or more; one colon is a name with a port.
+    boolean valid = bare.indexOf(':') != bare.lastIndexOf(':') ? IPV6_LITERAL.matcher(bare).matches()
+        : !bracketed && HOST_NAME.matcher(bare).matches();
+    if (!valid) {
+      throw ConfigException.at(path, ConfigException.quote(host)
+          + " is not a host name or IP address (give it without scheme or port)");
+    }
+    return host;
   }
 
   /** An IP address or a host name; whether it can be listened on is known when the server starts. */

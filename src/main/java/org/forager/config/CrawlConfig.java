@@ -206,12 +206,26 @@ public record CrawlConfig(
    *
    * @param port the port to serve on, 0 for any free one; empty (the default) for no server
    * @param bind the address to listen on; loopback unless configured otherwise
+   * @param allowedHosts names (or addresses) accepted in a request's {@code Host} besides localhost,
+   *     loopback and the bound address; others are refused (DNS rebinding)
    */
-  public record Status(OptionalInt port, String bind) {
+  public record Status(OptionalInt port, String bind, List<String> allowedHosts) {
     public static final String DEFAULT_BIND = "127.0.0.1";
+
+    public Status {
+      allowedHosts = List.copyOf(allowedHosts);
+    }
+
+    public Status(OptionalInt port, String bind) {
+      this(port, bind, List.of());
+    }
 
     public static Status defaults() {
       return new Status(OptionalInt.empty(), DEFAULT_BIND);
+    }
+
+    public Status withPort(int port) {
+      return new Status(OptionalInt.of(port), bind, allowedHosts);
     }
 
     public boolean enabled() {

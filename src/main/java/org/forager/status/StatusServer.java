@@ -1,19 +1,15 @@
 package org.forager.status;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.concurrent.ExecutorService;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +21,7 @@ import org.forager.store.CrawlStore;
 
 /**
  * The status server of a crawl (docs/status.md): the live page at {@code /}, its JSON at
- * {@code /api/status} and Prometheus metrics at {@code /metrics}, on the JDK's HTTP server.
+ * {@code /api/status} and Prometheus metrics at {@code /metrics}, on a {@link BoundedHttpServer}.
  *
  * <pre>{@code
  * try (StatusServer status = StatusServer.start(config.status());
@@ -34,32 +30,28 @@ import org.forager.store.CrawlStore;
  * }
  * }</pre>
  *
- * <p>Answers only GET and HEAD. The page has no authentication and shows the URLs crawled: bind it
- * to loopback (the default) unless the network is trusted. Thread-safe.
+ * <p>Answers only GET and HEAD, only to the hosts it is known by ({@link AllowedHosts}), with at most
+ * {@link #MAX_CONNECTIONS} connections at once. The page has no authentication and shows the URLs
+ * crawled: bind it to loopback (the default) unless the network is trusted ({@link #exposureWarning}).
+ * Thread-safe.
  */
 public final class StatusServer implements AutoCloseable {
 
-  private static final String PAGE_RESOURCE = "status.html";
-  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+  /** Connections served at once; more are closed as soon as accepted. */
+  public static final int MAX_CONNECTIONS = BoundedHttpServer.Limits.DEFAULT.maxConnections();
 
-  private final HttpServer server;
-  private final ExecutorService handlers;
+  private static final String PAGE_RESOURCE = "status.html";
+
+  private final BoundedHttpServer server;
   private final ScheduledExecutorService sampler;
-  private final LiveStatus live;
   private final CrawlMetrics metrics;
-  private final ObjectMapper json = new ObjectMapper()
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
-  private final byte[] page;
   private final CrawlListener listener;
 
-  private StatusServer(HttpServer server, ExecutorService handlers, ScheduledExecutorService sampler,
-      LiveStatus live, CrawlMetrics metrics, byte[] page) {
+  private StatusServer(BoundedHttpServer server, ScheduledExecutorService sampler, LiveStatus live,
+      CrawlMetrics metrics) {
     this.server = server;
-    this.handlers = handlers;
     this.sampler = sampler;
-    this.live = live;
     this.metrics = metrics;
-    this.page = page;
     this.listener = new CrawlListener() {
       @Override
       public void runStarted(RunView run) {
@@ -88,7 +80,7 @@ public final class StatusServer implements AutoCloseable {
    */
   public static StatusServer start(CrawlConfig.Status config) throws IOException {
     if (!config.enabled()) throw new IllegalArgumentException("status server not enabled: no port");
-    return start(config.bind(), config.port().getAsInt());
+    return start(config.bind(), config.port().getAsInt(), config.allowedHosts(), BoundedHttpServer.Limits.DEFAULT);
   }
 
   /**
@@ -97,31 +89,59 @@ public final class StatusServer implements AutoCloseable {
    * @throws IOException when the address cannot be resolved or listened on
    */
   public static StatusServer start(String bind, int port) throws IOException {
+    return start(bind, port, List.of(), BoundedHttpServer.Limits.DEFAULT);
+  }
+
+  static StatusServer start(String bind, int port, List<String> allowedHosts, BoundedHttpServer.Limits limits)
+      throws IOException {
     byte[] page = readPage();
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(bind), port), 16);
-    ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+    ServerSocket listening = BoundedHttpServer.listen(new InetSocketAddress(InetAddress.getByName(bind), port));
+    InetSocketAddress bound = (InetSocketAddress) listening.getLocalSocketAddress();
+    LiveStatus live = new LiveStatus(Clock.systemUTC());
+    CrawlMetrics metrics = new CrawlMetrics();
+    StatusEndpoints endpoints;
+    try {
+      endpoints = new StatusEndpoints(page, live, metrics, AllowedHosts.of(bound, bind, allowedHosts));
+    } catch (RuntimeException e) {
+      listening.close();
+      metrics.close();
+      throw e;
+    }
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "forager-status-sampler");
       t.setDaemon(true);
       return t;
     });
-    LiveStatus live = new LiveStatus(Clock.systemUTC());
-    StatusServer status = new StatusServer(server, handlers, sampler, live, new CrawlMetrics(), page);
-    server.setExecutor(handlers);
-    server.createContext("/", status::page);
-    server.createContext("/api/status", status::apiStatus);
-    server.createContext("/metrics", status::metrics);
-    server.start();
+    StatusServer status = new StatusServer(BoundedHttpServer.start(listening, limits, endpoints), sampler, live,
+        metrics);
     sampler.scheduleAtFixedRate(live::sample, 0, 1, TimeUnit.SECONDS);
     return status;
   }
 
   /** Where the page is, e.g. {@code http://127.0.0.1:8090/}. */
   public URI uri() {
-    InetSocketAddress address = server.getAddress();
+    InetSocketAddress address = server.address();
     String host = address.getAddress().getHostAddress();
     if (host.contains(":")) host = "[" + host + "]";
     return URI.create("http://" + host + ":" + address.getPort() + "/");
+  }
+
+  /**
+   * What to tell the operator when the server listens on more than loopback: anyone who can reach it
+   * reads the crawl. Empty on loopback.
+   */
+  public Optional<String> exposureWarning() {
+    return exposureWarning(server.address());
+  }
+
+  static Optional<String> exposureWarning(InetSocketAddress address) {
+    InetAddress a = address.getAddress();
+    if (a.isLoopbackAddress()) return Optional.empty();
+    String where = a.isAnyLocalAddress() ? "every network interface (" + a.getHostAddress() + ")"
+        : a.getHostAddress();
+    return Optional.of("the status page listens on " + where + ", port " + address.getPort() + ", not on loopback: "
+        + "anyone who can reach that address can read the crawl's URLs, errors and metrics (there is no "
+        + "authentication; see status.bind)");
   }
 
   /** The listener to register with the crawler ({@code Crawler.listener}). */
@@ -143,50 +163,11 @@ public final class StatusServer implements AutoCloseable {
     }
   }
 
-  private void page(HttpExchange exchange) throws IOException {
-    String path = exchange.getRequestURI().getPath();
-    if (!path.equals("/") && !path.equals("/index.html")) {
-      send(exchange, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
-      return;
-    }
-    send(exchange, 200, "text/html; charset=utf-8", page);
-  }
-
-  private void apiStatus(HttpExchange exchange) throws IOException {
-    send(exchange, 200, "application/json", json.writeValueAsBytes(live.report()));
-  }
-
-  private void metrics(HttpExchange exchange) throws IOException {
-    send(exchange, 200, PROMETHEUS_TEXT, metrics.scrape().getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
-    try (exchange) {
-      String method = exchange.getRequestMethod();
-      boolean head = method.equals("HEAD");
-      if (!head && !method.equals("GET")) {
-        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-        exchange.sendResponseHeaders(405, -1);
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", contentType);
-      exchange.getResponseHeaders().set("Cache-Control", "no-store");
-      exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-      exchange.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
-      if (!head) {
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(body);
-        }
-      }
-    }
-  }
-
   /** Stops serving; the metrics and status stop with it. */
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
     sampler.shutdownNow();
-    handlers.close();
     metrics.close();
   }
 }

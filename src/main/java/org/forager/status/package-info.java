@@ -4,6 +4,8 @@
  * {@code /api/status} (totals, outcomes, pages per second over time, the busiest and slowest origins,
  * recent failures) and Prometheus metrics via Micrometer at {@code /metrics}. It learns what happens
  * from the crawl loop through {@link org.forager.crawl.CrawlListener} and times the crawl database's
- * calls by decorating the {@link org.forager.store.CrawlStore}; it never changes the crawl.
+ * calls by decorating the {@link org.forager.store.CrawlStore}; it never changes the crawl. The server
+ * is small and bounded (connections, time, bytes) and answers only the host names it is known by, so
+ * neither a flood of clients nor a hostile web page can take the crawl's resources or read its data.
  */
 package org.forager.status;

@@ -153,6 +153,11 @@ class ConfigErrorsTest {
         arguments("status: { port: -1 }", "config: status.port: must be ≥ 0"),
         arguments("status: { port: http }", "config: status.port: \"http\" is not a whole number"),
         arguments("status: { bind: \"my host\" }", "config: status.bind: \"my host\" is not an IP address or host name"),
+        arguments("status: { allowed_hosts: [ \"crawler:8090\" ] }", "config: status.allowed_hosts[0]: "
+            + "\"crawler:8090\" is not a host name or IP address (give it without scheme or port)"),
+        arguments("status: { allowed_hosts: [ ok.example, \"http://x.example/\" ] }", "config: status.allowed_hosts[1]: "
+            + "\"http://x.example/\" is not a host name or IP address (give it without scheme or port)"),
+        arguments("status: { allowed_hosts: crawler }", "config: status.allowed_hosts: must be a list, found \"crawler\""),
         arguments("status: { prot: 8090 }", "config: status: unknown key 'prot' (did you mean 'port'?)"),
         // YAML itself, with the line.
         arguments("politeness:\n  min_delay: 1s\n  max_delay: 2s: 3s\n",

@@ -126,6 +126,7 @@ class ConfigLoaderTest {
         status:
           port: 8090
           bind: 0.0.0.0
+          allowed_hosts: [ crawler.internal, "[fd00::5]" ]
         duplicates: { skip_links: false }
         """);
 
@@ -148,7 +149,7 @@ class ConfigLoaderTest {
         new CrawlConfig.Sitemaps(false, false, 3),
         Optional.of(Path.of("/etc/forager/never-crawl.txt")),
         new CrawlConfig.Fleet(Duration.ofMinutes(2)),
-        new CrawlConfig.Status(OptionalInt.of(8090), "0.0.0.0"),
+        new CrawlConfig.Status(OptionalInt.of(8090), "0.0.0.0", List.of("crawler.internal", "[fd00::5]")),
         new CrawlConfig.Duplicates(false)), config);
   }
 
@@ -232,13 +233,13 @@ class ConfigLoaderTest {
 
   @Test
   void theStatusPortFlagTurnsTheServerOnKeepingTheFilesBindAddress() throws IOException {
-    Path file = write("forager.yaml", "status: { port: 8090, bind: 10.0.0.5 }\n");
+    Path file = write("forager.yaml", "status: { port: 8090, bind: 10.0.0.5, allowed_hosts: [ crawler ] }\n");
     Overrides flags = new Overrides(List.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(9000));
 
     CrawlConfig config = ConfigLoader.load(Optional.of(file), flags);
 
-    assertEquals(new CrawlConfig.Status(OptionalInt.of(9000), "10.0.0.5"), config.status());
-    assertEquals(new CrawlConfig.Status(OptionalInt.of(8090), "10.0.0.5"),
+    assertEquals(new CrawlConfig.Status(OptionalInt.of(9000), "10.0.0.5", List.of("crawler")), config.status());
+    assertEquals(new CrawlConfig.Status(OptionalInt.of(8090), "10.0.0.5", List.of("crawler")),
         ConfigLoader.load(Optional.of(file), Overrides.none()).status());
   }
 

@@ -73,6 +73,7 @@ class ExampleFileTest {
             ConfigReader.POLITENESS_KEYS.stream().map(key -> "politeness." + key),
             ConfigReader.LIMITS_KEYS.stream().map(key -> "limits." + key),
             ConfigReader.RECRAWL_KEYS.stream().map(key -> "recrawl." + key),
+            ConfigReader.STATUS_KEYS.stream().map(key -> "status." + key),
             Stream.of("robots.cache_ttl", "network.allow_private_addresses", "store.kind", "store.url"),
             RuleReader.DO_NOT_CRAWL_KEYS.stream(),
             RuleReader.QUERY_PARAMETER_KEYS.stream())

@@ -1,10 +1,12 @@
 package org.forager.status;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.forager.cli.Main;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
@@ -38,6 +40,26 @@ class StatusCommandLineTest {
       assertTrue(err.matches("(?s).*forager: status page at http://127\\.0\\.0\\.1:\\d+/ \\(metrics at "
           + "http://127\\.0\\.0\\.1:\\d+/metrics\\).*"), err);
       assertTrue(console.out().contains("FETCHED"));
+      assertFalse(err.contains("warning"), "loopback is not warned about: " + err);
+    }
+  }
+
+  @Test
+  void aStatusPageOnEveryInterfaceIsWarnedAboutInOneLine() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\n").linking("/");
+      Path config = Files.writeString(tmp.resolve("open.yaml"), """
+          politeness: { min_delay: 10ms, response_time_factor: 0 }
+          network: { allow_private_addresses: true }
+          status: { bind: 0.0.0.0 }
+          """);
+      assertEquals(0, Main.run("crawl", "--config", config.toString(), "--seed", site.url("/"),
+          "--data-dir", tmp.resolve("data").toString(), "--quiet", "--status-port", "0"));
+      List<String> warnings = console.err().lines().filter(l -> l.startsWith("forager: warning: ")).toList();
+      assertEquals(1, warnings.size(), console.err());
+      assertTrue(warnings.get(0).matches("forager: warning: the status page listens on every network interface "
+          + "\\(0\\.0\\.0\\.0\\), port \\d+, not on loopback: anyone who can reach that address can read the crawl's "
+          + "URLs, errors and metrics \\(there is no authentication; see status.bind\\)"), warnings.get(0));
     }
   }
 

@@ -144,6 +144,15 @@ class StatusServerTest {
       for (String external : List.of("src=\"http", "href=\"http", "src=\"//", "href=\"//", "url(", "@import")) {
         assertFalse(page.body().contains(external), "external resource: " + external);
       }
+      // Only its own inline script and style may run, by hash; nothing from elsewhere.
+      String policy = page.headers().firstValue("Content-Security-Policy").orElseThrow();
+      assertTrue(policy.matches("default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]{44}'; "
+          + "style-src 'sha256-[A-Za-z0-9+/=]{44}'; connect-src 'self'; .*"), policy);
+      assertEquals("nosniff", page.headers().firstValue("X-Content-Type-Options").orElseThrow());
+      var head = client.send(HttpRequest.newBuilder(status.uri().resolve("/api/status"))
+          .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+      assertEquals(200, head.statusCode());
+      assertEquals("", head.body());
       assertEquals(404, client.get("/nothing-here").statusCode());
       var post = client.send(HttpRequest.newBuilder(status.uri().resolve("/api/status"))
           .POST(HttpRequest.BodyPublishers.ofString("{}")).build());

@@ -1,0 +1,104 @@
+package org.forager.status;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The parts of an HTTP/1.x request head (RFC 9112) the status server uses, read with a size cap.
+ * Strict: anything a well-behaved client would not send is {@link Refused} rather than guessed at.
+ *
+ * @param method the method, e.g. {@code GET}
+ * @param path the target's path, without query or fragment (origin-form only: starts with {@code /})
+ * @param host the {@code Host} header's value, trimmed; empty when there was none
+ */
+record RequestHead(String method, String path, Optional<String> host) {
+
+  /** RFC 9112 §3: method SP request-target SP HTTP-version. */
+  private static final Pattern REQUEST_LINE = Pattern.compile("([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\\S+) (HTTP/\\d\\.\\d)");
+  /** RFC 9110 §5.1: a token, then ':' with no whitespace before it. */
+  private static final Pattern FIELD = Pattern.compile("([!#$%&'*+.^_`|~0-9A-Za-z-]+):(.*)");
+
+  /** A request the server answers with {@code status} and closes, without calling the handler. */
+  static final class Refused extends Exception {
+    private final int status;
+
+    Refused(int status, String message) {
+      super(message, null, false, false);
+      this.status = status;
+    }
+
+    int status() {
+      return status;
+    }
+  }
+
+  /**
+   * Reads one request head, up to its blank line, from {@code in}; never more than {@code maxBytes}.
+   * Bytes after the head (a body) are left unread or dropped.
+   *
+   * @throws Refused with 431 when the head is longer than {@code maxBytes}, 505 for a version other
+   *     than HTTP/1.x, 400 for anything else malformed
+   * @throws EOFException when the client closed before the head ended
+   */
+  static RequestHead read(InputStream in, int maxBytes) throws IOException, Refused {
+    byte[] buffer = new byte[maxBytes];
+    int length = 0;
+    int end;
+    int scanned = 0;
+    while ((end = endOfHead(buffer, scanned, length)) < 0) {
+      if (length == maxBytes) throw new Refused(431, "request head longer than " + maxBytes + " bytes");
+      // A client dripping a byte per read must not make each read rescan the whole head.
+      scanned = Math.max(0, length - 2);
+      int n = in.read(buffer, length, maxBytes - length);
+      if (n < 0) throw new EOFException("closed before the end of the request head");
+      length += n;
+    }
+    return parse(new String(buffer, 0, end, StandardCharsets.ISO_8859_1));
+  }
+
+  /** Where the head ends (after its blank line: CRLF CRLF, or bare LF LF), looking from {@code from}; or -1. */
+  private static int endOfHead(byte[] b, int from, int length) {
+    for (int i = from; i < length; i++) {
+      if (b[i] != '\n') continue;
+      if (i + 1 < length && b[i + 1] == '\n') return i + 2;
+      if (i + 2 < length && b[i + 1] == '\r' && b[i + 2] == '\n') return i + 3;
+    }
+    return -1;
+  }
+
+  static RequestHead parse(String head) throws Refused {
+    String[] lines = head.split("\r?\n");
+    int first = 0;
+    while (first < lines.length && lines[first].isEmpty()) first++; // RFC 9112 §2.2: CRLFs before it
+    if (first == lines.length) throw new Refused(400, "no request line");
+    Matcher line = REQUEST_LINE.matcher(lines[first]);
+    if (!line.matches()) throw new Refused(400, "malformed request line");
+    if (!line.group(3).startsWith("HTTP/1.")) throw new Refused(505, "only HTTP/1.x is spoken here");
+    String target = line.group(2);
+    if (!target.startsWith("/")) throw new Refused(400, "the request target must be a path");
+    Optional<String> host = Optional.empty();
+    for (int i = first + 1; i < lines.length; i++) {
+      Matcher field = FIELD.matcher(lines[i]);
+      // Folded lines (RFC 9112 §5.2) and whitespace before the colon (§5.1) are refused too.
+      if (!field.matches()) throw new Refused(400, "malformed header line");
+      if (!field.group(1).equalsIgnoreCase("Host")) continue;
+      // RFC 9112 §3.2: more than one Host is a bad request.
+      if (host.isPresent()) throw new Refused(400, "more than one Host header");
+      host = Optional.of(field.group(2).strip());
+    }
+    int cut = indexOfAny(target, '?', '#');
+    return new RequestHead(line.group(1), cut < 0 ? target : target.substring(0, cut), host);
+  }
+
+  private static int indexOfAny(String s, char a, char b) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) == a || s.charAt(i) == b) return i;
+    }
+    return -1;
+  }
+}
