@@ -58,7 +58,7 @@ class PostgresPasswordTest {
   @Test
   void thePasswordFileLogsIn() throws IOException {
     Path file = secretFile(PASSWORD + "\n", "rw-------");
-    assertOpens(new CrawlConfig.Store("postgres", url, CrawlConfig.Store.DEFAULT_MEMORY_BYTES, Optional.of(file)), NO_ENV);
+    assertOpens(withFile(file), NO_ENV);
   }
 
   @Test
@@ -71,7 +71,7 @@ class PostgresPasswordTest {
   @Test
   void thePasswordFileComesBeforeTheEnvironment() throws IOException {
     Path file = secretFile(PASSWORD, "r--------");
-    assertOpens(new CrawlConfig.Store("postgres", url, CrawlConfig.Store.DEFAULT_MEMORY_BYTES, Optional.of(file)),
+    assertOpens(withFile(file),
         Map.of("FORAGER_STORE_PASSWORD", "wrong")::get);
   }
 
@@ -100,7 +100,7 @@ class PostgresPasswordTest {
   void aPasswordFileOpenToGroupOrOthersIsRefused() throws IOException {
     Path file = secretFile(PASSWORD, "rw-r--r--");
     StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.open(
-        new CrawlConfig.Store("postgres", url, CrawlConfig.Store.DEFAULT_MEMORY_BYTES, Optional.of(file)), NO_ENV).close());
+        withFile(file), NO_ENV).close());
     assertEquals("store.password_file " + file + " is open to group or others (rw-r--r--); allow its owner "
         + "only, as libpq requires of .pgpass: chmod 600 " + file, e.getMessage());
   }
@@ -146,6 +146,10 @@ class PostgresPasswordTest {
         + "PostgreSQL driver reads no user:password@ in a JDBC URL; give ?user=NAME and the password apart",
         e.getMessage());
     assertNoSecret(e, PASSWORD);
+  }
+
+  private static CrawlConfig.Store withFile(Path file) {
+    return new CrawlConfig.Store("postgres", url, CrawlConfig.Store.DEFAULT_MEMORY_BYTES, Optional.of(file));
   }
 
   private static void assertOpens(CrawlConfig.Store store, UnaryOperator<String> env) {
