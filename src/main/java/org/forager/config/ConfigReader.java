@@ -34,6 +34,9 @@ final class ConfigReader {
   static final List<String> RECRAWL_KEYS = List.of("interval", "min_interval", "max_interval");
   static final List<String> STATUS_KEYS = List.of("port", "bind", "allowed_hosts");
   static final List<String> STORE_KINDS = List.of("embedded", "postgres");
+  static final List<String> STORE_KEYS = List.of("kind", "url", "memory", "password_file");
+  /** The login password parameter of a JDBC URL. */
+  private static final Pattern URL_PASSWORD = Pattern.compile("[?&]password=");
 
   /** A product token (RFC 9309 section 2.2.1 matches robots.txt groups on it), then '/', space or the end. */
   private static final Pattern USER_AGENT = Pattern.compile("[A-Za-z0-9_-]+(?:[/ ].*)?");
@@ -70,7 +73,7 @@ final class ConfigReader {
             .orElse(defaults.urlQueryParameters()),
         new Network(root.section("network", List.of("allow_private_addresses"))
             .get("allow_private_addresses", Values::bool).orElse(defaults.network().allowPrivateAddresses())),
-        store(root.section("store", List.of("kind", "url", "memory"))),
+        store(root.section("store", STORE_KEYS)),
         warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
         sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files"))),
         root.get("do_not_crawl_file", ConfigReader::path),
@@ -222,6 +225,7 @@ final class ConfigReader {
     String kind = section.get("kind", ConfigReader::storeKind).orElse(Store.defaults().kind());
     Optional<String> url = section.get("url", Values::nonBlank);
     Optional<Long> memory = section.get("memory", Values::positiveSize);
+    Optional<Path> passwordFile = section.get("password_file", ConfigReader::path);
     if (memory.isPresent() && kind.equals("postgres")) {
       throw ConfigException.at(section.pathOf("memory"), "only used when store.kind is embedded");
     }
@@ -232,13 +236,27 @@ final class ConfigReader {
     if (kind.equals("postgres")) {
       String jdbcUrl = url.orElseThrow(
           () -> ConfigException.at(section.pathOf("url"), "required when store.kind is postgres"));
+      // Every message shows the URL redacted: it may hold a password.
+      String shown = ConfigException.quote(StoreUrl.redact(jdbcUrl));
       if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-        throw ConfigException.at(section.pathOf("url"), ConfigException.quote(jdbcUrl)
+        throw ConfigException.at(section.pathOf("url"), shown
             + " is not a PostgreSQL JDBC URL (jdbc:postgresql://host/database)");
       }
-      return new Store(kind, jdbcUrl);
+      if (StoreUrl.hasUserinfo(jdbcUrl)) {
+        throw ConfigException.at(section.pathOf("url"), shown + ": the PostgreSQL driver reads no user:password@"
+            + " in a JDBC URL; give ?user=NAME and the password in store.password_file, FORAGER_STORE_PASSWORD"
+            + " or PGPASSWORD");
+      }
+      if (passwordFile.isPresent() && URL_PASSWORD.matcher(jdbcUrl).find()) {
+        throw ConfigException.at(section.pathOf("password_file"),
+            "store.url has a password parameter too; give the password one way");
+      }
+      return new Store(kind, jdbcUrl, Store.DEFAULT_MEMORY_BYTES, passwordFile);
     }
     if (url.isPresent()) throw ConfigException.at(section.pathOf("url"), "only used when store.kind is postgres");
+    if (passwordFile.isPresent()) {
+      throw ConfigException.at(section.pathOf("password_file"), "only used when store.kind is postgres");
+    }
     return new Store(kind, Store.defaults().url(), memory.orElse(Store.DEFAULT_MEMORY_BYTES));
   }
 

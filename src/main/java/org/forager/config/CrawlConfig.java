@@ -146,14 +146,20 @@ public record CrawlConfig(
    * The crawl database.
    *
    * @param kind {@code embedded} or {@code postgres}
-   * @param url the PostgreSQL JDBC URL; null for the embedded store
+   * @param url the PostgreSQL JDBC URL; null for the embedded store. Shown only through
+   *     {@link StoreUrl#redact}
    * @param memoryBytes the embedded store's native memory (block cache and memtables)
+   * @param passwordFile a file holding only the PostgreSQL password (see docs/fleet.md, "Passwords")
    */
-  public record Store(String kind, String url, long memoryBytes) {
+  public record Store(String kind, String url, long memoryBytes, Optional<Path> passwordFile) {
     /** The embedded store's native memory unless told otherwise: enough for about 10^7 URLs. */
     public static final long DEFAULT_MEMORY_BYTES = 128L << 20;
     /** The least accepted: below it the memtables flush so often that compaction eats the crawl. */
     public static final long MIN_MEMORY_BYTES = 32L << 20;
+
+    public Store(String kind, String url, long memoryBytes) {
+      this(kind, url, memoryBytes, Optional.empty());
+    }
 
     public Store(String kind, String url) {
       this(kind, url, DEFAULT_MEMORY_BYTES);
@@ -161,6 +167,13 @@ public record CrawlConfig(
 
     public static Store defaults() {
       return new Store("embedded", null);
+    }
+
+    /** Without the URL's secrets: a configuration may end up in a log or a debugger. */
+    @Override
+    public String toString() {
+      return "Store[kind=" + kind + ", url=" + StoreUrl.redact(url) + ", memoryBytes=" + memoryBytes
+          + ", passwordFile=" + passwordFile + "]";
     }
   }
 

@@ -217,7 +217,15 @@ public final class Crawler implements AutoCloseable {
         ctx.listener().runFinished();
       }
     }
-    for (OriginCrawler c : crawlers.values()) c.saveState();
+    for (OriginCrawler c : crawlers.values()) {
+      try {
+        c.saveState();
+      } catch (RuntimeException e) {
+        // Origin state is a cache (robots.txt, delay): after the crawl stopped on an output failure
+        // (a full store), saving it fails the same way and must not hide the summary.
+        if (fatal == null) throw e;
+      }
+    }
     return summary;
   }
 

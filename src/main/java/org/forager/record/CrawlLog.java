@@ -15,15 +15,24 @@ import java.util.Optional;
  * Appends one JSON object per crawl action to {@code logs/crawl.jsonl}. Each line is written whole
  * and handed to the operating system before {@link #write} returns, so a killed process leaves
  * complete lines only (at worst one torn last line). Thread-safe.
+ *
+ * <p>Errors: a write that fails (disk full) throws an {@link UncheckedIOException} naming the file,
+ * and so does every later write, without touching the file: what a failed write left (at worst a
+ * torn line) stays last, to be cut by the next {@link #open}, even if space comes back meanwhile.
+ * {@link #close} after such a failure releases the file without trying to write again.
  */
 public final class CrawlLog implements AutoCloseable {
 
   private final Path path;
+  private final OutputStream file;
   private final OutputStream out;
   private final JsonGenerator json;
+  /** The first failed write, after which nothing more is written. */
+  private IOException failed;
 
-  private CrawlLog(Path path, OutputStream out, JsonGenerator json) {
+  private CrawlLog(Path path, OutputStream file, OutputStream out, JsonGenerator json) {
     this.path = path;
+    this.file = file;
     this.out = out;
     this.json = json;
   }
@@ -36,14 +45,14 @@ public final class CrawlLog implements AutoCloseable {
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
       cutUnfinishedLine(file);
-      OutputStream out = new java.io.BufferedOutputStream(
-          Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND), 1 << 16);
+      OutputStream raw = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      OutputStream out = new java.io.BufferedOutputStream(raw, 1 << 16);
       JsonGenerator json = new JsonFactory().createGenerator(out);
       json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
       // One object per line: no separator between root values (Jackson's default is a space).
       json.setRootValueSeparator(null);
       json.configure(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM, false);
-      return new CrawlLog(file, out, json);
+      return new CrawlLog(file, raw, out, json);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open crawl log " + file + ": " + e.getMessage(), e);
     }
@@ -66,7 +75,13 @@ public final class CrawlLog implements AutoCloseable {
     }
   }
 
+  /**
+   * Appends the action's line.
+   *
+   * @throws UncheckedIOException naming the file when this or an earlier write failed
+   */
   public synchronized void write(CrawlAction a) {
+    if (failed != null) throw failure(failed);
     try {
       json.writeStartObject();
       json.writeStringField("ts", a.ts().toString());
@@ -87,8 +102,13 @@ public final class CrawlLog implements AutoCloseable {
       out.write('\n');
       out.flush();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write crawl log " + path + ": " + e.getMessage(), e);
+      failed = e;
+      throw failure(e);
     }
+  }
+
+  private UncheckedIOException failure(IOException e) {
+    return new UncheckedIOException("cannot write crawl log " + path + ": " + e.getMessage(), e);
   }
 
   private static void optional(JsonGenerator json, String name, Optional<String> value) throws IOException {
@@ -99,6 +119,11 @@ public final class CrawlLog implements AutoCloseable {
   @Override
   public synchronized void close() {
     try {
+      if (failed != null) {
+        // The buffers hold what could not be written; writing it now could land after a torn line.
+        file.close();
+        return;
+      }
       json.close();
       out.close();
     } catch (IOException e) {

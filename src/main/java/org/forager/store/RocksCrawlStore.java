@@ -90,7 +90,13 @@ public final class RocksCrawlStore implements CrawlStore {
       store.loadMeta();
       return store;
     } catch (RuntimeException e) {
-      store.close();
+      try {
+        store.close();
+      } catch (RuntimeException closing) {
+        // After a failed write (disk full) RocksDB's close fails too ("Seen error"): the first
+        // error is the one that says why.
+        e.addSuppressed(closing);
+      }
       throw e;
     }
   }

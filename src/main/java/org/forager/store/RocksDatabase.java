@@ -28,12 +28,15 @@ final class RocksDatabase {
   final ColumnFamilyHandle digests;
   private final RocksTuning tuning;
   private final List<ColumnFamilyHandle> handles;
+  private final DirectoryLock lock;
 
-  private RocksDatabase(Path dir, RocksDB db, RocksTuning tuning, List<ColumnFamilyHandle> handles) {
+  private RocksDatabase(Path dir, RocksDB db, RocksTuning tuning, List<ColumnFamilyHandle> handles,
+      DirectoryLock lock) {
     this.dir = dir;
     this.db = db;
     this.tuning = tuning;
     this.handles = handles;
+    this.lock = lock;
     this.meta = handles.get(RocksTuning.META);
     this.urls = handles.get(RocksTuning.URLS);
     this.due = handles.get(RocksTuning.DUE);
@@ -41,6 +44,12 @@ final class RocksDatabase {
     this.digests = handles.get(RocksTuning.DIGESTS);
   }
 
+  /**
+   * Opens (or creates) the store in {@code dir}, locked for this process first.
+   *
+   * @throws StoreException in one line: the directory is in use (naming the lock), cannot be
+   *     created, or RocksDB refuses it (corrupt, unreadable, no space)
+   */
   static RocksDatabase open(Path dir, long memoryBytes) {
     try {
       Files.createDirectories(dir);
@@ -48,13 +57,21 @@ final class RocksDatabase {
       throw new StoreException("cannot open the crawl store at " + dir
           + ": cannot create the directory (" + e.getMessage() + ")", e);
     }
-    RocksTuning tuning = new RocksTuning(memoryBytes);
+    DirectoryLock lock = DirectoryLock.acquire(dir);
+    RocksTuning tuning;
+    try {
+      tuning = new RocksTuning(memoryBytes);
+    } catch (RuntimeException e) {
+      lock.close();
+      throw e;
+    }
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     try {
       RocksDB db = RocksDB.open(tuning.dbOptions(), dir.toString(), tuning.families(), handles);
-      return new RocksDatabase(dir, db, tuning, handles);
+      return new RocksDatabase(dir, db, tuning, handles, lock);
     } catch (RocksDBException e) {
       tuning.close();
+      lock.close();
       throw new StoreException("cannot open the crawl store at " + dir + ": " + reason(e), e);
     }
   }
@@ -73,6 +90,7 @@ final class RocksDatabase {
       throw new StoreException("closing the crawl store at " + dir + " failed: " + e.getMessage(), e);
     } finally {
       tuning.close();
+      lock.close(); // last: the directory is free once RocksDB has let go of it
     }
   }
 

@@ -16,7 +16,7 @@ public final class Stores {
    */
   public static CrawlStore open(CrawlConfig config) {
     return switch (config.store().kind()) {
-      case "postgres" -> PostgresCrawlStore.open(config.store().url());
+      case "postgres" -> PostgresCrawlStore.open(config.store());
       default -> RocksCrawlStore.open(embeddedDirectory(config.dataDir()), config.store().memoryBytes());
     };
   }

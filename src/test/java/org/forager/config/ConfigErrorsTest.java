@@ -148,6 +148,17 @@ class ConfigErrorsTest {
             "config: store.memory: \"1GB\" has an unknown unit \"GB\" (use B, KiB, MiB or GiB; 1 KiB = 1024 B)"),
         arguments("store: { kind: postgres, url: \"postgres://db/crawl\" }",
             "config: store.url: \"postgres://db/crawl\" is not a PostgreSQL JDBC URL (jdbc:postgresql://host/database)"),
+        // A store.url is shown without its secrets (issue 19 item 10).
+        arguments("store: { kind: postgres, url: \"postgres://forager:s3cret@db/crawl?sslpassword=k3y\" }",
+            "config: store.url: \"postgres://forager:***@db/crawl?sslpassword=***\" is not a PostgreSQL JDBC URL"
+                + " (jdbc:postgresql://host/database)"),
+        arguments("store: { kind: postgres, url: \"jdbc:postgresql://forager:s3cret@db/crawl\" }",
+            "config: store.url: \"jdbc:postgresql://forager:***@db/crawl\": the PostgreSQL driver reads no"
+                + " user:password@ in a JDBC URL; give ?user=NAME and the password in store.password_file,"
+                + " FORAGER_STORE_PASSWORD or PGPASSWORD"),
+        arguments("store: { kind: postgres, url: \"jdbc:postgresql://db/crawl?password=s3cret\", password_file: pw }",
+            "config: store.password_file: store.url has a password parameter too; give the password one way"),
+        arguments("store: { password_file: pw }", "config: store.password_file: only used when store.kind is postgres"),
         // The status server.
         arguments("status: { port: 70000 }", "config: status.port: must be ≤ 65535"),
         arguments("status: { port: -1 }", "config: status.port: must be ≥ 0"),

@@ -1,8 +1,10 @@
 package org.forager.record;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -10,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.forager.fetch.Outcome;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,5 +39,20 @@ class CrawlLogTest {
     assertEquals(2, lines.size());
     assertTrue(lines.get(0).contains("\"url\":\"http://a.example/1\""));
     assertTrue(lines.get(1).startsWith("{\"ts\":\"2026-11-21T00:00:00Z\"") && lines.get(1).contains("a.example/2"));
+  }
+
+  @Test
+  void aFullDiskFailsEveryWriteNamingTheFileAndCloseWritesNoMore() throws Exception {
+    Path full = Path.of("/dev/full"); // Linux: every write fails with ENOSPC, from the kernel
+    Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
+    Path file = Files.createDirectories(tmp.resolve("logs")).resolve("crawl.jsonl");
+    Files.createSymbolicLink(file, full);
+    CrawlLog log = CrawlLog.open(file);
+    String expected = "cannot write crawl log " + file + ": No space left on device";
+    assertEquals(expected, assertThrows(UncheckedIOException.class, () -> log.write(action("http://a.example/1")))
+        .getMessage());
+    assertEquals(expected, assertThrows(UncheckedIOException.class, () -> log.write(action("http://a.example/2")))
+        .getMessage(), "a later write fails the same way, without writing");
+    log.close(); // quietly: the failure was reported once, by the write
   }
 }

@@ -5,8 +5,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
+import org.forager.config.StoreUrl;
 import org.forager.store.StoreException;
 
 /**
@@ -20,46 +21,49 @@ final class Database implements AutoCloseable {
   /** Deadlock detected, serialization failure: the transaction did nothing and can run again. */
   private static final Set<String> RETRYABLE = Set.of("40P01", "40001");
   private static final int ATTEMPTS = 5;
-  private static final Pattern PASSWORD = Pattern.compile("(?i)(password=)[^&]*");
 
   private final HikariDataSource pool;
-  /** The JDBC URL without its password, for messages. */
+  /** The JDBC URL without its secrets ({@link StoreUrl#redact}), for messages. */
   final String name;
+  private final Optional<String> password;
   private volatile boolean closed;
 
-  private Database(HikariDataSource pool, String name) {
+  private Database(HikariDataSource pool, String name, Optional<String> password) {
     this.pool = pool;
     this.name = name;
+    this.password = password;
   }
 
   /**
    * Connects to the database: one connection is made at once, so an unreachable server or refused
    * login fails here.
    *
-   * @throws StoreException naming the URL (without password) and the reason
+   * @param password the login password when the URL has none (see {@link Passwords})
+   * @throws StoreException naming the URL (without its secrets) and the reason
    */
-  static Database connect(String jdbcUrl, int maxConnections) {
-    String name = redact(jdbcUrl);
+  static Database connect(String jdbcUrl, Optional<String> password, int maxConnections) {
+    String name = StoreUrl.redact(jdbcUrl);
     if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new StoreException("not a PostgreSQL JDBC URL (jdbc:postgresql://host/database): " + name);
     }
+    if (StoreUrl.hasUserinfo(jdbcUrl)) {
+      // pgjdbc would take "user:password" for a host name and put it in its error messages.
+      throw new StoreException("cannot connect to the crawl database " + name + ": the PostgreSQL driver "
+          + "reads no user:password@ in a JDBC URL; give ?user=NAME and the password apart");
+    }
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
+    password.ifPresent(config::setPassword);
     config.setPoolName("forager-store");
     config.setMaximumPoolSize(maxConnections);
     config.setAutoCommit(false);
     config.setConnectionTimeout(10_000);
     config.setInitializationFailTimeout(1); // one attempt at start: fail fast on a wrong URL
     try {
-      return new Database(new HikariDataSource(config), name);
+      return new Database(new HikariDataSource(config), name, password);
     } catch (HikariPool.PoolInitializationException e) {
-      throw new StoreException("cannot connect to the crawl database " + name + ": " + reason(e), e);
+      throw new StoreException("cannot connect to the crawl database " + name + ": " + reason(e, password), e);
     }
-  }
-
-  /** The URL with the value of any {@code password} parameter hidden. */
-  static String redact(String jdbcUrl) {
-    return PASSWORD.matcher(jdbcUrl).replaceAll("$1***");
   }
 
   /** A unit of work on one connection; it may run more than once, so it must not have other effects. */
@@ -92,7 +96,7 @@ final class Database implements AutoCloseable {
       } catch (SQLException e) {
         if (attempt < ATTEMPTS && RETRYABLE.contains(e.getSQLState())) continue;
         if (closed) throw new IllegalStateException("the crawl database " + name + " is closed", e);
-        throw new StoreException("crawl database " + name + ": " + reason(e), e);
+        throw new StoreException("crawl database " + name + ": " + reason(e, password), e);
       }
     }
   }
@@ -104,11 +108,17 @@ final class Database implements AutoCloseable {
     pool.close();
   }
 
-  private static String reason(Throwable e) {
+  /** The driver's message, without any secret it might repeat. */
+  private static String reason(Throwable e, Optional<String> password) {
+    String reason = String.valueOf(e.getMessage());
     // Hikari wraps the driver's exception; the driver's message is the useful one.
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SQLException && cause.getMessage() != null) return cause.getMessage();
+      if (cause instanceof SQLException && cause.getMessage() != null) {
+        reason = cause.getMessage();
+        break;
+      }
     }
-    return String.valueOf(e.getMessage());
+    String shown = StoreUrl.redact(reason);
+    return password.isPresent() ? shown.replace(password.get(), StoreUrl.HIDDEN) : shown;
   }
 }

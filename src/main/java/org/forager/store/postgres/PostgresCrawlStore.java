@@ -17,6 +17,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.forager.config.CrawlConfig;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
@@ -157,7 +159,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
    * user and password as URL parameters or in {@code ~/.pgpass}) with
    * {@value #DEFAULT_CONNECTIONS} connections, creating or upgrading the schema when needed.
    *
-   * @throws StoreException naming the URL (without password) when the server is unreachable, the
+   * @throws StoreException naming the URL (without its secrets) when the server is unreachable, the
    *     login fails, or the schema version is unknown to this code
    */
   public static PostgresCrawlStore open(String jdbcUrl) {
@@ -166,8 +168,27 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   /** As {@link #open(String)}, with at most {@code maxConnections} connections to the server. */
   public static PostgresCrawlStore open(String jdbcUrl, int maxConnections) {
+    return open(jdbcUrl, Optional.empty(), maxConnections);
+  }
+
+  /**
+   * The store a configuration names, its password taken from {@code store.password_file} or the
+   * environment ({@code FORAGER_STORE_PASSWORD}, {@code PGPASSWORD}) when the URL has none.
+   *
+   * @throws StoreException as {@link #open(String)}, or naming the password file when it cannot
+   *     be used (missing, open to group or others, empty)
+   */
+  public static PostgresCrawlStore open(CrawlConfig.Store store) {
+    return open(store, System::getenv);
+  }
+
+  static PostgresCrawlStore open(CrawlConfig.Store store, UnaryOperator<String> env) {
+    return open(store.url(), Passwords.of(store, env), DEFAULT_CONNECTIONS);
+  }
+
+  private static PostgresCrawlStore open(String jdbcUrl, Optional<String> password, int maxConnections) {
     if (maxConnections < 1) throw new IllegalArgumentException("maxConnections must be at least 1");
-    Database database = Database.connect(jdbcUrl, maxConnections);
+    Database database = Database.connect(jdbcUrl, password, maxConnections);
     try {
       Migrations.migrate(database);
       return new PostgresCrawlStore(database);

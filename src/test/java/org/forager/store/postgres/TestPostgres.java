@@ -53,8 +53,37 @@ public final class TestPostgres implements AutoCloseable {
     return jdbcUrl() + "&currentSchema=" + schema;
   }
 
+  /**
+   * Creates a login role that must give {@code password} (SCRAM) to connect over TCP: the server
+   * otherwise trusts every local connection. Returns the URL of the {@code postgres} database as
+   * that role, without a password.
+   */
+  public String roleWithPassword(String role, String password) {
+    execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + password.replace("'", "''") + "'");
+    Path hba = Path.of(query("SHOW hba_file").get(0));
+    try {
+      // The first matching line decides: this one, for this role, comes before "trust".
+      String rules = java.nio.file.Files.readString(hba);
+      java.nio.file.Files.writeString(hba, "host all " + role + " 127.0.0.1/32 scram-sha-256\n" + rules);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    query("SELECT pg_reload_conf()");
+    String url = "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres?user=" + role;
+    // The server reloads its rules on a signal, soon but not at once: wait until they hold.
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (true) {
+      try {
+        DriverManager.getConnection(url).close(); // still trusted
+      } catch (SQLException refused) {
+        return url;
+      }
+      if (System.nanoTime() > deadline) throw new IllegalStateException("pg_hba.conf not reloaded");
+    }
+  }
+
   /** Runs SQL as the superuser, outside any store. */
-  void execute(String sql) {
+  public void execute(String sql) {
     try (Connection connection = DriverManager.getConnection(jdbcUrl());
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
