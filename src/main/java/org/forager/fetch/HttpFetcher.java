@@ -31,8 +31,6 @@ import org.apache.hc.core5.http.EndpointDetails;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpVersion;
 import org.apache.hc.core5.http.ProtocolVersion;
-import org.apache.hc.core5.http.config.Http1Config;
-import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
@@ -164,11 +162,9 @@ public final class HttpFetcher implements Fetcher {
     return PoolingHttpClientConnectionManagerBuilder.create()
         .setDnsResolver(dns)
         .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
-            // Bounded heads: a server sending an endless header line or field list is refused.
-            .http1Config(Http1Config.custom().setMaxLineLength(16 * 1024).setMaxHeaderCount(256).build())
-            // The strict parser: a reply that does not start with a status line is a protocol
-            // failure, not lines to skip until the server hangs up (the client's lenient default).
-            .responseParserFactory(DefaultHttpResponseParserFactory.INSTANCE)
+            // Bounded heads (line, field count, total bytes, time) and the strict status-line parser.
+            .http1Config(ResponseHeadLimits.HTTP1_CONFIG)
+            .responseParserFactory(new ResponseHeadLimits(options.fetchTimeout()))
             .build())
         .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
         .setConnPoolPolicy(PoolReusePolicy.LIFO)

@@ -285,6 +285,91 @@ class HttpFetcherHostileServerTest {
   }
 
   @Test
+  void headerCountCapIsInForceFiveThousandFieldsAreRefused() throws IOException {
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      StringBuilder head = new StringBuilder("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n");
+      for (int i = 0; i < 5_000; i++) head.append("X-Field-").append(i).append(": v\r\n");
+      socket.getOutputStream().write(ascii(head.append("\r\nok").toString()));
+    });
+
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.PROTOCOL, failure.kind(), failure.message());
+  }
+
+  @Test
+  void endlessSixteenKilobyteHeaderLinesAreRefusedQuicklyWithBoundedMemory() throws Exception {
+    server = new RawServer(socket -> {
+      readRequestHead(socket.getInputStream());
+      OutputStream out = socket.getOutputStream();
+      byte[] line = ascii("X-Endless: " + "e".repeat(16 * 1024 - 20) + "\r\n");
+      out.write(ascii("HTTP/1.1 200 OK\r\n"));
+      try {
+        // "Endless" up to 64 MiB, so that a client without a cap fails this test instead of the JVM.
+        for (int i = 0; i < 4096; i++) out.write(line);
+      } catch (IOException e) {
+        return; // the client hung up, as it should
+      }
+      new CountDownLatch(1).await(10, TimeUnit.SECONDS);
+    });
+    fetcher = new HttpFetcher(options(1 << 20, 100, true));
+    fetcher.fetch(FetchRequest.of(server.url("/warm-up"))); // class loading is not the fetch's memory
+    FetchResult[] result = new FetchResult[1];
+    long start = System.nanoTime();
+    long allocated = allocatedBy(() -> result[0] = fetcher.fetch(FetchRequest.of(server.url("/"))));
+    long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+    Failure failure = assertInstanceOf(Failure.class, result[0]);
+    assertEquals(FailureKind.PROTOCOL, failure.kind(), failure.message());
+    assertTrue(elapsedMillis < TIMEOUT.toMillis() / 2, "took " + elapsedMillis + " ms");
+    assertTrue(allocated < 8L << 20, "allocated " + allocated + " bytes to refuse an endless head");
+  }
+
+  @Test
+  void headOverTheTotalByteCapIsRefusedThoughEachLineAndTheCountAreWithinTheirCaps() throws IOException {
+    String field = "X-Big: " + "b".repeat(8 * 1024) + "\r\n"; // 100 of them: 800 KiB in 100 fields
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      socket.getOutputStream().write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+          + field.repeat(100) + "\r\nok"));
+    });
+
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.PROTOCOL, failure.kind(), failure.message());
+  }
+
+  @Test
+  void largeButReasonableHeadIsAccepted() throws IOException {
+    // 200 fields, 200 KiB in all: what a page with big cookies and a long CSP may send.
+    String field = "X-Big: " + "b".repeat(1000) + "\r\n";
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      socket.getOutputStream().write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+          + field.repeat(200) + "\r\nok"));
+    });
+
+    Response response = assertInstanceOf(Response.class, result);
+    assertEquals(200, response.headers("X-Big").size());
+    assertEquals("ok", new String(response.body(), java.nio.charset.StandardCharsets.US_ASCII));
+  }
+
+  @Test
+  void oneMebibyteHeaderLineIsRefused() throws IOException {
+    FetchResult result = fetch(socket -> {
+      readRequestHead(socket.getInputStream());
+      OutputStream out = socket.getOutputStream();
+      try {
+        out.write(ascii("HTTP/1.1 200 OK\r\nX-Huge: " + "h".repeat(1 << 20) + "\r\n\r\n"));
+      } catch (IOException e) {
+        // The client hung up early, as it may.
+      }
+    });
+
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.PROTOCOL, failure.kind(), failure.message());
+  }
+
+  @Test
   void loopbackIsRefusedUnlessPrivateAddressesAreAllowed() throws IOException {
     FetchResult result = fetch(socket -> {
       readRequestHead(socket.getInputStream());
