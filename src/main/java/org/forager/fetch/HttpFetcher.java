@@ -120,11 +120,17 @@ public final class HttpFetcher implements Fetcher {
   private final long timeoutNanos;
   private final PoolingHttpClientConnectionManager connections;
   private final CloseableHttpClient client;
-  private final DeadlineTimer timer = new DeadlineTimer();
+  private final DeadlineTimer timer;
   private final BodyReader bodyReader;
 
   public HttpFetcher(Options options) {
+    this(options, new DeadlineTimer());
+  }
+
+  /** With the deadline timer given: tests use one whose alarms never fire. */
+  HttpFetcher(Options options, DeadlineTimer timer) {
     this.options = Objects.requireNonNull(options, "options");
+    this.timer = Objects.requireNonNull(timer, "timer");
     this.timeoutNanos = options.fetchTimeout().toNanos();
     this.bodyReader = new BodyReader(options.maxPageBytes(), options.maxDecompressionRatio());
     this.connections = connectionManager(options);

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
@@ -201,6 +202,40 @@ class HttpFetcherHostileServerTest {
 
     assertEquals(FailureKind.TIMEOUT, assertInstanceOf(Failure.class, result).kind());
     assertTrue(elapsedMillis < TIMEOUT.toMillis() + MARGIN_MILLIS, "took " + elapsedMillis + " ms");
+  }
+
+  @Test
+  void dripsAreStillCutAtTheDeadlineWhenTheDeadlineTimerNeverFires() throws IOException {
+    server = new RawServer(socket -> {
+      String path = new String(readRequestHead(socket.getInputStream()), StandardCharsets.ISO_8859_1);
+      String head = "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n";
+      byte[] drip = ascii(path.startsWith("GET /head") ? head + "x".repeat(100_000) : "d".repeat(100_000));
+      OutputStream out = socket.getOutputStream();
+      if (!path.startsWith("GET /head")) out.write(ascii(head));
+      try {
+        for (byte b : drip) {
+          out.write(b);
+          out.flush();
+          Thread.sleep(100); // the drip is the server's behaviour under test, not synchronisation
+        }
+      } catch (IOException e) {
+        // The client hung up, as it should.
+      }
+    });
+    // A timer whose alarms are all lost, as if its thread had died.
+    fetcher = new HttpFetcher(options(1 << 20, 100, true), new DeadlineTimer(action -> new Thread(() -> { })));
+
+    long start = System.nanoTime();
+    FetchResult head = fetcher.fetch(FetchRequest.of(server.url("/head")));
+    long headMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    start = System.nanoTime();
+    FetchResult body = fetcher.fetch(FetchRequest.of(server.url("/body")));
+    long bodyMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+    assertEquals(FailureKind.TIMEOUT, assertInstanceOf(Failure.class, head).kind());
+    assertTrue(headMillis < TIMEOUT.toMillis() + MARGIN_MILLIS, "head took " + headMillis + " ms");
+    assertTrue(assertInstanceOf(Response.class, body).truncated());
+    assertTrue(bodyMillis < TIMEOUT.toMillis() + MARGIN_MILLIS, "body took " + bodyMillis + " ms");
   }
 
   @Test
