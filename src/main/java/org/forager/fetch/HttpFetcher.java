@@ -2,6 +2,7 @@ package org.forager.fetch;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -154,6 +155,7 @@ public final class HttpFetcher implements Fetcher {
         .disableAuthCaching()
         .disableAutomaticRetries() // a retry is the crawl loop's decision, after a polite delay
         .disableConnectionState()
+        .setRequestExecutor(new StaleConnectionDetector())
         .addRequestInterceptorLast(new RequestHeadCapture())
         .evictIdleConnections(TimeValue.ofSeconds(30))
         .evictExpiredConnections()
@@ -180,7 +182,10 @@ public final class HttpFetcher implements Fetcher {
         .setDefaultConnectionConfig(ConnectionConfig.custom()
             .setConnectTimeout(timeout)
             .setSocketTimeout(timeout)
-            // A connection idle this long is checked before reuse: servers close idle ones.
+            // A connection idle this long is checked before reuse (up to 1 ms): one the server
+            // closed while idle is replaced, not sent a request. Keep-alive timeouts are seconds,
+            // so a shorter idle rarely finds one closed; the close the check cannot see (in flight,
+            // or after the server read the request) costs one resend, see send().
             .setValidateAfterInactivity(TimeValue.ofSeconds(1))
             .setTimeToLive(TimeValue.ofMinutes(5))
             .build())
@@ -214,7 +219,6 @@ public final class HttpFetcher implements Fetcher {
     request.etag().filter(HttpFetcher::isFieldValue).ifPresent(v -> get.setHeader("If-None-Match", v));
     request.lastModified().filter(HttpFetcher::isFieldValue)
         .ifPresent(v -> get.setHeader("If-Modified-Since", v));
-    HttpClientContext context = HttpClientContext.create();
 
     AtomicBoolean expired = new AtomicBoolean();
     ScheduledFuture<?> alarm = timer.schedule(timeoutNanos, () -> {
@@ -222,24 +226,48 @@ public final class HttpFetcher implements Fetcher {
       get.cancel(); // closes the connection at once, wherever the exchange is
     });
     try {
-      ClassicHttpResponse response;
+      Sent sent;
       try {
-        response = client.executeOpen(null, get, context);
+        sent = send(get, expired);
       } catch (IOException e) {
         return failure(request, startedAt, start, FailureClassifier.classify(e, expired.get()),
             FailureClassifier.describe(e));
       }
       try {
-        return readResponse(request, get, response, context, startedAt, start, deadline);
+        return readResponse(request, get, sent.response(), sent.context(), startedAt, start, deadline);
       } finally {
         try {
-          response.close();
+          sent.response().close();
         } catch (IOException e) {
           // Closing only returns or discards the connection; nothing left to report.
         }
       }
     } finally {
       alarm.cancel(false);
+    }
+  }
+
+  /** A response whose head has arrived, and the context of the exchange that brought it. */
+  private record Sent(ClassicHttpResponse response, HttpClientContext context) {}
+
+  /**
+   * Sends the request and waits for the response head. When the request failed on a kept-alive
+   * connection before any byte of a response came back (the server closed the connection as it was
+   * reused), it is sent once more, at once, on a new connection: that is no failure of the page.
+   * The first connection is closed by then, so this is still one request in flight. A failure on a
+   * new connection is not retried here: that is the crawl loop's decision, after its delay.
+   */
+  private Sent send(HttpGet get, AtomicBoolean expired) throws IOException {
+    HttpClientContext context = HttpClientContext.create();
+    try {
+      return new Sent(client.executeOpen(null, get, context), context);
+    } catch (IOException e) {
+      if (expired.get() || e instanceof InterruptedIOException // a timeout or an abort
+          || !StaleConnectionDetector.failedUnansweredOnReusedConnection(context)) {
+        throw e;
+      }
+      HttpClientContext again = HttpClientContext.create();
+      return new Sent(client.executeOpen(null, get, again), again);
     }
   }
 
