@@ -55,11 +55,20 @@ import org.forager.fetch.FetchResult.FailureKind;
  *       13.1). No cookies, no authentication, no proxy, and no userinfo from the URL is ever sent.
  *   <li>One total deadline ({@code fetchTimeout}) covers connection, response head and body. Passed
  *       before the head: {@link FailureKind#TIMEOUT}. Passed while reading the body: the response
- *       with what was read, truncated. A shared timer aborts the connection at the deadline, so a
- *       server that drips one byte a second cannot hold a fetch past it.
+ *       with what was read, truncated ({@link FetchResult.Truncation#DEADLINE}). A shared timer aborts
+ *       the connection at the deadline, so a server that drips one byte a second cannot hold a fetch
+ *       past it. Should an alarm never fire, the fetch is still bounded: connecting and each read by
+ *       the socket timeout ({@code fetchTimeout}), the head by {@link ResponseHeadLimits}' time
+ *       bound, the body by the deadline checks between reads; about two deadlines at worst.
+ *   <li>Response heads are bounded in line length, field count, total bytes and time
+ *       ({@link ResponseHeadLimits}); past a bound: {@link FailureKind#PROTOCOL} (time:
+ *       {@link FailureKind#TIMEOUT}).
  *   <li>The body is decoded here, not by the client, so the caps apply to what is decoded: at most
  *       {@code maxPageBytes} raw and decoded, decoded at most {@code maxDecompressionRatio} times the
- *       raw bytes. At a cap reading stops and the connection is closed, not drained.
+ *       raw bytes. At a cap reading stops and the connection is closed, not drained. A body cut
+ *       short says why ({@link FetchResult.Truncation}).
+ *   <li>A request that fails on a reused keep-alive connection before any byte of a response is
+ *       sent once more on a new connection (see {@link StaleConnectionDetector}); no other retry.
  *   <li>Unless {@code allowPrivateAddresses}, only public addresses are connected to (see
  *       {@link NetworkPolicy}), checked on the resolved addresses actually used.
  *   <li>Nothing the network or a server does makes it throw: that becomes a {@link Failure}.
@@ -307,7 +316,7 @@ public final class HttpFetcher implements Fetcher {
         List.copyOf(headers),
         body.raw(),
         body.decoded(),
-        body.truncated());
+        body.truncation());
   }
 
   private Body readBody(ClassicHttpResponse response, long deadline) {
@@ -321,7 +330,7 @@ public final class HttpFetcher implements Fetcher {
       InputStream wire = entity.getContent();
       return wire == null ? Body.EMPTY : bodyReader.read(wire, encodings, deadline);
     } catch (IOException e) {
-      return Body.cutShort();
+      return Body.cutShort(BodyReader.wireFailure(deadline));
     }
   }
 

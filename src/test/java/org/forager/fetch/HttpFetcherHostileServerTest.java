@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,6 +23,7 @@ import java.util.zip.GZIPOutputStream;
 import org.forager.fetch.FetchResult.Failure;
 import org.forager.fetch.FetchResult.FailureKind;
 import org.forager.fetch.FetchResult.Response;
+import org.forager.fetch.FetchResult.Truncation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -109,7 +111,7 @@ class HttpFetcherHostileServerTest {
     }, options(100_000, 100, true));
 
     Response response = assertInstanceOf(Response.class, result);
-    assertTrue(response.truncated());
+    assertEquals(Optional.of(Truncation.MAX_PAGE_BYTES), response.truncation());
     assertEquals(100_000, response.body().length);
     assertEquals(100_000, response.rawBody().length);
     assertTrue(serverSawClose.await(5, TimeUnit.SECONDS), "the client never closed the connection");
@@ -131,7 +133,7 @@ class HttpFetcherHostileServerTest {
     long allocated = allocatedBy(() -> result[0] = fetcher.fetch(FetchRequest.of(server.url("/"))));
 
     Response response = assertInstanceOf(Response.class, result[0]);
-    assertTrue(response.truncated());
+    assertEquals(Optional.of(Truncation.MAX_PAGE_BYTES), response.truncation());
     assertEquals(1 << 20, response.body().length);
     assertTrue(response.rawBody().length < bomb.length);
     assertTrue(allocated < 16L << 20, "allocated " + allocated + " bytes to fetch a capped bomb");
@@ -149,7 +151,7 @@ class HttpFetcherHostileServerTest {
     }, options(8 << 20, 100, true));
 
     Response response = assertInstanceOf(Response.class, result);
-    assertTrue(response.truncated());
+    assertEquals(Optional.of(Truncation.MAX_DECOMPRESSION_RATIO), response.truncation());
     assertTrue(response.body().length <= 100L * response.rawBody().length + 8192,
         response.body().length + " decoded from " + response.rawBody().length);
     assertTrue(response.body().length < 8 << 20);
@@ -177,7 +179,7 @@ class HttpFetcherHostileServerTest {
 
     Response response = assertInstanceOf(Response.class, result);
     assertEquals(200, response.status());
-    assertTrue(response.truncated());
+    assertEquals(Optional.of(Truncation.DEADLINE), response.truncation());
     assertTrue(response.body().length > 0 && response.body().length < 100);
     assertTrue(elapsedMillis < TIMEOUT.toMillis() + MARGIN_MILLIS, "took " + elapsedMillis + " ms");
   }
@@ -234,7 +236,7 @@ class HttpFetcherHostileServerTest {
 
     assertEquals(FailureKind.TIMEOUT, assertInstanceOf(Failure.class, head).kind());
     assertTrue(headMillis < TIMEOUT.toMillis() + MARGIN_MILLIS, "head took " + headMillis + " ms");
-    assertTrue(assertInstanceOf(Response.class, body).truncated());
+    assertEquals(Optional.of(Truncation.DEADLINE), assertInstanceOf(Response.class, body).truncation());
     assertTrue(bodyMillis < TIMEOUT.toMillis() + MARGIN_MILLIS, "body took " + bodyMillis + " ms");
   }
 
@@ -286,7 +288,7 @@ class HttpFetcherHostileServerTest {
 
     Response response = assertInstanceOf(Response.class, result);
     assertEquals(200, response.status());
-    assertTrue(response.truncated());
+    assertEquals(Optional.of(Truncation.CONNECTION_CLOSED), response.truncation());
     assertTrue(response.body().length <= 100);
   }
 
@@ -301,7 +303,7 @@ class HttpFetcherHostileServerTest {
     });
 
     Response response = assertInstanceOf(Response.class, result);
-    assertTrue(response.truncated());
+    assertEquals(Optional.of(Truncation.CONNECTION_CLOSED), response.truncation());
     assertEquals(300, response.body().length);
     assertEquals(300, response.rawBody().length);
   }
