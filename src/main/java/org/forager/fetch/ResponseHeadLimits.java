@@ -63,6 +63,13 @@ final class ResponseHeadLimits extends DefaultHttpResponseParserFactory {
     return new BoundedParser(super.create(), maxHeadNanos);
   }
 
+  /** Whatever configuration a caller passes, the parser keeps these limits. */
+  @Deprecated
+  @Override
+  public HttpMessageParser<ClassicHttpResponse> create(Http1Config ignored) {
+    return create();
+  }
+
   /** One connection's parser. Not thread-safe, as HttpCore's parsers are not. */
   private static final class BoundedParser implements HttpMessageParser<ClassicHttpResponse> {
 

@@ -391,6 +391,30 @@ class HttpFetcherHostileServerTest {
   }
 
   @Test
+  void headOfExactlyTheByteCapIsTakenAndOneByteMoreIsNot() throws IOException {
+    server = new RawServer(socket -> {
+      String path = new String(readRequestHead(socket.getInputStream()), StandardCharsets.ISO_8859_1);
+      int size = ResponseHeadLimits.MAX_HEAD_BYTES + (path.startsWith("GET /over") ? 1 : 0);
+      socket.getOutputStream().write(ascii(headOf(size) + "ok"));
+    });
+    fetcher = new HttpFetcher(options(1 << 20, 100, true));
+
+    assertInstanceOf(Response.class, fetcher.fetch(FetchRequest.of(server.url("/exact"))));
+    Failure failure = assertInstanceOf(Failure.class, fetcher.fetch(FetchRequest.of(server.url("/over"))));
+    assertEquals(FailureKind.PROTOCOL, failure.kind(), failure.message());
+  }
+
+  /** A response head of exactly {@code size} bytes, blank line included, for a 2-byte body. */
+  private static String headOf(int size) {
+    StringBuilder head = new StringBuilder("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n");
+    String field = "X-F: " + "f".repeat(1293) + "\r\n"; // 1300 bytes
+    while (size - head.length() - 2 >= 2 * field.length()) head.append(field);
+    int last = size - head.length() - 2; // between 1300 and 2600: one more field of that size
+    head.append("X-L: ").append("l".repeat(last - 7)).append("\r\n");
+    return head.append("\r\n").toString();
+  }
+
+  @Test
   void oneMebibyteHeaderLineIsRefused() throws IOException {
     FetchResult result = fetch(socket -> {
       readRequestHead(socket.getInputStream());
