@@ -162,7 +162,7 @@ public final class HttpFetcher implements Fetcher {
         .disableContentCompression()
         .disableCookieManagement()
         .disableAuthCaching()
-        .disableAutomaticRetries() // a retry is the crawl loop's decision, after a polite delay
+        .disableAutomaticRetries() // retries are the crawl loop's, after a polite delay; see send()
         .disableConnectionState()
         .setRequestExecutor(new StaleConnectionDetector())
         .addRequestInterceptorLast(new RequestHeadCapture())
