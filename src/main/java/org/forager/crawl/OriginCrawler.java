@@ -552,7 +552,8 @@ final class OriginCrawler implements OriginTask {
     wakeOtherOrigins(discovered);
     log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
         Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
-        politeness.delayMillis(), duplicateOf.map(first -> "duplicate of " + first).or(() -> failureMessage(result))));
+        politeness.delayMillis(), duplicateOf.map(first -> "duplicate of " + first).or(() -> failureMessage(result))
+            .or(() -> result.truncation().map(FetchResult.Truncation::label))));
   }
 
   /**

@@ -5,25 +5,34 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
+import org.forager.fetch.FetchResult.Truncation;
 
 /**
  * Reads one response body under the fetcher's caps: at most {@code maxBytes} raw bytes from the wire,
  * at most {@code maxBytes} decoded bytes, decoded output beyond {@link #RATIO_FLOOR} at most
- * {@code maxRatio} times the raw input read so far, and nothing after the deadline. Decoding streams, so memory stays within the caps
- * however far a gzip bomb would expand. Thread-safe (no mutable state); each call owns its streams.
+ * {@code maxRatio} times the raw input read so far, and nothing after the deadline. Decoding streams,
+ * so memory stays within the caps however far a gzip bomb would expand. Thread-safe (no mutable
+ * state); each call owns its streams.
+ *
+ * <p>A body cut short says why ({@link Truncation}): the cap or the deadline that stopped the
+ * reading, or the connection ending early. A failed read after the deadline is the deadline's doing
+ * (the fetcher's timer aborts the connection then).
  *
  * <p>When the body says it is gzip or deflate but does not even start like it, the body is kept as
  * it came (servers do mislabel plain bodies); when decoding fails midway, the body is what was decoded
- * until then, marked truncated.
+ * until then, {@link Truncation#UNDECODABLE}.
  */
 final class BodyReader {
 
-  /** The body as read. {@code complete}: the wire reached the end cleanly, so the connection can be reused. */
-  record Body(byte[] raw, byte[] decoded, boolean truncated, boolean complete) {
-    static final Body EMPTY = new Body(new byte[0], new byte[0], false, true);
+  /**
+   * The body as read. {@code complete}: the wire reached the end cleanly, so the connection can be
+   * reused.
+   */
+  record Body(byte[] raw, byte[] decoded, Optional<Truncation> truncation, boolean complete) {
+    static final Body EMPTY = new Body(new byte[0], new byte[0], Optional.empty(), true);
 
-    static Body cutShort() {
-      return new Body(new byte[0], new byte[0], true, false);
+    static Body cutShort(Truncation why) {
+      return new Body(new byte[0], new byte[0], Optional.of(why), false);
     }
   }
 
@@ -55,46 +64,59 @@ final class BodyReader {
   }
 
   private static Body asReceived(RawCapture raw, long deadlineNanos) {
-    boolean cut;
+    Optional<Truncation> cut;
     try {
-      cut = !raw.drain(deadlineNanos);
+      cut = raw.drain(deadlineNanos) ? Optional.empty() : Optional.of(Truncation.DEADLINE);
     } catch (IOException e) {
-      cut = true;
+      cut = Optional.of(wireFailure(deadlineNanos));
     }
+    if (cut.isEmpty() && raw.capped()) cut = Optional.of(Truncation.MAX_PAGE_BYTES);
     byte[] bytes = raw.bytes();
-    return new Body(bytes, bytes, cut || raw.capped(), !cut && raw.atEnd());
+    return new Body(bytes, bytes, cut, cut.isEmpty() && raw.atEnd());
   }
 
   private Body decoded(RawCapture raw, List<String> codings, long deadlineNanos) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(maxBytes, 8192));
-    boolean cut = false;
+    Optional<Truncation> cut;
     InputStream decoder = null;
     try {
       decoder = ContentCoding.decoder(raw, codings);
-      cut = !copyCapped(decoder, out, raw, deadlineNanos) || !raw.drain(deadlineNanos);
+      cut = copyCapped(decoder, out, raw, deadlineNanos);
+      if (cut.isEmpty() && !raw.drain(deadlineNanos)) cut = Optional.of(Truncation.DEADLINE);
     } catch (IOException e) {
       if (!raw.wireFailed() && out.size() == 0) return asReceived(raw, deadlineNanos);
-      cut = true;
+      // At the raw cap the decoder sees the stream end mid-coding: the cap is why.
+      cut = Optional.of(raw.capped() ? Truncation.MAX_PAGE_BYTES
+          : raw.wireFailed() ? wireFailure(deadlineNanos)
+          : Truncation.UNDECODABLE);
     } finally {
       closeQuietly(decoder);
     }
-    return new Body(raw.bytes(), out.toByteArray(), cut || raw.capped(), !cut && raw.atEnd());
+    if (cut.isEmpty() && raw.capped()) cut = Optional.of(Truncation.MAX_PAGE_BYTES);
+    return new Body(raw.bytes(), out.toByteArray(), cut, cut.isEmpty() && raw.atEnd());
   }
 
-  /** Copies decoded bytes up to the caps; false when a cap or the deadline cut the body short. */
-  private boolean copyCapped(InputStream decoder, ByteArrayOutputStream out, RawCapture raw,
+  /** Why a read of the wire failed: the deadline's abort, or else the connection ending early. */
+  static Truncation wireFailure(long deadlineNanos) {
+    return System.nanoTime() - deadlineNanos >= 0 ? Truncation.DEADLINE : Truncation.CONNECTION_CLOSED;
+  }
+
+  /** Copies decoded bytes up to the caps; says why when a cap or the deadline cut the body short. */
+  private Optional<Truncation> copyCapped(InputStream decoder, ByteArrayOutputStream out, RawCapture raw,
       long deadlineNanos) throws IOException {
     byte[] chunk = new byte[8192];
     while (true) {
-      if (System.nanoTime() - deadlineNanos >= 0) return false;
+      if (System.nanoTime() - deadlineNanos >= 0) return Optional.of(Truncation.DEADLINE);
       int room = maxBytes - out.size();
-      if (room == 0) return decoder.read() < 0;
+      if (room == 0) {
+        return decoder.read() < 0 ? Optional.empty() : Optional.of(Truncation.MAX_PAGE_BYTES);
+      }
       int n = decoder.read(chunk, 0, Math.min(chunk.length, room));
-      if (n < 0) return true;
+      if (n < 0) return Optional.empty();
       out.write(chunk, 0, n);
       if (maxRatio > 0 && out.size() > RATIO_FLOOR
           && out.size() > saturatedProduct(maxRatio, raw.count())) {
-        return false;
+        return Optional.of(Truncation.MAX_DECOMPRESSION_RATIO);
       }
     }
   }

@@ -19,6 +19,11 @@ public sealed interface FetchResult permits FetchResult.Response, FetchResult.Fa
   /** From start until the body was read, capped or abandoned. */
   long durationMillis();
 
+  /** Why the body was cut short; empty when it was not, or when no response came back. */
+  default Optional<Truncation> truncation() {
+    return Optional.empty();
+  }
+
   /**
    * A complete response head, with the body as far as it was read.
    *
@@ -27,9 +32,8 @@ public sealed interface FetchResult permits FetchResult.Response, FetchResult.Fa
    * @param headers response headers in order, as received
    * @param rawBody the body as received on the wire after transfer decoding (still content-encoded),
    *     possibly cut short
-   * @param body the body after content decoding (gzip, deflate, br), at most {@code max_page_bytes}
-   * @param truncated whether {@code body} or {@code rawBody} was cut short (size cap, decompression cap,
-   *     deadline while reading the body, or connection lost mid-body)
+   * @param body the body after content decoding (gzip, deflate), at most {@code max_page_bytes}
+   * @param truncation why {@code body} and {@code rawBody} were cut short, if they were
    */
   record Response(
       String url,
@@ -43,8 +47,13 @@ public sealed interface FetchResult permits FetchResult.Response, FetchResult.Fa
       List<Header> headers,
       byte[] rawBody,
       byte[] body,
-      boolean truncated)
+      Optional<Truncation> truncation)
       implements FetchResult {
+
+    /** Whether the body was cut short, for whatever reason. */
+    public boolean truncated() {
+      return truncation.isPresent();
+    }
 
     /** The first header of that name (case-insensitive). */
     public Optional<String> header(String name) {
@@ -65,6 +74,34 @@ public sealed interface FetchResult permits FetchResult.Response, FetchResult.Fa
         int semi = v.indexOf(';');
         return (semi < 0 ? v : v.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
       }).filter(v -> !v.isEmpty());
+    }
+  }
+
+  /**
+   * Why a body was cut short. The {@link #label() labels} are part of the user contract (the crawl
+   * log's {@code reason}); the WARC record's {@code WARC-Truncated} field says the same in WARC terms.
+   */
+  enum Truncation {
+    /** The body reached {@code limits.max_page_bytes}, on the wire or decoded. */
+    MAX_PAGE_BYTES("max_page_bytes"),
+    /** Decoded, the body outgrew {@code limits.max_decompression_ratio} times its raw bytes. */
+    MAX_DECOMPRESSION_RATIO("max_decompression_ratio"),
+    /** The total deadline ({@code limits.fetch_timeout}) passed while the body was read. */
+    DEADLINE("deadline"),
+    /** The connection was reset or closed before the body's end. */
+    CONNECTION_CLOSED("connection closed"),
+    /** The body broke off in its content coding (a corrupt gzip stream, say). */
+    UNDECODABLE("content decoding failed");
+
+    private final String label;
+
+    Truncation(String label) {
+      this.label = label;
+    }
+
+    /** How the crawl log says it. */
+    public String label() {
+      return label;
     }
   }
 

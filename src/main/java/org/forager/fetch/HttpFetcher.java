@@ -2,6 +2,7 @@ package org.forager.fetch;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -31,8 +32,6 @@ import org.apache.hc.core5.http.EndpointDetails;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpVersion;
 import org.apache.hc.core5.http.ProtocolVersion;
-import org.apache.hc.core5.http.config.Http1Config;
-import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
@@ -56,11 +55,20 @@ import org.forager.fetch.FetchResult.FailureKind;
  *       13.1). No cookies, no authentication, no proxy, and no userinfo from the URL is ever sent.
  *   <li>One total deadline ({@code fetchTimeout}) covers connection, response head and body. Passed
  *       before the head: {@link FailureKind#TIMEOUT}. Passed while reading the body: the response
- *       with what was read, truncated. A shared timer aborts the connection at the deadline, so a
- *       server that drips one byte a second cannot hold a fetch past it.
+ *       with what was read, truncated ({@link FetchResult.Truncation#DEADLINE}). A shared timer aborts
+ *       the connection at the deadline, so a server that drips one byte a second cannot hold a fetch
+ *       past it. Should an alarm never fire, the fetch is still bounded: connecting and each read by
+ *       the socket timeout ({@code fetchTimeout}), the head by {@link ResponseHeadLimits}' time
+ *       bound, the body by the deadline checks between reads; about two deadlines at worst.
+ *   <li>Response heads are bounded in line length, field count, total bytes and time
+ *       ({@link ResponseHeadLimits}); past a bound: {@link FailureKind#PROTOCOL} (time:
+ *       {@link FailureKind#TIMEOUT}).
  *   <li>The body is decoded here, not by the client, so the caps apply to what is decoded: at most
  *       {@code maxPageBytes} raw and decoded, decoded at most {@code maxDecompressionRatio} times the
- *       raw bytes. At a cap reading stops and the connection is closed, not drained.
+ *       raw bytes. At a cap reading stops and the connection is closed, not drained. A body cut
+ *       short says why ({@link FetchResult.Truncation}).
+ *   <li>A request that fails on a reused keep-alive connection before any byte of a response is
+ *       sent once more on a new connection (see {@link StaleConnectionDetector}); no other retry.
  *   <li>Unless {@code allowPrivateAddresses}, only public addresses are connected to (see
  *       {@link NetworkPolicy}), checked on the resolved addresses actually used.
  *   <li>Nothing the network or a server does makes it throw: that becomes a {@link Failure}.
@@ -122,11 +130,17 @@ public final class HttpFetcher implements Fetcher {
   private final long timeoutNanos;
   private final PoolingHttpClientConnectionManager connections;
   private final CloseableHttpClient client;
-  private final DeadlineTimer timer = new DeadlineTimer();
+  private final DeadlineTimer timer;
   private final BodyReader bodyReader;
 
   public HttpFetcher(Options options) {
+    this(options, new DeadlineTimer());
+  }
+
+  /** With the deadline timer given: tests use one whose alarms never fire. */
+  HttpFetcher(Options options, DeadlineTimer timer) {
     this.options = Objects.requireNonNull(options, "options");
+    this.timer = Objects.requireNonNull(timer, "timer");
     this.timeoutNanos = options.fetchTimeout().toNanos();
     this.bodyReader = new BodyReader(options.maxPageBytes(), options.maxDecompressionRatio());
     this.connections = connectionManager(options);
@@ -148,8 +162,9 @@ public final class HttpFetcher implements Fetcher {
         .disableContentCompression()
         .disableCookieManagement()
         .disableAuthCaching()
-        .disableAutomaticRetries() // a retry is the crawl loop's decision, after a polite delay
+        .disableAutomaticRetries() // retries are the crawl loop's, after a polite delay; see send()
         .disableConnectionState()
+        .setRequestExecutor(new StaleConnectionDetector())
         .addRequestInterceptorLast(new RequestHeadCapture())
         .evictIdleConnections(TimeValue.ofSeconds(30))
         .evictExpiredConnections()
@@ -164,11 +179,9 @@ public final class HttpFetcher implements Fetcher {
     return PoolingHttpClientConnectionManagerBuilder.create()
         .setDnsResolver(dns)
         .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
-            // Bounded heads: a server sending an endless header line or field list is refused.
-            .http1Config(Http1Config.custom().setMaxLineLength(16 * 1024).setMaxHeaderCount(256).build())
-            // The strict parser: a reply that does not start with a status line is a protocol
-            // failure, not lines to skip until the server hangs up (the client's lenient default).
-            .responseParserFactory(DefaultHttpResponseParserFactory.INSTANCE)
+            // Bounded heads (line, field count, total bytes, time) and the strict status-line parser.
+            .http1Config(ResponseHeadLimits.HTTP1_CONFIG)
+            .responseParserFactory(new ResponseHeadLimits(options.fetchTimeout()))
             .build())
         .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
         .setConnPoolPolicy(PoolReusePolicy.LIFO)
@@ -178,7 +191,10 @@ public final class HttpFetcher implements Fetcher {
         .setDefaultConnectionConfig(ConnectionConfig.custom()
             .setConnectTimeout(timeout)
             .setSocketTimeout(timeout)
-            // A connection idle this long is checked before reuse: servers close idle ones.
+            // A connection idle this long is checked before reuse (up to 1 ms): one the server
+            // closed while idle is replaced, not sent a request. Keep-alive timeouts are seconds,
+            // so a shorter idle rarely finds one closed; the close the check cannot see (in flight,
+            // or after the server read the request) costs one resend, see send().
             .setValidateAfterInactivity(TimeValue.ofSeconds(1))
             .setTimeToLive(TimeValue.ofMinutes(5))
             .build())
@@ -212,7 +228,6 @@ public final class HttpFetcher implements Fetcher {
     request.etag().filter(HttpFetcher::isFieldValue).ifPresent(v -> get.setHeader("If-None-Match", v));
     request.lastModified().filter(HttpFetcher::isFieldValue)
         .ifPresent(v -> get.setHeader("If-Modified-Since", v));
-    HttpClientContext context = HttpClientContext.create();
 
     AtomicBoolean expired = new AtomicBoolean();
     ScheduledFuture<?> alarm = timer.schedule(timeoutNanos, () -> {
@@ -220,24 +235,48 @@ public final class HttpFetcher implements Fetcher {
       get.cancel(); // closes the connection at once, wherever the exchange is
     });
     try {
-      ClassicHttpResponse response;
+      Sent sent;
       try {
-        response = client.executeOpen(null, get, context);
+        sent = send(get, expired);
       } catch (IOException e) {
         return failure(request, startedAt, start, FailureClassifier.classify(e, expired.get()),
             FailureClassifier.describe(e));
       }
       try {
-        return readResponse(request, get, response, context, startedAt, start, deadline);
+        return readResponse(request, get, sent.response(), sent.context(), startedAt, start, deadline);
       } finally {
         try {
-          response.close();
+          sent.response().close();
         } catch (IOException e) {
           // Closing only returns or discards the connection; nothing left to report.
         }
       }
     } finally {
       alarm.cancel(false);
+    }
+  }
+
+  /** A response whose head has arrived, and the context of the exchange that brought it. */
+  private record Sent(ClassicHttpResponse response, HttpClientContext context) {}
+
+  /**
+   * Sends the request and waits for the response head. When the request failed on a kept-alive
+   * connection before any byte of a response came back (the server closed the connection as it was
+   * reused), it is sent once more, at once, on a new connection: that is no failure of the page.
+   * The first connection is closed by then, so this is still one request in flight. A failure on a
+   * new connection is not retried here: that is the crawl loop's decision, after its delay.
+   */
+  private Sent send(HttpGet get, AtomicBoolean expired) throws IOException {
+    HttpClientContext context = HttpClientContext.create();
+    try {
+      return new Sent(client.executeOpen(null, get, context), context);
+    } catch (IOException e) {
+      if (expired.get() || e instanceof InterruptedIOException // a timeout or an abort
+          || !StaleConnectionDetector.failedUnansweredOnReusedConnection(context)) {
+        throw e;
+      }
+      HttpClientContext again = HttpClientContext.create();
+      return new Sent(client.executeOpen(null, get, again), again);
     }
   }
 
@@ -277,7 +316,7 @@ public final class HttpFetcher implements Fetcher {
         List.copyOf(headers),
         body.raw(),
         body.decoded(),
-        body.truncated());
+        body.truncation());
   }
 
   private Body readBody(ClassicHttpResponse response, long deadline) {
@@ -291,7 +330,7 @@ public final class HttpFetcher implements Fetcher {
       InputStream wire = entity.getContent();
       return wire == null ? Body.EMPTY : bodyReader.read(wire, encodings, deadline);
     } catch (IOException e) {
-      return Body.cutShort();
+      return Body.cutShort(BodyReader.wireFailure(deadline));
     }
   }
 

@@ -14,7 +14,10 @@ public enum Outcome {
   NON_CANONICAL,
   /** The page asked not to be indexed (meta robots or X-Robots-Tag). */
   NOINDEX,
-  /** The body was cut at {@code limits.max_page_bytes} (counted after decoding). */
+  /**
+   * The body was cut short: at a size cap, at the deadline, or by the connection ending; the crawl
+   * log's {@code reason} says which ({@link FetchResult.Truncation}).
+   */
   TRUNCATED,
   /** The body is identical to one already fetched. */
   DUPLICATE_CONTENT,

@@ -15,7 +15,8 @@ import org.forager.fetch.Outcome;
  * @param location the resolved redirect target, for 3xx
  * @param attempt 1 for the first try of this URL in this run, 2 for its first retry, ...
  * @param delayMillis the origin's delay in force after this action (politeness audit)
- * @param reason why a gate refused the URL, or what failed when no response came back
+ * @param reason why a gate refused the URL, what failed when no response came back, or why the body
+ *     was cut short ({@code deadline}, {@code max_page_bytes}, ...: see {@code FetchResult.Truncation})
  */
 public record CrawlAction(
     Instant ts,

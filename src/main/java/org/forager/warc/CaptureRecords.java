@@ -82,8 +82,18 @@ final class CaptureRecords {
             (long) head.length + payload.length);
     ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
     requestId.ifPresent(rid -> b.concurrentTo(urn(rid)));
-    if (r.truncated()) b.truncated(WarcTruncationReason.LENGTH);
+    r.truncation().ifPresent(why -> b.truncated(truncationReason(why)));
     return b.build();
+  }
+
+  /** WARC 1.1 section 5.13: why the payload is shorter than what the server sent. */
+  static WarcTruncationReason truncationReason(FetchResult.Truncation why) {
+    return switch (why) {
+      case MAX_PAGE_BYTES, MAX_DECOMPRESSION_RATIO -> WarcTruncationReason.LENGTH;
+      case DEADLINE -> WarcTruncationReason.TIME;
+      case CONNECTION_CLOSED -> WarcTruncationReason.DISCONNECT;
+      case UNDECODABLE -> WarcTruncationReason.UNSPECIFIED;
+    };
   }
 
   /** Headers only: a 304 has no payload, and the profile says the content did not change. */

@@ -19,7 +19,9 @@ import org.forager.fetch.FetchResult;
  * a 304 a {@code revisit} record with the server-not-modified profile and no payload. Both carry
  * WARC-Target-URI, WARC-Date (the fetch start), WARC-IP-Address when known, WARC-Concurrent-To
  * pointing at each other and WARC-Block-Digest; the response also WARC-Payload-Digest and, when the
- * body was cut short, {@code WARC-Truncated: length}. A received {@code Transfer-Encoding} field is
+ * body was cut short, {@code WARC-Truncated} with the reason: {@code length} (a size cap),
+ * {@code time} (the fetch deadline), {@code disconnect} (the connection ended early) or
+ * {@code unspecified} (the content coding broke off). A received {@code Transfer-Encoding} field is
  * stored as {@code X-Forager-Transfer-Encoding}, because the stored body is no longer chunked.
  *
  * <p>Files: {@code forager-TIMESTAMP-SERIAL-TOKEN.warc.gz} (see {@link WarcFileNames}), created on

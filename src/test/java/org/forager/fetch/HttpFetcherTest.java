@@ -254,7 +254,7 @@ class HttpFetcherTest {
 
     assertEquals(1000, response.body().length);
     assertEquals(1000, response.rawBody().length);
-    assertTrue(response.truncated());
+    assertEquals(Optional.of(FetchResult.Truncation.MAX_PAGE_BYTES), response.truncation());
   }
 
   @Test

@@ -46,6 +46,6 @@ class HttpHeadTest {
 
   private static FetchResult.Response response(String protocol, String reason, List<Header> headers) {
     return new FetchResult.Response("https://example.org/", Instant.EPOCH, 1, new byte[0], Optional.empty(),
-        protocol, 200, reason, headers, new byte[0], new byte[0], false);
+        protocol, 200, reason, headers, new byte[0], new byte[0], Optional.empty());
   }
 }

@@ -26,16 +26,16 @@ final class Responses {
   }
 
   static FetchResult.Response response(String url, int status, List<Header> headers, byte[] rawBody,
-      byte[] body, boolean truncated) {
+      byte[] body, Optional<FetchResult.Truncation> truncation) {
     return new FetchResult.Response(url, STARTED, 42, requestHead(url), Optional.of("127.0.0.1"),
-        "HTTP/1.1", status, status == 304 ? "Not Modified" : "OK", headers, rawBody, body, truncated);
+        "HTTP/1.1", status, status == 304 ? "Not Modified" : "OK", headers, rawBody, body, truncation);
   }
 
   /** A 200 with a plain text body. */
   static FetchResult.Response plain(String url, String text) {
     byte[] body = text.getBytes(StandardCharsets.UTF_8);
     return response(url, 200, List.of(new Header("Content-Type", "text/plain"),
-        new Header("Content-Length", String.valueOf(body.length))), body, body, false);
+        new Header("Content-Length", String.valueOf(body.length))), body, body, Optional.empty());
   }
 
   static byte[] gzip(byte[] data) {

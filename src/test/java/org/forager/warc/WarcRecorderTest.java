@@ -26,6 +26,8 @@ import org.forager.fetch.Header;
 import org.forager.warc.WarcFiles.Read;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.netpreserve.jwarc.HttpResponse;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
@@ -54,7 +56,7 @@ class WarcRecorderTest {
         new Header("Content-Encoding", "gzip"),
         new Header("Content-Length", String.valueOf(raw.length)),
         new Header("Set-Cookie", "a=1"),
-        new Header("Set-Cookie", "b=2")), raw, html, false);
+        new Header("Set-Cookie", "b=2")), raw, html, Optional.empty());
 
     try (WarcRecorder recorder = WarcRecorder.open(dir, BIG, "Forager/test")) {
       recorder.write(r);
@@ -93,20 +95,24 @@ class WarcRecorderTest {
     assertEquals(WarcTruncationReason.NOT_TRUNCATED, response.record().truncated());
   }
 
-  @Test
-  void truncatedResponseSaysSoAndItsDigestCoversWhatWasKept() throws IOException {
+  @ParameterizedTest(name = "{0} -> WARC-Truncated: {1}")
+  @CsvSource({"MAX_PAGE_BYTES, length", "MAX_DECOMPRESSION_RATIO, length", "DEADLINE, time",
+      "CONNECTION_CLOSED, disconnect", "UNDECODABLE, unspecified"})
+  void truncatedResponseSaysWhyAndItsDigestCoversWhatWasKept(FetchResult.Truncation why, String field)
+      throws IOException {
     byte[] kept = "0123456789".repeat(100).getBytes(UTF_8);
     FetchResult.Response r = Responses.response("http://example.org/big", 200, List.of(
         new Header("Content-Type", "application/octet-stream"),
-        new Header("Content-Length", "1000000")), kept, kept, true);
+        new Header("Content-Length", "1000000")), kept, kept, Optional.of(why));
 
     try (WarcRecorder recorder = WarcRecorder.open(dir, BIG, "Forager/test")) {
       recorder.write(r);
     }
 
     Read response = WarcFiles.read(WarcFiles.list(dir, ".warc.gz").get(0)).get(2);
-    assertEquals(WarcTruncationReason.LENGTH, response.record().truncated());
-    assertEquals(Optional.of("length"), response.record().headers().sole("WARC-Truncated"));
+    assertEquals(Optional.of(field), response.record().headers().sole("WARC-Truncated"));
+    assertEquals(WarcTruncationReason.valueOf(field.toUpperCase(java.util.Locale.ROOT)),
+        response.record().truncated());
     assertArrayEquals(kept, response.payload());
     assertPayloadDigestVerifies(response);
   }
@@ -115,7 +121,7 @@ class WarcRecorderTest {
   void notModifiedIsARevisitWithHeadersOnly() throws IOException {
     FetchResult.Response r = Responses.response("http://example.org/same", 304, List.of(
         new Header("ETag", "\"v1\""),
-        new Header("Date", "Sun, 01 Mar 2026 12:34:57 GMT")), new byte[0], new byte[0], false);
+        new Header("Date", "Sun, 01 Mar 2026 12:34:57 GMT")), new byte[0], new byte[0], Optional.empty());
 
     try (WarcRecorder recorder = WarcRecorder.open(dir, BIG, "Forager/test")) {
       recorder.write(r);
@@ -139,7 +145,7 @@ class WarcRecorderTest {
     byte[] body = "not chunked any more\n".repeat(10).getBytes(UTF_8);
     FetchResult.Response r = Responses.response("http://example.org/chunked", 200, List.of(
         new Header("Content-Type", "text/plain"),
-        new Header("Transfer-Encoding", "chunked")), body, body, false);
+        new Header("Transfer-Encoding", "chunked")), body, body, Optional.empty());
 
     try (WarcRecorder recorder = WarcRecorder.open(dir, BIG, "Forager/test")) {
       recorder.write(r);
@@ -300,7 +306,7 @@ class WarcRecorderTest {
   void requestRecordIsLeftOutWithoutARequestHead() throws IOException {
     FetchResult.Response plain = Responses.plain("http://example.org/", "x");
     FetchResult.Response noHead = new FetchResult.Response(plain.url(), plain.startedAt(), 1, new byte[0],
-        Optional.empty(), "HTTP/1.1", 200, "OK", plain.headers(), plain.rawBody(), plain.body(), false);
+        Optional.empty(), "HTTP/1.1", 200, "OK", plain.headers(), plain.rawBody(), plain.body(), Optional.empty());
     try (WarcRecorder recorder = WarcRecorder.open(dir, BIG, "Forager/test")) {
       recorder.write(noHead);
     }

@@ -56,7 +56,7 @@ public class WarcBenchmark {
         new Header("Last-Modified", "Sat, 21 Nov 2026 08:00:00 GMT"), new Header("Vary", "Accept-Encoding"),
         new Header("X-Cache", "HIT"), new Header("Strict-Transport-Security", "max-age=31536000"));
     response = new FetchResult.Response(SyntheticSite.PAGE_URL, Instant.parse("2026-11-21T09:00:00Z"), 120,
-        requestHead, Optional.of("203.0.113.7"), "HTTP/1.1", 200, "OK", headers, body, body, false);
+        requestHead, Optional.of("203.0.113.7"), "HTTP/1.1", 200, "OK", headers, body, body, Optional.empty());
   }
 
   @TearDown

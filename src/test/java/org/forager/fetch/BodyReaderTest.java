@@ -1,0 +1,105 @@
+package org.forager.fetch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.zip.GZIPOutputStream;
+import org.forager.fetch.BodyReader.Body;
+import org.forager.fetch.FetchResult.Truncation;
+import org.junit.jupiter.api.Test;
+
+/** {@link BodyReader}: why a body was cut short, for each way it can be. */
+class BodyReaderTest {
+
+  private static final long LATER = System.nanoTime() + 60_000_000_000L;
+
+  private final BodyReader reader = new BodyReader(100_000, 100);
+
+  @Test
+  void wholeBodyIsNotTruncatedAndLeavesTheConnectionReusable() {
+    Body body = reader.read(new ByteArrayInputStream(new byte[1000]), List.of(), LATER);
+
+    assertEquals(Optional.empty(), body.truncation());
+    assertTrue(body.complete());
+  }
+
+  @Test
+  void plainBodyOverTheCapIsCutAtMaxPageBytes() {
+    Body body = reader.read(new ByteArrayInputStream(new byte[200_000]), List.of(), LATER);
+
+    assertEquals(Optional.of(Truncation.MAX_PAGE_BYTES), body.truncation());
+    assertFalse(body.complete());
+  }
+
+  @Test
+  void gzipBodyOverTheRawCapIsCutAtMaxPageBytesNotCalledUndecodable() throws IOException {
+    byte[] noise = new byte[300_000];
+    new Random(7).nextBytes(noise); // incompressible: the raw cap is reached first
+    Body body = reader.read(new ByteArrayInputStream(gzip(noise)), List.of("gzip"), LATER);
+
+    assertEquals(Optional.of(Truncation.MAX_PAGE_BYTES), body.truncation());
+  }
+
+  @Test
+  void gzipBombIsCutAtTheDecompressionRatio() throws IOException {
+    BodyReader roomy = new BodyReader(8 << 20, 100);
+    Body body = roomy.read(new ByteArrayInputStream(gzip(new byte[10_000_000])), List.of("gzip"), LATER);
+
+    assertEquals(Optional.of(Truncation.MAX_DECOMPRESSION_RATIO), body.truncation());
+  }
+
+  @Test
+  void gzipThatBreaksOffMidwayIsUndecodable() throws IOException {
+    byte[] gzip = gzip("<p>hello</p>".repeat(5_000).getBytes());
+    byte[] broken = Arrays.copyOf(gzip, gzip.length);
+    for (int i = gzip.length / 2; i < gzip.length; i++) broken[i] = (byte) 0xA5;
+
+    Body body = reader.read(new ByteArrayInputStream(broken), List.of("gzip"), LATER);
+
+    assertEquals(Optional.of(Truncation.UNDECODABLE), body.truncation());
+    assertTrue(body.decoded().length > 0);
+  }
+
+  @Test
+  void wireThatFailsBeforeTheDeadlineIsAClosedConnection() {
+    Body body = reader.read(failingAfter(500), List.of(), LATER);
+
+    assertEquals(Optional.of(Truncation.CONNECTION_CLOSED), body.truncation());
+    assertEquals(500, body.raw().length);
+  }
+
+  @Test
+  void wireThatFailsAfterTheDeadlineWasCutByTheDeadline() {
+    // The fetcher's timer aborts the connection at the deadline: the read fails after it.
+    Body body = reader.read(failingAfter(500), List.of(), System.nanoTime() - 1);
+
+    assertEquals(Optional.of(Truncation.DEADLINE), body.truncation());
+  }
+
+  private static InputStream failingAfter(int bytes) {
+    return new SequenceInputStream(new ByteArrayInputStream(new byte[bytes]), new InputStream() {
+      @Override
+      public int read() throws IOException {
+        throw new IOException("Connection reset");
+      }
+    });
+  }
+
+  private static byte[] gzip(byte[] data) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+      gz.write(data);
+    }
+    return out.toByteArray();
+  }
+}
