@@ -428,8 +428,9 @@ final class OriginCrawler implements OriginTask {
     CrawlRecord record = new CrawlRecord(url, now, rejected.outcome(), 0, 0, Optional.empty(), -1,
         Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
         Optional.empty(), ctx.recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
-    ctx.store().record(record, List.of());
+    // The log first: an action the log could not take (a full disk) must not be in the store alone.
     log(refusalAction(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
+    ctx.store().record(record, List.of());
   }
 
   /** The log line of a request a gate refused: nothing was sent. */
@@ -547,13 +548,14 @@ final class OriginCrawler implements OriginTask {
     CrawlRecord record = new CrawlRecord(url, now, outcome, status, result.durationMillis(), contentType,
         length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt,
         duplicateOf, simhash);
+    // The log first: a request made is always in the log (the audit's evidence), even when the store
+    // or the log then fails; after a crash in between, the next run fetches the URL again.
+    log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
+        Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
+        politeness.delayMillis(), duplicateOf.map(first -> "duplicate of " + first).or(() -> reasonOf(result))));
     ctx.store().record(record, discovered);
     if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, discovered);
     wakeOtherOrigins(discovered);
-    log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
-        Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
-        politeness.delayMillis(), duplicateOf.map(first -> "duplicate of " + first).or(() -> failureMessage(result))
-            .or(() -> result.truncation().map(FetchResult.Truncation::label))));
   }
 
   /**
@@ -629,13 +631,15 @@ final class OriginCrawler implements OriginTask {
     }
     return new CrawlAction(result.startedAt(), kind, result.url(), outcome, status, contentType, bytes,
         result.durationMillis(), location, digest, attempt, politeness.delayMillis(),
-        reason.or(() -> failureMessage(result)));
+        reason.or(() -> reasonOf(result)));
   }
 
-  private static Optional<String> failureMessage(FetchResult result) {
-    return result instanceof FetchResult.Failure f
-        ? Optional.of(f.kind().name().toLowerCase(java.util.Locale.ROOT) + ": " + f.message())
-        : Optional.empty();
+  /** What the log says of a fetch that failed (kind and message) or whose body was cut (why). */
+  private static Optional<String> reasonOf(FetchResult result) {
+    return switch (result) {
+      case FetchResult.Failure f -> Optional.of(f.kind().name().toLowerCase(java.util.Locale.ROOT) + ": " + f.message());
+      case FetchResult.Response r -> r.truncation().map(FetchResult.Truncation::label);
+    };
   }
 
   private void log(CrawlAction action) {

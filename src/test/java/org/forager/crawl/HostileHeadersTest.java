@@ -144,6 +144,6 @@ class HostileHeadersTest {
 
   private static FetchResult.Response response(int status, List<Header> headers) {
     return new FetchResult.Response("http://example.org/", Instant.now(), 1, new byte[0], Optional.empty(),
-        "HTTP/1.1", status, "", headers, new byte[0], new byte[0], false);
+        "HTTP/1.1", status, "", headers, new byte[0], new byte[0], Optional.empty());
   }
 }
