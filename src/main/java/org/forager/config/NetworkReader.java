@@ -2,7 +2,6 @@ package org.forager.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.InetAddress;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +37,7 @@ final class NetworkReader {
           + " { \"staging.example.org\": \"10.0.0.5\" }, found " + Values.describe(node));
     }
     Map<String, List<InetAddress>> pins = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = fields.next();
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
       String keyPath = path + "[" + ConfigException.quote(field.getKey()) + "]";
       String host = hostName(keyPath, field.getKey());
       if (pins.containsKey(host)) {
