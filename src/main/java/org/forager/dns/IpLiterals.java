@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
  */
 public final class IpLiterals {
 
-  private static final Pattern IPV4 =
-      Pattern.compile("(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
+  private static final String OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+  private static final Pattern IPV4 = Pattern.compile("(?:" + OCTET + "\\.){3}" + OCTET);
   /**
    * Hex groups, colons and an embedded dotted quad, starting as the JDK needs to read it as a literal
    * (a hex digit or a colon); the JDK checks the rest.

@@ -11,8 +11,8 @@ import java.util.Map;
  * dropped refused addresses), so no earlier answer is ever trusted for a later connection.
  *
  * <p>Implementations must be safe for concurrent use: every crawl thread resolves through one
- * instance. They are only ever asked about host names, never about IP literals (the fetcher parses
- * those itself, see {@link IpLiterals}).
+ * instance. The fetcher reads IP literals itself ({@link IpLiterals}): a resolver is asked about host
+ * names, and never gets to answer for {@code 10.0.0.5} or {@code [::1]}.
  */
 @FunctionalInterface
 public interface Resolver {

@@ -102,7 +102,8 @@ class HttpFetcherPolicyTest {
     Answering dns = new Answering(address);
     fetcher = new HttpFetcher(STRICT.withResolver(dns));
 
-    Failure failure = assertBlocked(fetcher.fetch(FetchRequest.of("http://internal.test:" + server.port() + "/")));
+    Failure failure = assertBlocked(
+        fetcher.fetch(FetchRequest.of("http://internal.test:" + server.port() + "/")));
 
     assertTrue(failure.message().contains(address.getHostAddress()), failure.message());
     assertEquals(1, dns.lookups().get());
