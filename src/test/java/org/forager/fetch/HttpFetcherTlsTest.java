@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +28,7 @@ import org.forager.fetch.FetchResult.Failure;
 import org.forager.fetch.FetchResult.FailureKind;
 import org.forager.fetch.FetchResult.Response;
 import org.forager.testweb.CapturedConsole;
+import org.forager.testweb.TestCrawl;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -74,7 +77,7 @@ class HttpFetcherTlsTest {
     return file;
   }
 
-  /** Serves {@code secure} on 127.0.0.1 with the key store's certificate; returns the port. */
+  /** Serves {@code secure} (as text/html, for the crawl) on 127.0.0.1 with the key store's certificate; returns the port. */
   private int serve(Path keyStore) throws IOException, GeneralSecurityException {
     KeyStore keys = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(keyStore)) {
@@ -90,6 +93,7 @@ class HttpFetcherTlsTest {
     server.createContext("/", exchange -> {
       requests.incrementAndGet();
       byte[] body = "secure".getBytes(StandardCharsets.US_ASCII);
+      exchange.getResponseHeaders().set("Content-Type", "text/html");
       exchange.sendResponseHeaders(200, body.length);
       exchange.getResponseBody().write(body);
       exchange.close();
@@ -153,6 +157,27 @@ class HttpFetcherTlsTest {
         fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/")));
     assertEquals(200, response.status());
     assertEquals("", console.err(), "nothing to announce when certificates are verified");
+  }
+
+  /** Through a whole crawl: the crawl log says what was wrong; verify: false crawls the site. */
+  @Test
+  void theCrawlLogNamesTheCertificateProblemAndVerifyFalseCrawlsTheSite() throws Exception {
+    int port = serve(keyStore("localhost", "dns:localhost,ip:127.0.0.1"));
+    String seed = "https://localhost:" + port + "/";
+
+    Path verified = dir.resolve("verified");
+    TestCrawl.run(TestCrawl.config(verified, List.of(seed), "network: { allow_private_addresses: true }"));
+    JsonNode robots = TestCrawl.log(verified).get(0);
+    assertEquals(seed + "robots.txt", robots.get("url").asText());
+    assertEquals("NETWORK_ERROR", robots.get("outcome").asText());
+    assertTrue(robots.get("reason").asText().startsWith("tls: certificate not trusted: "), robots.toString());
+    assertEquals(0, requests.get());
+
+    Path insecure = dir.resolve("insecure");
+    TestCrawl.run(TestCrawl.config(insecure, List.of(seed),
+        "network: { allow_private_addresses: true, tls: { verify: false } }"));
+    assertEquals("FETCHED", TestCrawl.lastOutcome(insecure, seed));
+    assertTrue(console.err().contains("forager: network.tls.verify is false"), console.err());
   }
 
   /**
