@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
 import org.forager.config.CrawlConfig.Limits;
-import org.forager.config.CrawlConfig.Network;
 import org.forager.config.CrawlConfig.Politeness;
 import org.forager.config.CrawlConfig.Recrawl;
 import org.forager.config.CrawlConfig.Robots;
@@ -18,7 +17,7 @@ import org.forager.config.CrawlConfig.Store;
 /**
  * Builds a {@link CrawlConfig} from the tree of a configuration file: every key of the contract, with
  * its type and range checked and its default from {@link CrawlConfig#defaults()} when absent. The lists
- * of rules are read by {@link RuleReader}. Stateless.
+ * of rules are read by {@link RuleReader}, the {@code network} section by {@link NetworkReader}. Stateless.
  */
 final class ConfigReader {
 
@@ -71,8 +70,7 @@ final class ConfigReader {
             .orElse(defaults.doNotCrawl()),
         root.get("url_query_parameters", (path, node) -> Values.list(path, node, RuleReader::queryParameters))
             .orElse(defaults.urlQueryParameters()),
-        new Network(root.section("network", List.of("allow_private_addresses"))
-            .get("allow_private_addresses", Values::bool).orElse(defaults.network().allowPrivateAddresses())),
+        NetworkReader.read(root.section("network", NetworkReader.KEYS)),
         store(root.section("store", STORE_KEYS)),
         warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
         sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files"))),

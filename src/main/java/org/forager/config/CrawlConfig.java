@@ -1,10 +1,13 @@
 package org.forager.config;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.stream.Collectors;
 
 /**
  * A whole crawl configuration. Built by {@link ConfigLoader} from YAML and flags (validated there), or
@@ -136,7 +139,27 @@ public record CrawlConfig(
 
   public record QueryParameterRule(String prefix, List<String> allow) {}
 
-  public record Network(boolean allowPrivateAddresses) {
+  /**
+   * Which addresses may be connected to and how names and certificates are checked.
+   *
+   * @param allowPrivateAddresses whether loopback, private and other non-public addresses may be
+   *     connected to (they are refused by default)
+   * @param resolve host names (lower case, as in normalized URLs) answered with these addresses
+   *     instead of asking DNS; each list holds at least one address, tried in order. Pinned addresses
+   *     still pass the network policy.
+   * @param verifyTls whether https certificates must be trusted, valid and name the host
+   */
+  public record Network(boolean allowPrivateAddresses, Map<String, List<InetAddress>> resolve, boolean verifyTls) {
+    public Network {
+      resolve = resolve.entrySet().stream()
+          .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> List.copyOf(e.getValue())));
+    }
+
+    /** No pinned names, TLS verified. */
+    public Network(boolean allowPrivateAddresses) {
+      this(allowPrivateAddresses, Map.of(), true);
+    }
+
     public static Network defaults() {
       return new Network(false);
     }

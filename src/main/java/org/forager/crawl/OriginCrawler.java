@@ -286,7 +286,9 @@ final class OriginCrawler implements OriginTask {
     // Logged once the delay reflects this fetch (Crawl-delay included), as the audit reads it.
     for (FetchResult hop : result.hops()) {
       Classification c = ctx.classifier().classify(hop);
-      if (c.feedback() == Feedback.REFUSED) givenUp = true;
+      // The origin's own address refused: nothing of it can be fetched. A redirect hop refused only
+      // makes the file unavailable (RobotsFetcher).
+      if (c.feedback() == Feedback.REFUSED && hop == result.hops().get(0)) givenUp = true;
       Optional<String> location = c.location().flatMap(l -> UrlNormalizer.resolve(hop.url(), l));
       if (hop instanceof FetchResult.Response r) ctx.warc().write(r);
       log(action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, attempt, robotsNote(hop)));

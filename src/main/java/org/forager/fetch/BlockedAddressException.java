@@ -3,15 +3,16 @@ package org.forager.fetch;
 import java.net.UnknownHostException;
 
 /**
- * A host name resolved only to addresses the {@link NetworkPolicy} refuses. A subclass of
- * {@link UnknownHostException} because that is what a {@code DnsResolver} may throw; it travels
- * through the HTTP client unchanged and is told apart from a real DNS failure by its type.
+ * A connection refused by the {@link NetworkPolicy}: a host name that resolved only to refused
+ * addresses, or a socket about to connect to one. A subclass of {@link UnknownHostException} because
+ * that is what a {@code DnsResolver} may throw; it travels through the HTTP client unchanged and is
+ * told apart from a real DNS failure by its type.
  */
 final class BlockedAddressException extends UnknownHostException {
 
   private static final long serialVersionUID = 1L;
 
-  BlockedAddressException(String host) {
-    super(host + " resolves only to addresses refused by the network policy");
+  BlockedAddressException(String message) {
+    super(message);
   }
 }

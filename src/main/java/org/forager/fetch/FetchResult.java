@@ -113,7 +113,12 @@ public sealed interface FetchResult permits FetchResult.Response, FetchResult.Fa
     DNS,
     /** The address resolved to is refused by the network policy (private, loopback, ...). */
     BLOCKED_BY_NETWORK_POLICY,
-    /** Refused, reset, closed, TLS failure or any other I/O error. */
+    /**
+     * The server's TLS certificate was refused: not issued by a trusted CA (self-signed, incomplete
+     * chain), expired or not yet valid, or not for the host name. The message starts with which.
+     */
+    TLS,
+    /** Refused, reset, closed, a TLS handshake that failed for another reason, or any other I/O error. */
     NETWORK,
     /** The server spoke something that is not HTTP/1.x or HTTP/2. */
     PROTOCOL

@@ -16,8 +16,6 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.hc.client5.http.DnsResolver;
-import org.apache.hc.client5.http.SystemDefaultDnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -25,7 +23,6 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.EndpointDetails;
@@ -39,6 +36,7 @@ import org.apache.hc.core5.pool.PoolReusePolicy;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.forager.config.CrawlConfig;
+import org.forager.dns.Resolver;
 import org.forager.fetch.BodyReader.Body;
 import org.forager.fetch.FetchResult.Failure;
 import org.forager.fetch.FetchResult.FailureKind;
@@ -70,7 +68,10 @@ import org.forager.fetch.FetchResult.FailureKind;
  *   <li>A request that fails on a reused keep-alive connection before any byte of a response is
  *       sent once more on a new connection (see {@link StaleConnectionDetector}); no other retry.
  *   <li>Unless {@code allowPrivateAddresses}, only public addresses are connected to (see
- *       {@link NetworkPolicy}), checked on the resolved addresses actually used.
+ *       {@link NetworkPolicy}): checked on the resolver's answer for each new connection and again on
+ *       the address each socket connects to, before any byte is sent. Never through a proxy.
+ *   <li>https certificates are verified (trusted chain, valid, naming the host) unless
+ *       {@code verifyTls} is false.
  *   <li>Nothing the network or a server does makes it throw: that becomes a {@link Failure}.
  * </ul>
  *
@@ -83,11 +84,14 @@ public final class HttpFetcher implements Fetcher {
   static final String ACCEPT_ENCODING = "gzip, deflate";
 
   /**
-   * What an {@link HttpFetcher} needs to know. Immutable.
+   * What an {@link HttpFetcher} needs to know. Immutable (the resolver must be thread-safe).
    *
    * @param maxDecompressionRatio the most decoded bytes per raw byte; 0 or less: no ratio cap
    * @param maxConnections the most connections open at once, idle keep-alive ones included; when
    *     reached, the least recently used idle connection is closed to make room
+   * @param resolver where host names are resolved, once for every connection opened
+   * @param verifyTls whether https certificates must be trusted, valid and name the host; false only
+   *     for archive crawls that must capture sites with broken certificates (announced on stderr)
    */
   public record Options(
       String userAgent,
@@ -95,11 +99,14 @@ public final class HttpFetcher implements Fetcher {
       Duration fetchTimeout,
       long maxDecompressionRatio,
       boolean allowPrivateAddresses,
-      int maxConnections) {
+      int maxConnections,
+      Resolver resolver,
+      boolean verifyTls) {
 
     public Options {
       Objects.requireNonNull(userAgent, "userAgent");
       Objects.requireNonNull(fetchTimeout, "fetchTimeout");
+      Objects.requireNonNull(resolver, "resolver");
       if (userAgent.isBlank() || userAgent.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
         throw new IllegalArgumentException("user agent must be non-blank printable text");
       }
@@ -110,19 +117,42 @@ public final class HttpFetcher implements Fetcher {
       if (maxConnections <= 0) throw new IllegalArgumentException("max connections must be positive");
     }
 
+    /** With the system resolver and TLS verified. */
+    public Options(String userAgent, long maxPageBytes, Duration fetchTimeout, long maxDecompressionRatio,
+        boolean allowPrivateAddresses, int maxConnections) {
+      this(userAgent, maxPageBytes, fetchTimeout, maxDecompressionRatio, allowPrivateAddresses, maxConnections,
+          Resolver.system(), true);
+    }
+
     /**
      * The options a crawl configuration implies. The pool holds four connections per concurrent
      * fetch: origins waiting out their politeness delay keep their idle connection for the next turn.
+     * Names pinned by {@code network.resolve} are answered before the system resolver is asked.
      */
     public static Options from(CrawlConfig config) {
       CrawlConfig.Limits limits = config.limits();
+      CrawlConfig.Network network = config.network();
       return new Options(
           config.userAgent(),
           limits.maxPageBytes(),
           limits.fetchTimeout(),
           limits.maxDecompressionRatio(),
-          config.network().allowPrivateAddresses(),
-          (int) Math.min(Integer.MAX_VALUE, Math.max(64L, 4L * config.concurrency())));
+          network.allowPrivateAddresses(),
+          (int) Math.min(Integer.MAX_VALUE, Math.max(64L, 4L * config.concurrency())),
+          Resolver.pinned(network.resolve(), Resolver.system()),
+          network.verifyTls());
+    }
+
+    /** These options with host names resolved by {@code resolver} (tests answer as they please). */
+    public Options withResolver(Resolver resolver) {
+      return new Options(userAgent, maxPageBytes, fetchTimeout, maxDecompressionRatio, allowPrivateAddresses,
+          maxConnections, resolver, verifyTls);
+    }
+
+    /** These options with TLS certificates verified or not. */
+    public Options withVerifyTls(boolean verifyTls) {
+      return new Options(userAgent, maxPageBytes, fetchTimeout, maxDecompressionRatio, allowPrivateAddresses,
+          maxConnections, resolver, verifyTls);
     }
   }
 
@@ -173,11 +203,16 @@ public final class HttpFetcher implements Fetcher {
 
   private static PoolingHttpClientConnectionManager connectionManager(Options options) {
     Timeout timeout = Timeout.of(options.fetchTimeout());
-    DnsResolver dns = options.allowPrivateAddresses()
-        ? SystemDefaultDnsResolver.INSTANCE
-        : new PolicyDnsResolver();
-    return PoolingHttpClientConnectionManagerBuilder.create()
-        .setDnsResolver(dns)
+    boolean enforce = !options.allowPrivateAddresses();
+    if (!options.verifyTls()) {
+      System.err.println("forager: network.tls.verify is false: https certificates and host names are"
+          + " NOT checked; anyone on the path can pose as any site");
+    }
+    // The policy is applied twice before a byte is sent: on the resolver's answer, and on the address
+    // each socket is about to connect to.
+    return PolicyConnectionManagerBuilder.create(new PolicySockets(enforce))
+        .setDnsResolver(new PolicyDnsResolver(options.resolver(), enforce))
+        .setTlsSocketStrategy(TlsStrategies.of(options.verifyTls()))
         .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
             // Bounded heads (line, field count, total bytes, time) and the strict status-line parser.
             .http1Config(ResponseHeadLimits.HTTP1_CONFIG)
@@ -283,12 +318,6 @@ public final class HttpFetcher implements Fetcher {
   private FetchResult readResponse(FetchRequest request, HttpGet get, ClassicHttpResponse response,
       HttpClientContext context, Instant startedAt, long start, long deadline) {
     Optional<InetAddress> remote = remoteAddress(context);
-    if (!options.allowPrivateAddresses() && remote.map(NetworkPolicy::isBlocked).orElse(false)) {
-      // Belt and braces: the resolver already refuses these; never read from such a peer.
-      get.cancel();
-      return failure(request, startedAt, start, FailureKind.BLOCKED_BY_NETWORK_POLICY,
-          "connected to a refused address " + remote.get().getHostAddress());
-    }
     Body body = readBody(response, deadline);
     if (!body.complete()) {
       // Do not let closing the response drain the rest of a body we gave up on.

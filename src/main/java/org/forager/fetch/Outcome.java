@@ -26,7 +26,7 @@ public enum Outcome {
   BLOCKED_BY_ROBOTS_TXT,
   /** do_not_crawl, url_query_parameters, skip_extensions or a trap limit refused the URL. */
   BLOCKED_URL_BY_LOCAL_POLICY,
-  /** The host resolved to a loopback, private, link-local, multicast or unspecified address. */
+  /** The host is or resolved to an address that is not the public Internet (loopback, private, ...). */
   BLOCKED_BY_NETWORK_POLICY,
   /** A 4xx or 5xx answer other than a rate limit. */
   HTTP_ERROR,

@@ -2,32 +2,60 @@ package org.forager.fetch;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
 import org.apache.hc.client5.http.DnsResolver;
-import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.forager.dns.IpLiterals;
+import org.forager.dns.Resolver;
 
 /**
- * Resolves host names with the system resolver and drops every address the {@link NetworkPolicy}
- * refuses, so the connection is only ever attempted to a public address. Checking here, on the
- * addresses actually used to connect, closes the DNS-rebinding gap a check before the request
- * would leave. IP-literal hosts pass through here too (the system resolver returns the literal).
- * Thread-safe.
+ * The HTTP client's {@link DnsResolver}: an IP-literal host is its own address (never looked up, never
+ * pinned); a host name is asked of the {@link Resolver} seam. Unless private addresses are allowed,
+ * every address the {@link NetworkPolicy} refuses is dropped from the answer, so the client only ever
+ * tries to connect to what is left ({@link PolicySockets} checks each again at connect). The client
+ * asks once per connection it opens and connects to exactly this answer: no earlier lookup is ever
+ * trusted, which is what defeats DNS rebinding. Thread-safe if the seam is.
  */
 final class PolicyDnsResolver implements DnsResolver {
 
-  private final DnsResolver system = SystemDefaultDnsResolver.INSTANCE;
+  private final Resolver resolver;
+  private final boolean enforcePolicy;
 
-  @Override
-  public InetAddress[] resolve(String host) throws UnknownHostException {
-    InetAddress[] all = system.resolve(host);
-    InetAddress[] allowed = Arrays.stream(all).filter(a -> !NetworkPolicy.isBlocked(a))
-        .toArray(InetAddress[]::new);
-    if (allowed.length == 0) throw new BlockedAddressException(host);
-    return allowed;
+  PolicyDnsResolver(Resolver resolver, boolean enforcePolicy) {
+    this.resolver = resolver;
+    this.enforcePolicy = enforcePolicy;
   }
 
   @Override
-  public String resolveCanonicalHostname(String host) throws UnknownHostException {
-    return system.resolveCanonicalHostname(host);
+  public InetAddress[] resolve(String host) throws UnknownHostException {
+    List<InetAddress> all = lookup(host);
+    if (!enforcePolicy) return all.toArray(InetAddress[]::new);
+    InetAddress[] allowed = all.stream().filter(a -> !NetworkPolicy.isBlocked(a)).toArray(InetAddress[]::new);
+    if (allowed.length == 0) {
+      throw new BlockedAddressException(host + " resolves only to addresses refused by the network policy ("
+          + all.stream().map(InetAddress::getHostAddress).collect(Collectors.joining(", ")) + ")");
+    }
+    return allowed;
+  }
+
+  private List<InetAddress> lookup(String host) throws UnknownHostException {
+    Optional<InetAddress> literal = IpLiterals.parse(host);
+    if (literal.isPresent()) return List.of(literal.get());
+    List<InetAddress> answer;
+    try {
+      answer = resolver.resolve(host);
+    } catch (RuntimeException e) {
+      // A seam that fails in an unplanned way still fails only this fetch, as a DNS failure.
+      throw (UnknownHostException) new UnknownHostException(host + ": " + e).initCause(e);
+    }
+    if (answer == null || answer.isEmpty()) throw new UnknownHostException(host + ": no address");
+    return answer;
+  }
+
+  /** Only asked for Kerberos and SPNEGO, which are off: answers the name as it is, without a lookup. */
+  @Override
+  public String resolveCanonicalHostname(String host) {
+    return host;
   }
 }

@@ -85,7 +85,11 @@ public final class RobotsFetcher {
       FetchResult result = fetcher.fetch(FetchRequest.of(url));
       hops.add(result);
       if (!(result instanceof FetchResult.Response response)) {
-        return new Result(hops, unreachable());
+        // A redirect to an address the network policy refuses was not sent: like a hop the gate
+        // refuses, the file is unavailable. The origin's own address refused is the caller's matter.
+        boolean refusedHop = hop > 0 && result instanceof FetchResult.Failure f
+            && f.kind() == FetchResult.FailureKind.BLOCKED_BY_NETWORK_POLICY;
+        return new Result(hops, refusedHop ? definite(404, new byte[0]) : unreachable());
       }
       int status = response.status();
       if (status >= 300 && status < 400) {

@@ -74,7 +74,8 @@ class ExampleFileTest {
             ConfigReader.LIMITS_KEYS.stream().map(key -> "limits." + key),
             ConfigReader.RECRAWL_KEYS.stream().map(key -> "recrawl." + key),
             ConfigReader.STATUS_KEYS.stream().map(key -> "status." + key),
-            Stream.of("robots.cache_ttl", "network.allow_private_addresses", "store.kind", "store.url"),
+            Stream.of("robots.cache_ttl", "store.kind", "store.url", "network.tls.verify"),
+            NetworkReader.KEYS.stream().map(key -> "network." + key),
             RuleReader.DO_NOT_CRAWL_KEYS.stream(),
             RuleReader.QUERY_PARAMETER_KEYS.stream())
         .flatMap(keys -> keys)

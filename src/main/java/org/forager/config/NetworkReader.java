@@ -1,0 +1,79 @@
+package org.forager.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.InetAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.forager.config.CrawlConfig.Network;
+import org.forager.dns.IpLiterals;
+import org.forager.url.Origin;
+import org.forager.url.UrlNormalizer;
+
+/**
+ * Reads the {@code network} section: {@code allow_private_addresses}, the {@code resolve} map of pinned
+ * host names (curl's {@code --resolve}) and {@code tls.verify}. Stateless.
+ */
+final class NetworkReader {
+
+  static final List<String> KEYS = List.of("allow_private_addresses", "resolve", "tls");
+  static final List<String> TLS_KEYS = List.of("verify");
+
+  private NetworkReader() {}
+
+  static Network read(Section section) {
+    Network defaults = Network.defaults();
+    return new Network(
+        section.get("allow_private_addresses", Values::bool).orElse(defaults.allowPrivateAddresses()),
+        section.get("resolve", NetworkReader::pins).orElse(defaults.resolve()),
+        section.section("tls", TLS_KEYS).get("verify", Values::bool).orElse(defaults.verifyTls()));
+  }
+
+  /** {@code { host: address }} or {@code { host: [address, ...] }}. */
+  private static Map<String, List<InetAddress>> pins(String path, JsonNode node) {
+    if (!node.isObject()) {
+      throw ConfigException.at(path, "must be a map of host names to addresses, like"
+          + " { \"staging.example.org\": \"10.0.0.5\" }, found " + Values.describe(node));
+    }
+    Map<String, List<InetAddress>> pins = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
+      String keyPath = path + "[" + ConfigException.quote(field.getKey()) + "]";
+      String host = hostName(keyPath, field.getKey());
+      if (pins.containsKey(host)) {
+        throw ConfigException.at(keyPath, "names the host " + host + " a second time");
+      }
+      JsonNode value = field.getValue();
+      if (value.isNull()) throw ConfigException.at(keyPath, "has no address");
+      List<InetAddress> addresses = value.isArray()
+          ? Values.list(keyPath, value, NetworkReader::address)
+          : List.of(address(keyPath, value));
+      if (addresses.isEmpty()) throw ConfigException.at(keyPath, "must name at least one address");
+      pins.put(host, addresses);
+    }
+    return pins;
+  }
+
+  /** The host as normalized URLs spell it (lower case, IDNA), so that it matches what is fetched. */
+  private static String hostName(String path, String key) {
+    String text = key.strip();
+    boolean plain = !text.isEmpty()
+        && text.chars().noneMatch(c -> "/\\@:?#[]".indexOf(c) >= 0 || Character.isWhitespace(c));
+    Optional<String> url = plain ? UrlNormalizer.normalize("http://" + text + "/") : Optional.empty();
+    if (url.isEmpty()) {
+      throw ConfigException.at(path, "is not a host name (write the name alone, without scheme, port or path,"
+          + " like staging.example.org)");
+    }
+    String host = Origin.ofUrl(url.get()).host();
+    if (IpLiterals.parse(host).isPresent()) {
+      throw ConfigException.at(path, "is an IP address (" + host + "): only host names are resolved");
+    }
+    return host;
+  }
+
+  private static InetAddress address(String path, JsonNode node) {
+    String text = Values.nonBlank(path, node);
+    return IpLiterals.parse(text).orElseThrow(() -> ConfigException.at(path, ConfigException.quote(text)
+        + " is not an IP address (write it like 10.0.0.5 or 2001:db8::5)"));
+  }
+}

@@ -1,0 +1,69 @@
+package org.forager.dns;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Reads IP address literals without ever asking DNS. Stateless.
+ *
+ * <p>Only the canonical spellings are literals here: IPv4 as four decimal numbers 0-255 without
+ * leading zeros ({@code 10.0.0.5}; {@code 010.0.0.5} is octal to some parsers and decimal to others,
+ * so it is refused), IPv6 as RFC 4291 section 2.2 text, with or without brackets, without a zone.
+ * An IPv4-mapped IPv6 literal ({@code ::ffff:127.0.0.1}) stays an {@link Inet6Address}, as a DNS
+ * AAAA answer would be (the JDK's parser turns it into an {@link Inet4Address}), so that whoever
+ * judges it sees what the network would give.
+ */
+public final class IpLiterals {
+
+  private static final String OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+  private static final Pattern IPV4 = Pattern.compile("(?:" + OCTET + "\\.){3}" + OCTET);
+  /**
+   * Hex groups, colons and an embedded dotted quad, starting as the JDK needs to read it as a literal
+   * (a hex digit or a colon); the JDK checks the rest.
+   */
+  private static final Pattern IPV6_CHARACTERS = Pattern.compile("(?=.*:)[0-9A-Fa-f:][0-9A-Fa-f:.]*");
+
+  private IpLiterals() {}
+
+  /** The address {@code text} spells, or empty when it is not an IP literal (a host name, say). */
+  public static Optional<InetAddress> parse(String text) {
+    String literal = text.length() > 2 && text.startsWith("[") && text.endsWith("]")
+        ? text.substring(1, text.length() - 1)
+        : text;
+    if (IPV4.matcher(literal).matches()) return Optional.of(parsed(literal));
+    if (!IPV6_CHARACTERS.matcher(literal).matches()) return Optional.empty();
+    InetAddress address;
+    try {
+      // With a ':' in it the JDK reads the text as an IPv6 literal or fails: it never looks it up.
+      address = InetAddress.getByName(literal);
+    } catch (UnknownHostException e) {
+      return Optional.empty();
+    }
+    return Optional.of(address instanceof Inet4Address v4 ? mapped(v4) : address);
+  }
+
+  private static InetAddress parsed(String dottedQuad) {
+    try {
+      return InetAddress.getByName(dottedQuad);
+    } catch (UnknownHostException e) {
+      throw new IllegalStateException("a dotted quad is a literal", e);
+    }
+  }
+
+  /** {@code ::ffff:a.b.c.d} as an IPv6 address (RFC 4291 section 2.5.5.2). */
+  private static InetAddress mapped(Inet4Address v4) {
+    byte[] bytes = new byte[16];
+    bytes[10] = (byte) 0xff;
+    bytes[11] = (byte) 0xff;
+    System.arraycopy(v4.getAddress(), 0, bytes, 12, 4);
+    try {
+      return Inet6Address.getByAddress(null, bytes, -1);
+    } catch (UnknownHostException e) {
+      throw new IllegalStateException("16 bytes are an IPv6 address", e);
+    }
+  }
+}

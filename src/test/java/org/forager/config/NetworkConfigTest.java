@@ -1,0 +1,128 @@
+package org.forager.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.forager.config.CrawlConfig.Network;
+import org.forager.dns.IpLiterals;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The {@code network} section: pinned names ({@code resolve}) and TLS verification. */
+class NetworkConfigTest {
+
+  @TempDir Path dir;
+
+  private Network load(String yaml) throws IOException {
+    Path file = Files.writeString(dir.resolve("forager.yaml"), yaml);
+    return ConfigLoader.load(Optional.of(file), Overrides.none()).network();
+  }
+
+  private static InetAddress ip(String literal) {
+    return IpLiterals.parse(literal).orElseThrow();
+  }
+
+  @Test
+  void defaultsRefusePrivateAddressesPinNothingAndVerifyTls() throws IOException {
+    Network network = load("max_actions: 1\n");
+    assertEquals(new Network(false, Map.of(), true), network);
+    assertEquals(Network.defaults(), network);
+  }
+
+  /** The example of DESIGN.md, and the other forms: a list of addresses, names normalized as URLs are. */
+  @Test
+  void resolvePinsHostNamesToOneOrMoreAddresses() throws IOException {
+    Network network = load("""
+        network:
+          allow_private_addresses: false
+          resolve:
+            "staging.example.org": "10.0.0.5"
+            Mirror.Example.ORG: [ 192.0.2.7, "2001:db8::7", "[2001:db8::8]" ]
+            bücher.example: "::ffff:10.0.0.9"
+          tls: { verify: false }
+        """);
+
+    assertEquals(Map.of(
+        "staging.example.org", List.of(ip("10.0.0.5")),
+        "mirror.example.org", List.of(ip("192.0.2.7"), ip("2001:db8::7"), ip("2001:db8::8")),
+        "xn--bcher-kva.example", List.of(ip("::ffff:10.0.0.9"))), network.resolve());
+    // Kept as the IPv6 address it was written as, so the network policy judges what a socket would reach.
+    assertInstanceOf(Inet6Address.class, network.resolve().get("xn--bcher-kva.example").get(0));
+    assertFalse(network.allowPrivateAddresses());
+    assertFalse(network.verifyTls());
+  }
+
+  @Test
+  void tlsIsVerifiedUnlessSaidOtherwise() throws IOException {
+    assertTrue(load("network: { tls: { verify: true } }").verifyTls());
+    assertTrue(load("network: { tls: {} }").verifyTls());
+  }
+
+  static Stream<Arguments> mistakes() {
+    return Stream.of(
+        arguments("network: { resolve: { staging.example.org: 10.0.0.x } }",
+            "config: network.resolve[\"staging.example.org\"]: \"10.0.0.x\" is not an IP address"
+                + " (write it like 10.0.0.5 or 2001:db8::5)"),
+        arguments("network: { resolve: { staging.example.org: staging.internal } }",
+            "config: network.resolve[\"staging.example.org\"]: \"staging.internal\" is not an IP address"
+                + " (write it like 10.0.0.5 or 2001:db8::5)"),
+        arguments("network: { resolve: { a.example: 010.0.0.5 } }",
+            "config: network.resolve[\"a.example\"]: \"010.0.0.5\" is not an IP address"
+                + " (write it like 10.0.0.5 or 2001:db8::5)"),
+        arguments("network: { resolve: { a.example: [ 10.0.0.5, \"fe80::1%eth0\" ] } }",
+            "config: network.resolve[\"a.example\"][1]: \"fe80::1%eth0\" is not an IP address"
+                + " (write it like 10.0.0.5 or 2001:db8::5)"),
+        arguments("network: { resolve: { a.example: [] } }",
+            "config: network.resolve[\"a.example\"]: must name at least one address"),
+        arguments("network: { resolve: { a.example: ~ } }", "config: network.resolve[\"a.example\"]: has no address"),
+        arguments("network: { resolve: { a.example: { ip: 10.0.0.5 } } }",
+            "config: network.resolve[\"a.example\"]: must be a string, found a map"),
+        arguments("network: { resolve: { \"https://a.example/\": 10.0.0.5 } }",
+            "config: network.resolve[\"https://a.example/\"]: is not a host name (write the name alone, without"
+                + " scheme, port or path, like staging.example.org)"),
+        arguments("network: { resolve: { \"a.example:8080\": 10.0.0.5 } }",
+            "config: network.resolve[\"a.example:8080\"]: is not a host name (write the name alone, without"
+                + " scheme, port or path, like staging.example.org)"),
+        arguments("network: { resolve: { \"user@a.example\": 10.0.0.5 } }",
+            "config: network.resolve[\"user@a.example\"]: is not a host name (write the name alone, without"
+                + " scheme, port or path, like staging.example.org)"),
+        arguments("network: { resolve: { \"10.0.0.1\": 10.0.0.5 } }",
+            "config: network.resolve[\"10.0.0.1\"]: is an IP address (10.0.0.1): only host names are resolved"),
+        arguments("network: { resolve: { \"2130706433\": 10.0.0.5 } }",
+            "config: network.resolve[\"2130706433\"]: is an IP address (127.0.0.1): only host names are resolved"),
+        arguments("network: { resolve: { A.example: 10.0.0.5, a.EXAMPLE: 10.0.0.6 } }",
+            "config: network.resolve[\"a.EXAMPLE\"]: names the host a.example a second time"),
+        arguments("network: { resolve: [ \"a.example=10.0.0.5\" ] }",
+            "config: network.resolve: must be a map of host names to addresses, like"
+                + " { \"staging.example.org\": \"10.0.0.5\" }, found a list"),
+        arguments("network: { tls: { verify: maybe } }", "config: network.tls.verify: \"maybe\" is not true or false"),
+        arguments("network: { tls: insecure }", "config: network.tls: must be a map (key: value), found \"insecure\""),
+        arguments("network: { tls: { verfy: false } }",
+            "config: network.tls: unknown key 'verfy' (did you mean 'verify'?)"),
+        arguments("network: { resolv: {} }", "config: network: unknown key 'resolv' (did you mean 'resolve'?)"));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @MethodSource
+  void mistakes(String yaml, String message) throws IOException {
+    Path file = Files.writeString(dir.resolve("forager.yaml"), yaml);
+    var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.of(file), Overrides.none()));
+    assertEquals(message, e.getMessage());
+  }
+}

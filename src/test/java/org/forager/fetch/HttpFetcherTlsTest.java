@@ -1,0 +1,203 @@
+package org.forager.fetch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.forager.fetch.FetchResult.Failure;
+import org.forager.fetch.FetchResult.FailureKind;
+import org.forager.fetch.FetchResult.Response;
+import org.forager.testweb.CapturedConsole;
+import org.forager.testweb.TestCrawl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * https against a real server on loopback with a certificate made for the test by the JDK's keytool:
+ * certificates and host names are verified unless {@code network.tls.verify} is false, and a refused
+ * certificate is a {@link FailureKind#TLS} failure that says what was wrong with it.
+ */
+@Timeout(60)
+class HttpFetcherTlsTest {
+
+  private static final char[] PASSWORD = "changeit".toCharArray();
+  private static final HttpFetcher.Options OPTIONS =
+      new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(5), 100, true, 16);
+
+  @TempDir Path dir;
+  @RegisterExtension final CapturedConsole console = new CapturedConsole();
+
+  private final AtomicInteger requests = new AtomicInteger();
+  private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+  private HttpsServer server;
+  private HttpFetcher fetcher;
+
+  @AfterEach
+  void stop() {
+    if (fetcher != null) fetcher.close();
+    if (server != null) server.stop(0);
+    executor.close();
+  }
+
+  /** A PKCS12 key store with one self-signed EC certificate for {@code san} (keytool's -ext syntax). */
+  private Path keyStore(String name, String san) throws IOException, InterruptedException {
+    Path file = dir.resolve(name + ".p12");
+    Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+        "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
+        "-ext", "san=" + san, "-validity", "2", "-storetype", "PKCS12", "-keystore", file.toString(),
+        "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
+        .redirectErrorStream(true).start();
+    String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!keytool.waitFor(30, TimeUnit.SECONDS) || keytool.exitValue() != 0) {
+      throw new IllegalStateException("keytool failed: " + output);
+    }
+    return file;
+  }
+
+  /** Serves {@code secure} (as text/html, for the crawl) on 127.0.0.1 with the key store's certificate; returns the port. */
+  private int serve(Path keyStore) throws IOException, GeneralSecurityException {
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(keyStore)) {
+      keys.load(in, PASSWORD);
+    }
+    KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    keyManagers.init(keys, PASSWORD);
+    SSLContext tls = SSLContext.getInstance("TLS");
+    tls.init(keyManagers.getKeyManagers(), null, null);
+    server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+    server.setHttpsConfigurator(new HttpsConfigurator(tls));
+    server.setExecutor(executor);
+    server.createContext("/", exchange -> {
+      requests.incrementAndGet();
+      byte[] body = "secure".getBytes(StandardCharsets.US_ASCII);
+      exchange.getResponseHeaders().set("Content-Type", "text/html");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+    return server.getAddress().getPort();
+  }
+
+  private static Failure assertTlsFailure(FetchResult result, String problem) {
+    Failure failure = assertInstanceOf(Failure.class, result);
+    assertEquals(FailureKind.TLS, failure.kind(), failure.message());
+    assertTrue(failure.message().startsWith(problem + ": "), failure.message());
+    return failure;
+  }
+
+  @Test
+  void aSelfSignedCertificateIsRefusedAsNotTrusted() throws Exception {
+    int port = serve(keyStore("localhost", "dns:localhost,ip:127.0.0.1"));
+    fetcher = new HttpFetcher(OPTIONS);
+
+    assertTlsFailure(fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/")),
+        FailureClassifier.CERTIFICATE_NOT_TRUSTED);
+    assertEquals(0, requests.get(), "no request is sent over an unverified connection");
+  }
+
+  @Test
+  void aSelfSignedCertificateIsFetchedWhenVerificationIsOffAndThatIsAnnounced() throws Exception {
+    int port = serve(keyStore("other", "dns:other.test"));
+    fetcher = new HttpFetcher(OPTIONS.withVerifyTls(false));
+
+    Response response = assertInstanceOf(Response.class,
+        fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/")));
+
+    assertEquals(200, response.status());
+    assertEquals("secure", new String(response.body(), StandardCharsets.US_ASCII));
+    assertTrue(console.err().contains("forager: network.tls.verify is false"), console.err());
+  }
+
+  /**
+   * The certificate is trusted here (the test's trust store), so what is left to refuse is the name:
+   * a certificate for {@code other.test} served as {@code localhost}.
+   */
+  @Test
+  void aTrustedCertificateForAnotherHostIsRefusedAsAHostNameMismatch() throws Exception {
+    Path keyStore = keyStore("other", "dns:other.test");
+    int port = serve(keyStore);
+    fetcher = withTrustStore(keyStore, () -> new HttpFetcher(OPTIONS));
+
+    assertTlsFailure(fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/")),
+        FailureClassifier.HOST_NAME_MISMATCH);
+    assertEquals(0, requests.get());
+  }
+
+  @Test
+  void aTrustedCertificateForTheHostIsFetched() throws Exception {
+    Path keyStore = keyStore("localhost", "dns:localhost");
+    int port = serve(keyStore);
+    fetcher = withTrustStore(keyStore, () -> new HttpFetcher(OPTIONS));
+
+    Response response = assertInstanceOf(Response.class,
+        fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/")));
+    assertEquals(200, response.status());
+    assertEquals("", console.err(), "nothing to announce when certificates are verified");
+  }
+
+  /** Through a whole crawl: the crawl log says what was wrong; verify: false crawls the site. */
+  @Test
+  void theCrawlLogNamesTheCertificateProblemAndVerifyFalseCrawlsTheSite() throws Exception {
+    int port = serve(keyStore("localhost", "dns:localhost,ip:127.0.0.1"));
+    String seed = "https://localhost:" + port + "/";
+
+    Path verified = dir.resolve("verified");
+    TestCrawl.run(TestCrawl.config(verified, List.of(seed), "network: { allow_private_addresses: true }"));
+    JsonNode robots = TestCrawl.log(verified).get(0);
+    assertEquals(seed + "robots.txt", robots.get("url").asText());
+    assertEquals("NETWORK_ERROR", robots.get("outcome").asText());
+    assertTrue(robots.get("reason").asText().startsWith("tls: certificate not trusted: "), robots.toString());
+    assertEquals(0, requests.get());
+
+    Path insecure = dir.resolve("insecure");
+    TestCrawl.run(TestCrawl.config(insecure, List.of(seed),
+        "network: { allow_private_addresses: true, tls: { verify: false } }"));
+    assertEquals("FETCHED", TestCrawl.lastOutcome(insecure, seed));
+    assertTrue(console.err().contains("forager: network.tls.verify is false"), console.err());
+  }
+
+  /**
+   * Builds with the JDK's default trust store replaced by {@code trustStore}: the fetcher's TLS context
+   * reads the javax.net.ssl properties when it is created, so they are set only for that moment.
+   */
+  private static HttpFetcher withTrustStore(Path trustStore, java.util.function.Supplier<HttpFetcher> build) {
+    String[] keys = {"javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType"};
+    String[] saved = new String[keys.length];
+    for (int i = 0; i < keys.length; i++) saved[i] = System.getProperty(keys[i]);
+    try {
+      System.setProperty(keys[0], trustStore.toString());
+      System.setProperty(keys[1], new String(PASSWORD));
+      System.setProperty(keys[2], "PKCS12");
+      return build.get();
+    } finally {
+      for (int i = 0; i < keys.length; i++) {
+        if (saved[i] == null) System.clearProperty(keys[i]);
+        else System.setProperty(keys[i], saved[i]);
+      }
+    }
+  }
+}
