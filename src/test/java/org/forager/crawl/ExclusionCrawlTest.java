@@ -116,6 +116,19 @@ class ExclusionCrawlTest {
     }
   }
 
+  /** A robots.txt may list sitemaps anywhere; only its own origin's are read (pinned, held before). */
+  @Test
+  void aSitemapLineNamingAnotherHostIsNotFetched() throws Exception {
+    try (TestSite site = TestSite.start(); TestSite other = TestSite.start()) {
+      other.html("/sitemap.xml", "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"></urlset>");
+      String otherSitemap = other.url("/sitemap.xml").replace("127.0.0.1", "localhost");
+      site.robots("User-agent: *\nAllow: /\nSitemap: " + otherSitemap + "\n").linking("/");
+      TestCrawl.run(TestCrawl.config(tmp.resolve("data"), List.of(site.url("/")), "sitemaps: { default_location: false }"));
+      assertEquals(List.of(), other.paths());
+      assertEquals(List.of("/robots.txt", "/"), site.paths());
+    }
+  }
+
   private static JsonNode robotsAction(Path data, String url) {
     return TestCrawl.log(data).stream()
         .filter(a -> a.get("kind").asText().equals("robots") && a.get("url").asText().equals(url))

@@ -17,11 +17,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import org.forager.bench.web.Audit;
 import org.forager.bench.web.Servers;
 import org.forager.bench.web.SyntheticWebServer;
-import org.forager.cli.Main;
+import org.forager.testweb.ChildCrawl;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.AfterEach;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * hostile ones (endless headers, a huge Retry-After, a gzip sitemap bomb, robots.txt redirecting to an
  * excluded host, slowloris, a gzip bomb page, an endless body, denial of everything, a redirect loop,
  * connections closed unanswered). Every well-behaved origin is crawled to the last page, politely, the
- * excluded host hears nothing, and {@code forager crawl} exits 0 with a clean politeness audit.
+ * excluded host hears nothing, and {@code forager crawl} (a child JVM with the default 512 MiB heap)
+ * exits 0 with a clean politeness audit.
  */
 @Timeout(240)
 class HostileWebCrawlTest {
@@ -94,7 +96,12 @@ class HostileWebCrawlTest {
     yaml.append("do_not_crawl: [ { host: \"127.0.0.1\" } ]\n");
     Path config = Files.writeString(tmp.resolve("crawl.yaml"), yaml);
 
-    assertEquals(0, Main.run("crawl", "--config", config.toString(), "--quiet"));
+    // As a user runs it: its own JVM with the launcher's default heap (./forager: -Xmx512m).
+    Path out = tmp.resolve("crawl.out");
+    Process crawl = ChildCrawl.builder(List.of("-Xmx512m"), config, "--quiet")
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile())).start();
+    assertTrue(crawl.waitFor(200, TimeUnit.SECONDS), "the crawl ended");
+    assertEquals(0, crawl.exitValue(), Files.readString(out));
 
     Audit audit = web.audit();
     assertEquals(1.0, audit.coverage(), "every page of every well-behaved origin: " + audit.summaryLine());
