@@ -67,4 +67,9 @@ final class SitemapQueue {
   boolean hasNext() {
     return !pending.isEmpty() && taken < config.maxFiles();
   }
+
+  /** Files queued and not yet taken. */
+  int pending() {
+    return pending.size();
+  }
 }

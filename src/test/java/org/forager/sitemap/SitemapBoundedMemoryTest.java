@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.zip.Deflater;
@@ -214,5 +216,42 @@ class SitemapBoundedMemoryTest {
 
     assertEquals(2, result.urls());
     assertTrue(result.cut().orElseThrow().startsWith("unreadable: "), result.toString());
+  }
+
+  @Test
+  void atMostFourSitemapsAreReadAtOnceInTheWholeProcess() throws Exception {
+    int limit = SitemapReader.MAX_CONCURRENT_READS;
+    byte[] sitemap = (HEAD + url(1) + "</urlset>").getBytes(StandardCharsets.UTF_8);
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    CountDownLatch release = new CountDownLatch(1);
+    List<SitemapResult> results = new CopyOnWriteArrayList<>();
+    List<Thread> readers = new ArrayList<>();
+    for (int i = 0; i < 2 * limit; i++) {
+      readers.add(Thread.ofPlatform().start(() -> results.add(SitemapReader.read(SitemapReaderTest.SITEMAP, sitemap,
+          Optional.empty(), SitemapReaderTest.NOW, batch -> {
+            most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+            try {
+              release.await(); // holds its read open
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            inside.decrementAndGet();
+          }, batch -> { }))));
+    }
+
+    // Every reader is either holding a read open or waiting for one: nothing can move until released.
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (readers.stream().anyMatch(t -> t.getState() != Thread.State.WAITING)) {
+      assertTrue(System.nanoTime() < deadline, "readers never settled");
+      Thread.yield();
+    }
+    assertEquals(limit, inside.get(), "reads open at once");
+    release.countDown();
+    for (Thread reader : readers) reader.join();
+
+    assertEquals(limit, most.get());
+    assertEquals(2 * limit, results.size());
+    assertTrue(results.stream().allMatch(r -> r.equals(new UrlSet(1, Optional.empty()))), results.toString());
   }
 }

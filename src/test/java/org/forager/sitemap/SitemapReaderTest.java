@@ -179,4 +179,20 @@ class SitemapReaderTest {
 
     assertEquals(urlSet(List.of(new Entry("http://www.example.com/a", Optional.empty())), Optional.empty()), read(xml));
   }
+
+  @Test
+  void aLastmodInYear99999Or1970IsDroppedNotThrown() {
+    byte[] xml = ("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+        + "<url><loc>http://www.example.com/a</loc><lastmod>+99999-12-31T00:00:00Z</lastmod></url>"
+        + "<url><loc>http://www.example.com/b</loc><lastmod>99999-12-31</lastmod></url>"
+        + "<url><loc>http://www.example.com/c</loc><lastmod>1970-01-01T00:00:00Z</lastmod></url>"
+        + "<url><loc>http://www.example.com/d</loc><lastmod>2026-11-23</lastmod></url>"
+        + "</urlset>").getBytes(StandardCharsets.UTF_8);
+
+    assertEquals(urlSet(List.of(new Entry("http://www.example.com/a", Optional.empty()),
+        new Entry("http://www.example.com/b", Optional.empty()),
+        new Entry("http://www.example.com/c", Optional.empty()),
+        new Entry("http://www.example.com/d", Optional.of(Instant.parse("2026-11-23T00:00:00Z")))), Optional.empty()),
+        read(xml));
+  }
 }
