@@ -12,9 +12,9 @@ import java.io.InputStream;
  *   <li>a {@code <!DOCTYPE} or {@code <!ENTITY} anywhere, in any case: no parser is ever handed one,
  *       so no external entity is resolved (XXE) and no entity is expanded (billion laughs), whatever
  *       the parser would do with them; the sitemap schema needs neither;
- *   <li>a tag, comment, CDATA section or processing instruction longer than {@link #MAX_MARKUP}
- *       bytes: the JDK's StAX parser hands text on in pieces but holds each of these whole, so a
- *       50 MiB comment would cost hundreds of MiB of char arrays.
+ *   <li>a tag, comment, CDATA section, processing instruction or character reference longer than
+ *       {@link #MAX_MARKUP} bytes: the JDK's StAX parser hands text on in pieces but holds each of
+ *       these whole, so a 50 MiB comment would cost hundreds of MiB of char arrays.
  * </ul>
  *
  * <p>It reads markup as a small lexer does (quotes in tags, {@code -->}, {@code ]]>}, {@code ?>});
@@ -23,13 +23,13 @@ import java.io.InputStream;
  */
 final class XmlGuard extends FilterInputStream {
 
-  /** The longest tag, comment, CDATA section or processing instruction handed to the parser. */
+  /** The longest tag, comment, CDATA section, processing instruction or reference handed on. */
   static final int MAX_MARKUP = 64 * 1024;
 
   private static final byte[] DOCTYPE = {'<', '!', 'd', 'o', 'c', 't', 'y', 'p', 'e'};
   private static final byte[] ENTITY = {'<', '!', 'e', 'n', 't', 'i', 't', 'y'};
 
-  private enum State { TEXT, OPEN, BANG, TAG, COMMENT, CDATA, PI }
+  private enum State { TEXT, REF, OPEN, BANG, TAG, COMMENT_OPEN, COMMENT, CDATA, PI }
 
   private State state = State.TEXT;
   private int markup; // bytes of the current markup so far
@@ -81,14 +81,14 @@ final class XmlGuard extends FilterInputStream {
       return;
     }
     if (state == State.TEXT) {
-      if (b == '<') {
-        state = State.OPEN;
+      if (b == '<' || b == '&') {
+        state = b == '<' ? State.OPEN : State.REF;
         markup = 1;
       }
       return;
     }
     if (++markup > MAX_MARKUP) {
-      refusal = "a tag, comment or CDATA section longer than " + MAX_MARKUP + " bytes";
+      refusal = "a tag, comment, CDATA section or reference longer than " + MAX_MARKUP + " bytes";
       return;
     }
     state = next(state, b);
@@ -96,13 +96,19 @@ final class XmlGuard extends FilterInputStream {
 
   private State next(State current, byte b) {
     switch (current) {
+      case REF -> { // "&#000…065;": the parser holds a reference whole too
+        return b == ';' ? State.TEXT : b == '<' ? State.OPEN : State.REF;
+      }
       case OPEN -> {
         closers = 0;
         quote = 0;
         return b == '!' ? State.BANG : b == '?' ? State.PI : b == '>' ? State.TEXT : State.TAG;
       }
       case BANG -> {
-        return b == '-' ? State.COMMENT : b == '[' ? State.CDATA : b == '>' ? State.TEXT : State.TAG;
+        return b == '-' ? State.COMMENT_OPEN : b == '[' ? State.CDATA : b == '>' ? State.TEXT : State.TAG;
+      }
+      case COMMENT_OPEN -> { // the second '-' of "<!--" is no part of a closing "-->"
+        return b == '-' ? State.COMMENT : State.TAG;
       }
       case TAG -> {
         if (quote != 0) {

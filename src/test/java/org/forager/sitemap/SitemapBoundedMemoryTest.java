@@ -153,7 +153,8 @@ class SitemapBoundedMemoryTest {
         gzip("<urlset><!--", pieces, i -> "a<b>c", "--></urlset>"),
         gzip("<urlset><url><loc><![CDATA[", pieces, i -> "a<b>c", "]]></loc></url></urlset>"),
         gzip("<urlset><?pi ", pieces, i -> "a<b>c", "?></urlset>"),
-        gzip("<urlset a=\"", pieces, i -> "a>b>c", "\"></urlset>"));
+        gzip("<urlset a=\"", pieces, i -> "a>b>c", "\"></urlset>"),
+        gzip("<urlset><url><loc>&#", pieces, i -> "00000", "65;</loc></url></urlset>"));
     read(SitemapReaderTest.gzip(HEAD.getBytes(StandardCharsets.UTF_8)), new Batches()); // class loading
     for (byte[] sitemap : hostile) {
       List<SitemapResult> result = new ArrayList<>();
@@ -162,7 +163,7 @@ class SitemapBoundedMemoryTest {
 
       assertTrue(allocated < 8L << 20, "allocated " + allocated + " bytes");
       Failure failure = assertInstanceOf(Failure.class, result.get(0));
-      assertEquals("a tag, comment or CDATA section longer than 65536 bytes", failure.reason());
+      assertEquals("a tag, comment, CDATA section or reference longer than 65536 bytes", failure.reason());
     }
   }
 
@@ -253,5 +254,17 @@ class SitemapBoundedMemoryTest {
     assertEquals(limit, most.get());
     assertEquals(2 * limit, results.size());
     assertTrue(results.stream().allMatch(r -> r.equals(new UrlSet(1, Optional.empty()))), results.toString());
+  }
+
+  @Test
+  void ampersandsInFiftyThousandUrlsAreNoEntityBomb() {
+    // JDK 24+ count each &amp; against a 100,000 entity size limit meant for DTD entities.
+    byte[] sitemap = gzip(HEAD, 60_000,
+        i -> "<url><loc>http://www.example.com/?p=" + i + "&amp;q=1&amp;r=&#50;</loc></url>\n", "</urlset>");
+    Batches batches = new Batches();
+
+    SitemapResult result = read(sitemap, batches);
+
+    assertEquals(new UrlSet(SitemapReader.MAX_URLS, Optional.of("more than 50000 URLs")), result);
   }
 }
