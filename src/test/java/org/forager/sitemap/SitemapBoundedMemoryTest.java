@@ -267,4 +267,17 @@ class SitemapBoundedMemoryTest {
 
     assertEquals(new UrlSet(SitemapReader.MAX_URLS, Optional.of("more than 50000 URLs")), result);
   }
+
+  @Test
+  void aFileOverFiftyMebibytesKeepsTheEntriesBeforeTheCap() {
+    String path = "x".repeat(1_100);
+    byte[] sitemap = gzip(HEAD, 49_000, i -> "<url><loc>http://www.example.com/" + path + i + "</loc></url>\n", "</urlset>");
+    Batches batches = new Batches();
+
+    UrlSet result = assertInstanceOf(UrlSet.class, read(sitemap, batches));
+
+    assertEquals(Optional.of("larger than 52428800 bytes decoded"), result.cut());
+    assertTrue(result.urls() > 45_000 && result.urls() < 49_000, result.toString());
+    assertEquals(result.urls(), batches.entries.get());
+  }
 }
