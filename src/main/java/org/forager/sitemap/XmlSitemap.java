@@ -49,18 +49,22 @@ final class XmlSitemap {
     } catch (XMLStreamException | RuntimeException e) {
       return new SitemapResult.Failure(Stop.reason(e));
     }
-    while (cut == null) {
-      int event;
-      // Only the parser's calls are caught: whatever the caller's batch consumer throws is not a
-      // broken sitemap and goes up as it is.
-      try {
-        if (!reader.hasNext()) break;
-        event = reader.next();
-      } catch (XMLStreamException | RuntimeException e) {
-        cut = Stop.reason(e);
-        break;
+    try {
+      while (cut == null) {
+        int event;
+        // Only the parser's calls are caught: whatever the caller's batch consumer throws is not a
+        // broken sitemap and goes up as it is.
+        try {
+          if (!reader.hasNext()) break;
+          event = reader.next();
+        } catch (XMLStreamException | RuntimeException e) {
+          cut = Stop.reason(e);
+          break;
+        }
+        on(event, reader);
       }
-      on(event, reader);
+    } finally {
+      close(reader);
     }
     pages.flush();
     sitemaps.flush();
@@ -129,6 +133,14 @@ final class XmlSitemap {
     }
     if (index) sitemaps.add(url.get());
     else pages.add(new Entry(url.get(), Lastmod.parse(lastmod, now)));
+  }
+
+  private static void close(XMLStreamReader reader) {
+    try {
+      reader.close(); // frees the parser's buffers; the stream is the caller's
+    } catch (XMLStreamException | RuntimeException e) {
+      // nothing to free then
+    }
   }
 
   /** The JDK's own StAX parser (not whichever a dependency brings), with DTDs and external entities off. */
