@@ -372,27 +372,29 @@ final class OriginCrawler implements OriginTask {
   }
 
   private String readSitemap(FetchResult.Response response) {
-    return switch (SitemapReader.read(response.url(), response.body(), response.header("Content-Type"))) {
+    int[] counts = new int[2]; // new, due sooner: the reader hands the entries on in batches as it reads
+    SitemapResult result = SitemapReader.read(response.url(), response.body(), response.header("Content-Type"),
+        ctx.clock().instant(), batch -> {
+          List<Candidate> candidates = new ArrayList<>();
+          List<SitemapResult.Entry> modified = new ArrayList<>();
+          for (SitemapResult.Entry entry : batch) {
+            Optional<String> url =
+                UrlNormalizer.normalize(entry.url()).filter(u -> ctx.gatekeeper().isCandidate(u, 1));
+            if (url.isEmpty()) continue;
+            candidates.add(new Candidate(url.get(), 1, Optional.of(response.url())));
+            if (entry.lastmod().isPresent()) modified.add(new SitemapResult.Entry(url.get(), entry.lastmod()));
+          }
+          counts[0] += ctx.store().addCandidates(candidates);
+          wakeOtherOrigins(candidates);
+          counts[1] += bringForwardModified(modified);
+        }, sitemaps::add);
+    return switch (result) {
       case SitemapResult.Failure failure -> "not a sitemap: " + failure.reason();
-      case SitemapResult.Index index -> {
-        sitemaps.add(index.sitemaps());
-        yield "sitemap index of " + index.sitemaps().size() + " files";
-      }
-      case SitemapResult.UrlSet set -> {
-        List<Candidate> candidates = new ArrayList<>();
-        List<SitemapResult.Entry> modified = new ArrayList<>();
-        for (SitemapResult.Entry entry : set.urls()) {
-          Optional<String> url = UrlNormalizer.normalize(entry.url()).filter(u -> ctx.gatekeeper().isCandidate(u, 1));
-          if (url.isEmpty()) continue;
-          candidates.add(new Candidate(url.get(), 1, Optional.of(response.url())));
-          entry.lastmod().ifPresent(lastmod -> modified.add(new SitemapResult.Entry(url.get(), Optional.of(lastmod))));
-        }
-        int added = ctx.store().addCandidates(candidates);
-        wakeOtherOrigins(candidates);
-        int sooner = bringForwardModified(modified);
-        yield "sitemap of " + set.urls().size() + " URLs, " + added + " new"
-            + (sooner > 0 ? ", " + sooner + " due sooner by lastmod" : "") + (set.truncated() ? ", truncated" : "");
-      }
+      case SitemapResult.Index index ->
+          "sitemap index of " + index.sitemaps() + " files" + index.cut().map(c -> ", cut: " + c).orElse("");
+      case SitemapResult.UrlSet set -> "sitemap of " + set.urls() + " URLs, " + counts[0] + " new"
+          + (counts[1] > 0 ? ", " + counts[1] + " due sooner by lastmod" : "")
+          + set.cut().map(c -> ", cut: " + c).orElse("");
     };
   }
 

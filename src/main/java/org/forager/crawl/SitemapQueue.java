@@ -15,7 +15,8 @@ import org.forager.url.UrlNormalizer;
  * The sitemap files one origin still has to read in this run: those robots.txt lists (or
  * {@code /sitemap.xml}), then the children of the indexes read. Only the origin's own files are
  * fetched: a request to another origin would owe that origin's delay, which this crawler does not
- * hold. At most {@code sitemaps.max_files} per run. Confined to the origin's turns.
+ * hold. At most {@code sitemaps.max_files} per run, and no more are kept than can still be taken: an
+ * index of 50,000 children costs {@code max_files} URLs here, not 50,000. Confined to the origin's turns.
  */
 final class SitemapQueue {
 
@@ -40,9 +41,10 @@ final class SitemapQueue {
     add(SitemapSources.of(origin, listed));
   }
 
-  /** Children of an index just read. */
+  /** Children of an index just read (one batch of them); those past the run's allowance are dropped. */
   void add(List<String> urls) {
     for (String url : urls) {
+      if (pending.size() + taken >= config.maxFiles()) return;
       Optional<String> normalized = UrlNormalizer.normalize(url);
       if (normalized.isPresent() && origin.contains(normalized.get()) && seen.add(normalized.get())) {
         pending.add(normalized.get());
@@ -64,5 +66,10 @@ final class SitemapQueue {
 
   boolean hasNext() {
     return !pending.isEmpty() && taken < config.maxFiles();
+  }
+
+  /** Files queued and not yet taken. */
+  int pending() {
+    return pending.size();
   }
 }

@@ -1,38 +1,44 @@
 package org.forager.sitemap;
 
-import crawlercommons.sitemaps.AbstractSiteMap;
-import crawlercommons.sitemaps.SiteMap;
-import crawlercommons.sitemaps.SiteMapIndex;
-import crawlercommons.sitemaps.SiteMapParser;
-import crawlercommons.sitemaps.SiteMapURL;
-import crawlercommons.sitemaps.UnknownFormatException;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.MalformedURLException;
 import java.net.URI;
-import java.net.URL;
-import java.util.ArrayList;
-import java.util.Date;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
 import org.forager.sitemap.SitemapResult.Entry;
 import org.forager.sitemap.SitemapResult.Failure;
 
 /**
  * Reads one sitemap file (sitemaps.org protocol 0.9): an XML {@code <urlset>} or {@code
- * <sitemapindex>}, or a text sitemap (one URL per line), any of them gzipped. Stateless and
- * thread-safe; never throws on bad content: anything it cannot read is a {@link Failure}.
+ * <sitemapindex>}, or a text sitemap (one URL per line), any of them gzipped. Never throws on bad
+ * content: anything it cannot read is a {@link Failure}. Thread-safe.
  *
- * <p>Limits (sitemaps.org, "Sitemap file location" and "Using Sitemap index files"): at most
- * {@link #MAX_BYTES} after decompression, else a failure; at most {@link #MAX_URLS} entries, the rest
- * dropped. A result that reached the cap is marked truncated (crawler-commons stops reading a text
- * sitemap there, so "reached" is all that can be known). A total per origin is the caller's to keep.
+ * <p><b>Streaming, in bounded memory.</b> The file is decoded, checked and parsed as a stream (the
+ * JDK's StAX parser for XML), and what it lists goes to the caller in batches of at most 1,000 as it
+ * is read: no more than one batch, a few buffers and at most 64 KiB of markup are held at a time,
+ * whatever the file holds. Caps apply during the read, and nothing past them is decoded or built: at
+ * most {@link #MAX_BYTES} bytes after decompression and {@link #MAX_URLS} entries (sitemaps.org,
+ * "Sitemap file location" and "Using Sitemap index files"), URLs of at most {@link #MAX_URL_LENGTH}
+ * characters (longer ones skipped). A file cut at a cap keeps what was read before it and says so
+ * ({@code cut}). A total per origin is the caller's to keep.
  *
- * <p>Safety: a document with a DOCTYPE (or an ENTITY declaration) is refused before any parser
- * sees it, so no external entity (XXE) is resolved and no entity is expanded (billion laughs); the
- * sitemap schema needs neither. crawler-commons also refuses DTDs by default; the check here does not
- * depend on that. Documents that are not in an ASCII-compatible encoding (UTF-16, UTF-32) are refused
- * too, since the check reads bytes, and sitemaps.org requires UTF-8 anyway.
+ * <p><b>A budget for the process.</b> At most {@link #MAX_CONCURRENT_READS} files are read at once in
+ * the whole process (a fair semaphore; further readers wait, the wait bounded by the time one read
+ * takes), so that all sitemap work together holds a few MiB, however many origins read at once.
+ *
+ * <p><b>Safety.</b> A document with a DOCTYPE (or an ENTITY declaration) anywhere is refused before
+ * the parser sees it ({@link XmlGuard}), so no external entity (XXE) is resolved and no entity is
+ * expanded (billion laughs); the sitemap schema needs neither, and the parser has DTDs and external
+ * entities off as well. Documents that are not in an ASCII-compatible encoding (UTF-16, UTF-32) are
+ * refused too, since the guard reads bytes, and sitemaps.org requires UTF-8 anyway. A {@code
+ * <lastmod>} is kept only within a sane range ({@link Entry}).
  */
 public final class SitemapReader {
 
@@ -40,81 +46,85 @@ public final class SitemapReader {
   public static final int MAX_BYTES = 50 * 1024 * 1024;
   /** sitemaps.org: "no more than 50,000 URLs" per sitemap, and 50,000 sitemaps per index. */
   public static final int MAX_URLS = 50_000;
+  /** sitemaps.org: a URL "must be less than 2,048 characters"; the crawl's default limit too. */
+  public static final int MAX_URL_LENGTH = 2048;
+  /** Files read at once in the whole process; more readers wait their turn. */
+  public static final int MAX_CONCURRENT_READS = 4;
+
+  private static final Semaphore READS = new Semaphore(MAX_CONCURRENT_READS, true);
 
   private SitemapReader() {}
 
   /**
-   * What the sitemap at {@code sitemapUrl} lists.
+   * Reads the sitemap at {@code sitemapUrl}, handing what it lists to {@code pages} or {@code
+   * sitemaps} in batches, in document order, on the calling thread, as it is read. An exception the
+   * consumers throw ends the read and goes up as it is.
    *
-   * @param sitemapUrl the absolute URL the content was fetched from (relative entries of text
-   *     sitemaps are not resolved; it names the sitemap in failures and tells crawler-commons the base)
+   * @param sitemapUrl the absolute URL the content was fetched from (it names the sitemap; relative
+   *     entries are not resolved against it: sitemaps.org requires absolute URLs)
    * @param content the response body after HTTP content decoding; gzip file content ({@code .xml.gz})
    *     is recognized by its magic bytes whatever the URL or content type say
    * @param contentType the response's Content-Type, if any; an HTML type is refused as "not a sitemap"
    *     (a soft 404); otherwise the content decides between XML and text
+   * @param now the crawler's clock: a {@code <lastmod>} more than a day after it is dropped
+   * @param pages receives the page entries of a {@code <urlset>} or text sitemap
+   * @param sitemaps receives the child sitemap URLs of a {@code <sitemapindex>}, as written
+   * @return how many entries went to the caller and whether reading stopped early, or why the file is
+   *     not a sitemap (entries may have gone to the caller before a failure was found only if the
+   *     result says {@code cut})
    */
-  public static SitemapResult read(String sitemapUrl, byte[] content, Optional<String> contentType) {
-    URL base;
+  public static SitemapResult read(String sitemapUrl, byte[] content, Optional<String> contentType, Instant now,
+      Consumer<List<Entry>> pages, Consumer<List<String>> sitemaps) {
     try {
-      base = URI.create(sitemapUrl).toURL();
+      URI.create(sitemapUrl).toURL();
     } catch (IllegalArgumentException | MalformedURLException e) {
       return new Failure("not an absolute URL: " + sitemapUrl);
     }
     if (contentType.map(type -> type.toLowerCase(Locale.ROOT).contains("html")).orElse(false)) {
       return new Failure("not a sitemap: Content-Type " + contentType.get());
     }
-    byte[] body = content;
-    if (Gzip.isGzip(body)) {
-      Optional<byte[]> inflated = Gzip.inflate(body, MAX_BYTES);
-      if (inflated.isEmpty()) return new Failure("gzip content broken or larger than " + MAX_BYTES + " bytes decoded");
-      body = inflated.get();
-      if (Gzip.isGzip(body)) return new Failure("gzip inside gzip");
-    }
-    if (body.length > MAX_BYTES) return new Failure("larger than " + MAX_BYTES + " bytes");
-    Optional<String> refused = Prolog.refusal(body);
-    if (refused.isPresent()) return new Failure(refused.get());
     try {
-      // Not strict: a sitemap listed in robots.txt may list any URL of the host (sitemaps.org,
-      // cross-submits); scope is the caller's check. Partial: keep what was read before an error.
-      SiteMapParser parser = new SiteMapParser(false, true);
-      boolean xml = Prolog.looksLikeXml(body);
-      AbstractSiteMap parsed = parser.parseSiteMap(xml ? "text/xml" : "text/plain", body, base);
-      SitemapResult result = parsed.isIndex() ? index((SiteMapIndex) parsed) : urlSet((SiteMap) parsed);
-      // An XML urlset may be empty; text with no URL line in it is not a sitemap at all.
-      if (!xml && result instanceof SitemapResult.UrlSet set && set.urls().isEmpty()) {
-        return new Failure("not a sitemap: no URL in it");
-      }
-      return result;
-    } catch (UnknownFormatException | IOException | RuntimeException e) {
-      // Lenient on the web: whatever the parser throws on garbage is a failed sitemap, not a crash.
-      return new Failure("unreadable sitemap: " + firstLine(e));
+      READS.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Failure("not read: interrupted");
+    }
+    try (InputStream decoded = Gzip.isGzip(content) ? Gzip.open(content) : new ByteArrayInputStream(content)) {
+      return parse(decoded, now, pages, sitemaps);
+    } catch (IOException e) {
+      return new Failure(Stop.reason(e)); // a broken gzip header
+    } finally {
+      READS.release();
     }
   }
 
-  private static SitemapResult urlSet(SiteMap sitemap) {
-    List<Entry> entries = new ArrayList<>();
-    for (SiteMapURL url : sitemap.getSiteMapUrls()) {
-      if (!url.isValid() || url.getUrl() == null) continue;
-      entries.add(new Entry(url.getUrl().toString(),
-          Optional.ofNullable(url.getLastModified()).map(Date::toInstant)));
-      if (entries.size() == MAX_URLS) break;
+  /**
+   * Reads content already decoded from its gzip file form, if it had one, with the caps of {@link
+   * #read}; the caller holds a read permit. Package-private so that tests can count what it reads.
+   */
+  static SitemapResult parse(InputStream decoded, Instant now, Consumer<List<Entry>> pages,
+      Consumer<List<String>> sitemaps) {
+    BufferedInputStream in = new BufferedInputStream(new CappedInputStream(decoded, MAX_BYTES));
+    Prolog prolog;
+    try {
+      prolog = Prolog.read(in);
+    } catch (IOException e) {
+      return new Failure(Stop.reason(e)); // broken gzip, or only white space up to the cap
     }
-    return new SitemapResult.UrlSet(entries, entries.size() == MAX_URLS);
+    Optional<String> refused = prolog.refusal();
+    if (refused.isPresent()) return new Failure(refused.get());
+    Batcher<Entry> pageBatches = new Batcher<>(MAX_URLS, pages);
+    if (!prolog.looksLikeXml()) return TextSitemap.read(in, pageBatches);
+    return new XmlSitemap(now, pageBatches, new Batcher<>(MAX_URLS, sitemaps)).read(new XmlGuard(in));
   }
 
-  private static SitemapResult index(SiteMapIndex index) {
-    List<String> children = new ArrayList<>();
-    for (AbstractSiteMap child : index.getSitemaps()) {
-      if (child.getUrl() == null) continue;
-      children.add(child.getUrl().toString());
-      if (children.size() == MAX_URLS) break;
-    }
-    return new SitemapResult.Index(children, children.size() == MAX_URLS);
-  }
-
-  private static String firstLine(Exception e) {
-    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline);
+  /** The stripped text when it is an absolute http(s) URL of at most {@link #MAX_URL_LENGTH} chars. */
+  static Optional<String> absoluteUrl(CharSequence text) {
+    String url = text.toString().strip();
+    if (url.length() > MAX_URL_LENGTH) return Optional.empty();
+    String start = url.substring(0, Math.min(8, url.length())).toLowerCase(Locale.ROOT);
+    boolean http = start.startsWith("http://") && url.length() > 7
+        || start.startsWith("https://") && url.length() > 8;
+    return http ? Optional.of(url) : Optional.empty();
   }
 }

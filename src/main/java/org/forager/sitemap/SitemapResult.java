@@ -1,34 +1,39 @@
 package org.forager.sitemap;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-/** What one sitemap file held, as {@link SitemapReader#read} reads it. Immutable. */
+/**
+ * What {@link SitemapReader#read} made of one sitemap file. The entries themselves went to the
+ * caller in batches as they were read; this says how many, and whether reading stopped early.
+ * Immutable.
+ */
 public sealed interface SitemapResult {
 
   /**
-   * A {@code <urlset>} or a text sitemap: page URLs, absolute and as written (not normalized, not
-   * checked against any scope: both are the caller's).
+   * A {@code <urlset>} or a text sitemap.
    *
-   * @param truncated whether the cap {@link SitemapReader#MAX_URLS} was reached: entries beyond it,
-   *     if any, were dropped
+   * @param urls how many page entries went to the caller
+   * @param cut why reading stopped before the end of the file, if it did: a cap (more than {@link
+   *     SitemapReader#MAX_URLS} URLs, more than {@link SitemapReader#MAX_BYTES} bytes), or content
+   *     that broke or was refused after the entries read. Nothing past that point was built.
    */
-  record UrlSet(List<Entry> urls, boolean truncated) implements SitemapResult {
+  record UrlSet(int urls, Optional<String> cut) implements SitemapResult {
     public UrlSet {
-      urls = List.copyOf(urls);
+      Objects.requireNonNull(cut, "cut");
     }
   }
 
   /**
-   * A {@code <sitemapindex>}: the URLs of its child sitemaps, as written.
+   * A {@code <sitemapindex>}.
    *
-   * @param truncated whether the cap {@link SitemapReader#MAX_URLS} was reached
+   * @param sitemaps how many child sitemap URLs went to the caller
+   * @param cut why reading stopped before the end of the file, if it did (as for {@link UrlSet})
    */
-  record Index(List<String> sitemaps, boolean truncated) implements SitemapResult {
+  record Index(int sitemaps, Optional<String> cut) implements SitemapResult {
     public Index {
-      sitemaps = List.copyOf(sitemaps);
+      Objects.requireNonNull(cut, "cut");
     }
   }
 
@@ -39,7 +44,11 @@ public sealed interface SitemapResult {
     }
   }
 
-  /** One page of a sitemap and its {@code <lastmod>}, when given and valid (W3C Datetime). */
+  /**
+   * One page of a sitemap, absolute and as written (not normalized, not checked against any scope:
+   * both are the caller's), and its {@code <lastmod>} when given, valid (W3C Datetime) and sane (from
+   * 1991 to a day past the reader's clock).
+   */
   record Entry(String url, Optional<Instant> lastmod) {
     public Entry {
       Objects.requireNonNull(url, "url");

@@ -77,7 +77,8 @@ class SitemapCrawlTest {
       List<JsonNode> sitemapActions = TestCrawl.log(data).stream()
           .filter(l -> l.get("kind").asText().equals("sitemap")).toList();
       assertEquals(3, sitemapActions.size());
-      assertTrue(sitemapActions.get(1).get("reason").asText().startsWith("sitemap of 3 URLs, 2 new"), sitemapActions.get(1).toString());
+      // 4 listed (crawler-commons dropped the other origin's URL unseen; the gates drop it now), 2 new.
+      assertTrue(sitemapActions.get(1).get("reason").asText().startsWith("sitemap of 4 URLs, 2 new"), sitemapActions.get(1).toString());
     }
   }
 
@@ -127,6 +128,77 @@ class SitemapCrawlTest {
       TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "sitemaps: { default_location: true }"));
       assertEquals(List.of("/robots.txt", "/sitemap.xml"), site.paths().subList(0, 2));
       assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("/a")));
+    }
+  }
+
+  @Test
+  void aTwoMegabyteGzipSitemapOf42MegabytesIsReadUpToTheCapAndTheCrawlGoesOn() throws Exception {
+    // Issue 19 item 6: this file (under the 2 MiB page cap) once took about 200 MiB of heap to read;
+    // two origins serving one ended the crawl in OutOfMemoryError. Read as a stream now, a few MiB.
+    try (TestSite site = TestSite.start()) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (GZIPOutputStream gz = new GZIPOutputStream(bytes, 1 << 16)) {
+        gz.write("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n".getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; i < 500_000; i++) {
+          gz.write(("<url><loc>" + site.url("/p/" + String.format("%06d", i)) + "</loc>"
+              + "<lastmod>2024-01-01</lastmod></url>\n").getBytes(StandardCharsets.UTF_8));
+        }
+        gz.write("</urlset>\n".getBytes(StandardCharsets.UTF_8));
+      }
+      byte[] bomb = bytes.toByteArray();
+      assertTrue(bomb.length < 2 << 20, bomb.length + " bytes");
+      site.robots("User-agent: *\nSitemap: " + site.url("/sitemap.xml.gz") + "\n")
+          .route("/sitemap.xml.gz", ex -> TestSite.respond(ex, 200, "application/x-gzip", bomb))
+          .html("/", "<p>home</p>");
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")),
+          "sitemaps: { enabled: true }\nlimits: { fetch_timeout: 5s, max_pages_per_origin: 3 }");
+
+      try (Crawler crawler = Crawler.open(config).quiet(true)) {
+        crawler.run();
+        assertTrue(crawler.store().url(site.url("/p/049999")).isPresent(), "the 50,000th entry is a candidate");
+        assertTrue(crawler.store().url(site.url("/p/050000")).isEmpty(), "nothing past the cap is built");
+      }
+
+      List<JsonNode> sitemapActions = TestCrawl.log(data).stream()
+          .filter(l -> l.get("kind").asText().equals("sitemap")).toList();
+      assertEquals("sitemap of 50000 URLs, 50000 new, cut: more than 50000 URLs",
+          sitemapActions.get(0).get("reason").asText());
+      assertEquals(3, TestCrawl.log(data).stream().filter(l -> l.get("kind").asText().equals("page")).count());
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  @Test
+  void aLastmodInYear99999OrIn1970MovesNoUrl() throws Exception {
+    AtomicReference<String> lastmodA = new AtomicReference<>("2026-01-01");
+    AtomicReference<String> lastmodB = new AtomicReference<>("2026-01-01");
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\nSitemap: " + site.url("/sitemap.xml") + "\n")
+          .route("/sitemap.xml", ex -> TestSite.respond(ex, 200, "application/xml",
+              "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+                  + "<url><loc>" + site.url("/a") + "</loc><lastmod>" + lastmodA.get() + "</lastmod></url>"
+                  + "<url><loc>" + site.url("/b") + "</loc><lastmod>" + lastmodB.get() + "</lastmod></url></urlset>"))
+          .html("/", "<p>home</p>").html("/a", "<p>a</p>").html("/b", "<p>b</p>");
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")),
+          "sitemaps: { enabled: true }\nrecrawl: { interval: 7d, min_interval: 1h }");
+      TestCrawl.run(config);
+
+      // Two days later the sitemap dates /a in the year 99999 (taken as "changed now", it brought /a
+      // back at once) and /b in 1970. Neither is believed; nothing is due by the interval (7 days).
+      lastmodA.set("+99999-12-31T00:00:00Z");
+      lastmodB.set("1970-01-01T00:00:00Z");
+      Clock later = Clock.offset(Clock.systemUTC(), Duration.ofDays(2));
+      int before = site.paths().size();
+      try (Crawler crawler = Crawler.open(config, later).quiet(true)) {
+        crawler.run();
+      }
+
+      assertEquals(List.of("/robots.txt", "/sitemap.xml"), site.paths().subList(before, site.paths().size()));
+      List<JsonNode> sitemapActions = TestCrawl.log(data).stream()
+          .filter(l -> l.get("kind").asText().equals("sitemap")).toList();
+      assertEquals("sitemap of 2 URLs, 0 new", sitemapActions.get(sitemapActions.size() - 1).get("reason").asText());
     }
   }
 }

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -47,8 +48,24 @@ class SitemapReaderTest {
     return out.toByteArray();
   }
 
-  static SitemapResult read(byte[] content) {
-    return SitemapReader.read(SITEMAP, content, Optional.empty());
+  static final Instant NOW = Instant.parse("2026-11-24T00:00:00Z");
+
+  /** A file read whole: the result and every entry that went to the caller. */
+  record Read(SitemapResult result, List<Entry> pages, List<String> sitemaps) {}
+
+  static Read read(String url, byte[] content, Optional<String> contentType) {
+    List<Entry> pages = new ArrayList<>();
+    List<String> sitemaps = new ArrayList<>();
+    SitemapResult result = SitemapReader.read(url, content, contentType, NOW, pages::addAll, sitemaps::addAll);
+    return new Read(result, pages, sitemaps);
+  }
+
+  static Read read(byte[] content) {
+    return read(SITEMAP, content, Optional.empty());
+  }
+
+  static Read urlSet(List<Entry> pages, Optional<String> cut) {
+    return new Read(new UrlSet(pages.size(), cut), pages, List.of());
   }
 
   static final List<Entry> SAMPLE = List.of(
@@ -63,31 +80,30 @@ class SitemapReaderTest {
 
   @Test
   void readsTheSitemapsOrgSample() {
-    assertEquals(new UrlSet(SAMPLE, false), read(resource("sitemaps-org-sample.xml")));
+    assertEquals(urlSet(SAMPLE, Optional.empty()), read(resource("sitemaps-org-sample.xml")));
   }
 
   @Test
   void readsTheSitemapsOrgSampleGzippedWhateverTheUrlAndTypeSay() {
     byte[] gzipped = gzip(resource("sitemaps-org-sample.xml"));
 
-    assertEquals(new UrlSet(SAMPLE, false),
-        SitemapReader.read("http://www.example.com/sitemap1.xml.gz", gzipped, Optional.of("application/x-gzip")));
-    assertEquals(new UrlSet(SAMPLE, false), SitemapReader.read(SITEMAP, gzipped, Optional.of("text/xml")));
+    assertEquals(urlSet(SAMPLE, Optional.empty()),
+        read("http://www.example.com/sitemap1.xml.gz", gzipped, Optional.of("application/x-gzip")));
+    assertEquals(urlSet(SAMPLE, Optional.empty()), read(SITEMAP, gzipped, Optional.of("text/xml")));
   }
 
   @Test
   void readsTheSitemapsOrgIndex() {
-    assertEquals(new Index(List.of("http://www.example.com/sitemap1.xml.gz",
-        "http://www.example.com/sitemap2.xml.gz"), false), read(resource("sitemaps-org-index.xml")));
+    List<String> children = List.of("http://www.example.com/sitemap1.xml.gz", "http://www.example.com/sitemap2.xml.gz");
+    assertEquals(new Read(new Index(2, Optional.empty()), List.of(), children), read(resource("sitemaps-org-index.xml")));
   }
 
   @Test
   void readsTheSitemapsOrgTextSitemap() {
-    assertEquals(new UrlSet(List.of(
+    assertEquals(urlSet(List.of(
         new Entry("http://www.example.com/catalog?item=1", Optional.empty()),
-        new Entry("http://www.example.com/catalog?item=11", Optional.empty())), false),
-        SitemapReader.read("http://www.example.com/sitemap.txt", resource("sitemaps-org-text.txt"),
-            Optional.of("text/plain")));
+        new Entry("http://www.example.com/catalog?item=11", Optional.empty())), Optional.empty()),
+        read("http://www.example.com/sitemap.txt", resource("sitemaps-org-text.txt"), Optional.of("text/plain")));
   }
 
   @Test
@@ -95,18 +111,20 @@ class SitemapReaderTest {
     StringBuilder text = new StringBuilder();
     for (int i = 0; i <= SitemapReader.MAX_URLS; i++) text.append("http://www.example.com/p").append(i).append('\n');
 
-    UrlSet result = assertInstanceOf(UrlSet.class, read(text.toString().getBytes(StandardCharsets.UTF_8)));
+    Read read = read(text.toString().getBytes(StandardCharsets.UTF_8));
 
-    assertEquals(SitemapReader.MAX_URLS, result.urls().size());
-    assertTrue(result.truncated());
-    assertFalse(assertInstanceOf(UrlSet.class, read(resource("sitemaps-org-sample.xml"))).truncated());
+    assertEquals(new UrlSet(SitemapReader.MAX_URLS, Optional.of("more than 50000 URLs")), read.result());
+    assertEquals(SitemapReader.MAX_URLS, read.pages().size());
+    assertEquals(new UrlSet(5, Optional.empty()), read(resource("sitemaps-org-sample.xml")).result());
   }
 
   @Test
   void aGzipBombIsCutAtFiftyMebibytes() {
-    byte[] bomb = gzip(new byte[SitemapReader.MAX_BYTES + 1]); // ~50 KiB on the wire
+    byte[] spaces = new byte[SitemapReader.MAX_BYTES + 1];
+    Arrays.fill(spaces, (byte) ' ');
+    byte[] bomb = gzip(spaces); // ~50 KiB on the wire (zeros would be refused at once: not UTF-8)
 
-    Failure failure = assertInstanceOf(Failure.class, read(bomb));
+    Failure failure = assertInstanceOf(Failure.class, read(bomb).result());
 
     assertTrue(failure.reason().contains("larger than"), failure.reason());
   }
@@ -116,7 +134,7 @@ class SitemapReaderTest {
     byte[] big = new byte[SitemapReader.MAX_BYTES + 1];
     Arrays.fill(big, (byte) ' ');
 
-    assertInstanceOf(Failure.class, read(big));
+    assertInstanceOf(Failure.class, read(big).result());
   }
 
   @Test
@@ -124,9 +142,9 @@ class SitemapReaderTest {
     byte[] page = "<!DOCTYPE html><html><body><a href=\"http://www.example.com/\">x</a></body></html>"
         .getBytes(StandardCharsets.UTF_8);
 
-    assertEquals(new Failure("not a sitemap: an HTML page"), read(page));
+    assertEquals(new Failure("not a sitemap: an HTML page"), read(page).result());
     assertInstanceOf(Failure.class,
-        SitemapReader.read(SITEMAP, resource("sitemaps-org-sample.xml"), Optional.of("text/html; charset=utf-8")));
+        read(SITEMAP, resource("sitemaps-org-sample.xml"), Optional.of("text/html; charset=utf-8")).result());
   }
 
   @Test
@@ -135,19 +153,19 @@ class SitemapReaderTest {
     for (int i = 0; i < 200; i++) {
       byte[] junk = new byte[random.nextInt(2000)];
       random.nextBytes(junk);
-      SitemapResult result = read(junk);
-      assertFalse(result instanceof UrlSet set && !set.urls().isEmpty(), "junk read as URLs");
+      Read read = read(junk);
+      assertTrue(read.pages().isEmpty() && read.sitemaps().isEmpty(), "junk read as URLs");
+      assertFalse(read.result() instanceof UrlSet set && set.urls() > 0, "junk read as URLs");
     }
     for (String text : List.of("", "   ", "<urlset", "<urlset><url><loc>", "<?xml version=\"1.0\"?><foo/>",
         "hello world", "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>not a url</loc>"
             + "<lastmod>yesterday</lastmod></url></urlset>")) {
-      SitemapResult result = read(text.getBytes(StandardCharsets.UTF_8));
-      assertFalse(result instanceof UrlSet set && !set.urls().isEmpty(), text + " read as URLs: " + result);
+      Read read = read(text.getBytes(StandardCharsets.UTF_8));
+      assertTrue(read.pages().isEmpty(), text + " read as URLs: " + read);
     }
-    assertInstanceOf(Failure.class, read(gzip(new byte[0])));
-    assertInstanceOf(Failure.class, read(new byte[] {0x1f, (byte) 0x8b, 8, 0, 1, 2}));
-    assertInstanceOf(Failure.class, SitemapReader.read("not a url", resource("sitemaps-org-sample.xml"),
-        Optional.empty()));
+    assertInstanceOf(Failure.class, read(gzip(new byte[0])).result());
+    assertInstanceOf(Failure.class, read(new byte[] {0x1f, (byte) 0x8b, 8, 0, 1, 2}).result());
+    assertInstanceOf(Failure.class, read("not a url", resource("sitemaps-org-sample.xml"), Optional.empty()).result());
   }
 
   @Test
@@ -159,6 +177,22 @@ class SitemapReaderTest {
         </urlset>
         """.getBytes(StandardCharsets.UTF_8);
 
-    assertEquals(new UrlSet(List.of(new Entry("http://www.example.com/a", Optional.empty())), false), read(xml));
+    assertEquals(urlSet(List.of(new Entry("http://www.example.com/a", Optional.empty())), Optional.empty()), read(xml));
+  }
+
+  @Test
+  void aLastmodInYear99999Or1970IsDroppedNotThrown() {
+    byte[] xml = ("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+        + "<url><loc>http://www.example.com/a</loc><lastmod>+99999-12-31T00:00:00Z</lastmod></url>"
+        + "<url><loc>http://www.example.com/b</loc><lastmod>99999-12-31</lastmod></url>"
+        + "<url><loc>http://www.example.com/c</loc><lastmod>1970-01-01T00:00:00Z</lastmod></url>"
+        + "<url><loc>http://www.example.com/d</loc><lastmod>2026-11-23</lastmod></url>"
+        + "</urlset>").getBytes(StandardCharsets.UTF_8);
+
+    assertEquals(urlSet(List.of(new Entry("http://www.example.com/a", Optional.empty()),
+        new Entry("http://www.example.com/b", Optional.empty()),
+        new Entry("http://www.example.com/c", Optional.empty()),
+        new Entry("http://www.example.com/d", Optional.of(Instant.parse("2026-11-23T00:00:00Z")))), Optional.empty()),
+        read(xml));
   }
 }
