@@ -78,6 +78,10 @@ class OperatorTerminalTest {
     }
   }
 
+  /**
+   * Once 49,999 lines on the terminal (crawler-commons' warnings); the streaming sitemap reader now
+   * skips bad lines without a word, so the library log has nothing of them either.
+   */
   @Test
   void aTextSitemapOf200000BadLinesPrintsNothingAndLogsABoundedNumberOfLines() throws Exception {
     StringBuilder sitemap = new StringBuilder();
@@ -92,10 +96,9 @@ class OperatorTerminalTest {
       assertPrintable("stderr", run.err());
       assertTrue(run.err().lines().count() <= 5, "a few lines of Forager's own at most:\n" + run.err());
       Path libraryLog = run.data().resolve("logs/library.log");
-      String logged = Files.readString(libraryLog);
+      String logged = Files.exists(libraryLog) ? Files.readString(libraryLog) : "";
       assertPrintable("logs/library.log", logged);
       assertTrue(logged.lines().count() <= 200, logged.lines().count() + " lines in " + libraryLog);
-      assertTrue(logged.contains("suppressed"), "says how many lines it left out:\n" + logged);
     }
   }
 
