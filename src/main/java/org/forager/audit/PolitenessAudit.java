@@ -92,7 +92,7 @@ public final class PolitenessAudit {
         OriginState s = origins.computeIfAbsent(origin, OriginState::new);
         String outcome = a.path("outcome").asText();
         boolean robots = "robots".equals(a.path("kind").asText());
-        if (outcome.startsWith("BLOCKED_")) {
+        if (outcome.startsWith("BLOCKED_") || outcome.equals("OUT_OF_SCOPE")) {
           s.refusals++;
           continue; // no request was sent
         }

@@ -21,6 +21,7 @@ import org.forager.warc.WarcRecorder;
  * @param continuous keep crawling as URLs come due (recrawls) instead of ending when nothing is due
  * @param wakeAt in continuous mode, asks that an origin with nothing due now be woken at a time
  * @param listener told of every crawl action
+ * @param origins the origins the crawl has taken on; new ones are admitted through it
  */
 record CrawlContext(
     CrawlConfig config,
@@ -41,4 +42,5 @@ record CrawlContext(
     UrlGate extraGate,
     boolean continuous,
     java.util.function.BiConsumer<Origin, Instant> wakeAt,
-    CrawlListener listener) {}
+    CrawlListener listener,
+    KnownOrigins origins) {}

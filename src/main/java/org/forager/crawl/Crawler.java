@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
@@ -184,18 +185,28 @@ public final class Crawler implements AutoCloseable {
       });
       scheduler = s;
       Gatekeeper gatekeeper = new Gatekeeper(config, scope);
+      KnownOrigins origins = new KnownOrigins(store, scope, known -> true);
+      AtomicReference<CrawlContext> context = new AtomicReference<>();
+      boolean fleetMode = leases != null;
       CrawlContext ctx = new CrawlContext(config, clock, store, fetcher,
           new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
           gatekeeper, new HtmlExtractor(config.productToken()), warc, log, summary,
           budget, new Classifier(clock), origin -> {
             OriginCrawler c = crawlers.get(origin);
-            if (c != null) s.wake(c);
+            if (c != null) {
+              s.wake(c);
+            } else if (!fleetMode && origins.contains(origin)) {
+              // An origin taken on during the run (a redirect to www., a subdomain, another site).
+              s.add(crawlers.computeIfAbsent(origin, o -> new OriginCrawler(o, context.get(), started)),
+                  System.nanoTime());
+            }
           }, new Recrawls(new RecrawlPolicy(config.recrawl()), store), pageListener, extraGate, continuous,
           (origin, at) -> {
             OriginCrawler c = crawlers.get(origin);
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
             if (c != null) alarms.schedule(() -> s.wake(c), delayMillis, TimeUnit.MILLISECONDS);
-          }, listener);
+          }, listener, origins);
+      context.set(ctx);
       FleetCoordinator fleet = null;
       if (leases != null) {
         // Only origins this process leased are crawled; the coordinator adds them as it claims them

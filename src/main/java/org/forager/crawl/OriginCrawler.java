@@ -60,6 +60,8 @@ final class OriginCrawler implements OriginTask {
   private final ArrayDeque<Pending> todo = new ArrayDeque<>();
   private final SitemapQueue sitemaps;
   private final PriorityQueue<Retry> retries = new PriorityQueue<>(Comparator.comparingLong(Retry::readyAt));
+  /** OUT_OF_SCOPE actions of the page being crawled, logged after its own. */
+  private final List<CrawlAction> outOfScopeTargets = new ArrayList<>();
 
   private boolean loaded;
   private RobotsRules robots;
@@ -384,8 +386,9 @@ final class OriginCrawler implements OriginTask {
             candidates.add(new Candidate(url.get(), 1, Optional.of(response.url())));
             if (entry.lastmod().isPresent()) modified.add(new SitemapResult.Entry(url.get(), entry.lastmod()));
           }
-          counts[0] += ctx.store().addCandidates(candidates);
-          wakeOtherOrigins(candidates);
+          List<Candidate> admitted = ctx.origins().admit(origin, candidates);
+          counts[0] += ctx.store().addCandidates(admitted);
+          wakeOtherOrigins(admitted);
           counts[1] += bringForwardModified(modified);
         }, sitemaps::add);
     return switch (result) {
@@ -468,6 +471,7 @@ final class OriginCrawler implements OriginTask {
     boolean nofollow = false;
     long length = -1;
     int status = 0;
+    int outOfScopeLinks = 0;
 
     if (result instanceof FetchResult.Response response) {
       ctx.warc().write(response);
@@ -483,7 +487,7 @@ final class OriginCrawler implements OriginTask {
         digest = Optional.empty();
       } else if (outcome == Outcome.REDIRECT) {
         redirectTo = classification.location().flatMap(l -> UrlNormalizer.resolve(url, l));
-        redirectTo.ifPresent(target -> offer(discovered, target, candidate.depth() + 1, url));
+        redirectTo.ifPresent(target -> offerTarget(discovered, target, candidate.depth() + 1, url, "redirect", candidate.depth() == 0));
       } else if (outcome == Outcome.FETCHED) {
         if (ContentTypes.isHtml(response)) {
           ExtractedPage page = ctx.extractor().extract(url, response.body(), contentType,
@@ -495,9 +499,13 @@ final class OriginCrawler implements OriginTask {
           if (canonical.isPresent() && !canonical.get().equals(url)) {
             // The page is a copy: only its canonical URL is worth crawling, at the same depth.
             outcome = Outcome.NON_CANONICAL;
-            offer(discovered, canonical.get(), candidate.depth(), url);
+            offerTarget(discovered, canonical.get(), candidate.depth(), url, "canonical", candidate.depth() == 0);
           } else {
-            for (String link : page.links()) offer(discovered, link, candidate.depth() + 1, url);
+            for (String link : page.links()) {
+              if (!offer(discovered, link, candidate.depth() + 1, url) && ctx.gatekeeper().outOfScope(link).isPresent()) {
+                outOfScopeLinks++;
+              }
+            }
             outcome = noindex ? Outcome.NOINDEX : response.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED;
           }
         } else {
@@ -554,12 +562,16 @@ final class OriginCrawler implements OriginTask {
         duplicateOf, simhash);
     // The log first: a request made is always in the log (the audit's evidence), even when the store
     // or the log then fails; after a crash in between, the next run fetches the URL again.
+    List<Candidate> admitted = ctx.origins().admit(origin, discovered);
     log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
         Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
-        politeness.delayMillis(), duplicateOf.map(first -> "duplicate of " + first).or(() -> reasonOf(result))));
-    ctx.store().record(record, discovered);
-    if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, discovered);
-    wakeOtherOrigins(discovered);
+        politeness.delayMillis(), duplicateOf.map(first -> "duplicate of " + first).or(() -> reasonOf(result)),
+        outOfScopeLinks));
+    for (CrawlAction target : outOfScopeTargets) log(target);
+    outOfScopeTargets.clear();
+    ctx.store().record(record, admitted);
+    if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, admitted);
+    wakeOtherOrigins(admitted);
   }
 
   /**
@@ -605,9 +617,31 @@ final class OriginCrawler implements OriginTask {
     }
   }
 
-  private void offer(List<Candidate> discovered, String url, int depth, String from) {
+  /** Adds the URL to the candidates when the discovery gates let it; whether they did. */
+  private boolean offer(List<Candidate> discovered, String url, int depth, String from) {
     if (ctx.gatekeeper().isCandidate(url, depth)) {
       discovered.add(new Candidate(url, depth, Optional.of(from)));
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * A redirect or canonical target: offered like a link, but never dropped in silence when it leaves
+   * the scope: an {@code OUT_OF_SCOPE} action says so, and a seed's redirect out of scope is noted for
+   * the run's summary with the setting that would include it.
+   */
+  private void offerTarget(List<Candidate> discovered, String target, int depth, String from, String what,
+      boolean fromSeed) {
+    if (offer(discovered, target, depth, from)) return;
+    Optional<String> outOfScope = ctx.gatekeeper().outOfScope(target);
+    if (outOfScope.isEmpty()) return; // a trap limit: like any link
+    outOfScopeTargets.add(new CrawlAction(ctx.clock().instant(), CrawlAction.Kind.PAGE, target, Outcome.OUT_OF_SCOPE,
+        0, Optional.empty(), 0, 0, Optional.empty(), Optional.empty(), 1, politeness.delayMillis(),
+        Optional.of(what + " of " + from + ": " + outOfScope.get())));
+    if (fromSeed) {
+      ctx.summary().note("seed " + from + " " + (what.equals("redirect") ? "redirects to " : "names as canonical ")
+          + target + ", out of scope (" + outOfScope.get() + ")" + ScopeHints.toInclude(from, target));
     }
   }
 

@@ -28,6 +28,11 @@ public enum Outcome {
   BLOCKED_URL_BY_LOCAL_POLICY,
   /** The host is or resolved to an address that is not the public Internet (loopback, private, ...). */
   BLOCKED_BY_NETWORK_POLICY,
+  /**
+   * A redirect or canonical target outside the crawl's scope ({@code scope.mode}): logged, never
+   * requested nor stored. Links out of scope are only counted, on their page's action.
+   */
+  OUT_OF_SCOPE,
   /** A 4xx or 5xx answer other than a rate limit. */
   HTTP_ERROR,
   /** 429, or 503 with Retry-After. */

@@ -85,9 +85,15 @@ public final class Gatekeeper implements RequestGate {
    * scope, {@code do_not_crawl}, the exclusion file and {@code url_query_parameters}. The trap limits
    * and skip_extensions are for pages only: a robots.txt or a sitemap ({@code .xml.gz}) is not a page.
    */
+  /** Why a (normalized) URL is out of the crawl's scope, when it is; cheap when it is not. */
+  public Optional<String> outOfScope(String url) {
+    return inScope(url) ? Optional.empty() : Optional.of("its origin is not one of the seeds' origins (scope.mode: origins)");
+  }
+
   @Override
   public Verdict checkRequest(String url) {
-    if (!inScope(url)) return local("not in scope: its origin is not one of the seeds' origins");
+    Optional<String> outOfScope = outOfScope(url);
+    if (outOfScope.isPresent()) return local("not in scope: " + outOfScope.get());
     if (!doNotCrawlHosts.isEmpty()) {
       Optional<String> rule = doNotCrawlHosts.match(Origin.ofUrl(url).host());
       if (rule.isPresent()) return local("do_not_crawl " + rule.get());

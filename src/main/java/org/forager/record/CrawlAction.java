@@ -17,6 +17,8 @@ import org.forager.fetch.Outcome;
  * @param delayMillis the origin's delay in force after this action (politeness audit)
  * @param reason why a gate refused the URL, what failed when no response came back, or why the body
  *     was cut short ({@code deadline}, {@code max_page_bytes}, ...: see {@code FetchResult.Truncation})
+ * @param outOfScopeLinks links of the page that were not candidates because they are out of the
+ *     crawl's scope (written to the log only when not 0)
  */
 public record CrawlAction(
     Instant ts,
@@ -31,7 +33,16 @@ public record CrawlAction(
     Optional<String> digest,
     int attempt,
     long delayMillis,
-    Optional<String> reason) {
+    Optional<String> reason,
+    int outOfScopeLinks) {
+
+  /** An action with no link out of scope (robots.txt, sitemaps, refusals, most pages). */
+  public CrawlAction(Instant ts, Kind kind, String url, Outcome outcome, int httpStatus, Optional<String> contentType,
+      long bytes, long durationMillis, Optional<String> location, Optional<String> digest, int attempt,
+      long delayMillis, Optional<String> reason) {
+    this(ts, kind, url, outcome, httpStatus, contentType, bytes, durationMillis, location, digest, attempt,
+        delayMillis, reason, 0);
+  }
 
   public enum Kind {
     PAGE,

@@ -97,6 +97,7 @@ public final class CrawlLog implements AutoCloseable {
       json.writeNumberField("attempt", a.attempt());
       json.writeNumberField("delay_ms", a.delayMillis());
       optional(json, "reason", a.reason());
+      if (a.outOfScopeLinks() > 0) json.writeNumberField("out_of_scope_links", a.outOfScopeLinks());
       json.writeEndObject();
       json.flush();
       out.write('\n');

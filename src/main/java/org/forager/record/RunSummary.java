@@ -12,6 +12,8 @@ public final class RunSummary {
   private final Map<Outcome, LongAdder> counts = new EnumMap<>(Outcome.class);
   private final LongAdder robotsFetches = new LongAdder();
   private final LongAdder robotsDenied = new LongAdder();
+  private final java.util.Queue<String> notes = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.concurrent.atomic.AtomicInteger noteCount = new java.util.concurrent.atomic.AtomicInteger();
   private final LongAdder bytes = new LongAdder();
 
   public RunSummary() {
@@ -47,6 +49,22 @@ public final class RunSummary {
     return robotsDenied.sum();
   }
 
+  /** The most notes kept (and shown) per run; further ones are only counted. */
+  static final int MAX_NOTES = 20;
+
+  /**
+   * Adds a line for the operator at the end of the run, such as a seed that redirects out of scope.
+   * Crawled strings in it are escaped when rendered.
+   */
+  public void note(String line) {
+    if (noteCount.incrementAndGet() <= MAX_NOTES) notes.add(line);
+  }
+
+  /** The notes of the run so far, in order, at most {@link #MAX_NOTES}. */
+  public java.util.List<String> notes() {
+    return java.util.List.copyOf(notes);
+  }
+
   public long bytes() {
     return bytes.sum();
   }
@@ -59,6 +77,10 @@ public final class RunSummary {
       if (n > 0) sb.append(String.format("%-28s %,d%n", o.name(), n));
     }
     double seconds = Math.max(elapsed.toMillis(), 1) / 1000.0;
+    for (String note : notes) sb.append("note: ").append(TerminalText.escape(note)).append('\n');
+    if (noteCount.get() > MAX_NOTES) {
+      sb.append(String.format("note: and %,d more like these%n", noteCount.get() - MAX_NOTES));
+    }
     String denied = robotsDenied() > 0 ? String.format(", %,d denied: 401/403 read as allow-all", robotsDenied()) : "";
     sb.append(String.format("%-28s %,d (%,d robots.txt%s) in %.1f s, %.1f actions/s, %,d bytes%n",
         "TOTAL", actions(), robotsFetches(), denied, seconds, actions() / seconds, bytes()));
