@@ -1,0 +1,170 @@
+package org.forager.crawl;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.forager.fetch.FetchResult;
+import org.forager.fetch.Outcome;
+import org.forager.policy.Verdict;
+import org.forager.record.CrawlAction;
+import org.forager.store.Candidate;
+import org.forager.url.Origin;
+import org.forager.warc.Digests;
+
+/**
+ * What the steps of one origin's crawl share during a run: its politeness, when its next request may
+ * start, its patience, and the crawl log. The steps ({@link RobotsStep}, {@link SitemapStep}, {@link
+ * PageStep}) each make at most one request a turn and report it here.
+ *
+ * <p>Confined to the origin's turns (see {@link org.forager.frontier.OriginTask}); not thread-safe.
+ */
+final class OriginSession {
+
+  static final int INITIAL_PATIENCE = 5;
+  private static final long MIN_RETRY_BACKOFF_MILLIS = 100;
+
+  final Origin origin;
+  final CrawlContext ctx;
+  final OriginPoliteness politeness;
+  private boolean requested;
+  private long lastRequestEnd;
+  private long notBefore;
+  private int patience = INITIAL_PATIENCE;
+  private boolean givenUp;
+  /** Consecutive 401, 403 and 451 answers: a site that denies everything runs out of patience. */
+  private int deniedInARow;
+
+  OriginSession(Origin origin, CrawlContext ctx, OriginPoliteness politeness) {
+    this.origin = origin;
+    this.ctx = ctx;
+    this.politeness = politeness;
+  }
+
+  // --- time
+
+  /** A request of the origin ended now, after {@code durationMillis}: the delay counts from here. */
+  void requestEnded(long durationMillis) {
+    requested = true;
+    lastRequestEnd = System.nanoTime();
+    politeness.responseTime(durationMillis);
+  }
+
+  /** When the last request ended ({@link System#nanoTime()}). */
+  long lastRequestEnd() {
+    return lastRequestEnd;
+  }
+
+  /** No request before {@code nanos} ({@link System#nanoTime()}), whatever the delay says. */
+  void notBefore(long nanos) {
+    notBefore = Math.max(notBefore, nanos);
+  }
+
+  long notBefore() {
+    return notBefore;
+  }
+
+  /** The earliest time ({@link System#nanoTime()}) the next request may start. */
+  long requestAllowedAt() {
+    long now = System.nanoTime();
+    if (!requested) return Math.max(now, notBefore);
+    long allowed = lastRequestEnd + politeness.delayMillis() * 1_000_000L;
+    return Math.max(allowed, notBefore);
+  }
+
+  /** The wait before retry number {@code failures}: max(delay, 100 ms) × 2^(failures−1), capped. */
+  long backoffMillis(int failures) {
+    long base = Math.max(politeness.delayMillis(), MIN_RETRY_BACKOFF_MILLIS);
+    long backoff = base << Math.min(failures - 1, 20);
+    return Math.min(backoff, Math.max(ctx.config().politeness().maxDelay().toMillis(), base));
+  }
+
+  // --- patience
+
+  void losePatience(String why) {
+    patience--;
+    if (patience <= 0 && !givenUp) {
+      givenUp = true;
+      Notice.printf("forager: %s: out of patience (last: %s); giving up on it for this run", origin, why);
+    }
+  }
+
+  /** An answer of the origin: a 401/403/451 ({@code denied}) after another one costs patience. */
+  void answered(boolean denied, String what) {
+    deniedInARow = denied ? deniedInARow + 1 : 0;
+    // One forbidden page is an answer; a site that denies request after request is refusing the
+    // crawler, and asking on would be impolite.
+    if (deniedInARow > 1) losePatience(deniedInARow + " answers in a row denied access (last: " + what + ")");
+  }
+
+  /** Done with the origin for this run (or pass): out of patience, put off by the site, a budget. */
+  void giveUp() {
+    givenUp = true;
+  }
+
+  boolean givenUp() {
+    return givenUp;
+  }
+
+  int patience() {
+    return patience;
+  }
+
+  /** After the rest of a continuous crawl: fresh patience, another chance. */
+  void rested() {
+    givenUp = false;
+    patience = INITIAL_PATIENCE;
+    deniedInARow = 0;
+  }
+
+  // --- the log
+
+  void log(CrawlAction action) {
+    ctx.log().write(action);
+    ctx.summary().count(action);
+    ctx.listener().action(action);
+  }
+
+  /** The log line of a request made (a response or a failure). */
+  CrawlAction action(FetchResult result, CrawlAction.Kind kind, Outcome outcome, Optional<String> location,
+      int attempt, Optional<String> reason) {
+    int status = 0;
+    Optional<String> contentType = Optional.empty();
+    Optional<String> digest = Optional.empty();
+    long bytes = 0;
+    if (result instanceof FetchResult.Response r) {
+      status = r.status();
+      contentType = r.header("Content-Type");
+      digest = Optional.of(Digests.sha1Base32(r.body()));
+      bytes = r.body().length;
+    }
+    return new CrawlAction(result.startedAt(), kind, result.url(), outcome, status, contentType, bytes,
+        result.durationMillis(), location, digest, attempt, politeness.delayMillis(),
+        reason.or(() -> reasonOf(result)));
+  }
+
+  /** The log line of a request a gate refused: nothing was sent. */
+  CrawlAction refusal(CrawlAction.Kind kind, String url, Verdict.Rejected rejected, int attempt) {
+    return new CrawlAction(ctx.clock().instant(), kind, url, rejected.outcome(), 0, Optional.empty(), 0, 0,
+        Optional.empty(), Optional.empty(), attempt, politeness.delayMillis(), Optional.of(rejected.reason()));
+  }
+
+  /** What the log says of a fetch that failed (kind and message) or whose body was cut (why). */
+  static Optional<String> reasonOf(FetchResult result) {
+    return switch (result) {
+      case FetchResult.Failure f -> Optional.of(f.kind().name().toLowerCase(java.util.Locale.ROOT) + ": " + f.message());
+      case FetchResult.Response r -> r.truncation().map(FetchResult.Truncation::label);
+    };
+  }
+
+  /** Tells the other origins among the candidates' that they may have new work. */
+  void wakeOtherOrigins(List<Candidate> discovered) {
+    Set<Origin> others = null;
+    for (Candidate c : discovered) {
+      if (origin.contains(c.url())) continue;
+      if (others == null) others = new HashSet<>();
+      others.add(Origin.ofUrl(c.url()));
+    }
+    if (others != null) others.forEach(ctx.wake());
+  }
+}

@@ -1,0 +1,236 @@
+package org.forager.crawl;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.forager.crawl.Classification.Feedback;
+import org.forager.dedup.SimHash;
+import org.forager.extract.ExtractedPage;
+import org.forager.fetch.FetchRequest;
+import org.forager.fetch.FetchResult;
+import org.forager.fetch.Outcome;
+import org.forager.policy.Verdict;
+import org.forager.record.CrawlAction;
+import org.forager.store.Candidate;
+import org.forager.store.CrawlRecord;
+import org.forager.store.DueCandidate;
+import org.forager.url.UrlNormalizer;
+import org.forager.warc.Digests;
+
+/**
+ * Crawls one URL of the origin (DESIGN.md, the crawl loop's third step): fetch, classify, extract,
+ * look for a duplicate, offer what was discovered, feed back to the origin's politeness and patience,
+ * and record it all: the crawl log first, then the store in one atomic write. Also records the URLs
+ * a gate refused, without a request. Confined to the origin's turns; not thread-safe.
+ */
+final class PageStep {
+
+  /** Where a failed URL waits for its retry. */
+  interface Retries {
+    /** Queues the next attempt at {@code pending} for {@code readyAt} when attempts are left; whether it did. */
+    boolean retry(PendingUrl pending, long readyAt);
+  }
+
+  private final OriginSession session;
+  private final Retries retries;
+  /** OUT_OF_SCOPE actions of the page being crawled, logged after its own. */
+  private final List<CrawlAction> outOfScopeTargets = new ArrayList<>();
+
+  PageStep(OriginSession session, Retries retries) {
+    this.session = session;
+    this.retries = retries;
+  }
+
+  /** Records a URL a gate refused: no request, a crawl action with the gate's outcome and reason. */
+  void refuse(PendingUrl pending, Verdict.Rejected rejected) {
+    CrawlContext ctx = session.ctx;
+    Instant now = ctx.clock().instant();
+    String url = pending.candidate().url();
+    CrawlRecord record = new CrawlRecord(url, now, rejected.outcome(), 0, 0, Optional.empty(), -1,
+        Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
+        Optional.empty(), ctx.recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
+    // The log first: an action the log could not take (a full disk) must not be in the store alone.
+    session.log(session.refusal(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
+    ctx.store().record(record, List.of());
+  }
+
+  /** Fetches the URL (this turn's request) and records what came of it. */
+  void crawl(PendingUrl pending) {
+    CrawlContext ctx = session.ctx;
+    DueCandidate candidate = pending.candidate();
+    String url = candidate.url();
+    FetchResult result = ctx.fetcher().fetch(new FetchRequest(url, candidate.etag(), candidate.lastModified()));
+    session.requestEnded(result.durationMillis());
+    Instant now = ctx.clock().instant();
+
+    Classification classification = ctx.classifier().classify(result);
+    Outcome outcome = classification.outcome();
+    List<Candidate> discovered = new ArrayList<>();
+    Optional<String> redirectTo = Optional.empty();
+    Optional<String> canonical = Optional.empty();
+    Optional<String> contentType = Optional.empty();
+    Optional<String> digest = Optional.empty();
+    Optional<String> etag = Optional.empty();
+    Optional<String> lastModified = Optional.empty();
+    Optional<String> duplicateOf = Optional.empty();
+    OptionalLong simhash = OptionalLong.empty();
+    boolean noindex = false;
+    boolean nofollow = false;
+    long length = -1;
+    int status = 0;
+    int outOfScopeLinks = 0;
+
+    if (result instanceof FetchResult.Response response) {
+      ctx.warc().write(response);
+      status = response.status();
+      contentType = response.header("Content-Type");
+      length = response.body().length;
+      digest = Optional.of(Digests.sha1Base32(response.body()));
+      etag = response.header("ETag");
+      lastModified = response.header("Last-Modified");
+      boolean fromSeed = candidate.depth() == 0;
+      if (outcome == Outcome.NOT_MODIFIED) {
+        etag = etag.or(candidate::etag);
+        lastModified = lastModified.or(candidate::lastModified);
+        digest = Optional.empty();
+      } else if (outcome == Outcome.REDIRECT) {
+        redirectTo = classification.location().flatMap(l -> UrlNormalizer.resolve(url, l));
+        redirectTo.ifPresent(target -> offerTarget(discovered, target, candidate.depth() + 1, url, "redirect", fromSeed));
+      } else if (outcome == Outcome.FETCHED) {
+        if (ContentTypes.isHtml(response)) {
+          ExtractedPage page = ctx.extractor().extract(url, response.body(), contentType,
+              response.headers("X-Robots-Tag"), response.headers("Link"));
+          noindex = page.noindex();
+          nofollow = page.nofollow();
+          canonical = page.canonical();
+          simhash = SimHash.ofHtml(response.body(), page.charset());
+          if (canonical.isPresent() && !canonical.get().equals(url)) {
+            // The page is a copy: only its canonical URL is worth crawling, at the same depth.
+            outcome = Outcome.NON_CANONICAL;
+            offerTarget(discovered, canonical.get(), candidate.depth(), url, "canonical", fromSeed);
+          } else {
+            for (String link : page.links()) {
+              if (!offer(discovered, link, candidate.depth() + 1, url) && ctx.gatekeeper().outOfScope(link).isPresent()) {
+                outOfScopeLinks++;
+              }
+            }
+            outcome = noindex ? Outcome.NOINDEX : response.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED;
+          }
+        } else {
+          outcome = response.truncated() ? Outcome.TRUNCATED : Outcome.UNSUPPORTED_CONTENT_TYPE;
+        }
+        if (isWholeOwnBody(outcome) && length > 0) {
+          duplicateOf = ctx.store().firstWithDigest(digest.orElseThrow(), url);
+          if (duplicateOf.isPresent()) {
+            outcome = Outcome.DUPLICATE_CONTENT;
+            if (ctx.config().duplicates().skipLinks()) discovered.clear();
+          }
+        }
+      }
+    }
+
+    Instant nextFetchAt = feedback(pending, classification, outcome, status,
+        ctx.recrawls().nextFetchAt(candidate, outcome, status, digest, now), now);
+    CrawlRecord record = new CrawlRecord(url, now, outcome, status, result.durationMillis(), contentType,
+        length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt,
+        duplicateOf, simhash);
+    List<Candidate> admitted = ctx.origins().admit(session.origin, discovered);
+    // The log first: a request made is always in the log (the audit's evidence), even when the store
+    // or the log then fails; after a crash in between, the next run fetches the URL again.
+    session.log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
+        Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
+        session.politeness.delayMillis(),
+        duplicateOf.map(first -> "duplicate of " + first).or(() -> OriginSession.reasonOf(result)), outOfScopeLinks));
+    for (CrawlAction target : outOfScopeTargets) session.log(target);
+    outOfScopeTargets.clear();
+    ctx.store().record(record, admitted);
+    if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, admitted);
+    session.wakeOtherOrigins(admitted);
+  }
+
+  /**
+   * What the answer means for the origin (delay, patience, retries) and so for the URL's next due
+   * time: {@code nextFetchAt} as the recrawl policy has it, or now when a retry was queued, or later
+   * when the site asked to wait longer than politeness.max_retry_after.
+   */
+  private Instant feedback(PendingUrl pending, Classification classification, Outcome outcome, int status,
+      Instant nextFetchAt, Instant now) {
+    CrawlContext ctx = session.ctx;
+    String url = pending.candidate().url();
+    session.answered(classification.feedback() == Feedback.DENIED, status + " for " + url);
+    switch (classification.feedback()) {
+      case OK, DENIED -> session.politeness.answeredNormally();
+      case RATE_LIMITED -> {
+        session.politeness.rateLimited();
+        Duration wait = classification.retryAfter().orElse(Duration.ofMillis(session.politeness.delayMillis()));
+        if (wait.compareTo(ctx.config().politeness().maxRetryAfter()) > 0) {
+          // Beyond max_retry_after: put the origin off to a later run.
+          session.giveUp();
+          Notice.printf("forager: %s asks to wait %d s (Retry-After), more than "
+              + "politeness.max_retry_after; putting it off to a later run", session.origin, wait.toSeconds());
+          return now.plus(wait);
+        }
+        session.notBefore(session.lastRequestEnd() + wait.toNanos());
+        if (retries.retry(pending, session.notBefore())) return now;
+      }
+      case TRANSIENT -> {
+        long readyAt = session.lastRequestEnd() + session.backoffMillis(pending.attempt()) * 1_000_000L;
+        if (retries.retry(pending, readyAt)) return now;
+      }
+      case PERSISTENT -> session.losePatience(outcome + " for " + url);
+      case REFUSED -> session.giveUp();
+    }
+    return nextFetchAt;
+  }
+
+  /**
+   * Whether a content outcome is a body the URL serves as itself, complete: the ones an exact
+   * duplicate is looked for in. Not a cut body (its digest is of a prefix) nor a page naming another
+   * canonical URL (that one is the original, and must not become a duplicate of its copy).
+   */
+  private static boolean isWholeOwnBody(Outcome outcome) {
+    return outcome == Outcome.FETCHED || outcome == Outcome.NOINDEX || outcome == Outcome.UNSUPPORTED_CONTENT_TYPE;
+  }
+
+  private void tellListener(FetchResult.Response response, DueCandidate candidate, Outcome outcome,
+      List<Candidate> discovered) {
+    try {
+      session.ctx.pageListener().onPage(new FetchedPage(response.url(), candidate.depth(), outcome,
+          response.status(), response.headers(), response.body(), discovered.stream().map(Candidate::url).toList()));
+    } catch (RuntimeException e) {
+      Notice.println("forager: the page listener failed on " + response.url() + ": " + e);
+    }
+  }
+
+  /** Adds the URL to the candidates when the discovery gates let it; whether they did. */
+  private boolean offer(List<Candidate> discovered, String url, int depth, String from) {
+    if (session.ctx.gatekeeper().isCandidate(url, depth)) {
+      discovered.add(new Candidate(url, depth, Optional.of(from)));
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * A redirect or canonical target: offered like a link, but never dropped in silence when it leaves
+   * the scope: an {@code OUT_OF_SCOPE} action says so, and a seed's redirect out of scope is noted for
+   * the run's summary with the setting that would include it.
+   */
+  private void offerTarget(List<Candidate> discovered, String target, int depth, String from, String what,
+      boolean fromSeed) {
+    if (offer(discovered, target, depth, from)) return;
+    CrawlContext ctx = session.ctx;
+    Optional<String> outOfScope = ctx.gatekeeper().outOfScope(target);
+    if (outOfScope.isEmpty()) return; // a trap limit: like any link
+    outOfScopeTargets.add(new CrawlAction(ctx.clock().instant(), CrawlAction.Kind.PAGE, target, Outcome.OUT_OF_SCOPE,
+        0, Optional.empty(), 0, 0, Optional.empty(), Optional.empty(), 1, session.politeness.delayMillis(),
+        Optional.of(what + " of " + from + ": " + outOfScope.get())));
+    if (fromSeed) {
+      ctx.summary().note("seed " + from + " " + (what.equals("redirect") ? "redirects to " : "names as canonical ")
+          + target + ", out of scope (" + outOfScope.get() + ")" + ScopeHints.toInclude(from, target));
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package org.forager.crawl;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.forager.crawl.Classification.Feedback;
+import org.forager.fetch.FetchResult;
+import org.forager.record.CrawlAction;
+import org.forager.robots.RobotsFetcher;
+import org.forager.robots.RobotsRules;
+import org.forager.store.OriginState;
+import org.forager.url.UrlNormalizer;
+
+/**
+ * The origin's robots.txt (DESIGN.md, the crawl loop's first step): its rules as last fetched, when
+ * they expire, and the fetch itself, retried like a page when the file is unreachable. Confined to
+ * the origin's turns; not thread-safe.
+ */
+final class RobotsStep {
+
+  private final OriginSession session;
+  private RobotsRules rules;
+  private Instant expiresAt = Instant.EPOCH;
+  private OriginState.RobotsTxt stored;
+  private int failures;
+
+  RobotsStep(OriginSession session) {
+    this.session = session;
+  }
+
+  /** Whether robots.txt must be fetched before any page: missing, expired, or last unreachable. */
+  boolean needed(Instant now) {
+    return rules == null || !rules.isReachable() || !now.isBefore(expiresAt);
+  }
+
+  /** The rules in force; only after {@link #needed} said no. */
+  RobotsRules rules() {
+    return rules;
+  }
+
+  /** The file as last fetched, to keep for the next run. */
+  Optional<OriginState.RobotsTxt> stored() {
+    return Optional.ofNullable(stored);
+  }
+
+  /** A new chance after a continuous crawl's rest. */
+  void rested() {
+    failures = 0;
+  }
+
+  /** Uses a fetched (or stored) robots.txt; its Crawl-delay becomes part of the origin's delay. */
+  void use(OriginState.RobotsTxt txt) {
+    CrawlContext ctx = session.ctx;
+    stored = txt;
+    rules = RobotsRules.of(txt, session.origin.robotsTxtUrl(), ctx.config().productToken());
+    expiresAt = txt.expiresAt();
+    if (rules.isReachable()) session.politeness.crawlDelay(rules.crawlDelay());
+  }
+
+  /** Fetches robots.txt: this turn's request (with its redirects). */
+  void fetch() {
+    CrawlContext ctx = session.ctx;
+    RobotsFetcher.Result result = ctx.robotsFetcher().fetch(session.origin, session.politeness::delayMillis);
+    if (result.hops().isEmpty()) {
+      // Local policy refuses the origin's own robots.txt: without its rules nothing may be fetched.
+      RobotsFetcher.Refusal refusal = result.refused().orElseThrow();
+      session.log(session.refusal(CrawlAction.Kind.ROBOTS, refusal.url(), refusal.verdict(), 1));
+      session.giveUp();
+      return;
+    }
+    long total = 0;
+    for (FetchResult hop : result.hops()) total += hop.durationMillis();
+    session.requestEnded(total);
+    use(result.robotsTxt());
+    int attempt = failures + 1;
+    // Logged once the delay reflects this fetch (Crawl-delay included), as the audit reads it.
+    for (FetchResult hop : result.hops()) {
+      Classification c = ctx.classifier().classify(hop);
+      // The origin's own address refused: nothing of it can be fetched. A redirect hop refused only
+      // makes the file unavailable (RobotsFetcher).
+      if (c.feedback() == Feedback.REFUSED && hop == result.hops().get(0)) session.giveUp();
+      Optional<String> location = c.location().flatMap(l -> UrlNormalizer.resolve(hop.url(), l));
+      if (hop instanceof FetchResult.Response r) ctx.warc().write(r);
+      session.log(session.action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, attempt, note(hop)));
+    }
+    result.refused().ifPresent(r ->
+        session.log(session.refusal(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));
+    if (rules.isReachable()) {
+      failures = 0;
+      checkCrawlDelay();
+    } else if (attempt > ctx.config().limits().maxRetries()) {
+      // Retried like a page (limits.max_retries, growing delay); without robots.txt nothing may be
+      // fetched, so the origin waits for a later run.
+      session.giveUp();
+      Notice.printf("forager: %s: robots.txt unreachable after %d attempts; putting the origin off to a later run",
+          session.origin, attempt);
+    } else {
+      failures++;
+      session.notBefore(session.lastRequestEnd() + session.backoffMillis(failures) * 1_000_000L);
+    }
+  }
+
+  /** RFC 9309 reads 401 and 403 on robots.txt as "unavailable" (allow all): said in the log. */
+  private static Optional<String> note(FetchResult hop) {
+    return hop instanceof FetchResult.Response r && (r.status() == 401 || r.status() == 403)
+        ? Optional.of("robots.txt access denied (" + r.status() + "): no rules, everything allowed (RFC 9309 2.3.1.3)")
+        : Optional.empty();
+  }
+
+  /**
+   * A Crawl-delay above politeness.max_crawl_delay is not cut down (that would be faster than the
+   * site asked): the origin is put off to a later run instead.
+   */
+  private void checkCrawlDelay() {
+    Optional<Duration> asked = rules.crawlDelay();
+    Duration ceiling = session.ctx.config().politeness().maxCrawlDelay();
+    if (asked.isPresent() && asked.get().compareTo(ceiling) > 0) {
+      session.giveUp();
+      Notice.printf("forager: %s asks for a Crawl-delay of %d s, more than politeness.max_crawl_delay (%d s); "
+          + "putting it off to a later run", session.origin, asked.get().toSeconds(), ceiling.toSeconds());
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package org.forager.crawl;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.forager.fetch.FetchRequest;
+import org.forager.fetch.FetchResult;
+import org.forager.fetch.Outcome;
+import org.forager.policy.Verdict;
+import org.forager.record.CrawlAction;
+import org.forager.robots.RobotsRules;
+import org.forager.sitemap.SitemapReader;
+import org.forager.sitemap.SitemapResult;
+import org.forager.store.Candidate;
+import org.forager.url.Origin;
+import org.forager.url.UrlNormalizer;
+
+/**
+ * Reads the origin's sitemaps, one file a turn, after robots.txt: page URLs become candidates (depth
+ * 1, found on the sitemap) when they pass the discovery gates; an index's children are queued; a
+ * {@code <lastmod>} brings a known URL forward. Confined to the origin's turns; not thread-safe.
+ */
+final class SitemapStep {
+
+  private final OriginSession session;
+  private final SitemapQueue queue;
+
+  SitemapStep(OriginSession session) {
+    this.session = session;
+    this.queue = new SitemapQueue(session.origin, session.ctx.config().sitemaps());
+  }
+
+  /** Whether sitemaps may still be read this run (before robots.txt tells which, or files left). */
+  boolean hasWork() {
+    return queue.hasWork();
+  }
+
+  /** Whether a sitemap file is waiting to be fetched, now that robots.txt says which there are. */
+  boolean hasNext(RobotsRules robots) {
+    queue.start(robots);
+    return queue.hasNext();
+  }
+
+  /**
+   * Fetches the next sitemap file (this turn's request). The fetch is a request like any other,
+   * through the request gate and robots.txt first, logged as a {@code sitemap} action and written to
+   * the WARC; it is not itself a candidate.
+   */
+  void fetchNext(RobotsRules robots) {
+    fetch(queue.next().orElseThrow(), robots);
+  }
+
+  private void fetch(String url, RobotsRules robots) {
+    CrawlContext ctx = session.ctx;
+    if (ctx.gatekeeper().checkRequest(url) instanceof Verdict.Rejected rejected) {
+      session.log(session.refusal(CrawlAction.Kind.SITEMAP, url, rejected, 1));
+      return;
+    }
+    if (!robots.isAllowed(url)) {
+      session.log(session.refusal(CrawlAction.Kind.SITEMAP, url,
+          new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"), 1));
+      return;
+    }
+    FetchResult result = ctx.fetcher().fetch(FetchRequest.of(url));
+    session.requestEnded(result.durationMillis());
+    Classification classification = ctx.classifier().classify(result);
+    Optional<String> note = Optional.empty();
+    if (result instanceof FetchResult.Response response) {
+      ctx.warc().write(response);
+      if (classification.outcome() == Outcome.FETCHED) note = Optional.of(read(response));
+    }
+    switch (classification.feedback()) {
+      case OK, DENIED -> session.politeness.answeredNormally();
+      case RATE_LIMITED -> session.politeness.rateLimited();
+      case PERSISTENT -> session.losePatience(classification.outcome() + " for sitemap " + url);
+      case REFUSED -> session.giveUp();
+      case TRANSIENT -> { } // not retried: sitemaps are read again next run
+    }
+    session.log(session.action(result, CrawlAction.Kind.SITEMAP, classification.outcome(),
+        classification.location().flatMap(l -> UrlNormalizer.resolve(url, l)), 1, note));
+  }
+
+  private String read(FetchResult.Response response) {
+    CrawlContext ctx = session.ctx;
+    int[] counts = new int[2]; // new, due sooner: the reader hands the entries on in batches as it reads
+    SitemapResult result = SitemapReader.read(response.url(), response.body(), response.header("Content-Type"),
+        ctx.clock().instant(), batch -> {
+          List<Candidate> candidates = new ArrayList<>();
+          List<SitemapResult.Entry> modified = new ArrayList<>();
+          for (SitemapResult.Entry entry : batch) {
+            Optional<String> url =
+                UrlNormalizer.normalize(entry.url()).filter(u -> ctx.gatekeeper().isCandidate(u, 1));
+            if (url.isEmpty()) continue;
+            candidates.add(new Candidate(url.get(), 1, Optional.of(response.url())));
+            if (entry.lastmod().isPresent()) modified.add(new SitemapResult.Entry(url.get(), entry.lastmod()));
+          }
+          List<Candidate> admitted = ctx.origins().admit(session.origin, candidates);
+          counts[0] += ctx.store().addCandidates(admitted);
+          session.wakeOtherOrigins(admitted);
+          counts[1] += bringForwardModified(modified);
+        }, queue::add);
+    return switch (result) {
+      case SitemapResult.Failure failure -> "not a sitemap: " + failure.reason();
+      case SitemapResult.Index index ->
+          "sitemap index of " + index.sitemaps() + " files" + index.cut().map(c -> ", cut: " + c).orElse("");
+      case SitemapResult.UrlSet set -> "sitemap of " + set.urls() + " URLs, " + counts[0] + " new"
+          + (counts[1] > 0 ? ", " + counts[1] + " due sooner by lastmod" : "")
+          + set.cut().map(c -> ", cut: " + c).orElse("");
+    };
+  }
+
+  /**
+   * Known URLs the sitemap says changed since their last fetch come due sooner (a hint, bounded by
+   * {@code recrawl.min_interval}); returns how many moved. New URLs are due at once anyway.
+   */
+  private int bringForwardModified(List<SitemapResult.Entry> modified) {
+    CrawlContext ctx = session.ctx;
+    Instant now = ctx.clock().instant();
+    int moved = 0;
+    for (SitemapResult.Entry entry : modified) {
+      Optional<Instant> due = ctx.recrawls().afterSitemapLastmod(entry.url(), entry.lastmod().orElseThrow(), now);
+      if (due.isEmpty()) continue;
+      moved++;
+      if (session.origin.contains(entry.url())) continue; // this origin asks the store for due URLs as it goes
+      Origin other = Origin.ofUrl(entry.url());
+      if (!due.get().isAfter(now)) ctx.wake().accept(other);
+      else if (ctx.continuous()) ctx.wakeAt().accept(other, due.get());
+    }
+    return moved;
+  }
+}
