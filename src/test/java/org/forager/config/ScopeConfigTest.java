@@ -7,6 +7,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -63,6 +64,19 @@ class ScopeConfigTest {
     CrawlConfig config = CrawlConfig.defaults().withScope(ScopeConfig.of(Mode.OPEN));
     assertEquals(Mode.OPEN, config.scope().mode());
     assertEquals(CrawlConfig.defaults(), config.withScope(ScopeConfig.defaults()));
+  }
+
+  /** The examples of docs/scope.md load, with the modes they show. */
+  @Test
+  void theScopeDocumentsExamplesLoad() throws IOException {
+    String docs = Files.readString(Path.of("docs", "scope.md"));
+    List<ScopeConfig> examples = new ArrayList<>();
+    for (int start = docs.indexOf("```yaml\n"); start >= 0; start = docs.indexOf("```yaml\n", start + 1)) {
+      examples.add(load(docs.substring(start + 8, docs.indexOf("```", start + 8))));
+    }
+    assertEquals(List.of(
+        new ScopeConfig(Mode.DOMAINS, List.of(), List.of("ads.example.org"), ScopeConfig.DEFAULT_MAX_ORIGINS),
+        new ScopeConfig(Mode.OPEN, List.of(".de"), List.of("spam-example.de"), 100_000)), examples);
   }
 
   static Stream<Arguments> mistakes() {
