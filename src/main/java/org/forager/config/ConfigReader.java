@@ -17,14 +17,15 @@ import org.forager.config.CrawlConfig.Store;
 /**
  * Builds a {@link CrawlConfig} from the tree of a configuration file: every key of the contract, with
  * its type and range checked and its default from {@link CrawlConfig#defaults()} when absent. The lists
- * of rules are read by {@link RuleReader}, the {@code network} section by {@link NetworkReader}. Stateless.
+ * of rules are read by {@link RuleReader}, the {@code network} section by {@link NetworkReader}, {@code scope} by {@link
+ * ScopeReader}. Stateless.
  */
 final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
       "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps",
-      "do_not_crawl_file", "fleet", "status", "duplicates");
+      "do_not_crawl_file", "fleet", "status", "duplicates", "scope");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay");
   static final List<String> LIMITS_KEYS = List.of(
@@ -78,7 +79,8 @@ final class ConfigReader {
         fleet(root.section("fleet", List.of("lease"))),
         status(root.section("status", STATUS_KEYS)),
         new CrawlConfig.Duplicates(root.section("duplicates", List.of("skip_links"))
-            .get("skip_links", Values::bool).orElse(defaults.duplicates().skipLinks())));
+            .get("skip_links", Values::bool).orElse(defaults.duplicates().skipLinks())),
+        ScopeReader.read(root.section("scope", ScopeReader.acceptedKeys())));
   }
 
   private static String userAgent(String path, JsonNode node) {

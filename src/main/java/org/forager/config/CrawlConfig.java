@@ -4,7 +4,9 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
@@ -34,10 +36,23 @@ public record CrawlConfig(
     Optional<Path> doNotCrawlFile,
     Fleet fleet,
     Status status,
-    Duplicates duplicates) {
+    Duplicates duplicates,
+    ScopeConfig scope) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
+
+  /** With the default scope (the seeds' origins): the constructor from before {@code scope} existed. */
+  public CrawlConfig(
+      String userAgent, List<String> seeds, Path dataDir, long maxActions, int concurrency,
+      Politeness politeness, Robots robots, Recrawl recrawl, List<String> skipExtensions, Limits limits,
+      List<DoNotCrawlRule> doNotCrawl, List<QueryParameterRule> urlQueryParameters, Network network,
+      Store store, Warc warc, Sitemaps sitemaps, Optional<Path> doNotCrawlFile, Fleet fleet, Status status,
+      Duplicates duplicates) {
+    this(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions,
+        limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status,
+        duplicates, ScopeConfig.defaults());
+  }
 
   /**
    * @param maxDelay caps the delay Forager chooses itself (response times, rate-limit penalty); a
@@ -112,7 +127,6 @@ public record CrawlConfig(
     }
   }
 
-  /** Exactly one of host, prefix, regex is set. */
   /**
    * One {@code do_not_crawl} rule: exactly one of its parts is set, the others are null. Hosts,
    * domains and prefixes are in the form normalized URLs have (see {@code UrlNormalizer.host} and
@@ -313,6 +327,63 @@ public record CrawlConfig(
     }
   }
 
+  /**
+   * Which URLs the crawl may take on (docs/scope.md). Enforced by {@code org.forager.scope.Scope}.
+   *
+   * @param mode what the seeds stand for: their origins, their registrable domains, or a start into
+   *     the open web
+   * @param allow with {@link Mode#OPEN} only: when not empty, only hosts these entries cover are in
+   *     scope. Entries are hosts in the form normalized URLs carry them (lower case, IDN in ASCII, no
+   *     trailing dot): {@code example.org} covers itself and its subdomains, a leading dot ({@code .de})
+   *     every host under the name, an IP address only itself
+   * @param deny entries as in {@code allow}; a host one covers is out of scope in every mode, seeds
+   *     included
+   * @param maxOrigins how many origins the crawl takes on at most (at least 1)
+   */
+  public record ScopeConfig(Mode mode, List<String> allow, List<String> deny, long maxOrigins) {
+
+    public static final long DEFAULT_MAX_ORIGINS = 1_000_000;
+
+    /** What the seeds stand for. */
+    public enum Mode {
+      /** Only the seeds' origins (scheme, host, port): the default. */
+      ORIGINS,
+      /** The seeds' registrable domains, whatever the scheme, subdomain or port. */
+      DOMAINS,
+      /** Any http(s) URL, within {@code allow} and {@code deny}. */
+      OPEN;
+
+      /** The name the configuration file uses, e.g. {@code domains}. */
+      public String key() {
+        return name().toLowerCase(Locale.ROOT);
+      }
+    }
+
+    public ScopeConfig {
+      Objects.requireNonNull(mode, "mode");
+      allow = List.copyOf(allow);
+      deny = List.copyOf(deny);
+      if (maxOrigins < 1) throw new IllegalArgumentException("maxOrigins must be at least 1: " + maxOrigins);
+      if (!allow.isEmpty() && mode != Mode.OPEN) {
+        throw new IllegalArgumentException("allow is only used in mode OPEN, not " + mode);
+      }
+    }
+
+    /** The seeds' origins, no lists, {@link #DEFAULT_MAX_ORIGINS}. */
+    public static ScopeConfig defaults() {
+      return of(Mode.ORIGINS);
+    }
+
+    /** {@code mode} without lists, {@link #DEFAULT_MAX_ORIGINS}. */
+    public static ScopeConfig of(Mode mode) {
+      return new ScopeConfig(mode, List.of(), List.of(), DEFAULT_MAX_ORIGINS);
+    }
+  }
+
+  public CrawlConfig withScope(ScopeConfig scope) {
+    return toBuilder().scope(scope).build();
+  }
+
   public CrawlConfig withLimits(Limits limits) {
     return toBuilder().limits(limits).build();
   }
@@ -340,6 +411,7 @@ public record CrawlConfig(
     b.fleet = fleet;
     b.status = status;
     b.duplicates = duplicates;
+    b.scope = scope;
     return b;
   }
 
@@ -365,6 +437,7 @@ public record CrawlConfig(
     private Fleet fleet;
     private Status status;
     private Duplicates duplicates;
+    private ScopeConfig scope;
 
     private Builder() {}
 
@@ -468,8 +541,13 @@ public record CrawlConfig(
       return this;
     }
 
+    public Builder scope(ScopeConfig scope) {
+      this.scope = scope;
+      return this;
+    }
+
     public CrawlConfig build() {
-      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status, duplicates);
+      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status, duplicates, scope);
     }
   }
 
@@ -504,7 +582,8 @@ public record CrawlConfig(
         Optional.empty(),
         Fleet.defaults(),
         Status.defaults(),
-        Duplicates.defaults());
+        Duplicates.defaults(),
+        ScopeConfig.defaults());
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

@@ -1,0 +1,135 @@
+package org.forager.scope;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.forager.config.CrawlConfig.ScopeConfig;
+import org.forager.config.CrawlConfig.ScopeConfig.Mode;
+import org.forager.url.Origin;
+
+/**
+ * Whether a normalized URL may be a crawl candidate or be requested at all, by {@code scope.mode}
+ * (docs/scope.md):
+ * <ul>
+ *   <li>{@link Mode#ORIGINS}: its origin is one of the seeds' origins;
+ *   <li>{@link Mode#DOMAINS}: its host's {@link RegistrableDomain} is one of the seeds', whatever the
+ *       scheme, subdomain or port;
+ *   <li>{@link Mode#OPEN}: any http(s) URL; when {@code scope.allow} is not empty, only under it.
+ * </ul>
+ * In every mode a host {@code scope.deny} covers is refused first: deny wins over everything, seeds
+ * included. Built once from the configuration and the seeds' origins; immutable and thread-safe. Asked
+ * for every discovered link, so {@link #contains} allocates at most the host string.
+ */
+public final class Scope {
+
+  /** Up to this many seed origins, comparing prefixes beats extracting the origin (no allocation). */
+  private static final int FEW_ORIGINS = 4;
+
+  private final ScopeConfig config;
+  private final String[] originPrefixes;
+  private final Set<String> origins = new HashSet<>();
+  private final Set<String> seedDomains = new HashSet<>();
+  private final DomainList allow;
+  private final DomainList deny;
+
+  private Scope(ScopeConfig config, Collection<Origin> seedOrigins) {
+    this.config = config;
+    this.allow = new DomainList(config.allow());
+    this.deny = new DomainList(config.deny());
+    for (Origin origin : seedOrigins) {
+      origins.add(origin.toString());
+      seedDomains.add(RegistrableDomain.of(origin.host()));
+    }
+    this.originPrefixes = origins.toArray(String[]::new);
+  }
+
+  /** The scope of a crawl from {@code config} and the origins of its seeds. */
+  public static Scope of(ScopeConfig config, Collection<Origin> seedOrigins) {
+    return new Scope(config, seedOrigins);
+  }
+
+  public Mode mode() {
+    return config.mode();
+  }
+
+  /** Empty when the normalized URL is in scope; else why not, in one line for the crawl log. */
+  public Optional<String> refuses(String normalizedUrl) {
+    String host = Hosts.hostOf(normalizedUrl);
+    if (host == null) return Optional.of("out of scope: not an http(s) URL with a host");
+    if (!deny.isEmpty()) {
+      String entry = deny.match(host);
+      if (entry != null) return Optional.of("out of scope: scope.deny " + entry);
+    }
+    return switch (config.mode()) {
+      case ORIGINS -> inSeedOrigins(normalizedUrl) ? Optional.empty()
+          : Optional.of("out of scope: origin " + originOf(normalizedUrl) + " is not a seed origin"
+              + " (scope.mode: origins)");
+      case DOMAINS -> {
+        String domain = RegistrableDomain.of(host);
+        yield seedDomains.contains(domain) ? Optional.empty()
+            : Optional.of("out of scope: domain " + domain + " is not a seed domain (scope.mode: domains)");
+      }
+      case OPEN -> allow.isEmpty() || allow.match(host) != null ? Optional.empty()
+          : Optional.of("out of scope: host " + Hosts.withoutTrailingDot(host) + " is not under scope.allow "
+              + allow + " (scope.mode: open)");
+    };
+  }
+
+  /** Whether the normalized URL is in scope: {@code refuses(url).isEmpty()}, without building the reason. */
+  public boolean contains(String normalizedUrl) {
+    int start = Hosts.hostStart(normalizedUrl);
+    if (start < 0) return false;
+    int end = Hosts.hostEnd(normalizedUrl, start);
+    if (end == start) return false;
+    Mode mode = config.mode();
+    if (mode == Mode.ORIGINS && deny.isEmpty()) return inSeedOrigins(normalizedUrl);
+    String host = normalizedUrl.substring(start, end);
+    if (!deny.isEmpty() && deny.match(host) != null) return false;
+    return switch (mode) {
+      case ORIGINS -> inSeedOrigins(normalizedUrl);
+      case DOMAINS -> seedDomains.contains(RegistrableDomain.of(host));
+      case OPEN -> allow.isEmpty() || allow.match(host) != null;
+    };
+  }
+
+  /**
+   * Whether the crawl may take on one more origin when it knows {@code knownOrigins} already
+   * ({@code scope.max_origins}). The caller counts; origins it knows stay crawlable whatever this says.
+   */
+  public boolean mayAddOrigin(long knownOrigins) {
+    return knownOrigins < config.maxOrigins();
+  }
+
+  private boolean inSeedOrigins(String url) {
+    if (originPrefixes.length <= FEW_ORIGINS) {
+      for (String prefix : originPrefixes) {
+        if (url.startsWith(prefix) && (url.length() == prefix.length() || isAuthorityEnd(url.charAt(prefix.length())))) {
+          return true;
+        }
+      }
+      return false;
+    }
+    return origins.contains(originOf(url));
+  }
+
+  /** {@code scheme://host[:port]} of a normalized http(s) URL: what {@link Origin#toString} gives. */
+  private static String originOf(String url) {
+    return url.substring(0, Hosts.authorityEnd(url, Hosts.hostStart(url)));
+  }
+
+  private static boolean isAuthorityEnd(char c) {
+    return c == '/' || c == '?' || c == '#';
+  }
+
+  @Override
+  public String toString() {
+    String seeds = switch (config.mode()) {
+      case ORIGINS -> origins.size() + " seed origins";
+      case DOMAINS -> seedDomains.size() + " seed domains";
+      case OPEN -> allow.isEmpty() ? "any host" : "allow " + allow;
+    };
+    return "scope " + config.mode().key() + " (" + seeds + (deny.isEmpty() ? "" : ", deny " + deny)
+        + ", max_origins " + config.maxOrigins() + ")";
+  }
+}
