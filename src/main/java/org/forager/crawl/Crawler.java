@@ -185,7 +185,7 @@ public final class Crawler implements AutoCloseable {
       });
       scheduler = s;
       Gatekeeper gatekeeper = new Gatekeeper(config, scope);
-      KnownOrigins origins = new KnownOrigins(store, scope, known -> true);
+      KnownOrigins origins = new KnownOrigins(store, scope, gatekeeper.scope()::mayAddOrigin);
       AtomicReference<CrawlContext> context = new AtomicReference<>();
       boolean fleetMode = leases != null;
       CrawlContext ctx = new CrawlContext(config, clock, store, fetcher,

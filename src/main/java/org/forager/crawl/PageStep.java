@@ -230,7 +230,7 @@ final class PageStep {
         Optional.of(what + " of " + from + ": " + outOfScope.get())));
     if (fromSeed) {
       ctx.summary().note("seed " + from + " " + (what.equals("redirect") ? "redirects to " : "names as canonical ")
-          + target + ", out of scope (" + outOfScope.get() + ")" + ScopeHints.toInclude(from, target));
+          + target + ", " + outOfScope.get() + ScopeHints.toInclude(from, target, ctx.gatekeeper().scope()));
     }
   }
 }

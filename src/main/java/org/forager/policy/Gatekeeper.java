@@ -11,6 +11,7 @@ import org.forager.config.CrawlConfig;
 import org.forager.config.CrawlConfig.DoNotCrawlRule;
 import org.forager.config.CrawlConfig.QueryParameterRule;
 import org.forager.fetch.Outcome;
+import org.forager.scope.Scope;
 import org.forager.url.Origin;
 
 /**
@@ -26,7 +27,7 @@ import org.forager.url.Origin;
  */
 public final class Gatekeeper implements RequestGate {
 
-  private final Set<Origin> scope;
+  private final Scope scope;
   private final List<Pattern> doNotCrawlRegexes = new ArrayList<>();
   private final List<String> doNotCrawlPrefixes = new ArrayList<>();
   private final HostRules doNotCrawlHosts;
@@ -37,8 +38,13 @@ public final class Gatekeeper implements RequestGate {
   private final int maxRepeatedSegments;
   private final Optional<ExclusionFile> exclusionFile;
 
-  public Gatekeeper(CrawlConfig config, Set<Origin> scope) {
-    this.scope = Set.copyOf(scope);
+  /** The crawl's gates, with {@code scope.*} read against the origins the store has in scope. */
+  public Gatekeeper(CrawlConfig config, Set<Origin> scopeOrigins) {
+    this(config, Scope.of(config.scope(), scopeOrigins));
+  }
+
+  public Gatekeeper(CrawlConfig config, Scope scope) {
+    this.scope = scope;
     Set<String> hosts = new HashSet<>();
     Set<String> domains = new HashSet<>();
     for (DoNotCrawlRule rule : config.doNotCrawl()) {
@@ -85,15 +91,20 @@ public final class Gatekeeper implements RequestGate {
    * scope, {@code do_not_crawl}, the exclusion file and {@code url_query_parameters}. The trap limits
    * and skip_extensions are for pages only: a robots.txt or a sitemap ({@code .xml.gz}) is not a page.
    */
-  /** Why a (normalized) URL is out of the crawl's scope, when it is; cheap when it is not. */
+  /** Why a (normalized) URL is out of the crawl's scope ({@code scope.*}), when it is; cheap when it is not. */
   public Optional<String> outOfScope(String url) {
-    return inScope(url) ? Optional.empty() : Optional.of("its origin is not one of the seeds' origins (scope.mode: origins)");
+    return scope.contains(url) ? Optional.empty() : scope.refuses(url);
+  }
+
+  /** The crawl's scope. */
+  public Scope scope() {
+    return scope;
   }
 
   @Override
   public Verdict checkRequest(String url) {
     Optional<String> outOfScope = outOfScope(url);
-    if (outOfScope.isPresent()) return local("not in scope: " + outOfScope.get());
+    if (outOfScope.isPresent()) return local(outOfScope.get());
     if (!doNotCrawlHosts.isEmpty()) {
       Optional<String> rule = doNotCrawlHosts.match(Origin.ofUrl(url).host());
       if (rule.isPresent()) return local("do_not_crawl " + rule.get());
@@ -116,13 +127,9 @@ public final class Gatekeeper implements RequestGate {
   }
 
   private boolean inScope(String url) {
-    // Origin.ofUrl allocates; scope sets are small, so test the prefix of each instead when few.
-    if (scope.size() <= 4) {
-      for (Origin origin : scope) if (origin.contains(url)) return true;
-      return false;
-    }
-    return scope.contains(Origin.ofUrl(url));
+    return scope.contains(url);
   }
+
 
   /** A query passes when one rule whose prefix matches the URL without query allows all its names. */
   private boolean queryAllowed(String withoutQuery, String query) {

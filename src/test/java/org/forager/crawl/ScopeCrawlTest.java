@@ -75,4 +75,91 @@ class ScopeCrawlTest {
           && a.get("url").asText().equals(canonical)), "the canonical target is logged out of scope");
     }
   }
+
+  /** The user's ordinary site: apex redirects to www., a blog subdomain, a link to another site. */
+  @Test
+  void inDomainsModeTheRedirectToWwwAndTheSubdomainsAreCrawledAndOtherSitesAreNot() throws Exception {
+    try (TestSite apex = TestSite.start(); TestSite www = TestSite.start(); TestSite blog = TestSite.start();
+        TestSite other = TestSite.start()) {
+      String wwwHome = url("www.example.test", www, "/");
+      apex.route("/", ex -> {
+        ex.getResponseHeaders().set("Location", wwwHome);
+        TestSite.respond(ex, 301, null, "");
+      });
+      www.linking("/", "/about", url("blog.example.test", blog, "/"), url("other.test", other, "/x"))
+          .linking("/about");
+      blog.linking("/", "/post");
+      blog.linking("/post");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(url("example.test", apex, "/")),
+          "scope: { mode: domains }\n" + resolve("example.test", "www.example.test", "blog.example.test", "other.test")));
+
+      assertEquals(List.of("/robots.txt", "/"), apex.paths());
+      assertEquals(List.of("/robots.txt", "/", "/about"), www.paths(), "robots.txt first on every origin");
+      assertEquals(List.of("/robots.txt", "/", "/post"), blog.paths());
+      assertEquals(List.of(), other.paths(), "another registrable domain");
+      JsonNode home = TestCrawl.log(data).stream().filter(a -> a.get("url").asText().equals(wwwHome)).findFirst().orElseThrow();
+      assertEquals(1, home.get("out_of_scope_links").asInt(), home.toString());
+    }
+  }
+
+  /** A general web crawl from one seed page: a generated graph of 1,000 hosts, with deny honoured. */
+  @Test
+  void inOpenModeAThousandHostsAreDiscoveredFromOneSeedAndDeniedOnesAreNotContacted() throws Exception {
+    int hosts = 1000;
+    try (TestSite web = TestSite.start()) {
+      String port = web.origin().substring(web.origin().lastIndexOf(':') + 1);
+      // Host hN links to h(2N+1) and h(2N+2): a tree over every host; h7 and below it are under .de.
+      web.route("/", ex -> {
+        String host = ex.getRequestHeaders().getFirst("Host").split(":")[0];
+        int n = Integer.parseInt(host.substring(1, host.indexOf('.')));
+        StringBuilder html = new StringBuilder("<p>").append(host).append("</p>");
+        for (int child = 2 * n + 1; child <= 2 * n + 2 && child < hosts; child++) {
+          html.append("<a href=\"http://").append(name(child)).append(':').append(port).append("/\">h</a>");
+        }
+        TestSite.respond(ex, 200, "text/html", html.toString());
+      });
+      String[] names = new String[hosts];
+      for (int i = 0; i < hosts; i++) names[i] = name(i);
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of("http://" + name(0) + ":" + port + "/"),
+          "scope: { mode: open, deny: [ \".de\" ] }\nconcurrency: 64\n" + resolve(names)));
+
+      java.util.Set<String> contacted = new java.util.HashSet<>();
+      for (TestSite.Request r : web.requests()) contacted.add(r.header("Host").split(":")[0]);
+      assertTrue(contacted.stream().noneMatch(h -> h.endsWith(".de")), "scope.deny .de");
+      assertTrue(contacted.size() >= 500, contacted.size() + " hosts crawled");
+      for (String h : contacted) {
+        assertEquals("/robots.txt", web.requests().stream().filter(r -> r.header("Host").startsWith(h + ":"))
+            .findFirst().orElseThrow().path(), "robots.txt first on " + h);
+      }
+    }
+  }
+
+  @Test
+  void inOpenModeScopeMaxOriginsCapsTheOriginsTakenOn() throws Exception {
+    try (TestSite web = TestSite.start()) {
+      String port = web.origin().substring(web.origin().lastIndexOf(':') + 1);
+      web.route("/", ex -> {
+        StringBuilder html = new StringBuilder();
+        for (int i = 1; i < 50; i++) html.append("<a href=\"http://").append(name(i)).append(':').append(port).append("/\">h</a>");
+        TestSite.respond(ex, 200, "text/html", html.toString());
+      });
+      String[] names = new String[50];
+      for (int i = 0; i < 50; i++) names[i] = name(i);
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of("http://" + name(0) + ":" + port + "/"),
+          "scope: { mode: open, max_origins: 10 }\n" + resolve(names)));
+      java.util.Set<String> contacted = new java.util.HashSet<>();
+      for (TestSite.Request r : web.requests()) contacted.add(r.header("Host"));
+      assertEquals(10, contacted.size(), contacted.toString());
+    }
+  }
+
+  /** h7 and every host below it in the tree are under .de; the rest under .test. */
+  private static String name(int n) {
+    int m = n;
+    while (m > 7) m = (m - 1) / 2;
+    return "h" + n + (m == 7 ? ".example.de" : ".example.test");
+  }
 }
