@@ -62,4 +62,35 @@ class PostgresCrawlTest {
       }
     }
   }
+
+  /** Origins taken on during the run (domains mode) are leased like the seeds' in a fleet. */
+  @Test
+  void originsDiscoveredInDomainsModeAreLeasedAndCrawled() throws Exception {
+    String url = postgres.freshSchema();
+    try (TestSite apex = TestSite.start(); TestSite www = TestSite.start(); TestSite blog = TestSite.start()) {
+      String wwwHome = "http://www.example.test:" + port(www) + "/";
+      apex.route("/", ex -> {
+        ex.getResponseHeaders().set("Location", wwwHome);
+        TestSite.respond(ex, 301, null, "");
+      });
+      www.linking("/", "http://blog.example.test:" + port(blog) + "/");
+      blog.linking("/");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of("http://example.test:" + port(apex) + "/"),
+          "store: { kind: postgres, url: \"" + url + "\" }\nscope: { mode: domains }\n"
+              + "network: { allow_private_addresses: true, resolve: { \"example.test\": \"127.0.0.1\", "
+              + "\"www.example.test\": \"127.0.0.1\", \"blog.example.test\": \"127.0.0.1\" } }"));
+
+      assertEquals(List.of("/robots.txt", "/"), apex.paths());
+      assertEquals(List.of("/robots.txt", "/"), www.paths());
+      assertEquals(List.of("/robots.txt", "/"), blog.paths());
+      try (CrawlStore store = PostgresCrawlStore.open(url)) {
+        assertEquals(3, store.scope().size(), store.scope().toString());
+      }
+    }
+  }
+
+  private static int port(TestSite site) {
+    return Integer.parseInt(site.origin().substring(site.origin().lastIndexOf(':') + 1));
+  }
 }
