@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
+import org.forager.url.Origin;
 
 /**
  * A whole crawl configuration. Built by {@link ConfigLoader} from YAML and flags (validated there), or
@@ -34,7 +35,19 @@ public record CrawlConfig(
     Optional<Path> doNotCrawlFile,
     Fleet fleet,
     Status status,
-    Duplicates duplicates) {
+    Duplicates duplicates,
+    Sites sites) {
+
+  /** Without per-site settings ({@link Sites#NONE}). */
+  public CrawlConfig(String userAgent, List<String> seeds, Path dataDir, long maxActions, int concurrency,
+      Politeness politeness, Robots robots, Recrawl recrawl, List<String> skipExtensions, Limits limits,
+      List<DoNotCrawlRule> doNotCrawl, List<QueryParameterRule> urlQueryParameters, Network network, Store store,
+      Warc warc, Sitemaps sitemaps, Optional<Path> doNotCrawlFile, Fleet fleet, Status status,
+      Duplicates duplicates) {
+    this(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits,
+        doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status, duplicates,
+        Sites.NONE);
+  }
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
@@ -317,6 +330,18 @@ public record CrawlConfig(
     return toBuilder().limits(limits).build();
   }
 
+  public CrawlConfig withSites(Sites sites) {
+    return toBuilder().sites(sites).build();
+  }
+
+  /**
+   * The politeness settings and page limit of one origin: the {@code sites} rules covering its host
+   * laid over {@link #politeness()} and {@code limits.max_pages_per_origin} (see {@link Sites}).
+   */
+  public Sites.Settings siteSettings(Origin origin) {
+    return sites.settingsFor(origin.host(), politeness, limits.maxPagesPerOrigin());
+  }
+
   /** A builder holding this configuration's values, to change several at once. */
   public Builder toBuilder() {
     Builder b = new Builder();
@@ -340,6 +365,7 @@ public record CrawlConfig(
     b.fleet = fleet;
     b.status = status;
     b.duplicates = duplicates;
+    b.sites = sites;
     return b;
   }
 
@@ -365,6 +391,7 @@ public record CrawlConfig(
     private Fleet fleet;
     private Status status;
     private Duplicates duplicates;
+    private Sites sites;
 
     private Builder() {}
 
@@ -468,8 +495,13 @@ public record CrawlConfig(
       return this;
     }
 
+    public Builder sites(Sites sites) {
+      this.sites = sites;
+      return this;
+    }
+
     public CrawlConfig build() {
-      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status, duplicates);
+      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status, duplicates, sites);
     }
   }
 
@@ -504,7 +536,8 @@ public record CrawlConfig(
         Optional.empty(),
         Fleet.defaults(),
         Status.defaults(),
-        Duplicates.defaults());
+        Duplicates.defaults(),
+        Sites.NONE);
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.Set;
+import org.forager.config.Sites;
 import org.forager.crawl.Classification.Feedback;
 import org.forager.dedup.SimHash;
 import org.forager.extract.ExtractedPage;
@@ -56,6 +57,8 @@ final class OriginCrawler implements OriginTask {
   private final Origin origin;
   private final CrawlContext ctx;
   private final Instant cutoff;
+  /** This origin's politeness settings and page limit: the {@code sites} rules over the global values. */
+  private final Sites.Settings settings;
   private final OriginPoliteness politeness;
   private final ArrayDeque<Pending> todo = new ArrayDeque<>();
   private final SitemapQueue sitemaps;
@@ -81,7 +84,8 @@ final class OriginCrawler implements OriginTask {
     this.origin = origin;
     this.ctx = ctx;
     this.cutoff = cutoff;
-    this.politeness = new OriginPoliteness(ctx.config().politeness());
+    this.settings = ctx.config().siteSettings(origin);
+    this.politeness = new OriginPoliteness(settings.politeness());
     this.sitemaps = new SitemapQueue(origin, ctx.config().sitemaps());
   }
 
@@ -158,7 +162,7 @@ final class OriginCrawler implements OriginTask {
         return givenUp ? finish() : OptionalLong.of(requestAllowedAt());
       }
       if (next == null) continue; // the sitemaps are done; what is left are retries
-      if (pagesFetched >= ctx.config().limits().maxPagesPerOrigin()) {
+      if (pagesFetched >= settings.maxPagesPerOrigin()) {
         // The budget that bounds any spider trap: the rest stays due for a later run (or pass).
         todo.addFirst(next);
         Notice.printf("forager: %s: fetched limits.max_pages_per_origin (%d) pages; done with it for this %s%n",
@@ -323,7 +327,7 @@ final class OriginCrawler implements OriginTask {
    */
   private void checkCrawlDelay() {
     Optional<Duration> asked = robots.crawlDelay();
-    Duration ceiling = ctx.config().politeness().maxCrawlDelay();
+    Duration ceiling = settings.politeness().maxCrawlDelay();
     if (asked.isPresent() && asked.get().compareTo(ceiling) > 0) {
       givenUp = true;
       Notice.printf("forager: %s asks for a Crawl-delay of %d s, more than politeness.max_crawl_delay (%d s); "
@@ -530,7 +534,7 @@ final class OriginCrawler implements OriginTask {
       case RATE_LIMITED -> {
         politeness.rateLimited();
         Duration wait = classification.retryAfter().orElse(Duration.ofMillis(politeness.delayMillis()));
-        if (wait.compareTo(ctx.config().politeness().maxRetryAfter()) > 0) {
+        if (wait.compareTo(settings.politeness().maxRetryAfter()) > 0) {
           // Beyond max_retry_after: put the origin off to a later run.
           givenUp = true;
           nextFetchAt = now.plus(wait);
@@ -594,7 +598,7 @@ final class OriginCrawler implements OriginTask {
   private long backoffMillis(int failures) {
     long base = Math.max(politeness.delayMillis(), MIN_RETRY_BACKOFF_MILLIS);
     long backoff = base << Math.min(failures - 1, 20);
-    return Math.min(backoff, Math.max(ctx.config().politeness().maxDelay().toMillis(), base));
+    return Math.min(backoff, Math.max(settings.politeness().maxDelay().toMillis(), base));
   }
 
   private void losePatience(String why) {

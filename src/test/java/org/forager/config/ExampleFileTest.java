@@ -62,7 +62,7 @@ class ExampleFileTest {
       Path file = Files.writeString(dir.resolve("example" + blocks++ + ".yaml"), docs.substring(start + 8, end));
       ConfigLoader.load(Optional.of(file), Overrides.none());
     }
-    assertEquals(2, blocks);
+    assertEquals(3, blocks);
   }
 
   @Test
@@ -77,7 +77,8 @@ class ExampleFileTest {
             Stream.of("robots.cache_ttl", "store.kind", "store.url", "network.tls.verify"),
             NetworkReader.KEYS.stream().map(key -> "network." + key),
             RuleReader.DO_NOT_CRAWL_KEYS.stream(),
-            RuleReader.QUERY_PARAMETER_KEYS.stream())
+            RuleReader.QUERY_PARAMETER_KEYS.stream(),
+            SiteReader.KEYS.stream())
         .flatMap(keys -> keys)
         .forEach(key -> assertTrue(docs.contains("`" + key + "`"), key + " is documented"));
   }
