@@ -125,7 +125,6 @@ public record CrawlConfig(
     }
   }
 
-  /** Exactly one of host, prefix, regex is set. */
   /**
    * One {@code do_not_crawl} rule: exactly one of its parts is set, the others are null. Hosts,
    * domains and prefixes are in the form normalized URLs have (see {@code UrlNormalizer.host} and

@@ -2,6 +2,7 @@ package org.forager.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.io.IOException;
@@ -160,7 +161,7 @@ class SitesConfigTest {
     // Half the hosts fall under a rule (site0..site499), the others get the default 100,000.
     assertEquals(500_000L * 100_000 + 1000L * (500 * 501 / 2), sum);
     // Generous: measured about 0.5 s; a scan of the rules per origin takes many times that.
-    assertEquals(true, millis < 10_000, millis + " ms");
+    assertTrue(millis < 10_000, millis + " ms");
   }
 
   @Test
