@@ -17,15 +17,15 @@ import org.forager.config.CrawlConfig.Store;
 /**
  * Builds a {@link CrawlConfig} from the tree of a configuration file: every key of the contract, with
  * its type and range checked and its default from {@link CrawlConfig#defaults()} when absent. The lists
- * of rules are read by {@link RuleReader}, the {@code network} section by {@link NetworkReader}, {@code scope} by {@link
- * ScopeReader}. Stateless.
+ * of rules are read by {@link RuleReader}, the {@code network} section by {@link NetworkReader},
+ * {@code scope} by {@link ScopeReader}, the {@code sites} list by {@link SiteReader}. Stateless.
  */
 final class ConfigReader {
 
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
       "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps",
-      "do_not_crawl_file", "fleet", "status", "duplicates", "scope");
+      "do_not_crawl_file", "fleet", "status", "duplicates", "scope", "sites");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay");
   static final List<String> LIMITS_KEYS = List.of(
@@ -53,6 +53,8 @@ final class ConfigReader {
     CrawlConfig defaults = CrawlConfig.defaults();
     if (tree.isEmpty()) return defaults;
     Section root = Section.of("", tree.get(), ROOT_KEYS);
+    Politeness politeness = politeness(root.section("politeness", POLITENESS_KEYS));
+    Limits limits = limits(root.section("limits", LIMITS_KEYS));
     return new CrawlConfig(
         root.get("user_agent", ConfigReader::userAgent).orElse(defaults.userAgent()),
         root.get("seeds", (path, node) -> Values.list(path, node, ConfigReader::seed)).orElse(defaults.seeds()),
@@ -60,13 +62,13 @@ final class ConfigReader {
         root.get("max_actions", (path, node) -> Values.wholeNumber(path, node, 0, Long.MAX_VALUE))
             .orElse(defaults.maxActions()),
         root.get("concurrency", (path, node) -> Values.intAtLeast(path, node, 1)).orElse(defaults.concurrency()),
-        politeness(root.section("politeness", POLITENESS_KEYS)),
+        politeness,
         new Robots(root.section("robots", List.of("cache_ttl"))
             .get("cache_ttl", Values::positiveDuration).orElse(defaults.robots().cacheTtl())),
         recrawl(root.section("recrawl", RECRAWL_KEYS)),
         root.get("skip_extensions", (path, node) -> Values.list(path, node, RuleReader::extension))
             .orElse(defaults.skipExtensions()),
-        limits(root.section("limits", LIMITS_KEYS)),
+        limits,
         root.get("do_not_crawl", (path, node) -> Values.list(path, node, RuleReader::doNotCrawl))
             .orElse(defaults.doNotCrawl()),
         root.get("url_query_parameters", (path, node) -> Values.list(path, node, RuleReader::queryParameters))
@@ -80,7 +82,9 @@ final class ConfigReader {
         status(root.section("status", STATUS_KEYS)),
         new CrawlConfig.Duplicates(root.section("duplicates", List.of("skip_links"))
             .get("skip_links", Values::bool).orElse(defaults.duplicates().skipLinks())),
-        ScopeReader.read(root.section("scope", ScopeReader.acceptedKeys())));
+        ScopeReader.read(root.section("scope", ScopeReader.acceptedKeys())),
+        root.get("sites", (path, node) -> SiteReader.read(path, node, politeness, limits.maxPagesPerOrigin()))
+            .orElse(defaults.sites()));
   }
 
   private static String userAgent(String path, JsonNode node) {

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
+import org.forager.url.Origin;
 
 /**
  * A whole crawl configuration. Built by {@link ConfigLoader} from YAML and flags (validated there), or
@@ -37,12 +38,16 @@ public record CrawlConfig(
     Fleet fleet,
     Status status,
     Duplicates duplicates,
-    ScopeConfig scope) {
+    ScopeConfig scope,
+    Sites sites) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
 
-  /** With the default scope (the seeds' origins): the constructor from before {@code scope} existed. */
+  /**
+   * With the default scope (the seeds' origins) and no per-site settings: the constructor from before
+   * {@code scope} and {@code sites} existed.
+   */
   public CrawlConfig(
       String userAgent, List<String> seeds, Path dataDir, long maxActions, int concurrency,
       Politeness politeness, Robots robots, Recrawl recrawl, List<String> skipExtensions, Limits limits,
@@ -51,7 +56,7 @@ public record CrawlConfig(
       Duplicates duplicates) {
     this(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions,
         limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status,
-        duplicates, ScopeConfig.defaults());
+        duplicates, ScopeConfig.defaults(), Sites.NONE);
   }
 
   /**
@@ -388,6 +393,18 @@ public record CrawlConfig(
     return toBuilder().limits(limits).build();
   }
 
+  public CrawlConfig withSites(Sites sites) {
+    return toBuilder().sites(sites).build();
+  }
+
+  /**
+   * The politeness settings and page limit of one origin: the {@code sites} rules covering its host
+   * laid over {@link #politeness()} and {@code limits.max_pages_per_origin} (see {@link Sites}).
+   */
+  public Sites.Settings siteSettings(Origin origin) {
+    return sites.settingsFor(origin.host(), politeness, limits.maxPagesPerOrigin());
+  }
+
   /** A builder holding this configuration's values, to change several at once. */
   public Builder toBuilder() {
     Builder b = new Builder();
@@ -412,6 +429,7 @@ public record CrawlConfig(
     b.status = status;
     b.duplicates = duplicates;
     b.scope = scope;
+    b.sites = sites;
     return b;
   }
 
@@ -438,6 +456,7 @@ public record CrawlConfig(
     private Status status;
     private Duplicates duplicates;
     private ScopeConfig scope;
+    private Sites sites;
 
     private Builder() {}
 
@@ -546,8 +565,15 @@ public record CrawlConfig(
       return this;
     }
 
+    public Builder sites(Sites sites) {
+      this.sites = sites;
+      return this;
+    }
+
     public CrawlConfig build() {
-      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status, duplicates, scope);
+      return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl,
+          skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet,
+          status, duplicates, scope, sites);
     }
   }
 
@@ -583,7 +609,8 @@ public record CrawlConfig(
         Fleet.defaults(),
         Status.defaults(),
         Duplicates.defaults(),
-        ScopeConfig.defaults());
+        ScopeConfig.defaults(),
+        Sites.NONE);
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

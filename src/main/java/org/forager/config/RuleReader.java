@@ -65,7 +65,7 @@ final class RuleReader {
    * A host or domain name in the form normalized URLs carry (lower case, IDN to ASCII, no trailing
    * dot), so that {@code Bücher.example} or {@code EXAMPLE.org.} match the URLs they name.
    */
-  private static String host(String path, JsonNode node) {
+  static String host(String path, JsonNode node) {
     String host = Values.nonBlank(path, node);
     boolean ipv6 = host.startsWith("[");
     if (host.chars().anyMatch(c -> c == '/' || c == '@' || (c == ':' && !ipv6) || Character.isWhitespace(c))) {

@@ -177,7 +177,7 @@ final class FleetCoordinator implements AutoCloseable {
     for (Origin origin : claimed) {
       // The previous holder's last request ended before it released the origin (or before its lease
       // expired): waiting the origin's delay from now keeps the interval across processes.
-      long delayMillis = Math.max(ctx.config().politeness().minDelay().toMillis(),
+      long delayMillis = Math.max(ctx.config().siteSettings(origin).politeness().minDelay().toMillis(),
           ctx.store().originState(origin).map(OriginState::delayMillis).orElse(0L));
       LeasedOrigin task;
       lock.lock();

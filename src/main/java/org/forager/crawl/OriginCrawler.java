@@ -52,7 +52,7 @@ final class OriginCrawler implements OriginTask {
     this.origin = origin;
     this.ctx = ctx;
     this.cutoff = cutoff;
-    this.session = new OriginSession(origin, ctx, new OriginPoliteness(ctx.config().politeness()));
+    this.session = new OriginSession(origin, ctx);
     this.robots = new RobotsStep(session);
     this.sitemaps = new SitemapStep(session);
     this.pages = new PageStep(session, this::retry);
@@ -130,11 +130,11 @@ final class OriginCrawler implements OriginTask {
         return afterRequest();
       }
       if (next == null) continue; // the sitemaps are done; what is left are retries
-      if (pagesFetched >= ctx.config().limits().maxPagesPerOrigin()) {
+      if (pagesFetched >= session.settings.maxPagesPerOrigin()) {
         // The budget that bounds any spider trap: the rest stays due for a later run (or pass).
         todo.addFirst(next);
-        Notice.printf("forager: %s: fetched limits.max_pages_per_origin (%d) pages; done with it for this %s",
-            origin, pagesFetched, ctx.continuous() ? "pass" : "run");
+        Notice.printf("forager: %s: fetched its page limit (%d pages: limits.max_pages_per_origin or its sites "
+            + "rule's max_pages); done with it for this %s", origin, pagesFetched, ctx.continuous() ? "pass" : "run");
         session.giveUp();
         return finish();
       }

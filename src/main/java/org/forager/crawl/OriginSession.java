@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.forager.config.Sites;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Outcome;
 import org.forager.policy.Verdict;
@@ -26,6 +27,8 @@ final class OriginSession {
 
   final Origin origin;
   final CrawlContext ctx;
+  /** This origin's politeness settings and page limit: the {@code sites} rules over the global values. */
+  final Sites.Settings settings;
   final OriginPoliteness politeness;
   private boolean requested;
   private long lastRequestEnd;
@@ -35,10 +38,11 @@ final class OriginSession {
   /** Consecutive 401, 403 and 451 answers: a site that denies everything runs out of patience. */
   private int deniedInARow;
 
-  OriginSession(Origin origin, CrawlContext ctx, OriginPoliteness politeness) {
+  OriginSession(Origin origin, CrawlContext ctx) {
     this.origin = origin;
     this.ctx = ctx;
-    this.politeness = politeness;
+    this.settings = ctx.config().siteSettings(origin);
+    this.politeness = new OriginPoliteness(settings.politeness());
   }
 
   // --- time
@@ -76,7 +80,7 @@ final class OriginSession {
   long backoffMillis(int failures) {
     long base = Math.max(politeness.delayMillis(), MIN_RETRY_BACKOFF_MILLIS);
     long backoff = base << Math.min(failures - 1, 20);
-    return Math.min(backoff, Math.max(ctx.config().politeness().maxDelay().toMillis(), base));
+    return Math.min(backoff, Math.max(settings.politeness().maxDelay().toMillis(), base));
   }
 
   // --- patience

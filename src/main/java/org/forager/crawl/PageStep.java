@@ -166,7 +166,7 @@ final class PageStep {
       case RATE_LIMITED -> {
         session.politeness.rateLimited();
         Duration wait = classification.retryAfter().orElse(Duration.ofMillis(session.politeness.delayMillis()));
-        if (wait.compareTo(ctx.config().politeness().maxRetryAfter()) > 0) {
+        if (wait.compareTo(session.settings.politeness().maxRetryAfter()) > 0) {
           // Beyond max_retry_after: put the origin off to a later run.
           session.giveUp();
           Notice.printf("forager: %s asks to wait %d s (Retry-After), more than "

@@ -113,7 +113,7 @@ final class RobotsStep {
    */
   private void checkCrawlDelay() {
     Optional<Duration> asked = rules.crawlDelay();
-    Duration ceiling = session.ctx.config().politeness().maxCrawlDelay();
+    Duration ceiling = session.settings.politeness().maxCrawlDelay();
     if (asked.isPresent() && asked.get().compareTo(ceiling) > 0) {
       session.giveUp();
       Notice.printf("forager: %s asks for a Crawl-delay of %d s, more than politeness.max_crawl_delay (%d s); "

@@ -72,7 +72,7 @@ class ConfigErrorsTest {
             "config: do_not_crawl[0]: unknown key 'hots' (did you mean 'host'?)"),
         arguments("colour: blue", "config: unknown key 'colour' (known keys: user_agent, seeds, data_dir, max_actions,"
             + " concurrency, politeness, robots, recrawl, skip_extensions, limits, do_not_crawl, url_query_parameters,"
-            + " network, store, warc, sitemaps, do_not_crawl_file, fleet, status, duplicates, scope)"),
+            + " network, store, warc, sitemaps, do_not_crawl_file, fleet, status, duplicates, scope, sites)"),
         arguments("duplicates: { skip_links: maybe }", "config: duplicates.skip_links: \"maybe\" is not true or false"),
         arguments("duplicates: { skip: true }", "config: duplicates: unknown key 'skip' (known keys: skip_links)"),
         arguments("fleet: { lease: 0s }", "config: fleet.lease: must be > 0"),

@@ -62,7 +62,7 @@ class ExampleFileTest {
       Path file = Files.writeString(dir.resolve("example" + blocks++ + ".yaml"), docs.substring(start + 8, end));
       ConfigLoader.load(Optional.of(file), Overrides.none());
     }
-    assertEquals(2, blocks);
+    assertEquals(3, blocks);
   }
 
   @Test
@@ -78,7 +78,8 @@ class ExampleFileTest {
             NetworkReader.KEYS.stream().map(key -> "network." + key),
             ScopeReader.KEYS.stream().map(key -> "scope." + key),
             RuleReader.DO_NOT_CRAWL_KEYS.stream(),
-            RuleReader.QUERY_PARAMETER_KEYS.stream())
+            RuleReader.QUERY_PARAMETER_KEYS.stream(),
+            SiteReader.KEYS.stream())
         .flatMap(keys -> keys)
         .forEach(key -> assertTrue(docs.contains("`" + key + "`"), key + " is documented"));
   }
