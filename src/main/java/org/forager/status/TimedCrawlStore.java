@@ -43,6 +43,8 @@ final class TimedCrawlStore implements CrawlStore {
   private final Timer history;
   private final Timer originState;
   private final Timer saveOriginState;
+  private final Timer setting;
+  private final Timer saveSetting;
   private final Timer forEachUrl;
   private final Timer urlCount;
 
@@ -59,6 +61,8 @@ final class TimedCrawlStore implements CrawlStore {
     history = timer(registry, "history");
     originState = timer(registry, "origin_state");
     saveOriginState = timer(registry, "save_origin_state");
+    setting = timer(registry, "setting");
+    saveSetting = timer(registry, "save_setting");
     forEachUrl = timer(registry, "for_each_url");
     urlCount = timer(registry, "url_count");
   }
@@ -142,6 +146,16 @@ final class TimedCrawlStore implements CrawlStore {
   @Override
   public void saveOriginState(OriginState state) {
     time(saveOriginState, () -> store.saveOriginState(state));
+  }
+
+  @Override
+  public Optional<String> setting(String name) {
+    return time(setting, () -> store.setting(name));
+  }
+
+  @Override
+  public void saveSetting(String name, String value) {
+    time(saveSetting, () -> store.saveSetting(name, value));
   }
 
   @Override

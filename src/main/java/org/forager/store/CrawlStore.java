@@ -75,6 +75,24 @@ public interface CrawlStore extends AutoCloseable {
 
   void saveOriginState(OriginState state);
 
+  /**
+   * A setting of the crawl kept across runs and shared by every process of a fleet (the scope
+   * mode and lists today), by name; empty when never saved.
+   *
+   * @throws IllegalArgumentException when {@code name} is not a valid name ({@link CrawlSettings})
+   */
+  Optional<String> setting(String name);
+
+  /**
+   * Saves (or replaces) a setting, atomically and as durably as every write of this store once this
+   * returns. Of two saves of one name at once, one wins whole.
+   *
+   * @throws IllegalArgumentException when the name or the value is not valid ({@link CrawlSettings}):
+   *     a name of 1 to 64 characters of {@code [a-z0-9_.-]}, a value of at most 64 KiB of UTF-8
+   *     without NUL
+   */
+  void saveSetting(String name, String value);
+
   /** Visits every known URL, in URL order. */
   void forEachUrl(Consumer<UrlRecord> visitor);
 

@@ -16,6 +16,8 @@ import org.forager.url.Origin;
  *       still sort before positive ones), at least 1
  *   <li>history: {@code url 0x00 seconds(8, sign flipped) nanos(4) sequence(4)}
  *   <li>meta table: {@code 'S' origin} (scope), {@code 'O' origin} (origin state), {@code 'M' name}
+ *       (the store's own values: URL count, format), {@code 'C' name} (crawl settings,
+ *       {@link CrawlStore#setting})
  * </ul>
  */
 final class Keys {
@@ -108,6 +110,10 @@ final class Keys {
 
   static byte[] originState(Origin origin) {
     return meta('O', origin.toString());
+  }
+
+  static byte[] setting(String name) {
+    return meta('C', name);
   }
 
   static byte[] meta(char table, String name) {

@@ -245,6 +245,26 @@ public final class RocksCrawlStore implements CrawlStore {
     });
   }
 
+  @Override
+  public Optional<String> setting(String name) {
+    byte[] key = Keys.setting(CrawlSettings.checkName(name));
+    return call(() -> {
+      byte[] value = rocks.db.get(rocks.meta, key);
+      return value == null ? Optional.empty() : Optional.of(Values.decodeSetting(value));
+    });
+  }
+
+  /** {@inheritDoc} One put, written to the write-ahead log as {@link #saveOriginState} is. */
+  @Override
+  public void saveSetting(String name, String value) {
+    byte[] key = Keys.setting(CrawlSettings.checkName(name));
+    byte[] encoded = Values.encodeSetting(CrawlSettings.checkValue(name, value));
+    call(() -> {
+      rocks.db.put(rocks.meta, writeOptions, key, encoded);
+      return null;
+    });
+  }
+
   /** {@inheritDoc} Sees the URLs as they were when it started; must not close the store. */
   @Override
   public void forEachUrl(Consumer<UrlRecord> visitor) {

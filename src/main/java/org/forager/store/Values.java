@@ -106,6 +106,15 @@ final class Values {
     return new OriginState(origin, robots, delayMillis, patience);
   }
 
+  /** A crawl setting's value: the version byte, then the UTF-8 bytes (already checked). */
+  static byte[] encodeSetting(byte[] utf8) {
+    return new ByteWriter(utf8.length + 1).writeByte(VERSION).writeBytes(utf8).toByteArray();
+  }
+
+  static String decodeSetting(byte[] value) {
+    return versioned(value).readRestAsString();
+  }
+
   private static void writeCrawl(ByteWriter out, CrawlRecord crawl) {
     // The outcome by name, not ordinal: the enum may be reordered, the names are the contract.
     out.writeInstant(crawl.fetchedAt())

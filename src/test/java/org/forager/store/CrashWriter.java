@@ -9,7 +9,8 @@ import org.forager.fetch.Outcome;
 
 /**
  * The child process of {@link RocksCrawlStoreCrashTest}: records crawls with discovered links in a
- * loop until killed, printing {@code ack N} after the N-th record call returned.
+ * loop until killed, saving the crawl setting {@value #SETTING} = N after each, printing
+ * {@code ack N} once both calls of the N-th round returned.
  */
 public final class CrashWriter {
 
@@ -24,6 +25,7 @@ public final class CrashWriter {
   }
 
   static final int LINKS = 5;
+  static final String SETTING = "crash.round";
   static final Instant T0 = Instant.parse("2026-11-21T00:00:00Z");
 
   public static void main(String[] args) {
@@ -35,6 +37,7 @@ public final class CrashWriter {
       List<Candidate> links = new java.util.ArrayList<>();
       for (int j = 0; j < LINKS; j++) links.add(new Candidate(link(i, j), 1, Optional.of(page(i))));
       store.record(crawl, links);
+      store.saveSetting(SETTING, Integer.toString(i));
       System.out.println("ack " + i);
       System.out.flush();
     }

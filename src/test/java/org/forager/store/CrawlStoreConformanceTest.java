@@ -3,6 +3,7 @@ package org.forager.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -345,6 +346,77 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(Set.of(A, B, A8080), store.scope());
     reopen();
     assertEquals(Set.of(A, B, A8080), store.scope());
+  }
+
+  @Test
+  void anUnknownSettingIsEmpty() {
+    assertEquals(Optional.empty(), store.setting("scope.mode"));
+  }
+
+  @Test
+  void aSavedSettingIsReadBackAndReplaced() {
+    store.saveSetting("scope.mode", "domains");
+    store.saveSetting("scope.allow", "");
+    assertEquals(Optional.of("domains"), store.setting("scope.mode"));
+    assertEquals(Optional.of(""), store.setting("scope.allow"), "an empty value is a value");
+    store.saveSetting("scope.mode", "open");
+    assertEquals(Optional.of("open"), store.setting("scope.mode"));
+    assertEquals(Optional.empty(), store.setting("scope.deny"));
+  }
+
+  @Test
+  void settingsSurviveCloseAndReopen() {
+    String largest = "é".repeat(CrawlSettings.MAX_VALUE_BYTES / 2); // two bytes each: exactly 64 KiB
+    String unicode = "*.bücher.example\nxn--r8jz45g.example 🦊";
+    store.saveSetting("scope.allow", largest);
+    store.saveSetting("scope.deny", unicode);
+    store.saveSetting("scope.mode", "origins");
+    store.saveSetting("scope.mode", "domains");
+    reopen();
+    assertEquals(Optional.of(largest), store.setting("scope.allow"));
+    assertEquals(Optional.of(unicode), store.setting("scope.deny"));
+    assertEquals(Optional.of("domains"), store.setting("scope.mode"));
+    assertEquals(Set.of(), store.scope(), "settings are not scope origins");
+  }
+
+  @Test
+  void invalidSettingNamesAreRefused() {
+    for (String name : List.of("", "Scope", "scope mode", "scope/mode", "é", "a".repeat(65), "x\n")) {
+      assertThrows(IllegalArgumentException.class, () -> store.saveSetting(name, "v"), name);
+      assertThrows(IllegalArgumentException.class, () -> store.setting(name), name);
+    }
+    String longest = "a".repeat(64);
+    store.saveSetting(longest, "v");
+    assertEquals(Optional.of("v"), store.setting(longest));
+    store.saveSetting("0_9.a-z", "v");
+    assertEquals(Optional.of("v"), store.setting("0_9.a-z"));
+  }
+
+  @Test
+  void invalidSettingValuesAreRefusedAndChangeNothing() {
+    store.saveSetting("scope.allow", "kept");
+    List<String> invalid = List.of("é".repeat(CrawlSettings.MAX_VALUE_BYTES / 2) + "x",
+        "a".repeat(CrawlSettings.MAX_VALUE_BYTES + 1), "nul\0inside", "lone \ud800 surrogate");
+    for (String value : invalid) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> store.saveSetting("scope.allow", value));
+      assertTrue(e.getMessage().contains("scope.allow"), e.getMessage());
+    }
+    assertEquals(Optional.of("kept"), store.setting("scope.allow"));
+  }
+
+  @Test
+  @Timeout(60)
+  void concurrentSavesOfDifferentSettingsAllLand() throws Exception {
+    int threads = 4;
+    Concurrently.run(threads, t -> {
+      for (int i = 0; i < 25; i++) store.saveSetting("s" + t + "." + i, "value " + t + "/" + i);
+    });
+    for (int t = 0; t < threads; t++) {
+      for (int i = 0; i < 25; i++) {
+        assertEquals(Optional.of("value " + t + "/" + i), store.setting("s" + t + "." + i));
+      }
+    }
   }
 
   @Test

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a process writing to the store with SIGKILL and checks that every write it was told had
- * returned is there after reopening, and that no record is there without its discovered links.
+ * returned is there after reopening (crawl records and a crawl setting), and that no record is
+ * there without its discovered links.
  */
 class RocksCrawlStoreCrashTest {
 
@@ -72,6 +73,8 @@ class RocksCrawlStoreCrashTest {
       }
       assertEquals(pages.size() * (1L + CrashWriter.LINKS), store.urlCount());
       assertTrue(pages.size() >= lastAck + 1);
+      int savedRound = Integer.parseInt(store.setting(CrashWriter.SETTING).orElseThrow());
+      assertTrue(savedRound >= lastAck, "the setting saved in round " + lastAck + " was lost: " + savedRound);
     }
   }
 }

@@ -21,7 +21,7 @@ final class Migrations {
 
   /** The files in order; file i (from 0) brings the schema to version i + 1. Never edit one: add one. */
   static final List<String> FILES = List.of("V1__crawl_store.sql", "V2__origin_done_until.sql",
-      "V3__duplicates.sql");
+      "V3__duplicates.sql", "V4__crawl_setting.sql");
 
   /** Any constant: serializes schema changes of every store opening this database. */
   private static final long LOCK_KEY = 0x666f7261676572L; // "forager"
@@ -36,6 +36,11 @@ final class Migrations {
    *     Forager), or a file fails
    */
   static int migrate(Database database) {
+    return migrate(database, FILES.size());
+  }
+
+  /** Applies the files the database lacks up to version {@code target}: a past schema, for tests. */
+  static int migrate(Database database, int target) {
     return database.inTransaction(connection -> {
       try (Statement statement = connection.createStatement()) {
         statement.execute("SELECT pg_advisory_xact_lock(" + LOCK_KEY + ")");
@@ -46,7 +51,7 @@ final class Migrations {
             + current + ", unknown to this Forager (it knows versions up to " + FILES.size()
             + "): upgrade Forager");
       }
-      for (int version = current + 1; version <= FILES.size(); version++) {
+      for (int version = current + 1; version <= target; version++) {
         String file = FILES.get(version - 1);
         try (Statement statement = connection.createStatement()) {
           statement.execute(read(file));
@@ -58,7 +63,7 @@ final class Migrations {
           insert.executeUpdate();
         }
       }
-      return FILES.size();
+      return Math.max(current, target);
     });
   }
 

@@ -21,6 +21,7 @@ import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
+import org.forager.store.CrawlSettings;
 import org.forager.store.CrawlStore;
 import org.forager.store.DueCandidate;
 import org.forager.store.OriginLeases;
@@ -144,6 +145,11 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         robots_fetched_at_nanos = excluded.robots_fetched_at_nanos,
         robots_expires_at = excluded.robots_expires_at,
         robots_expires_at_nanos = excluded.robots_expires_at_nanos
+      """;
+
+  private static final String SAVE_SETTING = """
+      INSERT INTO crawl_setting (name, value) VALUES (?, ?)
+      ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = now()
       """;
 
   private final Database database;
@@ -422,6 +428,35 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         } else {
           for (int i = 4; i <= 9; i++) upsert.setObject(i, null);
         }
+        upsert.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public Optional<String> setting(String name) {
+    CrawlSettings.checkName(name);
+    return database.inTransaction(connection -> {
+      try (PreparedStatement select =
+          connection.prepareStatement("SELECT value FROM crawl_setting WHERE name = ?")) {
+        select.setString(1, name);
+        try (ResultSet row = select.executeQuery()) {
+          return row.next() ? Optional.of(row.getString(1)) : Optional.<String>empty();
+        }
+      }
+    });
+  }
+
+  /** {@inheritDoc} One upsert: of two processes saving one name at once, the later commit wins. */
+  @Override
+  public void saveSetting(String name, String value) {
+    CrawlSettings.checkName(name);
+    CrawlSettings.checkValue(name, value);
+    database.inTransaction(connection -> {
+      try (PreparedStatement upsert = connection.prepareStatement(SAVE_SETTING)) {
+        upsert.setString(1, name);
+        upsert.setString(2, value);
         upsert.executeUpdate();
       }
       return null;

@@ -10,6 +10,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.forager.store.CrawlStore;
 import org.forager.store.CrawlStoreConformanceTest;
 import org.forager.store.StoreException;
@@ -49,8 +51,43 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
   void reopeningAppliesNoSchemaFileTwice() {
     reopen();
     PostgresCrawlStore.open(url, 1).close();
-    assertEquals(List.of("1 V1__crawl_store.sql", "2 V2__origin_done_until.sql", "3 V3__duplicates.sql"),
-        postgres.query("SELECT version || ' ' || script FROM " + schema() + ".schema_version"));
+    assertEquals(List.of("1 V1__crawl_store.sql", "2 V2__origin_done_until.sql", "3 V3__duplicates.sql",
+        "4 V4__crawl_setting.sql"),
+        postgres.query("SELECT version || ' ' || script FROM " + schema() + ".schema_version ORDER BY version"));
+  }
+
+  @Test
+  void aStoreAtSchemaVersion3MigratesToVersion4KeepingItsData() {
+    store.close();
+    String old = postgres.freshSchema();
+    try (Database database = Database.connect(old, Optional.empty(), 1)) {
+      assertEquals(3, Migrations.migrate(database, 3));
+    }
+    String oldSchema = old.substring(old.indexOf("currentSchema=") + "currentSchema=".length());
+    postgres.execute("INSERT INTO " + oldSchema + ".crawl_scope (origin) VALUES ('https://a.example')");
+    assertEquals(List.of("false"),
+        postgres.query("SELECT (to_regclass('" + oldSchema + ".crawl_setting') IS NOT NULL)::text"));
+
+    store = PostgresCrawlStore.open(old, 2);
+    assertEquals(List.of("4 V4__crawl_setting.sql"),
+        postgres.query("SELECT version || ' ' || script FROM " + oldSchema + ".schema_version WHERE version > 3"));
+    assertEquals(Set.of(A), store.scope());
+    assertEquals(Optional.empty(), store.setting("scope.mode"));
+    store.saveSetting("scope.mode", "domains");
+    assertEquals(Optional.of("domains"), store.setting("scope.mode"));
+  }
+
+  @Test
+  void aSavedSettingIsSharedByTwoStoresOnOneDatabaseAndStampsItsChange() {
+    try (PostgresCrawlStore other = PostgresCrawlStore.open(url, 1)) {
+      store.saveSetting("scope.mode", "origins");
+      assertEquals(Optional.of("origins"), other.setting("scope.mode"));
+      postgres.execute("UPDATE " + schema() + ".crawl_setting SET updated_at = '2000-01-01Z'");
+      other.saveSetting("scope.mode", "open");
+      assertEquals(Optional.of("open"), store.setting("scope.mode"));
+      assertEquals(List.of("true"), postgres.query("SELECT (updated_at > '2001-01-01Z')::text FROM " + schema()
+          + ".crawl_setting WHERE name = 'scope.mode'"));
+    }
   }
 
   @Test
