@@ -374,9 +374,23 @@ public record CrawlConfig(
       }
     }
 
-    /** The seeds' origins, no lists, {@link #DEFAULT_MAX_ORIGINS}. */
+    private static final ScopeConfig NOT_GIVEN = of(Mode.ORIGINS);
+
+    /**
+     * The seeds' origins, no lists, {@link #DEFAULT_MAX_ORIGINS}: the scope of a configuration that
+     * gives none. This very instance (not an equal one) also means "not given": a crawl resumed with
+     * it uses the scope saved in its store by an earlier run (see {@link #isGiven}).
+     */
     public static ScopeConfig defaults() {
-      return of(Mode.ORIGINS);
+      return NOT_GIVEN;
+    }
+
+    /**
+     * Whether this scope was given (a {@code scope} section, {@code withScope}), rather than left to
+     * the default, which defers to the scope a resumed crawl saved.
+     */
+    public boolean isGiven() {
+      return this != NOT_GIVEN;
     }
 
     /** {@code mode} without lists, {@link #DEFAULT_MAX_ORIGINS}. */

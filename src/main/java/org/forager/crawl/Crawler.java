@@ -27,6 +27,7 @@ import org.forager.fetch.Fetcher;
 import org.forager.fetch.HttpFetcher;
 import org.forager.frontier.Scheduler;
 import org.forager.policy.Gatekeeper;
+import org.forager.scope.Scope;
 import org.forager.recrawl.RecrawlPolicy;
 import org.forager.record.CrawlLog;
 import org.forager.record.RunSummary;
@@ -184,7 +185,7 @@ public final class Crawler implements AutoCloseable {
         return t;
       });
       scheduler = s;
-      Gatekeeper gatekeeper = new Gatekeeper(config, scope);
+      Gatekeeper gatekeeper = new Gatekeeper(config, Scope.of(ScopeSetting.resolve(config.scope(), store), scope));
       KnownOrigins origins = new KnownOrigins(store, scope, gatekeeper.scope()::mayAddOrigin);
       AtomicReference<CrawlContext> context = new AtomicReference<>();
       boolean fleetMode = leases != null;

@@ -156,6 +156,31 @@ class ScopeCrawlTest {
     }
   }
 
+  /** A crawl resumed without a scope section keeps the scope it was started with (kept in the store). */
+  @Test
+  void aResumedCrawlKeepsItsScopeAndAGivenOneReplacesIt() throws Exception {
+    try (TestSite www = TestSite.start(); TestSite blog = TestSite.start()) {
+      String blogHome = url("blog.example.test", blog, "/");
+      www.linking("/", "/a").linking("/a", blogHome);
+      blog.linking("/", "/post").linking("/post");
+      Path data = tmp.resolve("data");
+      String network = resolve("www.example.test", "blog.example.test");
+      List<String> seeds = List.of(url("www.example.test", www, "/"));
+      TestCrawl.run(TestCrawl.config(data, seeds, "scope: { mode: domains }\nmax_actions: 2\n" + network));
+      assertEquals(List.of(), blog.paths(), "not reached yet");
+
+      TestCrawl.run(TestCrawl.config(data, List.of(), network)); // no scope section: the saved one
+      assertEquals(List.of("/robots.txt", "/", "/post"), blog.paths(), "still domains mode");
+      assertEquals(List.of("/robots.txt", "/", "/a"), www.paths());
+
+      // Given again, a scope replaces the saved one: origins mode leaves the blog out of scope.
+      blog.linking("/post", "/new");
+      TestCrawl.run(TestCrawl.config(data, List.of(), "scope: { mode: open, deny: [ blog.example.test ] }\n"
+          + "recrawl: { interval: 0s }\n" + network));
+      assertEquals(0, blog.count("/new"), "the given scope's deny holds");
+    }
+  }
+
   /** h7 and every host below it in the tree are under .de; the rest under .test. */
   private static String name(int n) {
     int m = n;
