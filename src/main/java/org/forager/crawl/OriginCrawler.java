@@ -195,6 +195,12 @@ final class OriginCrawler implements OriginTask {
     ctx.store().originState(origin).ifPresent(state -> {
       state.robotsTxt().filter(txt -> !fetchRobotsFirst).ifPresent(robots::use);
       session.politeness.restore(state.delayMillis());
+      if (!fetchRobotsFirst) {
+        // Crawled by an earlier run, which may have ended a moment ago (a resume, a restart after a
+        // crash): its last request's end is not kept, so the delay counts from now. A fleet process
+        // waits the same way when it claims the origin (FleetCoordinator).
+        session.notBefore(System.nanoTime() + session.politeness.delayMillis() * 1_000_000L);
+      }
     });
   }
 

@@ -130,6 +130,23 @@ class PolitenessTest {
     }
   }
 
+  /**
+   * A run resumed at once sent its first request 19 ms after the previous run's last one (delay
+   * 20 ms): the delay holds across runs, counted from the resume since the last request's end is not
+   * kept.
+   */
+  @Test
+  void aResumedRunWaitsTheOriginsDelayBeforeItsFirstRequest() throws Exception {
+    try (TestSite site = siteWithPages(3)) {
+      String politeness = "politeness: { min_delay: 300ms, max_delay: 2s, response_time_factor: 0 }\n";
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), politeness + "max_actions: 2\n"));
+      TestCrawl.run(TestCrawl.config(data, List.of(), politeness));
+      assertEquals(5, site.requests().size(), site.paths().toString());
+      assertTrue(site.minIntervalMillis() >= 300, "smallest interval " + site.minIntervalMillis() + " ms");
+    }
+  }
+
   /** A Crawl-delay above max_delay was silently cut to max_delay: faster than the site asked. */
   @Test
   void aCrawlDelayAboveMaxDelayIsHonouredNotCutDown() throws Exception {
