@@ -278,19 +278,7 @@ class CrawlLoopTest {
       });
       Path data = tmp.resolve("data");
       var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 300ms }");
-      try (Crawler crawler = Crawler.open(config).quiet(true).continuous(true)) {
-        Thread run = Thread.ofPlatform().start(() -> {
-          try {
-            crawler.run();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
-        assertTrue(threeFetches.await(20, java.util.concurrent.TimeUnit.SECONDS), "recrawled while running");
-        crawler.stop();
-        run.join(10_000);
-        assertFalse(run.isAlive(), "stop ends a continuous run");
-      }
+      assertTrue(crawlContinuouslyUntil(config, threeFetches), "recrawled while running");
       var pages = site.requests().stream().filter(r -> r.path().equals("/")).toList();
       assertTrue(pages.size() >= 3);
       assertEquals(1, site.count("/robots.txt"), "robots.txt kept for its TTL");
@@ -317,19 +305,8 @@ class CrawlLoopTest {
       Path data = tmp.resolve("data");
       var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 300ms }\n"
           + "limits: { fetch_timeout: 2s, max_retries: 2, max_pages_per_origin: 1 }");
-      try (Crawler crawler = Crawler.open(config).quiet(true).continuous(true)) {
-        Thread run = Thread.ofPlatform().start(() -> {
-          try {
-            crawler.run();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
-        assertTrue(threeFetches.await(20, java.util.concurrent.TimeUnit.SECONDS),
-            "recrawled pass after pass, one page each: " + site.paths());
-        crawler.stop();
-        run.join(10_000);
-      }
+      assertTrue(crawlContinuouslyUntil(config, threeFetches), "recrawled pass after pass, one page each: "
+          + site.paths());
       TestCrawl.assertPolite(data);
     }
   }
@@ -348,6 +325,28 @@ class CrawlLoopTest {
       assertEquals(5, summary.actions());
       assertEquals(5, TestCrawl.log(data).size());
       assertEquals(5, site.paths().size(), "robots.txt and four pages");
+    }
+  }
+
+  /**
+   * Runs a continuous crawl until {@code done} opens (at most 20 s), then stops it and checks that
+   * stopping ends the run; whether {@code done} opened in time.
+   */
+  private static boolean crawlContinuouslyUntil(org.forager.config.CrawlConfig config,
+      java.util.concurrent.CountDownLatch done) throws InterruptedException {
+    try (Crawler crawler = Crawler.open(config).quiet(true).continuous(true)) {
+      Thread run = Thread.ofPlatform().start(() -> {
+        try {
+          crawler.run();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      boolean opened = done.await(20, java.util.concurrent.TimeUnit.SECONDS);
+      crawler.stop();
+      run.join(10_000);
+      assertFalse(run.isAlive(), "stop ends a continuous run");
+      return opened;
     }
   }
 }
