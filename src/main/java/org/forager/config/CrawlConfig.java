@@ -366,12 +366,35 @@ public record CrawlConfig(
 
     public ScopeConfig {
       Objects.requireNonNull(mode, "mode");
-      allow = List.copyOf(allow);
-      deny = List.copyOf(deny);
+      allow = allow.stream().map(ScopeConfig::entry).toList();
+      deny = deny.stream().map(ScopeConfig::entry).toList();
       if (maxOrigins < 1) throw new IllegalArgumentException("maxOrigins must be at least 1: " + maxOrigins);
       if (!allow.isEmpty() && mode != Mode.OPEN) {
         throw new IllegalArgumentException("allow is only used in mode OPEN, not " + mode);
       }
+    }
+
+    /**
+     * An allow or deny entry in the form hosts are compared in (lower case, IDN in ASCII, no trailing
+     * dot), however the caller wrote it: an entry spelled otherwise would never match, and a deny that
+     * never matches is worse than none.
+     *
+     * @throws IllegalArgumentException when it is not a domain, a {@code .suffix} or an IP address
+     */
+    static String entry(String entry) {
+      String text = entry.strip();
+      boolean suffix = text.startsWith(".");
+      String name = suffix ? text.substring(1) : text;
+      boolean port = name.lastIndexOf(':') > name.lastIndexOf(']');
+      java.util.Optional<String> host = name.isEmpty() || port || name.startsWith(".")
+          || name.chars().anyMatch(c -> c == '*' || c == '/' || c == '?' || c == '#' || c == '@')
+          ? java.util.Optional.empty() : org.forager.url.UrlNormalizer.host(name);
+      if (host.isEmpty()) {
+        throw new IllegalArgumentException("scope entry \"" + entry + "\" is not a domain, a .suffix or an IP address");
+      }
+      String normalized = host.get().toLowerCase(Locale.ROOT);
+      if (normalized.endsWith(".")) normalized = normalized.substring(0, normalized.length() - 1);
+      return suffix ? "." + normalized : normalized;
     }
 
     private static final ScopeConfig NOT_GIVEN = of(Mode.ORIGINS);

@@ -2,6 +2,8 @@ package org.forager.crawl;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -51,27 +53,45 @@ final class KnownOrigins {
    * the store's scope when this returns. {@code home}'s own candidates pass without a lookup.
    */
   List<Candidate> admit(Origin home, List<Candidate> candidates) {
-    List<Candidate> admitted = null;
-    for (int i = 0; i < candidates.size(); i++) {
-      Candidate c = candidates.get(i);
-      boolean ok = home.contains(c.url()) || known.contains(Origin.ofUrl(c.url())) || takeOn(Origin.ofUrl(c.url()));
-      if (!ok && admitted == null) admitted = new ArrayList<>(candidates.subList(0, i));
-      if (ok && admitted != null) admitted.add(c);
+    Set<Origin> fresh = null;
+    for (Candidate c : candidates) {
+      if (home.contains(c.url())) continue;
+      Origin origin = Origin.ofUrl(c.url());
+      if (known.contains(origin)) continue;
+      if (fresh == null) fresh = new LinkedHashSet<>();
+      fresh.add(origin);
     }
-    return admitted == null ? candidates : admitted;
+    if (fresh == null) return candidates;
+    Set<Origin> refused = takeOn(fresh);
+    if (refused.isEmpty()) return candidates;
+    List<Candidate> admitted = new ArrayList<>(candidates.size());
+    for (Candidate c : candidates) {
+      if (home.contains(c.url()) || !refused.contains(Origin.ofUrl(c.url()))) admitted.add(c);
+    }
+    return admitted;
   }
 
-  private synchronized boolean takeOn(Origin origin) {
-    if (known.contains(origin)) return true;
-    if (!mayAdd.test(known.size())) {
-      if (capReported.compareAndSet(false, true)) {
-        Notice.printf("forager: scope.max_origins (%,d) reached: links to further origins are not followed",
-            known.size());
-      }
-      return false;
+  /**
+   * Takes on the new origins of one page (or sitemap batch) in one store write, up to
+   * scope.max_origins; returns those refused. One write for a page of a hundred thousand new hosts,
+   * not one each.
+   */
+  private synchronized Set<Origin> takeOn(Set<Origin> fresh) {
+    fresh.removeIf(known::contains);
+    List<Origin> taken = new ArrayList<>();
+    Set<Origin> refused = new HashSet<>();
+    for (Origin origin : fresh) {
+      if (mayAdd.test(known.size() + taken.size())) taken.add(origin);
+      else refused.add(origin);
     }
-    store.addScope(List.of(origin));
-    known.add(origin);
-    return true;
+    if (!taken.isEmpty()) {
+      store.addScope(taken);
+      known.addAll(taken);
+    }
+    if (!refused.isEmpty() && capReported.compareAndSet(false, true)) {
+      Notice.printf("forager: scope.max_origins (%,d) reached: links to further origins are not followed",
+          known.size());
+    }
+    return refused;
   }
 }

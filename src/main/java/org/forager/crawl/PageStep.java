@@ -138,6 +138,7 @@ final class PageStep {
         length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt,
         duplicateOf, simhash);
     List<Candidate> admitted = ctx.origins().admit(session.origin, discovered);
+    outOfScopeLinks += discovered.size() - admitted.size(); // past scope.max_origins
     // The log first: a request made is always in the log (the audit's evidence), even when the store
     // or the log then fails; after a crash in between, the next run fetches the URL again.
     session.log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,

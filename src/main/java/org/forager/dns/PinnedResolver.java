@@ -24,7 +24,10 @@ final class PinnedResolver implements Resolver {
 
   @Override
   public List<InetAddress> resolve(String host) throws UnknownHostException {
-    List<InetAddress> pinned = pins.get(host.toLowerCase(Locale.ROOT));
+    String name = host.toLowerCase(Locale.ROOT);
+    // "a.test." is the fully qualified spelling of "a.test": pinned alike, or it would reach DNS.
+    if (name.endsWith(".")) name = name.substring(0, name.length() - 1);
+    List<InetAddress> pinned = pins.get(name);
     return pinned != null ? pinned : fallback.resolve(host);
   }
 

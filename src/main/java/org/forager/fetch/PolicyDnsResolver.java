@@ -39,9 +39,10 @@ final class PolicyDnsResolver implements DnsResolver {
     return allowed;
   }
 
-  private List<InetAddress> lookup(String host) throws UnknownHostException {
-    Optional<InetAddress> literal = IpLiterals.parse(host);
+  private List<InetAddress> lookup(String name) throws UnknownHostException {
+    Optional<InetAddress> literal = IpLiterals.parse(name);
     if (literal.isPresent()) return List.of(literal.get());
+    String host = ascii(name);
     List<InetAddress> answer;
     try {
       answer = resolver.resolve(host);
@@ -51,6 +52,20 @@ final class PolicyDnsResolver implements DnsResolver {
     }
     if (answer == null || answer.isEmpty()) throw new UnknownHostException(host + ": no address");
     return answer;
+  }
+
+  /**
+   * The ASCII (xn--) form DNS and the pins know a name by. The client's {@code Host} turns an
+   * internationalized name back into Unicode before it asks (httpcore 5.3), so a pin on
+   * {@code xn--bcher-kva.test} and DNS itself would miss {@code bücher.test}.
+   */
+  private static String ascii(String host) {
+    if (host.chars().allMatch(c -> c < 0x80)) return host;
+    try {
+      return java.net.IDN.toASCII(host, java.net.IDN.ALLOW_UNASSIGNED);
+    } catch (IllegalArgumentException e) {
+      return host; // not a name IDNA can write: asked as it is, and fails as a DNS failure
+    }
   }
 
   /** Only asked for Kerberos and SPNEGO, which are off: answers the name as it is, without a lookup. */

@@ -34,8 +34,12 @@ final class DomainList {
   String match(String host) {
     String name = Hosts.withoutTrailingDot(host);
     if (domains.contains(name)) return name;
-    // An address has no subdomains: "0.0.1" does not cover "10.0.0.1".
-    if (Hosts.isIp(name)) return null;
+    // An address has no subdomains: "0.0.1" does not cover "10.0.0.1"; an IPv6 spelling of an IPv4
+    // host is that host.
+    if (Hosts.isIp(name)) {
+      String ipv4 = Hosts.embeddedIpv4(name);
+      return ipv4 != null && domains.contains(ipv4) ? ipv4 : null;
+    }
     for (int dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
       String tail = name.substring(dot + 1);
       if (domains.contains(tail)) return tail;

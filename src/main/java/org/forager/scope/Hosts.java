@@ -74,4 +74,30 @@ final class Hosts {
   static String withoutTrailingDot(String host) {
     return host.length() > 1 && host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
   }
+
+  /**
+   * The IPv4 address an IPv6 literal host carries, dotted ({@code [::ffff:7f00:5]} → {@code
+   * 127.0.0.5}): IPv4-mapped, IPv4-compatible, NAT64 ({@code 64:ff9b::/96}) and 6to4 ({@code
+   * 2002::/16}) forms reach that IPv4 host, so a list entry naming it covers them too (the network
+   * policy judges them the same way). Null for any other host.
+   */
+  static String embeddedIpv4(String host) {
+    if (!host.startsWith("[")) return null;
+    java.util.Optional<java.net.InetAddress> address = org.forager.dns.IpLiterals.parse(host);
+    if (address.isEmpty() || address.get().getAddress().length != 16) return null;
+    byte[] b = address.get().getAddress();
+    int at;
+    if (zero(b, 0, 10) && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff) at = 12; // mapped
+    else if (zero(b, 0, 12)) at = 12; // compatible
+    else if ((b[0] & 0xff) == 0 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b
+        && zero(b, 4, 12)) at = 12; // NAT64
+    else if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x02) at = 2; // 6to4
+    else return null;
+    return (b[at] & 0xff) + "." + (b[at + 1] & 0xff) + "." + (b[at + 2] & 0xff) + "." + (b[at + 3] & 0xff);
+  }
+
+  private static boolean zero(byte[] b, int from, int to) {
+    for (int i = from; i < to; i++) if (b[i] != 0) return false;
+    return true;
+  }
 }

@@ -39,6 +39,10 @@ class ScopeReviewDefectsCrawlTest {
       Path data = tmp.resolve("data");
       TestCrawl.run(TestCrawl.config(data, List.of(url("bücher.test", site, "/")), resolve("bücher.test")));
       assertEquals(List.of("/robots.txt", "/", "/a"), site.paths());
+      String port = site.origin().substring(site.origin().lastIndexOf(':') + 1);
+      for (TestSite.Request r : site.requests()) {
+        assertEquals("xn--bcher-kva.test:" + port, r.header("Host"), "the Host header in ASCII, as DNS knows it");
+      }
     }
   }
 
