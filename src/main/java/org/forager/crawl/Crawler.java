@@ -307,6 +307,10 @@ public final class Crawler implements AutoCloseable {
     return unexpectedErrors.sum();
   }
 
+  /** Seeds are added in batches of this many: a million seeds must not be one write (nor one heap). */
+  static final int SEED_BATCH = 10_000;
+
+  /** Adds the seeds and their origins to the store, batch by batch (the origins of a batch first). */
   private void addSeeds() {
     Set<Origin> origins = new LinkedHashSet<>();
     List<Candidate> seeds = new ArrayList<>();
@@ -315,9 +319,17 @@ public final class Crawler implements AutoCloseable {
           .orElseThrow(() -> new IllegalArgumentException("seed is not an http(s) URL: " + seed));
       origins.add(Origin.ofUrl(url));
       seeds.add(Candidate.seed(url));
+      if (seeds.size() == SEED_BATCH) {
+        store.addScope(origins);
+        store.addCandidates(seeds);
+        origins.clear();
+        seeds.clear();
+      }
     }
-    store.addScope(origins);
-    store.addCandidates(seeds);
+    if (!seeds.isEmpty()) {
+      store.addScope(origins);
+      store.addCandidates(seeds);
+    }
   }
 
   private void unexpected(Object task, Throwable e) {

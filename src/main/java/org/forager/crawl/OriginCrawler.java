@@ -36,12 +36,15 @@ final class OriginCrawler implements OriginTask {
   private final Origin origin;
   private final CrawlContext ctx;
   private final Instant cutoff;
-  private final OriginSession session;
-  private final RobotsStep robots;
-  private final SitemapStep sitemaps;
-  private final PageStep pages;
-  private final ArrayDeque<PendingUrl> todo = new ArrayDeque<>();
-  private final PriorityQueue<Retry> retries = new PriorityQueue<>(Comparator.comparingLong(Retry::readyAt));
+  // Built at the first turn (load): an origin waiting for its turn costs only this object and its
+  // place in the scheduler, which matters with a million origins in scope (docs/benchmarks.md,
+  // issue 14 baseline).
+  private OriginSession session;
+  private RobotsStep robots;
+  private SitemapStep sitemaps;
+  private PageStep pages;
+  private ArrayDeque<PendingUrl> todo;
+  private PriorityQueue<Retry> retries;
 
   private boolean loaded;
   private long pagesFetched;
@@ -52,10 +55,6 @@ final class OriginCrawler implements OriginTask {
     this.origin = origin;
     this.ctx = ctx;
     this.cutoff = cutoff;
-    this.session = new OriginSession(origin, ctx);
-    this.robots = new RobotsStep(session);
-    this.sitemaps = new SitemapStep(session);
-    this.pages = new PageStep(session, this::retry);
   }
 
   Origin origin() {
@@ -68,9 +67,15 @@ final class OriginCrawler implements OriginTask {
    * page, never to be used for decisions.
    */
   OriginSnapshot snapshot() {
-    int queued = Math.max(0, todo.size()) + Math.max(0, retries.size());
-    return new OriginSnapshot(origin, session.politeness.delayMillis(), session.patience(), queued, pagesFetched,
-        session.givenUp());
+    OriginSession s = session;
+    ArrayDeque<PendingUrl> t = todo;
+    PriorityQueue<Retry> r = retries;
+    if (s == null || t == null || r == null) {
+      return new OriginSnapshot(origin, ctx.config().politeness().minDelay().toMillis(),
+          OriginSession.INITIAL_PATIENCE, 0, 0, false);
+    }
+    int queued = Math.max(0, t.size()) + Math.max(0, r.size());
+    return new OriginSnapshot(origin, s.politeness.delayMillis(), s.patience(), queued, pagesFetched, s.givenUp());
   }
 
   @Override
@@ -154,7 +159,7 @@ final class OriginCrawler implements OriginTask {
 
   /** Whether the origin was given up for this run (out of patience, page limit, put off by the site). */
   boolean givenUp() {
-    return session.givenUp();
+    return session != null && session.givenUp();
   }
 
   /**
@@ -191,6 +196,12 @@ final class OriginCrawler implements OriginTask {
   }
 
   private void load() {
+    session = new OriginSession(origin, ctx);
+    robots = new RobotsStep(session);
+    sitemaps = new SitemapStep(session);
+    pages = new PageStep(session, this::retry);
+    todo = new ArrayDeque<>();
+    retries = new PriorityQueue<>(Comparator.comparingLong(Retry::readyAt));
     loaded = true;
     ctx.store().originState(origin).ifPresent(state -> {
       state.robotsTxt().filter(txt -> !fetchRobotsFirst).ifPresent(robots::use);
