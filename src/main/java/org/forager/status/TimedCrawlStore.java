@@ -33,7 +33,9 @@ final class TimedCrawlStore implements CrawlStore {
 
   private final CrawlStore store;
   private final Timer addScope;
+  private final Timer addDiscoveredOrigins;
   private final Timer scope;
+  private final Timer seedOrigins;
   private final Timer addCandidates;
   private final Timer due;
   private final Timer record;
@@ -51,7 +53,9 @@ final class TimedCrawlStore implements CrawlStore {
   TimedCrawlStore(CrawlStore store, MeterRegistry registry) {
     this.store = store;
     addScope = timer(registry, "add_scope");
+    addDiscoveredOrigins = timer(registry, "add_discovered_origins");
     scope = timer(registry, "scope");
+    seedOrigins = timer(registry, "seed_origins");
     addCandidates = timer(registry, "add_candidates");
     due = timer(registry, "due");
     record = timer(registry, "record");
@@ -99,8 +103,18 @@ final class TimedCrawlStore implements CrawlStore {
   }
 
   @Override
+  public void addDiscoveredOrigins(Collection<Origin> origins) {
+    time(addDiscoveredOrigins, () -> store.addDiscoveredOrigins(origins));
+  }
+
+  @Override
   public Set<Origin> scope() {
     return time(scope, store::scope);
+  }
+
+  @Override
+  public Set<Origin> seedOrigins() {
+    return time(seedOrigins, store::seedOrigins);
   }
 
   @Override

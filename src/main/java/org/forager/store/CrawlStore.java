@@ -18,11 +18,28 @@ import org.forager.url.Origin;
  */
 public interface CrawlStore extends AutoCloseable {
 
-  /** Adds origins to the crawl's scope; the scope is kept across runs. */
+  /**
+   * Adds the seeds' origins to the crawl's scope; the scope is kept across runs. An origin added
+   * earlier as discovered becomes a seed origin.
+   */
   void addScope(Collection<Origin> origins);
 
-  /** Every origin ever put in scope. */
+  /**
+   * Adds origins the crawl took on while crawling (in scope modes that widen, not seeds') to the
+   * crawl's scope, kept across runs; a seed origin stays a seed origin. All in one write, however
+   * many.
+   */
+  void addDiscoveredOrigins(Collection<Origin> origins);
+
+  /** Every origin ever put in scope: the seeds' and the discovered ones. */
   Set<Origin> scope();
+
+  /**
+   * The seeds' origins only ({@link #addScope}), without those the crawl took on: what a run
+   * narrowing the scope starts from. A store written before the two were told apart reads its
+   * whole scope as seeds' origins, which it then was.
+   */
+  Set<Origin> seedOrigins();
 
   /**
    * Adds the candidates whose URL is not known yet, due at once. A URL is known once, exactly:

@@ -15,7 +15,9 @@ import org.forager.url.Origin;
  *       otherwise the due time's epoch millis with the sign bit flipped (so that negative times
  *       still sort before positive ones), at least 1
  *   <li>history: {@code url 0x00 seconds(8, sign flipped) nanos(4) sequence(4)}
- *   <li>meta table: {@code 'S' origin} (scope), {@code 'O' origin} (origin state), {@code 'M' name}
+ *   <li>meta table: {@code 'S' origin} (scope: a seed's origin), {@code 'D' origin} (scope: an
+ *       origin taken on while crawling, never also under 'S'), {@code 'O' origin} (origin state),
+ *       {@code 'M' name}
  *       (the store's own values: URL count, format), {@code 'C' name} (crawl settings,
  *       {@link CrawlStore#setting})
  * </ul>
@@ -106,6 +108,10 @@ final class Keys {
 
   static byte[] scope(Origin origin) {
     return meta('S', origin.toString());
+  }
+
+  static byte[] discovered(Origin origin) {
+    return meta('D', origin.toString());
   }
 
   static byte[] originState(Origin origin) {

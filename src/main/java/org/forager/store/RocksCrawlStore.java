@@ -50,6 +50,8 @@ public final class RocksCrawlStore implements CrawlStore {
   /** Read-held by every operation, write-held by close: native handles must not be used closed. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private boolean closed;
+  /** Serializes the scope's writes: a discovered origin is written only when it is no seed's. */
+  private final Object scopeLock = new Object();
   /** Serializes the check-and-put of {@link #firstWithDigest}. */
   private final Object digestLock = new Object();
   /** The write path; set once the URL count is loaded. */
@@ -117,14 +119,42 @@ public final class RocksCrawlStore implements CrawlStore {
     });
   }
 
+  /** {@inheritDoc} One batch: each origin put under 'S' and deleted from 'D'. */
   @Override
   public void addScope(Collection<Origin> origins) {
     call(() -> {
       try (WriteBatch batch = new WriteBatch()) {
         for (Origin origin : origins) {
           batch.put(rocks.meta, Keys.scope(origin), Values.encodeOrigin(origin));
+          batch.delete(rocks.meta, Keys.discovered(origin));
         }
-        rocks.db.write(writeOptions, batch);
+        synchronized (scopeLock) {
+          rocks.db.write(writeOptions, batch);
+        }
+      }
+      return null;
+    });
+  }
+
+  /** {@inheritDoc} One lookup of the seeds' keys, then one batch of those not among them, under 'D'. */
+  @Override
+  public void addDiscoveredOrigins(Collection<Origin> origins) {
+    List<Origin> unique = List.copyOf(new LinkedHashSet<>(origins));
+    if (unique.isEmpty()) return;
+    List<byte[]> seedKeys = unique.stream().map(Keys::scope).toList();
+    call(() -> {
+      try (WriteBatch batch = new WriteBatch()) {
+        // Under the lock that addScope writes under: a seed added between the lookup and the write
+        // would otherwise be left under 'D' as well.
+        synchronized (scopeLock) {
+          List<byte[]> seeds = rocks.db.multiGetAsList(Collections.nCopies(unique.size(), rocks.meta), seedKeys);
+          for (int i = 0; i < unique.size(); i++) {
+            if (seeds.get(i) != null) continue;
+            Origin origin = unique.get(i);
+            batch.put(rocks.meta, Keys.discovered(origin), Values.encodeOrigin(origin));
+          }
+          if (batch.count() > 0) rocks.db.write(writeOptions, batch);
+        }
       }
       return null;
     });
@@ -137,13 +167,45 @@ public final class RocksCrawlStore implements CrawlStore {
       // linked set keeps that order; a TreeSet would compare 20 origins per insert, which took
       // 6 s for 10^6 origins on resume. Sized from the meta family's key count (scope and origin
       // states, an estimate) so that it does not grow by rehashing a million entries 17 times.
+      // The discovered origins ('D') are merged into the seeds' ('S') as they come, in order too.
       long estimate = rocks.db.getLongProperty(rocks.meta, "rocksdb.estimate-num-keys");
       Set<Origin> scope = LinkedHashSet.newLinkedHashSet(Math.clamp(estimate, 16, 1 << 24));
-      byte[] prefix = Keys.meta('S', "");
-      scan(rocks.meta, prefix, Keys.prefixEnd(prefix), Integer.MAX_VALUE,
-          (key, value) -> scope.add(Values.decodeOrigin(value)));
+      List<byte[]> discoveredKeys = new ArrayList<>();
+      List<Origin> discovered = new ArrayList<>();
+      scanTable('D', (key, value) -> {
+        discoveredKeys.add(key);
+        discovered.add(Values.decodeOrigin(value));
+      });
+      int[] next = {0};
+      scanTable('S', (key, value) -> {
+        while (next[0] < discovered.size() && originKeyBefore(discoveredKeys.get(next[0]), key)) {
+          scope.add(discovered.get(next[0]++));
+        }
+        scope.add(Values.decodeOrigin(value));
+      });
+      scope.addAll(discovered.subList(next[0], discovered.size()));
       return Collections.unmodifiableSet(scope);
     });
+  }
+
+  /** {@inheritDoc} The 'S' table. */
+  @Override
+  public Set<Origin> seedOrigins() {
+    return call(() -> {
+      Set<Origin> seeds = new LinkedHashSet<>();
+      scanTable('S', (key, value) -> seeds.add(Values.decodeOrigin(value)));
+      return Collections.unmodifiableSet(seeds);
+    });
+  }
+
+  /** Whether meta key {@code a}'s name sorts before {@code b}'s, their one-byte tables aside. */
+  private static boolean originKeyBefore(byte[] a, byte[] b) {
+    return Arrays.compareUnsigned(a, 1, a.length, b, 1, b.length) < 0;
+  }
+
+  private void scanTable(char table, EntryVisitor visitor) throws RocksDBException {
+    byte[] prefix = Keys.meta(table, "");
+    scan(rocks.meta, prefix, Keys.prefixEnd(prefix), Integer.MAX_VALUE, visitor);
   }
 
   @Override

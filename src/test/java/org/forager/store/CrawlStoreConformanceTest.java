@@ -349,6 +349,85 @@ public abstract class CrawlStoreConformanceTest {
   }
 
   @Test
+  void discoveredOriginsAreInScopeButAreNoSeedOrigins() {
+    store.addScope(List.of(A));
+    store.addDiscoveredOrigins(List.of(B, A8080, B));
+    assertEquals(Set.of(A, B, A8080), store.scope());
+    assertEquals(Set.of(A), store.seedOrigins());
+    reopen();
+    assertEquals(Set.of(A, B, A8080), store.scope());
+    assertEquals(Set.of(A), store.seedOrigins());
+  }
+
+  @Test
+  void aDiscoveredOriginAddedLaterAsASeedsBecomesASeedOrigin() {
+    store.addDiscoveredOrigins(List.of(A, B));
+    assertEquals(Set.of(), store.seedOrigins());
+    store.addScope(List.of(B));
+    assertEquals(Set.of(B), store.seedOrigins());
+    assertEquals(Set.of(A, B), store.scope());
+    reopen();
+    assertEquals(Set.of(B), store.seedOrigins());
+    assertEquals(Set.of(A, B), store.scope());
+  }
+
+  @Test
+  void aSeedOriginAddedAgainAsDiscoveredStaysASeedOrigin() {
+    store.addScope(List.of(A, B));
+    store.addDiscoveredOrigins(List.of(A, A8080));
+    assertEquals(Set.of(A, B), store.seedOrigins());
+    assertEquals(Set.of(A, B, A8080), store.scope());
+    reopen();
+    assertEquals(Set.of(A, B), store.seedOrigins());
+    assertEquals(Set.of(A, B, A8080), store.scope());
+  }
+
+  @Test
+  void addingNoOriginsChangesNothing() {
+    store.addScope(List.of());
+    store.addDiscoveredOrigins(List.of());
+    assertEquals(Set.of(), store.scope());
+    assertEquals(Set.of(), store.seedOrigins());
+  }
+
+  @Test
+  void aPageWorthOfDiscoveredOriginsIsAddedAtOnce() {
+    List<Origin> discovered = new ArrayList<>();
+    for (int i = 0; i < 500; i++) discovered.add(Origin.ofUrl("https://h" + i + ".example"));
+    store.addScope(discovered.subList(0, 10));
+    store.addDiscoveredOrigins(discovered);
+    assertEquals(Set.copyOf(discovered), store.scope());
+    assertEquals(Set.copyOf(discovered.subList(0, 10)), store.seedOrigins());
+  }
+
+  @Test
+  @Timeout(60)
+  void concurrentSeedAndDiscoveredAddsOfTheSameOriginsLeaveEverySeedASeed() throws Exception {
+    int threads = 4;
+    List<Origin> origins = new ArrayList<>();
+    for (int i = 0; i < 200; i++) origins.add(Origin.ofUrl("https://h" + i + ".example"));
+    // Even threads add every origin as discovered, odd ones add the even-numbered origins as seeds',
+    // one at a time (as the crawl loop takes origins on), in opposite orders.
+    Concurrently.run(threads, t -> {
+      for (int i = 0; i < origins.size(); i++) {
+        int at = t % 2 == 0 ? i : origins.size() - 1 - i;
+        if (t % 2 == 0) {
+          store.addDiscoveredOrigins(List.of(origins.get(at)));
+        } else if (at % 2 == 0) {
+          store.addScope(List.of(origins.get(at)));
+        }
+      }
+    });
+    Set<Origin> seeds = new HashSet<>();
+    for (int i = 0; i < origins.size(); i += 2) seeds.add(origins.get(i));
+    assertEquals(seeds, store.seedOrigins());
+    assertEquals(Set.copyOf(origins), store.scope());
+    reopen();
+    assertEquals(seeds, store.seedOrigins());
+    assertEquals(Set.copyOf(origins), store.scope());
+  }
+
+  @Test
   void anUnknownSettingIsEmpty() {
     assertEquals(Optional.empty(), store.setting("scope.mode"));
   }

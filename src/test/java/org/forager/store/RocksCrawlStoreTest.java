@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.forager.url.Origin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,6 +71,18 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     store.close();
     assertThrows(IllegalStateException.class, () -> store.url("https://a.example/"));
     store = openStore();
+  }
+
+  @Test
+  void theScopeComesInOriginOrderWithSeedsAndDiscoveredOriginsInterleaved() {
+    List<Origin> origins = List.of(Origin.ofUrl("http://a.example"), Origin.ofUrl("http://b.example"),
+        Origin.ofUrl("https://a.example"), Origin.ofUrl("https://a.example:8080"),
+        Origin.ofUrl("https://b.example"), Origin.ofUrl("https://c.example"));
+    store.addDiscoveredOrigins(List.of(origins.get(0), origins.get(3), origins.get(4)));
+    store.addScope(List.of(origins.get(5), origins.get(1), origins.get(2), origins.get(4)));
+    assertEquals(origins, List.copyOf(store.scope()));
+    assertEquals(List.of(origins.get(1), origins.get(2), origins.get(4), origins.get(5)),
+        List.copyOf(store.seedOrigins()));
   }
 
   @Test

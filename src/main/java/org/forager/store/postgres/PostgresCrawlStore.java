@@ -204,19 +204,35 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     }
   }
 
+  /** {@inheritDoc} A discovered origin's row becomes a seed's ({@code seed = true}). */
   @Override
   public void addScope(Collection<Origin> origins) {
+    addToScope(origins, "ON CONFLICT (origin) DO UPDATE SET seed = true WHERE NOT s.seed", true);
+  }
+
+  @Override
+  public void addDiscoveredOrigins(Collection<Origin> origins) {
+    addToScope(origins, "ON CONFLICT (origin) DO NOTHING", false);
+  }
+
+  /** Inserts the origins into the scope, {@code seed} as given, and a lease row each: one transaction. */
+  private void addToScope(Collection<Origin> origins, String onConflict, boolean seed) {
+    // Sorted: two transactions locking rows in one order cannot deadlock.
     String[] sorted = new TreeSet<>(origins.stream().map(Origin::toString).toList()).toArray(String[]::new);
     if (sorted.length == 0) return;
     database.inTransaction(connection -> {
       Array array = connection.createArrayOf("text", sorted);
-      // Every scope origin has a lease row, free until a process claims it.
-      for (String table : List.of("crawl_scope", "origin_lease")) {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
-            + " (origin) SELECT unnest(?::text[]) ON CONFLICT (origin) DO NOTHING")) {
-          insert.setArray(1, array);
-          insert.executeUpdate();
-        }
+      try (PreparedStatement insert = connection.prepareStatement("INSERT INTO crawl_scope AS s (origin, seed)"
+          + " SELECT unnest(?::text[]), ? " + onConflict)) {
+        insert.setArray(1, array);
+        insert.setBoolean(2, seed);
+        insert.executeUpdate();
+      }
+      // Every scope origin, a seed's or not, has a lease row, free until a process claims it.
+      try (PreparedStatement insert = connection.prepareStatement(
+          "INSERT INTO origin_lease (origin) SELECT unnest(?::text[]) ON CONFLICT (origin) DO NOTHING")) {
+        insert.setArray(1, array);
+        insert.executeUpdate();
       }
       return null;
     });
@@ -224,9 +240,18 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   @Override
   public Set<Origin> scope() {
+    return origins("SELECT origin FROM crawl_scope");
+  }
+
+  @Override
+  public Set<Origin> seedOrigins() {
+    return origins("SELECT origin FROM crawl_scope WHERE seed");
+  }
+
+  private Set<Origin> origins(String query) {
     return database.inTransaction(connection -> {
       Set<Origin> scope = new TreeSet<>();
-      try (PreparedStatement select = connection.prepareStatement("SELECT origin FROM crawl_scope");
+      try (PreparedStatement select = connection.prepareStatement(query);
           ResultSet rows = select.executeQuery()) {
         while (rows.next()) scope.add(Origin.ofUrl(rows.getString(1)));
       }

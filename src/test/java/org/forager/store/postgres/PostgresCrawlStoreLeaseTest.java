@@ -90,6 +90,14 @@ class PostgresCrawlStoreLeaseTest {
   }
 
   @Test
+  void aDiscoveredOriginIsClaimableLikeASeedOrigin() {
+    one.addScope(List.of(A));
+    two.addDiscoveredOrigins(List.of(C, B));
+    assertEquals(List.of(A, B, C), one.claim("one", 5, HOUR, Instant.MAX));
+    assertEquals(Set.of(A), two.seedOrigins());
+  }
+
+  @Test
   @Timeout(60)
   void ownersClaimingAtOnceNeverHoldTheSameOrigin() throws Exception {
     List<Origin> scope = new ArrayList<>();

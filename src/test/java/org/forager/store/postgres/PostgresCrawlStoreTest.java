@@ -52,7 +52,7 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
     reopen();
     PostgresCrawlStore.open(url, 1).close();
     assertEquals(List.of("1 V1__crawl_store.sql", "2 V2__origin_done_until.sql", "3 V3__duplicates.sql",
-        "4 V4__crawl_setting.sql"),
+        "4 V4__crawl_setting.sql", "5 V5__seed_origins.sql"),
         postgres.query("SELECT version || ' ' || script FROM " + schema() + ".schema_version ORDER BY version"));
   }
 
@@ -69,12 +69,35 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
         postgres.query("SELECT (to_regclass('" + oldSchema + ".crawl_setting') IS NOT NULL)::text"));
 
     store = PostgresCrawlStore.open(old, 2);
-    assertEquals(List.of("4 V4__crawl_setting.sql"),
+    assertEquals(List.of("4 V4__crawl_setting.sql", "5 V5__seed_origins.sql"),
         postgres.query("SELECT version || ' ' || script FROM " + oldSchema + ".schema_version WHERE version > 3"));
     assertEquals(Set.of(A), store.scope());
     assertEquals(Optional.empty(), store.setting("scope.mode"));
     store.saveSetting("scope.mode", "domains");
     assertEquals(Optional.of("domains"), store.setting("scope.mode"));
+  }
+
+  @Test
+  void aStoreAtSchemaVersion4MigratesToVersion5ReadingItsOldScopeAsSeedOrigins() {
+    store.close();
+    String old = postgres.freshSchema();
+    try (Database database = Database.connect(old, Optional.empty(), 1)) {
+      assertEquals(4, Migrations.migrate(database, 4));
+    }
+    String oldSchema = old.substring(old.indexOf("currentSchema=") + "currentSchema=".length());
+    postgres.execute("INSERT INTO " + oldSchema + ".crawl_scope (origin) VALUES ('https://a.example')");
+    postgres.execute("INSERT INTO " + oldSchema + ".origin_lease (origin) VALUES ('https://a.example')");
+    postgres.execute("INSERT INTO " + oldSchema + ".crawl_setting (name, value) VALUES ('scope.mode', 'open')");
+
+    store = PostgresCrawlStore.open(old, 2);
+    assertEquals(List.of("5 V5__seed_origins.sql"),
+        postgres.query("SELECT version || ' ' || script FROM " + oldSchema + ".schema_version WHERE version > 4"));
+    assertEquals(Set.of(A), store.scope());
+    assertEquals(Set.of(A), store.seedOrigins());
+    assertEquals(Optional.of("open"), store.setting("scope.mode"));
+    store.addDiscoveredOrigins(List.of(B));
+    assertEquals(Set.of(A, B), store.scope());
+    assertEquals(Set.of(A), store.seedOrigins());
   }
 
   @Test
