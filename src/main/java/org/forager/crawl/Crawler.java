@@ -185,7 +185,10 @@ public final class Crawler implements AutoCloseable {
         return t;
       });
       scheduler = s;
-      Gatekeeper gatekeeper = new Gatekeeper(config, Scope.of(ScopeSetting.resolve(config.scope(), store), scope));
+      // The scope is read against the seeds' origins only: the origins an earlier run took on must not
+      // widen a narrower scope given now (open, then domains).
+      Gatekeeper gatekeeper = new Gatekeeper(config,
+          Scope.of(ScopeSetting.resolve(config.scope(), store), store.seedOrigins()));
       KnownOrigins origins = new KnownOrigins(store, scope, gatekeeper.scope()::mayAddOrigin);
       AtomicReference<CrawlContext> context = new AtomicReference<>();
       boolean fleetMode = leases != null;

@@ -85,7 +85,7 @@ final class KnownOrigins {
       else refused.add(origin);
     }
     if (!taken.isEmpty()) {
-      store.addScope(taken);
+      store.addDiscoveredOrigins(taken);
       known.addAll(taken);
     }
     if (!refused.isEmpty() && capReported.compareAndSet(false, true)) {

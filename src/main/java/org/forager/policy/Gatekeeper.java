@@ -86,11 +86,6 @@ public final class Gatekeeper implements RequestGate {
     return Verdict.ALLOWED;
   }
 
-  /**
-   * The gates that decide whether a (normalized) URL may be requested at all, for any purpose:
-   * scope, {@code do_not_crawl}, the exclusion file and {@code url_query_parameters}. The trap limits
-   * and skip_extensions are for pages only: a robots.txt or a sitemap ({@code .xml.gz}) is not a page.
-   */
   /** Why a (normalized) URL is out of the crawl's scope ({@code scope.*}), when it is; cheap when it is not. */
   public Optional<String> outOfScope(String url) {
     return scope.contains(url) ? Optional.empty() : scope.refuses(url);
@@ -101,6 +96,11 @@ public final class Gatekeeper implements RequestGate {
     return scope;
   }
 
+  /**
+   * The gates that decide whether a (normalized) URL may be requested at all, for any purpose:
+   * scope, {@code do_not_crawl}, the exclusion file and {@code url_query_parameters}. The trap limits
+   * and skip_extensions are for pages only: a robots.txt or a sitemap ({@code .xml.gz}) is not a page.
+   */
   @Override
   public Verdict checkRequest(String url) {
     Optional<String> outOfScope = outOfScope(url);
