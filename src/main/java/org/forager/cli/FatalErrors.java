@@ -35,6 +35,12 @@ final class FatalErrors implements Thread.UncaughtExceptionHandler {
 
   /** Survived errors printed on the terminal; the rest only in the library log. */
   static final int MAX_SURVIVED_LINES = 10;
+  /**
+   * What to change when the heap runs out: it holds the bodies in flight and, until issue 14 moves
+   * origins into the store, about 850 bytes per origin in scope (docs/benchmarks.md).
+   */
+  static final String HEAP_FIX = "raise FORAGER_HEAP (the JVM's -Xmx), or lower concurrency / limits.max_page_bytes;"
+      + " a crawl of many origins needs about 1 KiB of heap per origin in scope";
 
   private final PrintStream err;
   private final IntConsumer halt;
@@ -106,7 +112,7 @@ final class FatalErrors implements Thread.UncaughtExceptionHandler {
     String fix;
     if (isHeap(jvmMessage)) {
       what = "Java heap, " + (maxHeapBytes + (1 << 19) >> 20) + " MiB";
-      fix = "raise FORAGER_HEAP (the JVM's -Xmx) or lower concurrency / limits.max_page_bytes";
+      fix = HEAP_FIX;
     } else if (jvmMessage.contains("Direct buffer")) {
       what = "direct buffers";
       fix = "raise -XX:MaxDirectMemorySize in FORAGER_JAVA_OPTS or lower concurrency";
@@ -118,7 +124,7 @@ final class FatalErrors implements Thread.UncaughtExceptionHandler {
       fix = "raise -XX:MaxMetaspaceSize in FORAGER_JAVA_OPTS";
     } else {
       what = TerminalText.escape(jvmMessage);
-      fix = "raise FORAGER_HEAP (the JVM's -Xmx) or lower concurrency / limits.max_page_bytes";
+      fix = HEAP_FIX;
     }
     return "forager: out of memory (" + what + "): " + fix + "; what was recorded is safe, run again to resume";
   }

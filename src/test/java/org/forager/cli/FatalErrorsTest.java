@@ -40,8 +40,8 @@ class FatalErrorsTest {
     die(Thread.ofVirtual(), new OutOfMemoryError("Java heap space"));
     die(Thread.ofPlatform().name("forager-fetch-deadlines"), new OutOfMemoryError("Java heap space"));
     assertEquals(List.of(Main.EXIT_RUNTIME), halts, "halted once");
-    assertEquals("forager: out of memory (Java heap, 512 MiB): raise FORAGER_HEAP (the JVM's -Xmx) or lower "
-        + "concurrency / limits.max_page_bytes; what was recorded is safe, run again to resume", err().strip());
+    assertEquals("forager: out of memory (Java heap, 512 MiB): " + FatalErrors.HEAP_FIX
+        + "; what was recorded is safe, run again to resume", err().strip());
   }
 
   @Test
