@@ -23,7 +23,9 @@ public record Origin(String scheme, String host, int port) implements Comparable
   public static Origin ofUrl(String normalizedUrl) {
     int schemeEnd = normalizedUrl.indexOf("://");
     if (schemeEnd < 0) throw new IllegalArgumentException("not an absolute URL: " + normalizedUrl);
-    String scheme = normalizedUrl.substring(0, schemeEnd);
+    // The two schemes as constants: a million origins need not hold a million copies of "http".
+    String scheme = normalizedUrl.startsWith("https://") ? "https"
+        : normalizedUrl.startsWith("http://") ? "http" : normalizedUrl.substring(0, schemeEnd);
     int authorityStart = schemeEnd + 3;
     int authorityEnd = authorityStart;
     while (authorityEnd < normalizedUrl.length()) {
