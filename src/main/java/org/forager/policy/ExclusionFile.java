@@ -32,6 +32,8 @@ public final class ExclusionFile {
 
   /** How often the file's modification time is looked at: rarely enough to cost nothing per URL. */
   static final long CHECK_EVERY_NANOS = 2_000_000_000L;
+  /** How long the file must be left alone before a change is read: writers take a moment. */
+  static final long SETTLE_MILLIS = 1_000;
 
   private record Rules(FileTime modified, HostRules hosts, List<String> prefixes) {}
 
@@ -85,14 +87,23 @@ public final class ExclusionFile {
       if (now - nextCheck < 0) return rules;
       nextCheck = now + checkEveryNanos;
       try {
-        if (!Files.getLastModifiedTime(file).equals(rules.modified)) {
-          rules = read(file);
-          System.err.printf("forager: re-read %s: %d hosts, %d domains, %d prefixes excluded%n", file,
-              rules.hosts.hosts().size(), rules.hosts.domains().size(), rules.prefixes.size());
+        FileTime modified = Files.getLastModifiedTime(file);
+        // A file changed this very second may still be being written: read it at the next check.
+        boolean settled = System.currentTimeMillis() - modified.toMillis() >= SETTLE_MILLIS;
+        if (!modified.equals(rules.modified) && settled) {
+          if (Files.size(file) == 0) {
+            // Truncated to be rewritten in place (an editor, "> file"): an empty file would end every
+            // exclusion at once. To remove them all, leave a comment line.
+            notice("forager: " + file + " is empty; keeping its last rules (write a comment line to remove them all)");
+          } else {
+            rules = read(file);
+            notice(String.format("forager: re-read %s: %d hosts, %d domains, %d prefixes excluded", file,
+                rules.hosts.hosts().size(), rules.hosts.domains().size(), rules.prefixes.size()));
+          }
         }
       } catch (IOException | IllegalArgumentException e) {
         // Keep the rules last read: a file being rewritten may be missing or half written for a moment.
-        System.err.println("forager: cannot re-read " + file + " (" + e.getMessage() + "); keeping its last rules");
+        notice("forager: cannot re-read " + file + " (" + e.getMessage() + "); keeping its last rules");
       }
       return rules;
     }
@@ -135,5 +146,10 @@ public final class ExclusionFile {
   private static IllegalArgumentException bad(Path file, int number, String line, String why) {
     return new IllegalArgumentException("do_not_crawl_file " + file + " line " + number + ": \""
         + line.strip() + "\" is " + why);
+  }
+
+  /** A line for the operator: the file's lines are quoted in it, and may hold anything. */
+  private static void notice(String line) {
+    System.err.println(org.forager.record.TerminalText.escape(line));
   }
 }

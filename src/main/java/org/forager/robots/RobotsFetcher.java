@@ -9,6 +9,7 @@ import java.util.Optional;
 import org.forager.fetch.FetchRequest;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Fetcher;
+import org.forager.fetch.Outcome;
 import org.forager.policy.RequestGate;
 import org.forager.policy.Verdict;
 import org.forager.store.OriginState.RobotsTxt;
@@ -19,9 +20,10 @@ import org.forager.url.UrlNormalizer;
  * Fetches an origin's robots.txt as RFC 9309 section 2.3.1 asks: redirects followed up to five hops,
  * the body kept up to {@link RobotsRules#MAX_PARSED_BYTES}. Every hop goes through the crawl's
  * {@link RequestGate} first (scope, do_not_crawl, the exclusion file), as any request does, and then
- * through the fetcher's network policy. A redirect to a URL the gate refuses is not followed: the
- * file is then "unavailable" in the RFC's terms (section 2.3.1.3: allow all), as past the redirect
- * limit, since the site gave no rules the crawl may read. Thread-safe.
+ * through the fetcher's network policy. A redirect to a URL the gate refuses, or to another origin
+ * (a request outside that origin's own turns would break its politeness), is not followed: the file
+ * is then "unavailable" in the RFC's terms (section 2.3.1.3: allow all), as past the redirect limit,
+ * since the site gave no rules the crawl may read. Thread-safe.
  */
 public final class RobotsFetcher {
 
@@ -80,6 +82,14 @@ public final class RobotsFetcher {
         // Not even robots.txt may be requested: the caller should not have asked (no rules to use).
         if (hop == 0) return new Result(hops, Optional.of(new Refusal(url, rejected)), unreachable());
         return new Result(hops, Optional.of(new Refusal(url, rejected)), definite(404, new byte[0]));
+      }
+      if (hop > 0 && !origin.contains(url)) {
+        // A request to another origin from this origin's turn would ignore that origin's delay and its
+        // one request in flight (it may be crawling now): not sent. That origin's own robots.txt is
+        // fetched in its own turns when it is crawled.
+        Verdict.Rejected other = new Verdict.Rejected(Outcome.BLOCKED_URL_BY_LOCAL_POLICY,
+            "robots.txt redirect to another origin: not requested from this origin's turn");
+        return new Result(hops, Optional.of(new Refusal(url, other)), definite(404, new byte[0]));
       }
       if (hop > 0 && !pause(delayMillis.getAsLong())) return new Result(hops, unreachable());
       FetchResult result = fetcher.fetch(FetchRequest.of(url));

@@ -40,6 +40,7 @@ public final class RobotsRules {
     if (status >= 200 && status < 300) {
       byte[] body = robotsTxt.body();
       if (body.length > MAX_PARSED_BYTES) body = Arrays.copyOf(body, MAX_PARSED_BYTES);
+      body = HugeCrawlDelays.capped(body);
       // No crawl-delay ceiling in the parser (it would disallow everything past it);
       // politeness.max_delay caps the delay instead.
       SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, MAX_WARNINGS);

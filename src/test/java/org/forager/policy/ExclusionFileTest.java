@@ -72,6 +72,39 @@ class ExclusionFileTest {
     assertTrue(e.getMessage().contains("line 3: \"example.org/private\""), e.getMessage());
   }
 
+  /**
+   * A file truncated to be rewritten in place (an editor, "> file") was read empty and every
+   * exclusion ended until it was written again; 52 requests reached an excluded domain meanwhile.
+   */
+  @Test
+  void aFileTruncatedForRewritingKeepsItsLastRulesAndACommentOnlyFileClearsThem() throws Exception {
+    Path file = tmp.resolve("never-crawl.txt");
+    Files.writeString(file, "bad.test\n");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
+    ExclusionFile exclusions = ExclusionFile.watch(file, 0);
+
+    Files.writeString(file, "");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-02T00:00:00Z")));
+    assertTrue(exclusions.refuses("http://n1.bad.test/").isPresent(), "an empty file keeps the last rules");
+
+    Files.writeString(file, "# no exclusions any more\n");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-03T00:00:00Z")));
+    assertEquals(Optional.empty(), exclusions.refuses("http://n1.bad.test/"));
+  }
+
+  /** A change is read once the file has been left alone a moment, not while it may be being written. */
+  @Test
+  void aFileChangedThisVerySecondIsReadAtTheNextCheck() throws Exception {
+    Path file = tmp.resolve("never-crawl.txt");
+    Files.writeString(file, "bad.test\n");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
+    ExclusionFile exclusions = ExclusionFile.watch(file, 0);
+    Files.writeString(file, "bad.te"); // half written, modified now
+    assertTrue(exclusions.refuses("http://n1.bad.test/").isPresent(), "not read yet");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(5)));
+    assertEquals(Optional.empty(), exclusions.refuses("http://n1.bad.test/"), "read once settled");
+  }
+
   @Test
   void aFileThatVanishesKeepsItsLastRulesAndAMissingOneIsAnError() throws Exception {
     Path file = tmp.resolve("never-crawl.txt");

@@ -54,17 +54,30 @@ class RobotsFetcherTest {
         List.of(new Header("Location", to)), new byte[0], new byte[0], Optional.empty());
   }
 
+  /** The name rebound between two hops to an address the network policy refuses. */
   @Test
   void aRedirectToAnAddressTheNetworkPolicyRefusesMakesTheFileUnavailable() {
     Script fetcher = new Script(Map.of(
-        "https://example.org/robots.txt", redirect("https://example.org/robots.txt", "http://metadata.internal/latest"),
-        "http://metadata.internal/latest", new FetchResult.Failure("http://metadata.internal/latest", Instant.now(), 1,
+        "https://example.org/robots.txt", redirect("https://example.org/robots.txt", "https://example.org/moved"),
+        "https://example.org/moved", new FetchResult.Failure("https://example.org/moved", Instant.now(), 1,
             FailureKind.BLOCKED_BY_NETWORK_POLICY, "refused address 169.254.169.254")));
     RobotsFetcher robots = new RobotsFetcher(fetcher, Duration.ofMinutes(30), Clock.systemUTC(), RequestGate.OPEN);
 
     RobotsFetcher.Result result = robots.fetch(ORIGIN);
     assertEquals(404, result.robotsTxt().status(), "unavailable: allow all, as past the redirect limit");
     assertTrue(RobotsRules.of(result.robotsTxt(), ORIGIN.robotsTxtUrl(), "ForagerBot").isAllowed("https://example.org/a"));
+  }
+
+  /** A hop to another origin would be a request outside that origin's turns (its delay, its one in flight). */
+  @Test
+  void aRedirectToAnotherOriginIsNotRequestedAndTheFileIsUnavailable() {
+    Script fetcher = new Script(Map.of(
+        "https://example.org/robots.txt", redirect("https://example.org/robots.txt", "https://www.example.org/robots.txt")));
+    RobotsFetcher.Result result = new RobotsFetcher(fetcher, Duration.ofMinutes(30), Clock.systemUTC(), RequestGate.OPEN)
+        .fetch(ORIGIN);
+    assertEquals(List.of("https://example.org/robots.txt"), fetcher.asked);
+    assertEquals("https://www.example.org/robots.txt", result.refused().orElseThrow().url());
+    assertEquals(404, result.robotsTxt().status());
   }
 
   @Test
