@@ -36,6 +36,8 @@ public final class Scheduler {
   private final Condition changed = lock.newCondition();
   private final PriorityQueue<Entry> heap = new PriorityQueue<>(
       (a, b) -> a.readyAt != b.readyAt ? Long.compare(a.readyAt, b.readyAt) : Long.compare(a.seq, b.seq));
+  /** The tasks in {@link #heap}: whether one waits for its turn, without scanning the heap. */
+  private final Set<OriginTask> waiting = new HashSet<>();
   private final Set<OriginTask> running = new HashSet<>();
   private final Set<OriginTask> parked = new HashSet<>();
   /** Tasks told to come back while their turn ran, with the time they may run again. */
@@ -73,7 +75,7 @@ public final class Scheduler {
     long now = System.nanoTime();
     lock.lock();
     try {
-      for (OriginTask task : tasks) heap.add(new Entry(now, seq++, task));
+      for (OriginTask task : tasks) push(now, task);
     } finally {
       lock.unlock();
     }
@@ -112,7 +114,7 @@ public final class Scheduler {
     lock.lock();
     try {
       if (parked.remove(task)) {
-        heap.add(new Entry(System.nanoTime(), seq++, task));
+        push(System.nanoTime(), task);
         changed.signalAll();
       } else if (running.contains(task)) {
         woken.merge(task, System.nanoTime(), Math::min);
@@ -135,9 +137,9 @@ public final class Scheduler {
         woken.merge(task, readyAt, Math::min);
         return;
       }
-      if (heap.stream().anyMatch(e -> e.task == task)) return;
+      if (waiting.contains(task)) return;
       parked.remove(task);
-      heap.add(new Entry(readyAt, seq++, task));
+      push(readyAt, task);
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -172,7 +174,9 @@ public final class Scheduler {
         changed.awaitNanos(wait);
         continue;
       }
-      return heap.poll().task;
+      OriginTask task = heap.poll().task;
+      waiting.remove(task);
+      return task;
     }
   }
 
@@ -193,9 +197,9 @@ public final class Scheduler {
         inFlight--;
         running.remove(task);
         if (next.isPresent()) {
-          heap.add(new Entry(next.getAsLong(), seq++, task));
+          push(next.getAsLong(), task);
         } else if (woken.containsKey(task)) {
-          heap.add(new Entry(woken.remove(task), seq++, task));
+          push(woken.remove(task), task);
         } else {
           parked.add(task);
         }
@@ -204,6 +208,12 @@ public final class Scheduler {
         lock.unlock();
       }
     }
+  }
+
+  /** Puts a task in the heap; under the lock. */
+  private void push(long readyAt, OriginTask task) {
+    heap.add(new Entry(readyAt, seq++, task));
+    waiting.add(task);
   }
 
   /** Waits for the executor's threads after a run; for orderly shutdown. */
