@@ -88,8 +88,10 @@ public final class ExclusionFile {
       nextCheck = now + checkEveryNanos;
       try {
         FileTime modified = Files.getLastModifiedTime(file);
-        // A file changed this very second may still be being written: read it at the next check.
-        boolean settled = System.currentTimeMillis() - modified.toMillis() >= SETTLE_MILLIS;
+        // A file changed this very second may still be being written: read it at the next check. A
+        // time in the future (another machine's clock, on a shared disk) cannot be waited for.
+        long age = System.currentTimeMillis() - modified.toMillis();
+        boolean settled = age >= SETTLE_MILLIS || age < 0;
         if (!modified.equals(rules.modified) && settled) {
           if (Files.size(file) == 0) {
             // Truncated to be rewritten in place (an editor, "> file"): an empty file would end every
