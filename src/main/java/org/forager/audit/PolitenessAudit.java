@@ -117,7 +117,8 @@ public final class PolitenessAudit {
         }
         if (robots) {
           s.robotsRequests++;
-          s.robotsOk = !(outcome.equals("TIMEOUT") || outcome.equals("NETWORK_ERROR") || outcome.equals("RATE_LIMITED")
+          s.robotsOk = !(outcome.equals("TIMEOUT") || outcome.equals("NETWORK_ERROR") || outcome.equals("DNS_ERROR")
+              || outcome.equals("RATE_LIMITED")
               || (outcome.equals("HTTP_ERROR") && a.path("http_status").asInt() >= 500));
         } else if (!s.robotsOk) {
           violations.add(new Violation(origin, (int) lines, "robots.txt first",

@@ -31,7 +31,8 @@ final class Classifier {
         case TIMEOUT -> Classification.of(Outcome.TIMEOUT, Feedback.TRANSIENT);
         case NETWORK -> Classification.of(Outcome.NETWORK_ERROR, Feedback.TRANSIENT);
         // A refused certificate does not heal within a run: no retries, a patience point each.
-        case DNS, PROTOCOL, TLS -> Classification.of(Outcome.NETWORK_ERROR, Feedback.PERSISTENT);
+        case DNS -> Classification.of(Outcome.DNS_ERROR, Feedback.PERSISTENT);
+        case PROTOCOL, TLS -> Classification.of(Outcome.NETWORK_ERROR, Feedback.PERSISTENT);
         case BLOCKED_BY_NETWORK_POLICY -> Classification.of(Outcome.BLOCKED_BY_NETWORK_POLICY, Feedback.REFUSED);
       };
       case FetchResult.Response r -> classify(r);

@@ -91,6 +91,7 @@ final class Progress implements AutoCloseable {
       lastActions = actions;
       lastNanos = now;
       long errors = summary.count(Outcome.HTTP_ERROR) + summary.count(Outcome.NETWORK_ERROR)
+          + summary.count(Outcome.DNS_ERROR)
           + summary.count(Outcome.TIMEOUT) + summary.count(Outcome.RATE_LIMITED);
       long fetched = actions - errors - summary.count(Outcome.BLOCKED_BY_ROBOTS_TXT)
           - summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) - summary.count(Outcome.BLOCKED_BY_NETWORK_POLICY);

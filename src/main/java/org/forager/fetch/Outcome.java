@@ -38,6 +38,8 @@ public enum Outcome {
   /** 429, or 503 with Retry-After. */
   RATE_LIMITED,
   NETWORK_ERROR,
+  /** The host name did not resolve (no such name, no address): no connection was made. */
+  DNS_ERROR,
   TIMEOUT;
 
   /** Whether a gate refused the URL before any request was made. */

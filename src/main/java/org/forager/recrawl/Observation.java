@@ -38,7 +38,7 @@ public enum Observation {
       case REDIRECT -> REDIRECT;
       case BLOCKED_BY_ROBOTS_TXT, BLOCKED_URL_BY_LOCAL_POLICY, BLOCKED_BY_NETWORK_POLICY, OUT_OF_SCOPE -> BLOCKED;
       case HTTP_ERROR -> httpStatus == 404 || httpStatus == 410 ? GONE : FAILED;
-      case RATE_LIMITED, NETWORK_ERROR, TIMEOUT -> FAILED;
+      case RATE_LIMITED, NETWORK_ERROR, DNS_ERROR, TIMEOUT -> FAILED;
     };
   }
 

@@ -13,7 +13,7 @@ final class RecentErrors {
 
   /** The outcomes that mean something went wrong with the site or the network, not a policy's choice. */
   static final Set<Outcome> FAILURES = EnumSet.of(Outcome.HTTP_ERROR, Outcome.RATE_LIMITED,
-      Outcome.NETWORK_ERROR, Outcome.TIMEOUT, Outcome.BLOCKED_BY_NETWORK_POLICY);
+      Outcome.NETWORK_ERROR, Outcome.DNS_ERROR, Outcome.TIMEOUT, Outcome.BLOCKED_BY_NETWORK_POLICY);
 
   /**
    * One failure.
