@@ -31,7 +31,7 @@ class ExclusionCrawlTest {
   @ValueSource(strings = {"host rule", "domain rule", "prefix rule", "exclusion file", "exclusion file host:"})
   void anExcludedHostGetsNoRequestOfAnyKind(String how) throws Exception {
     try (TestSite allowed = TestSite.start(); TestSite excluded = TestSite.start()) {
-      String allowedOrigin = "http://localhost:" + port(allowed);
+      String allowedOrigin = "http://localhost:" + allowed.port();
       excluded.robots("User-agent: *\nAllow: /\nSitemap: " + excluded.url("/sitemap.xml") + "\n")
           .linking("/", "/a")
           .html("/sitemap.xml", "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>"
@@ -66,7 +66,7 @@ class ExclusionCrawlTest {
   @Test
   void aRobotsTxtRedirectToAnExcludedHostIsNotFollowedAndTheFileCountsAsUnavailable() throws Exception {
     try (TestSite allowed = TestSite.start(); TestSite excluded = TestSite.start()) {
-      String allowedOrigin = "http://localhost:" + port(allowed);
+      String allowedOrigin = "http://localhost:" + allowed.port();
       allowed.route("/robots.txt", ex -> {
         ex.getResponseHeaders().set("Location", excluded.url("/secret-admin?token=abc"));
         TestSite.respond(ex, 302, null, "");
@@ -135,7 +135,4 @@ class ExclusionCrawlTest {
         .findFirst().orElseThrow(() -> new AssertionError("no robots action for " + url));
   }
 
-  private static int port(TestSite site) {
-    return Integer.parseInt(site.origin().substring(site.origin().lastIndexOf(':') + 1));
-  }
 }

@@ -68,15 +68,15 @@ class PostgresCrawlTest {
   void originsDiscoveredInDomainsModeAreLeasedAndCrawled() throws Exception {
     String url = postgres.freshSchema();
     try (TestSite apex = TestSite.start(); TestSite www = TestSite.start(); TestSite blog = TestSite.start()) {
-      String wwwHome = "http://www.example.test:" + port(www) + "/";
+      String wwwHome = "http://www.example.test:" + www.port() + "/";
       apex.route("/", ex -> {
         ex.getResponseHeaders().set("Location", wwwHome);
         TestSite.respond(ex, 301, null, "");
       });
-      www.linking("/", "http://blog.example.test:" + port(blog) + "/");
+      www.linking("/", "http://blog.example.test:" + blog.port() + "/");
       blog.linking("/");
       Path data = tmp.resolve("data");
-      TestCrawl.run(TestCrawl.config(data, List.of("http://example.test:" + port(apex) + "/"),
+      TestCrawl.run(TestCrawl.config(data, List.of("http://example.test:" + apex.port() + "/"),
           "store: { kind: postgres, url: \"" + url + "\" }\nscope: { mode: domains }\n"
               + "network: { allow_private_addresses: true, resolve: { \"example.test\": \"127.0.0.1\", "
               + "\"www.example.test\": \"127.0.0.1\", \"blog.example.test\": \"127.0.0.1\" } }"));
@@ -90,7 +90,4 @@ class PostgresCrawlTest {
     }
   }
 
-  private static int port(TestSite site) {
-    return Integer.parseInt(site.origin().substring(site.origin().lastIndexOf(':') + 1));
-  }
 }

@@ -23,29 +23,19 @@ class ScopeCrawlTest {
 
   @TempDir Path tmp;
 
-  private static String resolve(String... hosts) {
-    StringBuilder yaml = new StringBuilder("network: { allow_private_addresses: true, resolve: { ");
-    for (int i = 0; i < hosts.length; i++) yaml.append(i > 0 ? ", " : "").append('"').append(hosts[i]).append("\": \"127.0.0.1\"");
-    return yaml.append(" } }\n").toString();
-  }
-
-  private static String url(String host, TestSite site, String path) {
-    return "http://" + host + ":" + site.origin().substring(site.origin().lastIndexOf(':') + 1) + path;
-  }
-
   /** A seed redirecting to www. ended the crawl after one request, and nothing said why. */
   @Test
   void inOriginsModeARedirectOutOfScopeIsLoggedAndTheSeedsRedirectIsNotedInTheSummary() throws Exception {
     try (TestSite apex = TestSite.start(); TestSite www = TestSite.start()) {
-      String target = url("www.example.test", www, "/");
+      String target = www.url("www.example.test", "/");
       apex.route("/", ex -> {
         ex.getResponseHeaders().set("Location", target);
         TestSite.respond(ex, 301, null, "");
       });
       www.linking("/", "/a");
       Path data = tmp.resolve("data");
-      String seed = url("example.test", apex, "/");
-      RunSummary summary = TestCrawl.run(TestCrawl.config(data, List.of(seed), resolve("example.test", "www.example.test")));
+      String seed = apex.url("example.test", "/");
+      RunSummary summary = TestCrawl.run(TestCrawl.config(data, List.of(seed), TestCrawl.pinnedToLoopback("example.test", "www.example.test")));
 
       assertEquals(List.of(), www.paths(), "out of scope: not contacted");
       JsonNode out = TestCrawl.log(data).stream().filter(a -> a.get("outcome").asText().equals("OUT_OF_SCOPE"))
@@ -60,16 +50,16 @@ class ScopeCrawlTest {
   @Test
   void aCanonicalOnAnotherOriginIsLoggedOutOfScopeAndLinksOutOfScopeAreCounted() throws Exception {
     try (TestSite site = TestSite.start(); TestSite other = TestSite.start()) {
-      String canonical = url("other.test", other, "/original");
-      site.html("/", "<a href=\"/copy\">copy</a><a href=\"" + url("other.test", other, "/x") + "\">x</a>"
-              + "<a href=\"" + url("other.test", other, "/y") + "\">y</a>")
+      String canonical = other.url("other.test", "/original");
+      site.html("/", "<a href=\"/copy\">copy</a><a href=\"" + other.url("other.test", "/x") + "\">x</a>"
+              + "<a href=\"" + other.url("other.test", "/y") + "\">y</a>")
           .html("/copy", "<link rel=canonical href=\"" + canonical + "\"><p>copy</p>");
       Path data = tmp.resolve("data");
-      TestCrawl.run(TestCrawl.config(data, List.of(url("site.test", site, "/")), resolve("site.test", "other.test")));
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("site.test", "/")), TestCrawl.pinnedToLoopback("site.test", "other.test")));
 
       assertEquals(List.of(), other.paths());
       List<JsonNode> log = TestCrawl.log(data);
-      JsonNode home = log.stream().filter(a -> a.get("url").asText().equals(url("site.test", site, "/"))).findFirst().orElseThrow();
+      JsonNode home = log.stream().filter(a -> a.get("url").asText().equals(site.url("site.test", "/"))).findFirst().orElseThrow();
       assertEquals(2, home.get("out_of_scope_links").asInt(), home.toString());
       assertTrue(log.stream().anyMatch(a -> a.get("outcome").asText().equals("OUT_OF_SCOPE")
           && a.get("url").asText().equals(canonical)), "the canonical target is logged out of scope");
@@ -81,18 +71,18 @@ class ScopeCrawlTest {
   void inDomainsModeTheRedirectToWwwAndTheSubdomainsAreCrawledAndOtherSitesAreNot() throws Exception {
     try (TestSite apex = TestSite.start(); TestSite www = TestSite.start(); TestSite blog = TestSite.start();
         TestSite other = TestSite.start()) {
-      String wwwHome = url("www.example.test", www, "/");
+      String wwwHome = www.url("www.example.test", "/");
       apex.route("/", ex -> {
         ex.getResponseHeaders().set("Location", wwwHome);
         TestSite.respond(ex, 301, null, "");
       });
-      www.linking("/", "/about", url("blog.example.test", blog, "/"), url("other.test", other, "/x"))
+      www.linking("/", "/about", blog.url("blog.example.test", "/"), other.url("other.test", "/x"))
           .linking("/about");
       blog.linking("/", "/post");
       blog.linking("/post");
       Path data = tmp.resolve("data");
-      TestCrawl.run(TestCrawl.config(data, List.of(url("example.test", apex, "/")),
-          "scope: { mode: domains }\n" + resolve("example.test", "www.example.test", "blog.example.test", "other.test")));
+      TestCrawl.run(TestCrawl.config(data, List.of(apex.url("example.test", "/")),
+          "scope: { mode: domains }\n" + TestCrawl.pinnedToLoopback("example.test", "www.example.test", "blog.example.test", "other.test")));
 
       assertEquals(List.of("/robots.txt", "/"), apex.paths());
       assertEquals(List.of("/robots.txt", "/", "/about"), www.paths(), "robots.txt first on every origin");
@@ -123,7 +113,7 @@ class ScopeCrawlTest {
       for (int i = 0; i < hosts; i++) names[i] = name(i);
       Path data = tmp.resolve("data");
       TestCrawl.run(TestCrawl.config(data, List.of("http://" + name(0) + ":" + port + "/"),
-          "scope: { mode: open, deny: [ \".de\" ] }\nconcurrency: 64\n" + resolve(names)));
+          "scope: { mode: open, deny: [ \".de\" ] }\nconcurrency: 64\n" + TestCrawl.pinnedToLoopback(names)));
 
       java.util.Set<String> contacted = new java.util.HashSet<>();
       for (TestSite.Request r : web.requests()) contacted.add(r.header("Host").split(":")[0]);
@@ -149,7 +139,7 @@ class ScopeCrawlTest {
       for (int i = 0; i < 50; i++) names[i] = name(i);
       Path data = tmp.resolve("data");
       TestCrawl.run(TestCrawl.config(data, List.of("http://" + name(0) + ":" + port + "/"),
-          "scope: { mode: open, max_origins: 10 }\n" + resolve(names)));
+          "scope: { mode: open, max_origins: 10 }\n" + TestCrawl.pinnedToLoopback(names)));
       java.util.Set<String> contacted = new java.util.HashSet<>();
       for (TestSite.Request r : web.requests()) contacted.add(r.header("Host"));
       assertEquals(10, contacted.size(), contacted.toString());
@@ -160,12 +150,12 @@ class ScopeCrawlTest {
   @Test
   void aResumedCrawlKeepsItsScopeAndAGivenOneReplacesIt() throws Exception {
     try (TestSite www = TestSite.start(); TestSite blog = TestSite.start()) {
-      String blogHome = url("blog.example.test", blog, "/");
+      String blogHome = blog.url("blog.example.test", "/");
       www.linking("/", "/a").linking("/a", blogHome);
       blog.linking("/", "/post").linking("/post");
       Path data = tmp.resolve("data");
-      String network = resolve("www.example.test", "blog.example.test");
-      List<String> seeds = List.of(url("www.example.test", www, "/"));
+      String network = TestCrawl.pinnedToLoopback("www.example.test", "blog.example.test");
+      List<String> seeds = List.of(www.url("www.example.test", "/"));
       TestCrawl.run(TestCrawl.config(data, seeds, "scope: { mode: domains }\nmax_actions: 2\n" + network));
       assertEquals(List.of(), blog.paths(), "not reached yet");
 

@@ -16,16 +16,6 @@ class ScopeReviewDefectsCrawlTest {
 
   @TempDir Path tmp;
 
-  private static String resolve(String... hosts) {
-    StringBuilder yaml = new StringBuilder("network: { allow_private_addresses: true, resolve: { ");
-    for (int i = 0; i < hosts.length; i++) yaml.append(i > 0 ? ", " : "").append('"').append(hosts[i]).append("\": \"127.0.0.1\"");
-    return yaml.append(" } }\n").toString();
-  }
-
-  private static String url(String host, TestSite site, String path) {
-    return "http://" + host + ":" + site.origin().substring(site.origin().lastIndexOf(':') + 1) + path;
-  }
-
   /**
    * A host whose first label is Punycode ({@code xn--bcher-kva.test}) is never fetched: httpcore5's
    * {@code Host} turns such a name to Unicode ("bücher.test") before the DnsResolver is asked, so the
@@ -37,7 +27,7 @@ class ScopeReviewDefectsCrawlTest {
     try (TestSite site = TestSite.start()) {
       site.linking("/", "/a").linking("/a");
       Path data = tmp.resolve("data");
-      TestCrawl.run(TestCrawl.config(data, List.of(url("bücher.test", site, "/")), resolve("bücher.test")));
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("bücher.test", "/")), TestCrawl.pinnedToLoopback("bücher.test")));
       assertEquals(List.of("/robots.txt", "/", "/a"), site.paths());
       String port = site.origin().substring(site.origin().lastIndexOf(':') + 1);
       for (TestSite.Request r : site.requests()) {
@@ -55,11 +45,11 @@ class ScopeReviewDefectsCrawlTest {
   @Test
   void aCrawlResumedInDomainsModeAfterOpenModeDoesNotFetchOtherDomains() throws Exception {
     try (TestSite www = TestSite.start(); TestSite other = TestSite.start()) {
-      String network = resolve("www.example.test", "other.test");
-      www.linking("/", url("other.test", other, "/x"));
+      String network = TestCrawl.pinnedToLoopback("www.example.test", "other.test");
+      www.linking("/", other.url("other.test", "/x"));
       other.linking("/x");
       Path data = tmp.resolve("data");
-      List<String> seeds = List.of(url("www.example.test", www, "/"));
+      List<String> seeds = List.of(www.url("www.example.test", "/"));
       // max_actions 2: robots.txt and / of www; other.test is known, not fetched yet.
       TestCrawl.run(TestCrawl.config(data, seeds, "scope: { mode: open }\nmax_actions: 2\n" + network));
       assertEquals(List.of(), other.paths(), "not reached yet");

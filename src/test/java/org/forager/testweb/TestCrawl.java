@@ -49,6 +49,18 @@ public final class TestCrawl {
     }
   }
 
+  /**
+   * The {@code network} section that lets a crawl reach loopback and answers each of {@code hosts}
+   * with 127.0.0.1: many host names on one machine, never /etc/hosts.
+   */
+  public static String pinnedToLoopback(String... hosts) {
+    StringBuilder yaml = new StringBuilder("network: { allow_private_addresses: true, resolve: { ");
+    for (int i = 0; i < hosts.length; i++) {
+      yaml.append(i > 0 ? ", " : "").append('"').append(hosts[i]).append("\": \"127.0.0.1\"");
+    }
+    return yaml.append(" } }\n").toString();
+  }
+
   /** Runs the crawl, then proves from its log that it was polite (fails the test otherwise). */
   public static RunSummary run(CrawlConfig config) throws InterruptedException {
     RunSummary summary;

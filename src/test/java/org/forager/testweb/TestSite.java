@@ -82,6 +82,19 @@ public final class TestSite implements AutoCloseable {
     return origin() + pathAndQuery;
   }
 
+  /** This site's port. */
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /**
+   * {@code http://HOST:PORT/path}: this site under another host name, which a test pins to loopback
+   * with {@link TestCrawl#pinnedToLoopback}.
+   */
+  public String url(String host, String pathAndQuery) {
+    return "http://" + host + ":" + port() + pathAndQuery;
+  }
+
   /** Serves a route; path and query as requested, e.g. {@code /a?b=1} (exact match, query included). */
   public TestSite route(String pathAndQuery, Route route) {
     routes.put(pathAndQuery, route);
