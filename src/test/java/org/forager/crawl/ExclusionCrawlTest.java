@@ -134,5 +134,4 @@ class ExclusionCrawlTest {
         .filter(a -> a.get("kind").asText().equals("robots") && a.get("url").asText().equals(url))
         .findFirst().orElseThrow(() -> new AssertionError("no robots action for " + url));
   }
-
 }
