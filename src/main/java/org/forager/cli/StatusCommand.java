@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.forager.export.JsonlExporter;
@@ -41,9 +42,13 @@ final class StatusCommand implements Callable<Integer> {
     long[] due = new long[3];
     Instant[] last = {Instant.EPOCH};
     long origins;
+    long seedOrigins;
+    Optional<String> scope;
     long urls;
     try (CrawlStore store = storeOption.open(cfg)) {
       origins = store.scope().size();
+      seedOrigins = store.seedOrigins().size();
+      scope = store.setting("scope");
       urls = store.urlCount();
       store.forEachUrl(u -> {
         byState.merge(JsonlExporter.state(u), 1L, Long::sum);
@@ -59,7 +64,9 @@ final class StatusCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.printf("crawl database %s%n", cfg.store().kind().equals("postgres")
         ? "PostgreSQL" : org.forager.store.Stores.embeddedDirectory(cfg.dataDir()).toString());
-    out.printf("%-28s %,d%n", "origins in scope", origins);
+    out.printf("%-28s %,d (%,d of the seeds, %,d taken on while crawling)%n", "origins in scope", origins,
+        seedOrigins, origins - seedOrigins);
+    out.printf("%-28s %s%n", "scope", scope.map(s -> s.strip().replace("\n", ", ")).orElse("mode=origins (default)"));
     out.printf("%-28s %,d%n", "known URLs", urls);
     byState.forEach((state, n) -> out.printf("  %-26s %,d%n", state, n));
     out.println("last outcome of crawled URLs");

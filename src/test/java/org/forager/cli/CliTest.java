@@ -102,7 +102,9 @@ class CliTest {
       assertEquals(0, Main.run("status", "--data-dir", data.toString()));
       assertTrue(console.out().matches("(?s).*known URLs +3\\R.*"), console.out());
       assertTrue(console.out().matches("(?s).*  blocked +1\\R.*  fetched +2\\R.*"), console.out());
-      assertTrue(console.out().matches("(?s).*origins in scope +1\\R.*"), console.out());
+      assertTrue(console.out().matches("(?s).*origins in scope +1 \\(1 of the seeds, 0 taken on while crawling\\)\\R.*"),
+          console.out());
+      assertTrue(console.out().contains("mode=origins"), console.out());
 
       assertEquals(0, Main.run("audit", "--data-dir", data.toString()));
       assertTrue(console.out().contains("POLITE: 4 requests to 1 origins"), console.out()); // robots.txt, /sitemap.xml, 2 pages
