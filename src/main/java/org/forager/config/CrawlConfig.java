@@ -167,11 +167,19 @@ public record CrawlConfig(
    *     instead of asking DNS; each list holds at least one address, tried in order. Pinned addresses
    *     still pass the network policy.
    * @param verifyTls whether https certificates must be trusted, valid and name the host
+   * @param dns how names not pinned are looked up: the cache and the deadline
    */
-  public record Network(boolean allowPrivateAddresses, Map<String, List<InetAddress>> resolve, boolean verifyTls) {
+  public record Network(
+      boolean allowPrivateAddresses, Map<String, List<InetAddress>> resolve, boolean verifyTls, Dns dns) {
     public Network {
       resolve = resolve.entrySet().stream()
           .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> List.copyOf(e.getValue())));
+      Objects.requireNonNull(dns, "dns");
+    }
+
+    /** With the default DNS settings. */
+    public Network(boolean allowPrivateAddresses, Map<String, List<InetAddress>> resolve, boolean verifyTls) {
+      this(allowPrivateAddresses, resolve, verifyTls, Dns.defaults());
     }
 
     /** No pinned names, TLS verified. */
@@ -181,6 +189,30 @@ public record CrawlConfig(
 
     public static Network defaults() {
       return new Network(false);
+    }
+
+    /** This section with {@code dns} instead of its DNS settings. */
+    public Network withDns(Dns dns) {
+      return new Network(allowPrivateAddresses, resolve, verifyTls, dns);
+    }
+  }
+
+  /**
+   * The DNS cache and deadline ({@code network.dns}; see docs/fetching.md, "DNS").
+   *
+   * @param cacheTtl how long a name's addresses are reused (the system resolver gives no record TTL)
+   * @param negativeTtl how long a name that did not resolve (or timed out) is failed without asking again
+   * @param timeout the most one lookup may take before the fetch fails with {@code DNS_ERROR}
+   */
+  public record Dns(Duration cacheTtl, Duration negativeTtl, Duration timeout) {
+    public Dns {
+      Objects.requireNonNull(cacheTtl, "cacheTtl");
+      Objects.requireNonNull(negativeTtl, "negativeTtl");
+      Objects.requireNonNull(timeout, "timeout");
+    }
+
+    public static Dns defaults() {
+      return new Dns(Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5));
     }
   }
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.forager.config.CrawlConfig.Dns;
 import org.forager.config.CrawlConfig.Network;
 import org.forager.dns.IpLiterals;
 import org.forager.url.Origin;
@@ -13,12 +14,14 @@ import org.forager.url.UrlNormalizer;
 
 /**
  * Reads the {@code network} section: {@code allow_private_addresses}, the {@code resolve} map of pinned
- * host names (curl's {@code --resolve}) and {@code tls.verify}. Stateless.
+ * host names (curl's {@code --resolve}), the {@code dns} cache and deadline and {@code tls.verify}.
+ * Stateless.
  */
 final class NetworkReader {
 
-  static final List<String> KEYS = List.of("allow_private_addresses", "resolve", "tls");
+  static final List<String> KEYS = List.of("allow_private_addresses", "resolve", "dns", "tls");
   static final List<String> TLS_KEYS = List.of("verify");
+  static final List<String> DNS_KEYS = List.of("cache_ttl", "negative_ttl", "timeout");
 
   private NetworkReader() {}
 
@@ -27,7 +30,16 @@ final class NetworkReader {
     return new Network(
         section.get("allow_private_addresses", Values::bool).orElse(defaults.allowPrivateAddresses()),
         section.get("resolve", NetworkReader::pins).orElse(defaults.resolve()),
-        section.section("tls", TLS_KEYS).get("verify", Values::bool).orElse(defaults.verifyTls()));
+        section.section("tls", TLS_KEYS).get("verify", Values::bool).orElse(defaults.verifyTls()),
+        dns(section.section("dns", DNS_KEYS)));
+  }
+
+  private static Dns dns(Section section) {
+    Dns defaults = Dns.defaults();
+    return new Dns(
+        section.get("cache_ttl", Values::positiveDuration).orElse(defaults.cacheTtl()),
+        section.get("negative_ttl", Values::positiveDuration).orElse(defaults.negativeTtl()),
+        section.get("timeout", Values::positiveDuration).orElse(defaults.timeout()));
   }
 
   /** {@code { host: address }} or {@code { host: [address, ...] }}. */

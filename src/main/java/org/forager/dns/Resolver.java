@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * Answers which addresses a host name has. The one seam between the crawl and DNS: the fetcher asks
  * it once per connection it opens and connects to what it answers (after its network policy has
- * dropped refused addresses), so no earlier answer is ever trusted for a later connection.
+ * dropped refused addresses), so no earlier judgement is ever trusted for a later connection (the
+ * answer may come from a {@link CachingResolver}; it is judged again all the same).
  *
  * <p>Implementations must be safe for concurrent use: every crawl thread resolves through one
  * instance. The fetcher reads IP literals itself ({@link IpLiterals}): a resolver is asked about host

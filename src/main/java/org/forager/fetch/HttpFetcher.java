@@ -36,6 +36,7 @@ import org.apache.hc.core5.pool.PoolReusePolicy;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.forager.config.CrawlConfig;
+import org.forager.dns.CachingResolver;
 import org.forager.dns.Resolver;
 import org.forager.fetch.BodyReader.Body;
 import org.forager.fetch.FetchResult.Failure;
@@ -127,7 +128,8 @@ public final class HttpFetcher implements Fetcher {
     /**
      * The options a crawl configuration implies. The pool holds four connections per concurrent
      * fetch: origins waiting out their politeness delay keep their idle connection for the next turn.
-     * Names pinned by {@code network.resolve} are answered before the system resolver is asked.
+     * Names pinned by {@code network.resolve} are answered before the system resolver is asked,
+     * through a {@link CachingResolver} with the {@code network.dns} settings.
      */
     public static Options from(CrawlConfig config) {
       CrawlConfig.Limits limits = config.limits();
@@ -139,8 +141,16 @@ public final class HttpFetcher implements Fetcher {
           limits.maxDecompressionRatio(),
           network.allowPrivateAddresses(),
           (int) Math.min(Integer.MAX_VALUE, Math.max(64L, 4L * config.concurrency())),
-          Resolver.pinned(network.resolve(), Resolver.system()),
+          // Pinned names are answered before the cache, so they are never cached; a lookup never
+          // outlives the fetch it is part of.
+          Resolver.pinned(network.resolve(), new CachingResolver(Resolver.system(),
+              network.dns().cacheTtl(), network.dns().negativeTtl(),
+              min(network.dns().timeout(), limits.fetchTimeout()))),
           network.verifyTls());
+    }
+
+    private static Duration min(Duration a, Duration b) {
+      return a.compareTo(b) <= 0 ? a : b;
     }
 
     /** These options with host names resolved by {@code resolver} (tests answer as they please). */

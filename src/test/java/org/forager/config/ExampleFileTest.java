@@ -76,6 +76,7 @@ class ExampleFileTest {
             ConfigReader.STATUS_KEYS.stream().map(key -> "status." + key),
             Stream.of("robots.cache_ttl", "store.kind", "store.url", "network.tls.verify"),
             NetworkReader.KEYS.stream().map(key -> "network." + key),
+            NetworkReader.DNS_KEYS.stream().map(key -> "network.dns." + key),
             ScopeReader.KEYS.stream().map(key -> "scope." + key),
             RuleReader.DO_NOT_CRAWL_KEYS.stream(),
             RuleReader.QUERY_PARAMETER_KEYS.stream(),

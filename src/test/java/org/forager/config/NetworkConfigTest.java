@@ -12,10 +12,12 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.forager.config.CrawlConfig.Dns;
 import org.forager.config.CrawlConfig.Network;
 import org.forager.dns.IpLiterals;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The {@code network} section: pinned names ({@code resolve}) and TLS verification. */
+/** The {@code network} section: pinned names ({@code resolve}), the DNS cache and TLS verification. */
 class NetworkConfigTest {
 
   @TempDir Path dir;
@@ -74,8 +76,30 @@ class NetworkConfigTest {
     assertTrue(load("network: { tls: {} }").verifyTls());
   }
 
+  @Test
+  void dnsDefaultsToFiveMinutesOfCacheOneMinuteOfNegativeCacheAndFiveSecondsPerLookup() throws IOException {
+    assertEquals(new Dns(Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5)),
+        load("network: { dns: {} }").dns());
+    assertEquals(Dns.defaults(), load("max_actions: 1\n").dns());
+  }
+
+  @Test
+  void dnsSettingsAreRead() throws IOException {
+    Network network = load("network: { dns: { cache_ttl: 1h, negative_ttl: 30s, timeout: 1500ms } }");
+    assertEquals(new Dns(Duration.ofHours(1), Duration.ofSeconds(30), Duration.ofMillis(1500)), network.dns());
+    assertEquals(network, new Network(false, Map.of(), true).withDns(network.dns()));
+  }
+
   static Stream<Arguments> mistakes() {
     return Stream.of(
+        arguments("network: { dns: { cache_ttl: 0 } }", "config: network.dns.cache_ttl: must be > 0"),
+        arguments("network: { dns: { negative_ttl: -1m } }",
+            "config: network.dns.negative_ttl: \"-1m\" is negative; a duration must be ≥ 0"),
+        arguments("network: { dns: { timeout: 5 } }",
+            "config: network.dns.timeout: \"5\" has no unit (use ms, s, m, h, d or w)"),
+        arguments("network: { dns: { ttl: 5m } }",
+            "config: network.dns: unknown key 'ttl' (known keys: cache_ttl, negative_ttl, timeout)"),
+        arguments("network: { dns: 5s }", "config: network.dns: must be a map (key: value), found \"5s\""),
         arguments("network: { resolve: { staging.example.org: 10.0.0.x } }",
             "config: network.resolve[\"staging.example.org\"]: \"10.0.0.x\" is not an IP address"
                 + " (write it like 10.0.0.5 or 2001:db8::5)"),
