@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
+import org.forager.dns.CachingResolver;
 import org.forager.extract.HtmlExtractor;
 import org.forager.fetch.Fetcher;
 import org.forager.fetch.HttpFetcher;
@@ -63,6 +64,7 @@ public final class Crawler implements AutoCloseable {
   private final Clock clock;
   private final CrawlStore store;
   private final Fetcher fetcher;
+  private final CachingResolver dnsCache;
   private final WarcRecorder warc;
   private final CrawlLog log;
   /** More unexpected errors than this within a minute stop the crawl. */
@@ -82,12 +84,13 @@ public final class Crawler implements AutoCloseable {
   private volatile UrlGate extraGate = (url, depth) -> Optional.empty();
   private volatile CrawlListener listener = CrawlListener.NONE;
 
-  private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, WarcRecorder warc,
-      CrawlLog log) {
+  private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, CachingResolver dnsCache,
+      WarcRecorder warc, CrawlLog log) {
     this.config = config;
     this.clock = clock;
     this.store = store;
     this.fetcher = fetcher;
+    this.dnsCache = dnsCache;
     this.warc = warc;
     this.log = log;
   }
@@ -134,8 +137,9 @@ public final class Crawler implements AutoCloseable {
       opened.add(warc);
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"));
       opened.add(log);
-      Fetcher fetcher = new HttpFetcher(HttpFetcher.Options.from(config));
-      return new Crawler(config, clock, store, fetcher, warc, log);
+      CachingResolver dnsCache = HttpFetcher.Options.dnsCache(config);
+      Fetcher fetcher = new HttpFetcher(HttpFetcher.Options.from(config, dnsCache));
+      return new Crawler(config, clock, store, fetcher, dnsCache, warc, log);
     } catch (RuntimeException e) {
       for (AutoCloseable c : opened.reversed()) closeQuietly(c);
       throw e;
@@ -223,7 +227,7 @@ public final class Crawler implements AutoCloseable {
         for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
       }
       if (stopRequested) s.stop();
-      ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values()));
+      ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache));
       try {
         runScheduler(s, crawlers, summary);
       } finally {

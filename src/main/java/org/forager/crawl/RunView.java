@@ -24,4 +24,15 @@ public interface RunView {
 
   /** One snapshot per origin in scope, in no particular order. */
   List<OriginSnapshot> origins();
+
+  /** The DNS cache's counters since the crawl was opened. */
+  DnsCounts dns();
+
+  /**
+   * @param lookups names asked of the cache (pinned names are not)
+   * @param cacheHits answered from a cached address list
+   * @param negativeHits answered from a cached failure
+   * @param timeouts lookups that passed network.dns.timeout
+   */
+  record DnsCounts(long lookups, long cacheHits, long negativeHits, long timeouts) {}
 }

@@ -132,6 +132,21 @@ public final class HttpFetcher implements Fetcher {
      * through a {@link CachingResolver} with the {@code network.dns} settings.
      */
     public static Options from(CrawlConfig config) {
+      return from(config, dnsCache(config));
+    }
+
+    /**
+     * The DNS cache a crawl configuration implies ({@code network.dns}): a lookup never outlives the
+     * fetch it is part of. Built apart so that its owner can read its counters.
+     */
+    public static CachingResolver dnsCache(CrawlConfig config) {
+      CrawlConfig.Network network = config.network();
+      return new CachingResolver(Resolver.system(), network.dns().cacheTtl(), network.dns().negativeTtl(),
+          min(network.dns().timeout(), config.limits().fetchTimeout()));
+    }
+
+    /** Like {@link #from(CrawlConfig)}, resolving through {@code dnsCache}. */
+    public static Options from(CrawlConfig config, CachingResolver dnsCache) {
       CrawlConfig.Limits limits = config.limits();
       CrawlConfig.Network network = config.network();
       return new Options(
@@ -141,11 +156,8 @@ public final class HttpFetcher implements Fetcher {
           limits.maxDecompressionRatio(),
           network.allowPrivateAddresses(),
           (int) Math.min(Integer.MAX_VALUE, Math.max(64L, 4L * config.concurrency())),
-          // Pinned names are answered before the cache, so they are never cached; a lookup never
-          // outlives the fetch it is part of.
-          Resolver.pinned(network.resolve(), new CachingResolver(Resolver.system(),
-              network.dns().cacheTtl(), network.dns().negativeTtl(),
-              min(network.dns().timeout(), limits.fetchTimeout()))),
+          // Pinned names are answered before the cache, so they are never cached.
+          Resolver.pinned(network.resolve(), dnsCache),
           network.verifyTls());
     }
 

@@ -1,6 +1,7 @@
 package org.forager.status;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -34,6 +35,12 @@ final class CrawlMetrics implements CrawlListener, AutoCloseable {
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private volatile RunView run;
 
+  /** A counter read from the DNS cache's own counts (they only grow), 0 before a run. */
+  private void dnsCounter(String name, String description, java.util.function.ToLongFunction<RunView.DnsCounts> count) {
+    FunctionCounter.builder(name, this, m -> m.run == null ? 0 : count.applyAsLong(m.run.dns()))
+        .description(description).register(registry);
+  }
+
   CrawlMetrics() {
     for (CrawlAction.Kind kind : CrawlAction.Kind.values()) {
       String k = kind.name().toLowerCase(Locale.ROOT);
@@ -60,6 +67,12 @@ final class CrawlMetrics implements CrawlListener, AutoCloseable {
         .description("Origins waiting for their next turn or in a turn").register(registry);
     Gauge.builder("forager.urls.known", this, m -> m.run == null ? 0 : m.run.knownUrls())
         .description("URLs the crawl database knows").register(registry);
+    dnsCounter("forager.dns.lookups", "Host names asked of the DNS cache (pinned names are not)",
+        RunView.DnsCounts::lookups);
+    dnsCounter("forager.dns.cache.hits", "DNS lookups answered from cached addresses", RunView.DnsCounts::cacheHits);
+    dnsCounter("forager.dns.negative.hits", "DNS lookups answered from a cached failure",
+        RunView.DnsCounts::negativeHits);
+    dnsCounter("forager.dns.timeouts", "DNS lookups that passed network.dns.timeout", RunView.DnsCounts::timeouts);
     new ClassLoaderMetrics().bindTo(registry);
     new JvmMemoryMetrics().bindTo(registry);
     gc.bindTo(registry);

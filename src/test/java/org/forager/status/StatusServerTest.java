@@ -105,6 +105,10 @@ class StatusServerTest {
         assertTrue(metricsDuring.contains("forager_fetch_duration_seconds_bucket{kind=\"page\",le=\""),
             "a latency histogram");
         assertEquals(1, StatusClient.sample(metricsDuring, "forager_origins_active"));
+        // The site is an IP literal: never looked up, so the DNS cache's counters are there, at 0.
+        for (String dns : List.of("lookups", "cache_hits", "negative_hits", "timeouts")) {
+          assertEquals(0, StatusClient.sample(metricsDuring, "forager_dns_" + dns + "_total"), dns);
+        }
         assertEquals(during.get("totals").get("known_urls").asDouble(),
             StatusClient.sample(metricsDuring, "forager_urls_known"), 3.0);
         assertTrue(StatusClient.sample(metricsDuring, "forager_store_operation_seconds_count{operation=\"record\"}")
