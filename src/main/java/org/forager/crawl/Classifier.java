@@ -31,7 +31,9 @@ final class Classifier {
         case TIMEOUT -> Classification.of(Outcome.TIMEOUT, Feedback.TRANSIENT);
         case NETWORK -> Classification.of(Outcome.NETWORK_ERROR, Feedback.TRANSIENT);
         // A refused certificate does not heal within a run: no retries, a patience point each.
-        case DNS -> Classification.of(Outcome.DNS_ERROR, Feedback.PERSISTENT);
+        // Retried with back-off like a reset (the answer may come back; the negative cache keeps the
+        // retries from asking DNS again too soon), a patience point once the retries run out.
+        case DNS -> Classification.of(Outcome.DNS_ERROR, Feedback.TRANSIENT);
         case PROTOCOL, TLS -> Classification.of(Outcome.NETWORK_ERROR, Feedback.PERSISTENT);
         case BLOCKED_BY_NETWORK_POLICY -> Classification.of(Outcome.BLOCKED_BY_NETWORK_POLICY, Feedback.REFUSED);
       };

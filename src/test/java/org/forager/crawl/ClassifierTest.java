@@ -18,12 +18,15 @@ class ClassifierTest {
         .classify(new FetchResult.Failure("http://example.org/", Instant.now(), 1, kind, "message"));
   }
 
-  /** DESIGN.md's contract lists DNS_ERROR; an unresolvable host was logged as a NETWORK_ERROR. */
+  /**
+   * DESIGN.md's contract lists DNS_ERROR; an unresolvable host was logged as a NETWORK_ERROR. It is
+   * retried with back-off (issue 14: "retried later with back-off, costing patience").
+   */
   @Test
-  void aHostThatDoesNotResolveIsADnsErrorCostingPatience() {
+  void aHostThatDoesNotResolveIsADnsErrorRetriedWithBackOff() {
     Classification c = classify(FailureKind.DNS);
     assertEquals(Outcome.DNS_ERROR, c.outcome());
-    assertEquals(Feedback.PERSISTENT, c.feedback());
+    assertEquals(Feedback.TRANSIENT, c.feedback());
   }
 
   @Test
