@@ -14,7 +14,8 @@ record LiveRun(Instant started, RunSummary summary, Scheduler scheduler, CrawlSt
 
   @Override
   public DnsCounts dns() {
-    return new DnsCounts(dnsCache.lookups(), dnsCache.cacheHits(), dnsCache.negativeHits(), dnsCache.timeouts());
+    return new DnsCounts(dnsCache.lookups(), dnsCache.cacheHits(), dnsCache.negativeHits(), dnsCache.timeouts(),
+        dnsCache.answered(), dnsCache.answerNanos());
   }
 
   @Override

@@ -33,6 +33,8 @@ public interface RunView {
    * @param cacheHits answered from a cached address list
    * @param negativeHits answered from a cached failure
    * @param timeouts lookups that passed network.dns.timeout
+   * @param answered lookups the system resolver answered (addresses or a failure), late ones included
+   * @param answerNanos the time those answers took, summed
    */
-  record DnsCounts(long lookups, long cacheHits, long negativeHits, long timeouts) {}
+  record DnsCounts(long lookups, long cacheHits, long negativeHits, long timeouts, long answered, long answerNanos) {}
 }

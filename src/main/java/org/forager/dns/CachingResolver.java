@@ -56,6 +56,8 @@ public final class CachingResolver implements Resolver {
   private final LongAdder cacheHits = new LongAdder();
   private final LongAdder negativeHits = new LongAdder();
   private final LongAdder timeouts = new LongAdder();
+  private final LongAdder answered = new LongAdder();
+  private final LongAdder answerNanos = new LongAdder();
 
   /**
    * @param cacheTtl how long addresses are reused
@@ -148,12 +150,16 @@ public final class CachingResolver implements Resolver {
     }
 
     private Answer ask() {
+      long start = System.nanoTime();
       try {
         List<InetAddress> addresses = delegate.resolve(name);
         if (addresses.isEmpty()) return Answer.failed(name + ": no address", clock.getAsLong() + negativeTtlNanos);
         return Answer.found(addresses, clock.getAsLong() + cacheTtlNanos);
       } catch (UnknownHostException e) {
         return Answer.failed(Objects.requireNonNullElse(e.getMessage(), name), clock.getAsLong() + negativeTtlNanos);
+      } finally {
+        answered.increment();
+        answerNanos.add(System.nanoTime() - start);
       }
     }
   }
@@ -176,6 +182,16 @@ public final class CachingResolver implements Resolver {
   /** Lookups that did not answer within the timeout. */
   public long timeouts() {
     return timeouts.sum();
+  }
+
+  /** Lookups the resolver behind this one answered (with addresses or a failure), late ones included. */
+  public long answered() {
+    return answered.sum();
+  }
+
+  /** The time those answers took, summed: with {@link #answered}, the mean lookup latency. */
+  public long answerNanos() {
+    return answerNanos.sum();
   }
 
   private static Duration positive(Duration duration, String name) {

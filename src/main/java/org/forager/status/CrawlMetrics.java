@@ -73,6 +73,13 @@ final class CrawlMetrics implements CrawlListener, AutoCloseable {
     dnsCounter("forager.dns.negative.hits", "DNS lookups answered from a cached failure",
         RunView.DnsCounts::negativeHits);
     dnsCounter("forager.dns.timeouts", "DNS lookups that passed network.dns.timeout", RunView.DnsCounts::timeouts);
+    dnsCounter("forager.dns.answers", "DNS lookups the system resolver answered, late ones included",
+        RunView.DnsCounts::answered);
+    // Seconds summed: rate(seconds) / rate(answers) is the mean lookup latency over any window.
+    FunctionCounter.builder("forager.dns.answer.time", this,
+            m -> m.run == null ? 0 : m.run.dns().answerNanos() / 1e9)
+        .baseUnit("seconds").description("Time the system resolver took for those answers, summed")
+        .register(registry);
     new ClassLoaderMetrics().bindTo(registry);
     new JvmMemoryMetrics().bindTo(registry);
     gc.bindTo(registry);

@@ -55,6 +55,8 @@ class CachingResolverTest {
     assertTrue(!refreshed.equals(first), "the fresh answer is the one given");
     assertEquals(2, resolver.lookups());
     assertEquals(2, resolver.cacheHits());
+    assertEquals(2, resolver.answered(), "two answers timed, for the mean latency");
+    assertTrue(resolver.answerNanos() > 0);
   }
 
   @Test

@@ -106,7 +106,7 @@ class StatusServerTest {
             "a latency histogram");
         assertEquals(1, StatusClient.sample(metricsDuring, "forager_origins_active"));
         // The site is an IP literal: never looked up, so the DNS cache's counters are there, at 0.
-        for (String dns : List.of("lookups", "cache_hits", "negative_hits", "timeouts")) {
+        for (String dns : List.of("lookups", "cache_hits", "negative_hits", "timeouts", "answers", "answer_time_seconds")) {
           assertEquals(0, StatusClient.sample(metricsDuring, "forager_dns_" + dns + "_total"), dns);
         }
         assertEquals(during.get("totals").get("known_urls").asDouble(),
