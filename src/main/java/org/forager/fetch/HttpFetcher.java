@@ -20,6 +20,7 @@ import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -326,7 +327,16 @@ public final class HttpFetcher implements Fetcher {
   private Sent send(HttpGet get, AtomicBoolean expired) throws IOException {
     HttpClientContext context = HttpClientContext.create();
     try {
-      return new Sent(client.executeOpen(null, get, context), context);
+      ClassicHttpResponse response = client.executeOpen(null, get, context);
+      if (!StaleConnectionDetector.timedOutIdleOnReusedConnection(context) || expired.get()) {
+        return new Sent(response, context);
+      }
+      // The server's idle timeout raced our request (what Chrome resends too): the connection is
+      // closed with the answer before the same request goes out again on a new one.
+      if (response instanceof CloseableHttpResponse closeable) closeable.close(CloseMode.IMMEDIATE);
+      else response.close();
+      HttpClientContext again = HttpClientContext.create();
+      return new Sent(client.executeOpen(null, get, again), again);
     } catch (IOException e) {
       if (expired.get() || e instanceof InterruptedIOException // a timeout or an abort
           || !StaleConnectionDetector.failedUnansweredOnReusedConnection(context)) {

@@ -24,6 +24,7 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 final class StaleConnectionDetector extends HttpRequestExecutor {
 
   private static final String ATTRIBUTE = "org.forager.fetch.failed-unanswered-on-reused-connection";
+  private static final String IDLE_TIMEOUT = "org.forager.fetch.408-on-reused-connection";
 
   @Override
   public ClassicHttpResponse execute(ClassicHttpRequest request, HttpClientConnection connection,
@@ -33,13 +34,22 @@ final class StaleConnectionDetector extends HttpRequestExecutor {
     long requestsBefore = endpoint == null ? 0 : endpoint.getRequestCount();
     long receivedBefore = endpoint == null ? 0 : endpoint.getReceivedBytesCount();
     try {
-      return super.execute(request, connection, informationCallback, context);
+      ClassicHttpResponse response = super.execute(request, connection, informationCallback, context);
+      // A 408 on a kept-alive connection is the server timing out the idle connection, not an answer
+      // to this request (it may even have been sent before the request arrived).
+      if (requestsBefore > 0 && response.getCode() == 408) context.setAttribute(IDLE_TIMEOUT, Boolean.TRUE);
+      return response;
     } catch (IOException e) {
       if (requestsBefore > 0 && endpoint.getReceivedBytesCount() == receivedBefore) {
         context.setAttribute(ATTRIBUTE, Boolean.TRUE);
       }
       throw e;
     }
+  }
+
+  /** Whether the exchange of {@code context} was answered 408 on a reused connection. */
+  static boolean timedOutIdleOnReusedConnection(HttpContext context) {
+    return Boolean.TRUE.equals(context.getAttribute(IDLE_TIMEOUT));
   }
 
   /** Whether the exchange of {@code context} failed unanswered on a reused connection. */

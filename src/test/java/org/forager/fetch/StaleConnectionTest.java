@@ -69,6 +69,47 @@ class StaleConnectionTest {
     assertEquals(2, server.connections());
   }
 
+  /**
+   * A server whose idle timeout fires as the request arrives answers 408 and closes: that was logged
+   * as the page's HTTP_ERROR, where browsers send the request again.
+   */
+  @Test
+  void a408OnAKeptAliveConnectionIsSentAgainOnANewOne() throws IOException {
+    AtomicInteger connection = new AtomicInteger();
+    FetchResult second = secondOfTwo(socket -> {
+      if (connection.incrementAndGet() > 1) {
+        answer(socket); // the new connection is answered
+        return;
+      }
+      answer(socket);
+      readRequestHead(socket.getInputStream());
+      requests.incrementAndGet();
+      socket.getOutputStream().write(ascii("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
+          + "Content-Length: 0\r\n\r\n"));
+      socket.getOutputStream().flush();
+    });
+
+    assertAnswered("/2", second);
+    assertEquals(2, server.connections());
+    assertEquals(3, requests.get(), "/1, /2 answered 408, /2 again");
+  }
+
+  /** A 408 on a new connection is the answer: not sent again here. */
+  @Test
+  void a408OnANewConnectionIsTheAnswer() throws IOException {
+    server = new RawServer(socket -> {
+      readRequestHead(socket.getInputStream());
+      requests.incrementAndGet();
+      socket.getOutputStream().write(ascii("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
+          + "Content-Length: 0\r\n\r\n"));
+    });
+    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(2), 100,
+        true, 16));
+    Response response = assertInstanceOf(Response.class, fetcher.fetch(FetchRequest.of(server.url("/1"))));
+    assertEquals(408, response.status());
+    assertEquals(1, requests.get());
+  }
+
   @Test
   void requestOnAConnectionTheServerResetWhileIdleIsSentAgainOnANewOne() throws IOException {
     FetchResult second = secondOfTwo(socket -> {
