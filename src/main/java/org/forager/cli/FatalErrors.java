@@ -37,7 +37,7 @@ final class FatalErrors implements Thread.UncaughtExceptionHandler {
   static final int MAX_SURVIVED_LINES = 10;
   /**
    * What to change when the heap runs out: it holds the bodies in flight and, until issue 14 moves
-   * origins into the store, about 850 bytes per origin in scope (docs/benchmarks.md).
+   * origins into the store, about 800 bytes per origin in scope (docs/benchmarks.md).
    */
   static final String HEAP_FIX = "raise FORAGER_HEAP (the JVM's -Xmx), or lower concurrency / limits.max_page_bytes;"
       + " a crawl of many origins needs about 1 KiB of heap per origin in scope";
