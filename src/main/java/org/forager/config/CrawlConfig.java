@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
 import org.forager.url.Origin;
+import org.forager.url.UrlNormalizer;
 
 /**
  * A whole crawl configuration. Built by {@link ConfigLoader} from YAML and flags (validated there), or
@@ -418,14 +419,11 @@ public record CrawlConfig(
       boolean suffix = text.startsWith(".");
       String name = suffix ? text.substring(1) : text;
       boolean port = name.lastIndexOf(':') > name.lastIndexOf(']');
-      java.util.Optional<String> host = name.isEmpty() || port || name.startsWith(".")
+      Optional<String> host = name.isEmpty() || port || name.startsWith(".")
           || name.chars().anyMatch(c -> c == '*' || c == '/' || c == '?' || c == '#' || c == '@')
-          ? java.util.Optional.empty() : org.forager.url.UrlNormalizer.host(name);
-      if (host.isEmpty()) {
-        throw new IllegalArgumentException("scope entry \"" + entry + "\" is not a domain, a .suffix or an IP address");
-      }
-      String normalized = host.get().toLowerCase(Locale.ROOT);
-      if (normalized.endsWith(".")) normalized = normalized.substring(0, normalized.length() - 1);
+          ? Optional.empty() : UrlNormalizer.ruleHost(name);
+      String normalized = host.orElseThrow(() -> new IllegalArgumentException(
+          "scope entry \"" + entry + "\" is not a domain, a .suffix or an IP address"));
       return suffix ? "." + normalized : normalized;
     }
 

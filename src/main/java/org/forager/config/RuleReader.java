@@ -72,9 +72,8 @@ final class RuleReader {
       throw ConfigException.at(path, ConfigException.quote(host)
           + " is not a host name (write it without scheme, port or path, like \"ads.example.org\")");
     }
-    String normalized = UrlNormalizer.host(host).orElseThrow(() -> ConfigException.at(path,
+    return UrlNormalizer.ruleHost(host).orElseThrow(() -> ConfigException.at(path,
         ConfigException.quote(host) + " is not a valid host name"));
-    return normalized.endsWith(".") ? normalized.substring(0, normalized.length() - 1) : normalized;
   }
 
   /**

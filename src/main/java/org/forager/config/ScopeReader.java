@@ -3,7 +3,6 @@ package org.forager.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import org.forager.config.CrawlConfig.ScopeConfig;
 import org.forager.config.CrawlConfig.ScopeConfig.Mode;
@@ -82,11 +81,9 @@ final class ScopeReader {
     if (name.lastIndexOf(':') > name.lastIndexOf(']')) {
       throw ConfigException.at(path, quoted + " has a port: an entry covers every port; " + HOW_TO_WRITE);
     }
-    Optional<String> host = name.isEmpty() || name.startsWith(".") ? Optional.empty() : UrlNormalizer.host(name);
+    Optional<String> host = name.isEmpty() || name.startsWith(".") ? Optional.empty() : UrlNormalizer.ruleHost(name);
     if (host.isEmpty()) throw ConfigException.at(path, quoted + " is not a domain: " + HOW_TO_WRITE);
-    String normalized = host.get().toLowerCase(Locale.ROOT);
-    // "example.org." names the same domain as "example.org"; hosts are compared without the dot too.
-    if (normalized.endsWith(".")) normalized = normalized.substring(0, normalized.length() - 1);
+    String normalized = host.get();
     if (suffix && IpLiterals.parse(normalized).isPresent()) {
       throw ConfigException.at(path, quoted + " is an IP address, which has no subdomains: write it without the"
           + " leading dot");

@@ -113,7 +113,7 @@ final class PageStep {
             offerTarget(discovered, canonical.get(), candidate.depth(), url, "canonical", fromSeed);
           } else {
             for (String link : page.links()) {
-              if (!offer(discovered, link, candidate.depth() + 1, url) && ctx.gatekeeper().outOfScope(link).isPresent()) {
+              if (!offer(discovered, link, candidate.depth() + 1, url) && !ctx.gatekeeper().inScope(link)) {
                 outOfScopeLinks++;
               }
             }

@@ -140,9 +140,8 @@ public final class ExclusionFile {
     if (colon > host.lastIndexOf(']') && host.substring(colon + 1).chars().allMatch(Character::isDigit)) {
       host = host.substring(0, colon);
     }
-    String normalized = UrlNormalizer.host(host)
+    return UrlNormalizer.ruleHost(host)
         .orElseThrow(() -> bad(file, number, raw, "not a host name, a domain or an http(s) URL prefix"));
-    return normalized.endsWith(".") ? normalized.substring(0, normalized.length() - 1) : normalized;
   }
 
   private static IllegalArgumentException bad(Path file, int number, String line, String why) {

@@ -86,6 +86,11 @@ public final class Gatekeeper implements RequestGate {
     return Verdict.ALLOWED;
   }
 
+  /** Whether a (normalized) URL is in the crawl's scope: {@link #outOfScope} without the reason. */
+  public boolean inScope(String url) {
+    return scope.contains(url);
+  }
+
   /** Why a (normalized) URL is out of the crawl's scope ({@code scope.*}), when it is; cheap when it is not. */
   public Optional<String> outOfScope(String url) {
     return scope.contains(url) ? Optional.empty() : scope.refuses(url);
@@ -126,9 +131,7 @@ public final class Gatekeeper implements RequestGate {
     return Verdict.ALLOWED;
   }
 
-  private boolean inScope(String url) {
-    return scope.contains(url);
-  }
+
 
 
   /** A query passes when one rule whose prefix matches the URL without query allows all its names. */

@@ -2,7 +2,11 @@ package org.forager.record;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.forager.fetch.Outcome;
 
@@ -12,8 +16,8 @@ public final class RunSummary {
   private final Map<Outcome, LongAdder> counts = new EnumMap<>(Outcome.class);
   private final LongAdder robotsFetches = new LongAdder();
   private final LongAdder robotsDenied = new LongAdder();
-  private final java.util.Queue<String> notes = new java.util.concurrent.ConcurrentLinkedQueue<>();
-  private final java.util.concurrent.atomic.AtomicInteger noteCount = new java.util.concurrent.atomic.AtomicInteger();
+  private final Queue<String> notes = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger noteCount = new AtomicInteger();
   private final LongAdder bytes = new LongAdder();
 
   public RunSummary() {
@@ -61,8 +65,8 @@ public final class RunSummary {
   }
 
   /** The notes of the run so far, in order, at most {@link #MAX_NOTES}. */
-  public java.util.List<String> notes() {
-    return java.util.List.copyOf(notes);
+  public List<String> notes() {
+    return List.copyOf(notes);
   }
 
   public long bytes() {

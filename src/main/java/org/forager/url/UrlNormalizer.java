@@ -61,6 +61,15 @@ public final class UrlNormalizer {
   }
 
   /**
+   * A host as rules name it ({@code do_not_crawl}, the exclusion file, {@code scope} lists): {@link
+   * #host} without a trailing dot, since {@code example.org.} names the same host as {@code
+   * example.org} and the rules compare hosts without it.
+   */
+  public static Optional<String> ruleHost(String host) {
+    return host(host).map(h -> h.endsWith(".") ? h.substring(0, h.length() - 1) : h);
+  }
+
+  /**
    * A URL prefix in the form normalized URLs take, for rules matched with {@code startsWith}: the
    * prefix is normalized as a URL ({@code %7E} becomes {@code ~}, the host goes to lower case and
    * ASCII, an authority without a path gets {@code /}), and a trailing {@code ?} is kept. Empty when

@@ -271,11 +271,7 @@ class CrawlLoopTest {
   @Test
   void continuousModeRecrawlsAsUrlsComeDueUntilStopped() throws Exception {
     java.util.concurrent.CountDownLatch threeFetches = new java.util.concurrent.CountDownLatch(3);
-    try (TestSite site = TestSite.start()) {
-      site.route("/", ex -> {
-        TestSite.respond(ex, 200, "text/html", "<p>changes every time</p>");
-        threeFetches.countDown();
-      });
+    try (TestSite site = homeCountingFetches(threeFetches)) {
       Path data = tmp.resolve("data");
       var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 300ms }");
       assertTrue(crawlContinuouslyUntil(config, threeFetches), "recrawled while running");
@@ -297,11 +293,7 @@ class CrawlLoopTest {
   @Test
   void thePageBudgetOfAnOriginIsPerPassInContinuousMode() throws Exception {
     java.util.concurrent.CountDownLatch threeFetches = new java.util.concurrent.CountDownLatch(3);
-    try (TestSite site = TestSite.start()) {
-      site.route("/", ex -> {
-        TestSite.respond(ex, 200, "text/html", "<p>changes every time</p>");
-        threeFetches.countDown();
-      });
+    try (TestSite site = homeCountingFetches(threeFetches)) {
       Path data = tmp.resolve("data");
       var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 300ms }\n"
           + "limits: { fetch_timeout: 2s, max_retries: 2, max_pages_per_origin: 1 }");
@@ -348,5 +340,13 @@ class CrawlLoopTest {
       assertFalse(run.isAlive(), "stop ends a continuous run");
       return opened;
     }
+  }
+
+  /** A site whose home page counts {@code fetches} down each time it is fetched. */
+  private static TestSite homeCountingFetches(java.util.concurrent.CountDownLatch fetches) throws java.io.IOException {
+    return TestSite.start().route("/", ex -> {
+      TestSite.respond(ex, 200, "text/html", "<p>changes every time</p>");
+      fetches.countDown();
+    });
   }
 }

@@ -55,6 +55,15 @@ class StaleConnectionTest {
     out.flush();
   }
 
+  /** Reads a request and answers it 408, closing the connection. */
+  private void answer408(Socket socket) throws IOException {
+    readRequestHead(socket.getInputStream());
+    requests.incrementAndGet();
+    socket.getOutputStream().write(ascii("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
+        + "Content-Length: 0\r\n\r\n"));
+    socket.getOutputStream().flush();
+  }
+
   private static void assertAnswered(String path, FetchResult result) {
     Response response = assertInstanceOf(Response.class, result,
         () -> result instanceof Failure f ? f.message() : "");
@@ -82,11 +91,7 @@ class StaleConnectionTest {
         return;
       }
       answer(socket);
-      readRequestHead(socket.getInputStream());
-      requests.incrementAndGet();
-      socket.getOutputStream().write(ascii("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
-          + "Content-Length: 0\r\n\r\n"));
-      socket.getOutputStream().flush();
+      answer408(socket);
     });
 
     assertAnswered("/2", second);
@@ -97,12 +102,7 @@ class StaleConnectionTest {
   /** A 408 on a new connection is the answer: not sent again here. */
   @Test
   void a408OnANewConnectionIsTheAnswer() throws IOException {
-    server = new RawServer(socket -> {
-      readRequestHead(socket.getInputStream());
-      requests.incrementAndGet();
-      socket.getOutputStream().write(ascii("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
-          + "Content-Length: 0\r\n\r\n"));
-    });
+    server = new RawServer(this::answer408);
     fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(2), 100,
         true, 16));
     Response response = assertInstanceOf(Response.class, fetcher.fetch(FetchRequest.of(server.url("/1"))));
