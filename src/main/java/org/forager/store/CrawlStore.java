@@ -42,22 +42,32 @@ public interface CrawlStore extends AutoCloseable {
   Set<Origin> seedOrigins();
 
   /**
-   * Adds the candidates whose URL is not known yet, due at once. A URL is known once, exactly:
-   * a candidate already known (or twice in the argument) changes nothing.
+   * Adds the candidates whose URL is not known yet, due at once, with no inlinks: each gets its
+   * ranking's priority at 0 inlinks. A URL is known once, exactly: a candidate already known (or
+   * twice in the argument: the shallowest is kept) changes nothing.
    *
    * @return how many were new
    */
   int addCandidates(Collection<Candidate> candidates);
 
   /**
-   * Up to {@code limit} candidates of the origin due at or before {@code cutoff}: never-crawled ones
-   * first, shallowest first, then by due time.
+   * Up to {@code limit} candidates of the origin due at or before {@code cutoff}. Never-crawled ones
+   * come highest priority first, then shallowest, then in URL order; crawled ones due again come by
+   * due time, then shallowest, then URL. The two kinds alternate one for one, starting with a
+   * never-crawled one, while both last (so neither an endless supply of new URLs nor a large
+   * backlog of recrawls starves the other); then the rest of whichever is left.
    */
   List<DueCandidate> due(Origin origin, Instant cutoff, int limit);
 
   /**
    * Records one crawl action and the candidates it discovered, atomically: after a crash either
    * both are there or neither. The URL's due time becomes {@code record.nextFetchAt()}.
+   *
+   * <p>At the recorded URL's first crawl, each discovered URL counts it as one inlink: a new one is
+   * stored with 1 inlink and its ranking's priority at 1; a known, never-crawled one gets one more
+   * inlink and the larger of its priority and its new candidate's ranking at the new count (its
+   * stored depth, URL and new count given to the ranking). Later crawls of a page count nothing
+   * again, and a crawled URL's inlinks no longer change.
    */
   void record(CrawlRecord record, Collection<Candidate> discovered);
 
