@@ -13,10 +13,6 @@ import org.forager.url.Origin;
  */
 final class CandidateBatch {
 
-  /** The due-index value of a never-crawled URL: no crawl, no validators. */
-  static final byte[] NEW_DUE_VALUE =
-      Values.encodeDue(new Values.DueEntry(0, Optional.empty(), Optional.empty()));
-
   private CandidateBatch() {}
 
   /**

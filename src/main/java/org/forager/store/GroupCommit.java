@@ -108,19 +108,60 @@ final class GroupCommit {
     for (int i = 0; i < request.candidates.size(); i++) {
       Pending pending = request.candidates.get(i);
       String url = pending.candidate().url();
-      if (request.found[i] || written.containsKey(url) || recent.writtenAfter(url, request.seen)) {
+      boolean known = request.found[i] != null || written.containsKey(url) || recent.writtenAfter(url, request.seen);
+      if (known) {
+        if (request.firstCrawl) addInlink(request, i, batch, written);
         continue;
       }
       Candidate candidate = pending.candidate();
+      int inlinks = request.firstCrawl ? 1 : 0;
+      double priority = Ranking.dequantize(Ranking.quantize(candidate.ranking().priority(url, candidate.depth(), inlinks)));
       UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
-          request.now, 0, Optional.empty(), Instant.EPOCH);
+          request.now, 0, Optional.empty(), Instant.EPOCH, priority, inlinks, candidate.hops());
+      Values.DueEntry due = Values.DueEntry.none(fresh);
       batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(fresh));
-      batch.put(rocks.due, Keys.due(pending.origin(), Keys.NEVER_CRAWLED, candidate.depth(),
-          pending.urlKey()), CandidateBatch.NEW_DUE_VALUE);
-      written.put(url, new WriteRequest.Known(fresh, WriteRequest.NO_VALIDATORS));
+      batch.put(rocks.due, Keys.due(pending.origin(), fresh), Values.encodeDue(due));
+      written.put(url, new WriteRequest.Known(fresh, due));
       added++;
     }
     return added;
+  }
+
+  /**
+   * One more page links to a known candidate: while it is uncrawled, its inlinks grow by one and
+   * its priority to its new ranking when that is higher (then its due key moves).
+   */
+  private void addInlink(WriteRequest request, int index, WriteBatch batch, Map<String, WriteRequest.Known> written)
+      throws RocksDBException {
+    Pending pending = request.candidates.get(index);
+    String url = pending.candidate().url();
+    WriteRequest.Known known = written.get(url);
+    if (known == null) {
+      Optional<WriteRequest.Known> now = recent.writtenAfter(url, request.seen) || request.found[index] == null
+          ? WriteRequest.readNow(rocks, url)
+          : Optional.of(neverCrawledOrNot(Values.decodeUrl(url, request.found[index])));
+      if (now.isEmpty()) return;
+      known = now.get();
+    }
+    UrlRecord previous = known.url();
+    if (previous.fetchCount() != 0) return;
+    int inlinks = previous.inlinks() + 1;
+    int rank = Math.max(Ranking.quantize(previous.priority()),
+        Ranking.quantize(pending.candidate().ranking().priority(url, previous.depth(), inlinks)));
+    UrlRecord next = new UrlRecord(url, previous.depth(), previous.discoveredFrom(), previous.discoveredAt(), 0,
+        previous.lastCrawl(), previous.nextFetchAt(), Ranking.dequantize(rank), inlinks, previous.hops());
+    Values.DueEntry due = known.validators().rankedAs(next);
+    if (rank != Ranking.quantize(previous.priority())) {
+      batch.delete(rocks.due, Keys.due(pending.origin(), previous));
+      batch.put(rocks.due, Keys.due(pending.origin(), next), Values.encodeDue(due));
+    }
+    batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(next));
+    written.put(url, new WriteRequest.Known(next, due));
+  }
+
+  /** A looked-up record with the due entry a never-crawled URL has (crawled ones are left alone). */
+  private static WriteRequest.Known neverCrawledOrNot(UrlRecord url) {
+    return new WriteRequest.Known(url, Values.DueEntry.none(url));
   }
 
   /** Moves a crawled URL's due entry earlier; returns whether it moved. */
@@ -132,8 +173,7 @@ final class GroupCommit {
     UrlRecord previous = known.get().url();
     if (previous.fetchCount() == 0 || !previous.nextFetchAt().isAfter(move.dueAt())) return false;
     String origin = CandidateBatch.origin(move.url());
-    UrlRecord next = new UrlRecord(previous.url(), previous.depth(), previous.discoveredFrom(),
-        previous.discoveredAt(), previous.fetchCount(), previous.lastCrawl(), move.dueAt());
+    UrlRecord next = previous.crawled(previous.fetchCount(), previous.lastCrawl(), move.dueAt());
     batch.delete(rocks.due, Keys.due(origin, previous));
     batch.put(rocks.urls, Keys.url(move.url()), Values.encodeUrl(next));
     batch.put(rocks.due, Keys.due(origin, next), Values.encodeDue(known.get().validators()));
@@ -158,11 +198,11 @@ final class GroupCommit {
     UrlRecord previous = known.map(WriteRequest.Known::url).orElseGet(() -> new UrlRecord(url, 0,
         Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));
     Values.DueEntry validators =
-        known.map(WriteRequest.Known::validators).orElse(WriteRequest.NO_VALIDATORS);
+        known.map(WriteRequest.Known::validators).orElseGet(() -> Values.DueEntry.none(previous));
     if (known.isPresent()) batch.delete(rocks.due, Keys.due(origin, previous));
     int fetchCount = previous.fetchCount() + 1;
-    UrlRecord next = new UrlRecord(url, previous.depth(), previous.discoveredFrom(),
-        previous.discoveredAt(), fetchCount, Optional.of(crawl), crawl.nextFetchAt());
+    request.firstCrawl = fetchCount == 1;
+    UrlRecord next = previous.crawled(fetchCount, Optional.of(crawl), crawl.nextFetchAt());
     Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
     batch.put(rocks.urls, Keys.url(url), Values.encodeUrl(next));
     batch.put(rocks.history, Keys.history(url, crawl.fetchedAt(), fetchCount),

@@ -11,9 +11,12 @@ import org.forager.url.Origin;
  *
  * <ul>
  *   <li>URL table: {@code url}
- *   <li>due index: {@code origin 0x00 due(8) depth(2) url}, {@code due} 0 for a never-crawled URL,
+ *   <li>due index: {@code origin 0x00 due(8) depth(2) url}, {@code due} {@code 0xFFFF - priority}
+ *       for a never-crawled URL (its quantized priority, {@link Ranking#quantize}: highest first),
  *       otherwise the due time's epoch millis with the sign bit flipped (so that negative times
- *       still sort before positive ones), at least 1
+ *       still sort before positive ones), at least {@link #FIRST_RECRAWL_FIELD}: every never-crawled
+ *       URL sorts before every crawled one, and a store written before priorities (due 0 for every
+ *       new URL) reads as priority 1.
  *   <li>history: {@code url 0x00 seconds(8, sign flipped) nanos(4) sequence(4)}
  *   <li>meta table: {@code 'S' origin} (scope: a seed's origin), {@code 'D' origin} (scope: an
  *       origin taken on while crawling, never also under 'S'), {@code 'O' origin} (origin state),
@@ -24,7 +27,8 @@ import org.forager.url.Origin;
  */
 final class Keys {
 
-  static final long NEVER_CRAWLED = 0L;
+  /** The smallest due field of a crawled URL; never-crawled URLs' fields are below it. */
+  static final long FIRST_RECRAWL_FIELD = 0x10000L;
   static final int MAX_DEPTH = 0xFFFF;
   static final byte[] URL_COUNT = meta('M', "url-count");
   static final byte[] FORMAT = meta('M', "format");
@@ -42,7 +46,13 @@ final class Keys {
   /** The due field of a URL crawled before and due again at {@code at}. */
   static long dueField(Instant at) {
     long field = saturatedMillis(at) ^ Long.MIN_VALUE;
-    return field == NEVER_CRAWLED ? 1L : field; // fields compare unsigned: 0 is the smallest
+    // Fields compare unsigned; only times some 292 million years ago fall below the floor.
+    return Long.compareUnsigned(field, FIRST_RECRAWL_FIELD) < 0 ? FIRST_RECRAWL_FIELD : field;
+  }
+
+  /** The due field of a never-crawled URL of quantized priority {@code priority}. */
+  static long newField(int priority) {
+    return 0xFFFFL - priority;
   }
 
   static byte[] due(String origin, long dueField, int depth, String url) {
@@ -63,7 +73,7 @@ final class Keys {
 
   /** The due key of a URL as its record has it. */
   static byte[] due(String origin, UrlRecord url) {
-    long field = url.fetchCount() == 0 ? NEVER_CRAWLED : dueField(url.nextFetchAt());
+    long field = url.fetchCount() == 0 ? newField(Ranking.quantize(url.priority())) : dueField(url.nextFetchAt());
     return due(origin, field, url.depth(), url.url());
   }
 
@@ -74,6 +84,12 @@ final class Keys {
 
   static byte[] duePrefix(Origin origin) {
     return new ByteWriter(64).writeBytes(utf8(origin.toString())).writeByte(0).toByteArray();
+  }
+
+  /** The first due key of {@code origin}'s crawled URLs: the end of its never-crawled ones. */
+  static byte[] firstRecrawl(Origin origin) {
+    return new ByteWriter(64).writeBytes(utf8(origin.toString())).writeByte(0)
+        .writeLongBigEndian(FIRST_RECRAWL_FIELD).toByteArray();
   }
 
   /** The first key after every due key of {@code origin} due at or before {@code cutoff}. */

@@ -216,21 +216,39 @@ public final class RocksCrawlStore implements CrawlStore {
     return call(() -> writes.submit(request));
   }
 
+  /** {@inheritDoc} Two scans of the due index, the never-crawled range and the recrawls due, merged. */
   @Override
   public List<DueCandidate> due(Origin origin, Instant cutoff, int limit) {
     if (limit <= 0) return List.of();
     byte[] prefix = Keys.duePrefix(origin);
+    byte[] firstRecrawl = Keys.firstRecrawl(origin);
     return call(() -> {
-      List<DueCandidate> due = new ArrayList<>(Math.min(limit, 1024));
-      scan(rocks.due, prefix, Keys.dueUpperBound(origin, cutoff), limit, (key, value) -> {
-        ByteReader suffix = Keys.dueSuffix(key, prefix.length);
-        int depth = suffix.readShortBigEndian();
-        String url = suffix.readRestAsString();
-        Values.DueEntry entry = Values.decodeDue(value);
-        due.add(new DueCandidate(url, depth, entry.etag(), entry.lastModified(), entry.fetchCount()));
-      });
-      return due;
+      List<DueCandidate> fresh = new ArrayList<>(Math.min(limit, 1024));
+      scan(rocks.due, prefix, firstRecrawl, limit, (key, value) -> fresh.add(dueCandidate(key, value, prefix)));
+      List<DueCandidate> recrawls = new ArrayList<>(Math.min(limit, 1024));
+      scan(rocks.due, firstRecrawl, Keys.dueUpperBound(origin, cutoff), limit,
+          (key, value) -> recrawls.add(dueCandidate(key, value, prefix)));
+      return alternate(fresh, recrawls, limit);
     });
+  }
+
+  private static DueCandidate dueCandidate(byte[] key, byte[] value, byte[] prefix) {
+    ByteReader suffix = Keys.dueSuffix(key, prefix.length);
+    int depth = suffix.readShortBigEndian();
+    String url = suffix.readRestAsString();
+    Values.DueEntry entry = Values.decodeDue(value);
+    return new DueCandidate(url, depth, entry.etag(), entry.lastModified(), entry.fetchCount(),
+        Ranking.dequantize(entry.priority()), entry.hops());
+  }
+
+  /** The two lists one for one, {@code first}'s first, then the rest of the longer; at most {@code limit}. */
+  static <T> List<T> alternate(List<T> first, List<T> second, int limit) {
+    List<T> merged = new ArrayList<>(Math.min(limit, first.size() + second.size()));
+    for (int i = 0; merged.size() < limit && (i < first.size() || i < second.size()); i++) {
+      if (i < first.size()) merged.add(first.get(i));
+      if (i < second.size() && merged.size() < limit) merged.add(second.get(i));
+    }
+    return merged;
   }
 
   @Override

@@ -26,6 +26,6 @@ final class Validators {
       etag = record.etag().or(() -> previous.etag());
       lastModified = record.lastModified().or(() -> previous.lastModified());
     }
-    return new Values.DueEntry(fetchCount, etag, lastModified);
+    return previous.crawled(fetchCount, etag, lastModified);
   }
 }

@@ -12,13 +12,36 @@ import org.forager.url.Origin;
  */
 final class Values {
 
-  /** Version 2 added a crawl record's duplicate-of URL and simhash; version 1 values are still read. */
-  private static final int VERSION = 2;
+  /**
+   * Version 2 added a crawl record's duplicate-of URL and simhash, version 3 a URL's priority,
+   * inlinks and hops (in its record and its due entry); older values are still read, a URL without
+   * them as priority 1 (first: what the due order gave every new URL then), no inlinks, no hops.
+   */
+  private static final int VERSION = 3;
+  /** The quantized priority of a URL stored before version 3. */
+  static final int OLD_PRIORITY = 0xFFFF;
 
   private Values() {}
 
   /** The validators and crawl count a due-index entry carries, so a due scan reads nothing else. */
-  record DueEntry(int fetchCount, Optional<String> etag, Optional<String> lastModified) {}
+  record DueEntry(int fetchCount, Optional<String> etag, Optional<String> lastModified, int priority, int hops) {
+
+    /** The same entry after a crawl: a new count and validators, rank kept. */
+    DueEntry crawled(int fetchCount, Optional<String> etag, Optional<String> lastModified) {
+      return new DueEntry(fetchCount, etag, lastModified, priority, hops);
+    }
+
+    /** The entry of a URL without validators: never crawled, or none kept. */
+    static DueEntry none(UrlRecord url) {
+      return new DueEntry(url.fetchCount(), Optional.empty(), Optional.empty(), Ranking.quantize(url.priority()),
+          url.hops());
+    }
+
+    /** This entry with the URL record's rank (after inlinks raised its priority). */
+    DueEntry rankedAs(UrlRecord url) {
+      return new DueEntry(fetchCount, etag, lastModified, Ranking.quantize(url.priority()), url.hops());
+    }
+  }
 
   static byte[] encodeUrl(UrlRecord url) {
     ByteWriter out = new ByteWriter(128).writeByte(VERSION);
@@ -27,6 +50,9 @@ final class Values {
         .writeInstant(url.discoveredAt())
         .writeVarLong(url.fetchCount())
         .writeInstant(url.nextFetchAt())
+        .writeVarLong(Ranking.quantize(url.priority()))
+        .writeVarLong(url.inlinks())
+        .writeVarLong(url.hops())
         .writeBoolean(url.lastCrawl().isPresent());
     url.lastCrawl().ifPresent(crawl -> writeCrawl(out, crawl));
     return out.toByteArray();
@@ -40,9 +66,13 @@ final class Values {
     var discoveredAt = in.readInstant();
     int fetchCount = in.readVarInt();
     var nextFetchAt = in.readInstant();
+    int priority = version >= 3 ? in.readVarInt() : OLD_PRIORITY;
+    int inlinks = version >= 3 ? in.readVarInt() : 0;
+    int hops = version >= 3 ? in.readVarInt() : 0;
     Optional<CrawlRecord> lastCrawl =
         in.readBoolean() ? Optional.of(readCrawl(url, in, version)) : Optional.empty();
-    return new UrlRecord(url, depth, discoveredFrom, discoveredAt, fetchCount, lastCrawl, nextFetchAt);
+    return new UrlRecord(url, depth, discoveredFrom, discoveredAt, fetchCount, lastCrawl, nextFetchAt,
+        Ranking.dequantize(priority), inlinks, hops);
   }
 
   static byte[] encodeCrawl(CrawlRecord crawl) {
@@ -62,12 +92,20 @@ final class Values {
         .writeVarLong(due.fetchCount())
         .writeOptionalString(due.etag())
         .writeOptionalString(due.lastModified())
+        .writeVarLong(due.priority())
+        .writeVarLong(due.hops())
         .toByteArray();
   }
 
   static DueEntry decodeDue(byte[] value) {
-    ByteReader in = versioned(value);
-    return new DueEntry(in.readVarInt(), in.readOptionalString(), in.readOptionalString());
+    ByteReader in = new ByteReader(value);
+    int version = version(in);
+    int fetchCount = in.readVarInt();
+    Optional<String> etag = in.readOptionalString();
+    Optional<String> lastModified = in.readOptionalString();
+    return version >= 3
+        ? new DueEntry(fetchCount, etag, lastModified, in.readVarInt(), in.readVarInt())
+        : new DueEntry(fetchCount, etag, lastModified, OLD_PRIORITY, 0);
   }
 
   static byte[] encodeOrigin(Origin origin) {
@@ -183,7 +221,7 @@ final class Values {
     return in;
   }
 
-  /** Reads the version byte: 1 and 2 differ only in the crawl record's last fields. */
+  /** Reads the version byte (see {@link #VERSION} for what each added). */
   private static int version(ByteReader in) {
     int version = in.readByte();
     if (version < 1 || version > VERSION) {

@@ -21,9 +21,6 @@ final class WriteRequest {
   /** A URL as a write finds it: its record and the validators its due entry carries. */
   record Known(UrlRecord url, Values.DueEntry validators) {}
 
-  static final Values.DueEntry NO_VALIDATORS =
-      new Values.DueEntry(0, Optional.empty(), Optional.empty());
-
   final List<Pending> candidates;
   final Optional<CrawlRecord> record;
   /** A {@code bringForward} call: the URL and its new due time. */
@@ -34,8 +31,10 @@ final class WriteRequest {
 
   /** The latest commit visible to the lookups. */
   long seen;
-  /** Per candidate: whether the lookup found it. */
-  boolean[] found;
+  /** Per candidate: its URL record's value as the lookup found it, null when unknown. */
+  byte[][] found;
+  /** Whether the recorded crawl is its URL's first: its links then count as inlinks. Set by the write. */
+  boolean firstCrawl;
   /** The URL recorded or brought forward as the lookup found it; empty when unknown or neither. */
   Optional<Known> recorded = Optional.empty();
 
@@ -75,8 +74,8 @@ final class WriteRequest {
     for (Pending pending : candidates) keys.add(pending.urlKey());
     List<byte[]> values = keys.isEmpty() ? List.of()
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
-    found = new boolean[candidates.size()];
-    for (int i = 0; i < found.length; i++) found[i] = values.get(i + offset) != null;
+    found = new byte[candidates.size()][];
+    for (int i = 0; i < found.length; i++) found[i] = values.get(i + offset);
     if (updated.isPresent() && values.get(0) != null) {
       recorded = Optional.of(read(rocks, updated.get(), values.get(0)));
     } else {
@@ -93,7 +92,7 @@ final class WriteRequest {
   private static Known read(RocksDatabase rocks, String url, byte[] value) throws RocksDBException {
     UrlRecord previous = Values.decodeUrl(url, value);
     byte[] due = rocks.db.get(rocks.due, Keys.due(CandidateBatch.origin(url), previous));
-    return new Known(previous, due == null ? NO_VALIDATORS : Values.decodeDue(due));
+    return new Known(previous, due == null ? Values.DueEntry.none(previous) : Values.decodeDue(due));
   }
 
   boolean done() {

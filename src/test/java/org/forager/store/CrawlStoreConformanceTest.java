@@ -590,6 +590,99 @@ public abstract class CrawlStoreConformanceTest {
     return new Candidate(url, depth, Optional.of("https://a.example/"));
   }
 
+  @Test
+  void dueListsNewUrlsHighestPriorityFirstThenShallowest() {
+    store.addCandidates(List.of(ranked("https://a.example/low", 1, 0.1), ranked("https://a.example/high", 3, 0.9),
+        ranked("https://a.example/mid-deep", 2, 0.5), ranked("https://a.example/mid", 1, 0.5),
+        seed("https://a.example/")));
+    List<DueCandidate> due = store.due(A, T0, 10);
+    assertEquals(List.of("https://a.example/", "https://a.example/high", "https://a.example/mid",
+        "https://a.example/mid-deep", "https://a.example/low"), urls(due));
+    assertEquals(List.of(1.0, Ranking.dequantize(Ranking.quantize(0.9))),
+        due.subList(0, 2).stream().map(DueCandidate::priority).toList());
+  }
+
+  @Test
+  void newUrlsAndDueRecrawlsAlternateOneForOne() {
+    List<Candidate> seeds = new ArrayList<>();
+    for (int i = 0; i < 6; i++) seeds.add(ranked("https://a.example/" + i, 1, 0.9 - i * 0.1));
+    store.addCandidates(seeds);
+    for (int i = 0; i < 2; i++) {
+      store.record(crawl("https://a.example/" + i, T0, T0.plus(Duration.ofHours(i + 1))), List.of());
+    }
+    // 2..5 new (by priority), 0 and 1 crawled and due by a day later (by due time).
+    Instant later = T0.plus(Duration.ofDays(1));
+    assertEquals(List.of("https://a.example/2", "https://a.example/0", "https://a.example/3",
+        "https://a.example/1", "https://a.example/4", "https://a.example/5"), urls(store.due(A, later, 10)));
+    assertEquals(List.of("https://a.example/2", "https://a.example/0", "https://a.example/3"),
+        urls(store.due(A, later, 3)));
+    assertEquals(List.of("https://a.example/2", "https://a.example/3", "https://a.example/4",
+        "https://a.example/5"), urls(store.due(A, T0, 10)), "recrawls not due yet are not listed");
+  }
+
+  @Test
+  void aPagesFirstCrawlCountsItsLinksAsInlinksAndRaisesTheirPriority() {
+    String x = "https://a.example/x";
+    String y = "https://a.example/y";
+    store.addCandidates(List.of(seed("https://a.example/p1"), seed("https://a.example/p2"),
+        seed("https://a.example/p3")));
+    store.record(crawl("https://a.example/p1", T0, T0.plus(Duration.ofDays(1))), List.of(link(x, 1), link(y, 1)));
+    assertEquals(1, store.url(x).orElseThrow().inlinks());
+    assertEquals(Ranking.dequantize(Ranking.quantize(0.5 / 3)), store.url(x).orElseThrow().priority());
+
+    store.record(crawl("https://a.example/p2", T0, T0.plus(Duration.ofDays(1))), List.of(link(x, 1)));
+    UrlRecord twice = store.url(x).orElseThrow();
+    assertEquals(2, twice.inlinks());
+    assertEquals(Ranking.dequantize(Ranking.quantize(0.5 * 2 / 4)), twice.priority());
+    List<String> newOnes = urls(store.due(A, T0, 10));
+    assertTrue(newOnes.indexOf(x) < newOnes.indexOf(y), "more inlinks first: " + newOnes);
+
+    // A recrawl of a page counts nothing again; a crawled URL's inlinks no longer change.
+    store.record(crawl("https://a.example/p2", T0.plus(Duration.ofDays(1)), T0.plus(Duration.ofDays(2))),
+        List.of(link(x, 1)));
+    assertEquals(2, store.url(x).orElseThrow().inlinks());
+    store.record(crawl(x, T0, T0.plus(Duration.ofDays(1))), List.of());
+    store.record(crawl("https://a.example/p3", T0, T0.plus(Duration.ofDays(1))), List.of(link(x, 1)));
+    assertEquals(2, store.url(x).orElseThrow().inlinks());
+    assertEquals(1, store.url(y).orElseThrow().inlinks());
+  }
+
+  @Test
+  void anInlinkNeverLowersAPriority() {
+    String entry = "https://a.example/from-sitemap";
+    store.addCandidates(List.of(seed("https://a.example/"), ranked(entry, 1, 0.7)));
+    assertEquals(0, store.url(entry).orElseThrow().inlinks());
+    store.record(crawl("https://a.example/", T0, T0.plus(Duration.ofDays(1))), List.of(link(entry, 1)));
+    UrlRecord linked = store.url(entry).orElseThrow();
+    assertEquals(1, linked.inlinks());
+    assertEquals(Ranking.dequantize(Ranking.quantize(0.7)), linked.priority());
+  }
+
+  @Test
+  void hopsAndPriorityAreKeptAndReadBack() {
+    String far = "https://b.example/far";
+    store.addCandidates(List.of(new Candidate(far, 3, Optional.of("https://a.example/"), 2, Ranking.fixed(0.25))));
+    UrlRecord url = store.url(far).orElseThrow();
+    assertEquals(2, url.hops());
+    assertEquals(Ranking.dequantize(Ranking.quantize(0.25)), url.priority());
+    DueCandidate due = store.due(Origin.ofUrl(far), T0, 1).get(0);
+    assertEquals(2, due.hops());
+    assertEquals(url.priority(), due.priority());
+    store.record(crawl(far, T0, T0.plus(Duration.ofHours(1))), List.of());
+    DueCandidate again = store.due(Origin.ofUrl(far), T0.plus(Duration.ofDays(1)), 1).get(0);
+    assertEquals(2, again.hops());
+    assertEquals(url.priority(), again.priority());
+    reopen();
+    List<UrlRecord> all = new ArrayList<>();
+    store.forEachUrl(all::add);
+    assertEquals(2, all.get(0).hops());
+    assertEquals(url.priority(), all.get(0).priority());
+  }
+
+  protected static Candidate ranked(String url, int depth, double priority) {
+    return new Candidate(url, depth, Optional.of("https://a.example/"), 0, Ranking.fixed(priority));
+  }
+
   protected static String syntheticUrl(int i) {
     return "https://s" + (i % 10) + ".example/page/" + i;
   }
