@@ -2,6 +2,7 @@ package org.forager.crawl;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.OptionalDouble;
 import java.util.function.Consumer;
 import org.forager.config.CrawlConfig;
 import org.forager.extract.HtmlExtractor;
@@ -11,6 +12,7 @@ import org.forager.record.CrawlLog;
 import org.forager.record.RunSummary;
 import org.forager.robots.RobotsFetcher;
 import org.forager.store.CrawlStore;
+import org.forager.store.Ranking;
 import org.forager.url.Origin;
 import org.forager.warc.WarcRecorder;
 
@@ -40,7 +42,17 @@ record CrawlContext(
     Recrawls recrawls,
     PageListener pageListener,
     UrlGate extraGate,
+    Ranking ranking,
     boolean continuous,
     java.util.function.BiConsumer<Origin, Instant> wakeAt,
     CrawlListener listener,
-    KnownOrigins origins) {}
+    KnownOrigins origins) {
+
+  /**
+   * How a sitemap entry ranks: by its {@code <priority>} ({@link Ranking#sitemapEntry}) unless the
+   * application ranks URLs itself ({@link Crawler#priority}).
+   */
+  Ranking sitemapRanking(OptionalDouble sitemapPriority) {
+    return ranking == Ranking.LINKS ? Ranking.sitemapEntry(sitemapPriority.orElse(0.5)) : ranking;
+  }
+}

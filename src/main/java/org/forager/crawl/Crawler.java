@@ -34,6 +34,7 @@ import org.forager.record.CrawlLog;
 import org.forager.record.RunSummary;
 import org.forager.robots.RobotsFetcher;
 import org.forager.store.Candidate;
+import org.forager.store.Ranking;
 import org.forager.store.CrawlStore;
 import org.forager.store.OriginLeases;
 import org.forager.store.Stores;
@@ -82,6 +83,7 @@ public final class Crawler implements AutoCloseable {
   private volatile boolean continuous;
   private volatile PageListener pageListener = page -> { };
   private volatile UrlGate extraGate = (url, depth) -> Optional.empty();
+  private volatile Ranking ranking = Ranking.LINKS;
   private volatile CrawlListener listener = CrawlListener.NONE;
 
   private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, CachingResolver dnsCache,
@@ -208,7 +210,7 @@ public final class Crawler implements AutoCloseable {
               s.add(crawlers.computeIfAbsent(origin, o -> new OriginCrawler(o, context.get(), started)),
                   System.nanoTime());
             }
-          }, new Recrawls(new RecrawlPolicy(config.recrawl()), store), pageListener, extraGate, continuous,
+          }, new Recrawls(new RecrawlPolicy(config.recrawl()), store), pageListener, extraGate, ranking, continuous,
           (origin, at) -> {
             OriginCrawler c = crawlers.get(origin);
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
@@ -278,6 +280,19 @@ public final class Crawler implements AutoCloseable {
   /** Adds a gate of the caller's after the configured ones (see {@link UrlGate}). Before {@link #run}. */
   public Crawler gate(UrlGate gate) {
     this.extraGate = java.util.Objects.requireNonNull(gate);
+    return this;
+  }
+
+  /**
+   * Ranks the URLs the crawl finds (links, redirect and canonical targets, sitemap entries) in place
+   * of the default ({@link Ranking#LINKS}, sitemap entries by their {@code <priority>}): within an
+   * origin, never-crawled URLs are fetched highest priority first, and origins holding higher
+   * priorities go first when more are ready than {@code concurrency} allows. Asked when a URL is
+   * first stored (with 1 inlink when a page's first crawl found it, 0 for sitemap entries) and again
+   * as more pages link to it; seeds always rank 1. Values are clamped to [0, 1]. Before {@link #run}.
+   */
+  public Crawler priority(Ranking ranking) {
+    this.ranking = java.util.Objects.requireNonNull(ranking);
     return this;
   }
 

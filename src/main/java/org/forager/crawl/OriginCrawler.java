@@ -29,7 +29,8 @@ final class OriginCrawler implements OriginTask {
   static final int INITIAL_PATIENCE = OriginSession.INITIAL_PATIENCE;
   /** In continuous mode, how long an origin out of patience is left alone before it is tried again. */
   static final java.time.Duration GIVEN_UP_REST = java.time.Duration.ofHours(1);
-  private static final int TODO_BATCH = 64;
+  // Small, so that what the last pages found (new URLs, more inlinks) reorders the origin's next URLs soon.
+  private static final int TODO_BATCH = 16;
 
   private record Retry(PendingUrl pending, long readyAt) {}
 
@@ -157,6 +158,19 @@ final class OriginCrawler implements OriginTask {
     }
   }
 
+  /**
+   * The priority of the best work this origin holds, for the scheduler's choice among ready origins:
+   * 1 until its first turn (its robots.txt comes first, and what it holds is not read yet) and while
+   * robots.txt or sitemaps are to be read (sitemaps are where a site names its important pages);
+   * then that of the next URL it takes. Read between turns, never during one.
+   */
+  public double priority() {
+    if (!loaded) return 1.0;
+    if (sitemaps.hasWork()) return 1.0;
+    PendingUrl next = todo.peek();
+    return next == null ? 0.0 : next.candidate().priority();
+  }
+
   /** Whether the origin was given up for this run (out of patience, page limit, put off by the site). */
   boolean givenUp() {
     return session != null && session.givenUp();
@@ -217,7 +231,10 @@ final class OriginCrawler implements OriginTask {
 
   /** A turn that made its request: the next one when the origin's delay allows. */
   private OptionalLong afterRequest() {
-    return session.givenUp() ? finish() : OptionalLong.of(session.requestAllowedAt());
+    if (session.givenUp()) return finish();
+    // The next URL read now rather than at the next turn: its priority is the origin's in line.
+    if (todo.isEmpty()) fillTodo();
+    return OptionalLong.of(session.requestAllowedAt());
   }
 
   private OptionalLong finish() {
@@ -232,12 +249,14 @@ final class OriginCrawler implements OriginTask {
   private PendingUrl nextPending() {
     Retry retry = retries.peek();
     if (retry != null && retry.readyAt() - System.nanoTime() <= 0) return retries.poll().pending();
-    if (todo.isEmpty()) {
-      // Continuous crawling takes what is due now; a single run only what was due when it started.
-      Instant upTo = ctx.continuous() ? ctx.clock().instant() : cutoff;
-      for (DueCandidate c : ctx.store().due(origin, upTo, TODO_BATCH)) todo.add(new PendingUrl(c, 1));
-    }
+    if (todo.isEmpty()) fillTodo();
     return todo.poll();
+  }
+
+  private void fillTodo() {
+    // Continuous crawling takes what is due now; a single run only what was due when it started.
+    Instant upTo = ctx.continuous() ? ctx.clock().instant() : cutoff;
+    for (DueCandidate c : ctx.store().due(origin, upTo, TODO_BATCH)) todo.add(new PendingUrl(c, 1));
   }
 
   /** Continuous mode, nothing due now: be woken when the earliest candidate of the origin comes due. */

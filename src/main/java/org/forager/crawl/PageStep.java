@@ -209,7 +209,7 @@ final class PageStep {
   /** Adds the URL to the candidates when the discovery gates let it; whether they did. */
   private boolean offer(List<Candidate> discovered, String url, int depth, String from) {
     if (session.ctx.gatekeeper().isCandidate(url, depth)) {
-      discovered.add(new Candidate(url, depth, Optional.of(from)));
+      discovered.add(new Candidate(url, depth, Optional.of(from), 0, session.ctx.ranking()));
       return true;
     }
     return false;

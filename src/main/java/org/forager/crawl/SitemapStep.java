@@ -92,7 +92,8 @@ final class SitemapStep {
             Optional<String> url =
                 UrlNormalizer.normalize(entry.url()).filter(u -> ctx.gatekeeper().isCandidate(u, 1));
             if (url.isEmpty()) continue;
-            candidates.add(new Candidate(url.get(), 1, Optional.of(response.url())));
+            candidates.add(new Candidate(url.get(), 1, Optional.of(response.url()), 0,
+                ctx.sitemapRanking(entry.priority())));
             if (entry.lastmod().isPresent()) modified.add(new SitemapResult.Entry(url.get(), entry.lastmod()));
           }
           List<Candidate> admitted = ctx.origins().admit(session.origin, candidates);

@@ -116,6 +116,9 @@ public final class JsonlExporter {
     json.writeBooleanField("nofollow", last.map(CrawlRecord::nofollow).orElse(false));
     string(json, "discovered_from", url.discoveredFrom());
     json.writeNumberField("depth", url.depth());
+    json.writeNumberField("priority", Math.round(url.priority() * 10_000) / 10_000.0);
+    json.writeNumberField("inlinks", url.inlinks());
+    json.writeNumberField("hops", url.hops());
     json.writeStringField("next_fetch_at", url.nextFetchAt().toString());
     string(json, "etag", last.flatMap(CrawlRecord::etag));
     string(json, "last_modified", last.flatMap(CrawlRecord::lastModified));

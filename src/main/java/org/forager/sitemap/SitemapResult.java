@@ -3,6 +3,7 @@ package org.forager.sitemap;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * What {@link SitemapReader#read} made of one sitemap file. The entries themselves went to the
@@ -47,12 +48,19 @@ public sealed interface SitemapResult {
   /**
    * One page of a sitemap, absolute and as written (not normalized, not checked against any scope:
    * both are the caller's), and its {@code <lastmod>} when given, valid (W3C Datetime) and sane (from
-   * 1991 to a day past the reader's clock).
+   * 1991 to a day past the reader's clock), and its {@code <priority>} when given and valid (a
+   * decimal from 0.0 to 1.0).
    */
-  record Entry(String url, Optional<Instant> lastmod) {
+  record Entry(String url, Optional<Instant> lastmod, OptionalDouble priority) {
     public Entry {
       Objects.requireNonNull(url, "url");
       Objects.requireNonNull(lastmod, "lastmod");
+      Objects.requireNonNull(priority, "priority");
+    }
+
+    /** An entry without {@code <priority>}. */
+    public Entry(String url, Optional<Instant> lastmod) {
+      this(url, lastmod, OptionalDouble.empty());
     }
   }
 }

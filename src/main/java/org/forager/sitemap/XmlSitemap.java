@@ -3,6 +3,7 @@ package org.forager.sitemap;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
@@ -23,6 +24,8 @@ final class XmlSitemap {
 
   /** Deeper elements stop the read: the parser keeps a stack of open elements. */
   static final int MAX_DEPTH = 16;
+  /** Longer {@code <priority>} texts are not a priority (whitespace around one included). */
+  private static final int MAX_PRIORITY_LENGTH = 32;
 
   private final Instant now;
   private final Batcher<Entry> pages;
@@ -32,6 +35,7 @@ final class XmlSitemap {
   private boolean inEntry; // in a <url> or <sitemap>
   private final StringBuilder loc = new StringBuilder();
   private final StringBuilder lastmod = new StringBuilder();
+  private final StringBuilder priority = new StringBuilder();
   private StringBuilder text; // the field being read, if any
   private int textLimit;
   private String cut;
@@ -91,6 +95,7 @@ final class XmlSitemap {
           inEntry = name.equals(index ? "sitemap" : "url");
           loc.setLength(0);
           lastmod.setLength(0);
+          priority.setLength(0);
         } else if (depth == 3 && inEntry) {
           startText(name);
         }
@@ -120,6 +125,9 @@ final class XmlSitemap {
     } else if (name.equals("lastmod")) {
       text = lastmod;
       textLimit = Lastmod.MAX_LENGTH + 1;
+    } else if (name.equals("priority")) {
+      text = priority;
+      textLimit = MAX_PRIORITY_LENGTH;
     }
   }
 
@@ -132,7 +140,17 @@ final class XmlSitemap {
       return;
     }
     if (index) sitemaps.add(url.get());
-    else pages.add(new Entry(url.get(), Lastmod.parse(lastmod, now)));
+    else pages.add(new Entry(url.get(), Lastmod.parse(lastmod, now), priority(priority)));
+  }
+
+  /** A {@code <priority>}: a decimal from 0.0 to 1.0 (sitemaps.org); anything else is as if absent. */
+  static OptionalDouble priority(CharSequence text) {
+    String value = text.toString().strip();
+    if (value.isEmpty() || value.length() >= MAX_PRIORITY_LENGTH || !value.matches("[0-9]*\\.?[0-9]+|[0-9]+\\.")) {
+      return OptionalDouble.empty();
+    }
+    double priority = Double.parseDouble(value);
+    return priority <= 1.0 ? OptionalDouble.of(priority) : OptionalDouble.empty();
   }
 
   private static void close(XMLStreamReader reader) {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 import org.forager.sitemap.SitemapResult.Entry;
@@ -69,12 +70,12 @@ class SitemapReaderTest {
   }
 
   static final List<Entry> SAMPLE = List.of(
-      new Entry("http://www.example.com/", Optional.of(Instant.parse("2005-01-01T00:00:00Z"))),
+      new Entry("http://www.example.com/", Optional.of(Instant.parse("2005-01-01T00:00:00Z")), OptionalDouble.of(0.8)),
       new Entry("http://www.example.com/catalog?item=12&desc=vacation_hawaii", Optional.empty()),
       new Entry("http://www.example.com/catalog?item=73&desc=vacation_new_zealand",
           Optional.of(Instant.parse("2004-12-23T00:00:00Z"))),
       new Entry("http://www.example.com/catalog?item=74&desc=vacation_newfoundland",
-          Optional.of(Instant.parse("2004-12-23T18:00:15Z"))),
+          Optional.of(Instant.parse("2004-12-23T18:00:15Z")), OptionalDouble.of(0.3)),
       new Entry("http://www.example.com/catalog?item=83&desc=vacation_usa",
           Optional.of(Instant.parse("2004-11-23T00:00:00Z"))));
 
@@ -194,5 +195,16 @@ class SitemapReaderTest {
         new Entry("http://www.example.com/c", Optional.empty()),
         new Entry("http://www.example.com/d", Optional.of(Instant.parse("2026-11-23T00:00:00Z")))), Optional.empty()),
         read(xml));
+  }
+
+  @Test
+  void aPriorityIsADecimalFromZeroToOneOrAsIfAbsent() {
+    assertEquals(OptionalDouble.of(0.5), XmlSitemap.priority(" 0.5\n"));
+    assertEquals(OptionalDouble.of(1.0), XmlSitemap.priority("1.0"));
+    assertEquals(OptionalDouble.of(0.0), XmlSitemap.priority("0"));
+    assertEquals(OptionalDouble.of(0.25), XmlSitemap.priority(".25"));
+    for (String bad : new String[] {"", "1.5", "-0.1", "high", "NaN", "1e-1", "0x1", "0.5.5", "1".repeat(40)}) {
+      assertEquals(OptionalDouble.empty(), XmlSitemap.priority(bad), bad);
+    }
   }
 }
