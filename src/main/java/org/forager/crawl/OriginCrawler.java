@@ -127,13 +127,13 @@ final class OriginCrawler implements OriginTask {
         if (!ctx.budget().tryTake()) return finish();
         robots.fetch();
         saveState();
-        return afterRequest();
+        return afterRequest(false);
       }
       if (sitemaps.hasNext(robots.rules())) {
         if (next != null) todo.addFirst(next);
         if (!ctx.budget().tryTake()) return finish();
         sitemaps.fetchNext(robots.rules());
-        return afterRequest();
+        return afterRequest(true);
       }
       if (next == null) continue; // the sitemaps are done; what is left are retries
       if (pagesFetched >= session.settings.maxPagesPerOrigin()) {
@@ -154,7 +154,7 @@ final class OriginCrawler implements OriginTask {
       }
       pagesFetched++;
       pages.crawl(next);
-      return afterRequest();
+      return afterRequest(pages.offeredCandidates());
     }
   }
 
@@ -229,10 +229,17 @@ final class OriginCrawler implements OriginTask {
     });
   }
 
-  /** A turn that made its request: the next one when the origin's delay allows. */
-  private OptionalLong afterRequest() {
+  /**
+   * A turn that made its request: the next one when the origin's delay allows.
+   *
+   * @param offered whether the request offered candidates to the store
+   */
+  private OptionalLong afterRequest(boolean offered) {
     if (session.givenUp()) return finish();
-    // The next URL read now rather than at the next turn: its priority is the origin's in line.
+    // What a page offered (new URLs, more inlinks) may have changed which URLs come first: the next
+    // ones are read again (everything in todo is still due in the store). Read now rather than at the
+    // next turn: the first one's priority is the origin's in line.
+    if (offered) todo.clear();
     if (todo.isEmpty()) fillTodo();
     return OptionalLong.of(session.requestAllowedAt());
   }

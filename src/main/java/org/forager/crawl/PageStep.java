@@ -36,6 +36,8 @@ final class PageStep {
 
   private final OriginSession session;
   private final Retries retries;
+  /** Whether the last page crawled offered any candidate: new URLs or inlinks may reorder the origin's next. */
+  private boolean offeredCandidates;
   /** OUT_OF_SCOPE actions of the page being crawled, logged after its own. */
   private final List<CrawlAction> outOfScopeTargets = new ArrayList<>();
 
@@ -148,8 +150,14 @@ final class PageStep {
     for (CrawlAction target : outOfScopeTargets) session.log(target);
     outOfScopeTargets.clear();
     ctx.store().record(record, admitted);
+    offeredCandidates = !admitted.isEmpty();
     if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, admitted);
     session.wakeOtherOrigins(admitted);
+  }
+
+  /** Whether the last page crawled offered candidates to the store (which may reorder what is due). */
+  boolean offeredCandidates() {
+    return offeredCandidates;
   }
 
   /**
