@@ -1,6 +1,7 @@
 package org.forager.frontier;
 
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -15,9 +16,18 @@ import java.util.function.BooleanSupplier;
 import java.util.function.BiConsumer;
 
 /**
- * Runs origin tasks turn by turn: a min-heap of tasks by the time each may next run; a task is out of
- * the heap while its turn runs, so no origin ever has two turns (and so two requests) in flight.
+ * Runs origin tasks turn by turn. A task waits in line for the time it may next run; a task is out of
+ * line while its turn runs, so no origin ever has two turns (and so two requests) in flight.
  * Up to {@code concurrency} turns of different origins run at once on the executor.
+ *
+ * <p>Which task goes next: among those whose time has come, the one with the highest
+ * {@link OriginTask#priority()}, then the one whose time came first, then the one put in line first.
+ * A task whose time has not come never runs, whatever its priority. Two heaps keep this without a
+ * scan: tasks wait in one ordered by time, and before each dispatch every task whose time has come
+ * moves to one ordered by priority. So a ready task of low priority waits as long as tasks of
+ * higher priority are ready; that is the rule, not starvation by accident: each origin's own delay
+ * takes it out of the ready ones after its turn, so with few origins every one still runs, and only
+ * when more origins are ready than {@code concurrency} allows do the lesser ones wait.
  *
  * <p>A task that returned finished is parked: {@link #wake} brings it back. {@link #run} blocks
  * until every task finished, or the stop condition holds (then it waits
@@ -25,7 +35,13 @@ import java.util.function.BiConsumer;
  */
 public final class Scheduler {
 
-  private record Entry(long readyAt, long seq, OriginTask task) {}
+  /** A task in line: the time it may run, its priority when put in line, the order it came in. */
+  private record Entry(long readyAt, double priority, long seq, OriginTask task) {}
+
+  private static final Comparator<Entry> BY_TIME =
+      Comparator.comparingLong(Entry::readyAt).thenComparingLong(Entry::seq);
+  private static final Comparator<Entry> BY_PRIORITY =
+      Comparator.comparingDouble(Entry::priority).reversed().thenComparing(BY_TIME);
 
   private final int concurrency;
   private final ExecutorService executor;
@@ -34,9 +50,11 @@ public final class Scheduler {
   private final boolean untilStopped;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final PriorityQueue<Entry> heap = new PriorityQueue<>(
-      (a, b) -> a.readyAt != b.readyAt ? Long.compare(a.readyAt, b.readyAt) : Long.compare(a.seq, b.seq));
-  /** The tasks in {@link #heap}: whether one waits for its turn, without scanning the heap. */
+  /** Tasks in line whose time had not come at the last dispatch. */
+  private final PriorityQueue<Entry> notReady = new PriorityQueue<>(BY_TIME);
+  /** Tasks in line whose time has come: the head runs next. */
+  private final PriorityQueue<Entry> ready = new PriorityQueue<>(BY_PRIORITY);
+  /** The tasks in either heap: whether one waits for its turn, without scanning the heaps. */
   private final Set<OriginTask> waiting = new HashSet<>();
   private final Set<OriginTask> running = new HashSet<>();
   private final Set<OriginTask> parked = new HashSet<>();
@@ -107,14 +125,16 @@ public final class Scheduler {
 
   /**
    * Tells a task that it may have new work (e.g. candidates found by another origin): a finished task
-   * gets a turn again; one whose turn is running gets another turn even if it returns finished.
-   * A task waiting for its turn needs nothing.
+   * gets a turn again, in line with the {@link OriginTask#priority()} it has now; one whose turn is
+   * running gets another turn even if it returns finished. A task waiting for its turn needs
+   * nothing (its priority is read again after its turn).
    */
   public void wake(OriginTask task) {
     lock.lock();
     try {
-      if (parked.remove(task)) {
+      if (parked.contains(task)) {
         push(System.nanoTime(), task);
+        parked.remove(task); // after the push: a priority that throws leaves the task parked
         changed.signalAll();
       } else if (running.contains(task)) {
         woken.merge(task, System.nanoTime(), Math::min);
@@ -126,9 +146,9 @@ public final class Scheduler {
 
   /**
    * Adds a task to a running schedule, first ready at {@code readyAt} ({@link System#nanoTime()}),
-   * e.g. an origin a fleet process just claimed. A task already waiting for its turn is left as it is;
-   * a parked one comes back at that time; one whose turn is running comes back then even if it
-   * returns finished.
+   * e.g. an origin a fleet process just claimed, in line with its {@link OriginTask#priority()}.
+   * A task already waiting for its turn is left as it is; a parked one comes back at that time; one
+   * whose turn is running comes back then even if it returns finished.
    */
   public void add(OriginTask task, long readyAt) {
     lock.lock();
@@ -138,8 +158,8 @@ public final class Scheduler {
         return;
       }
       if (waiting.contains(task)) return;
-      parked.remove(task);
       push(readyAt, task);
+      parked.remove(task);
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -150,7 +170,7 @@ public final class Scheduler {
   public int activeOrigins() {
     lock.lock();
     try {
-      return heap.size() + inFlight;
+      return notReady.size() + ready.size() + inFlight;
     } finally {
       lock.unlock();
     }
@@ -160,7 +180,7 @@ public final class Scheduler {
   private OriginTask awaitNext() throws InterruptedException {
     while (true) {
       boolean stopping = stopRequested || stopWhen.getAsBoolean();
-      if (stopping || heap.isEmpty()) {
+      if (stopping || waiting.isEmpty()) {
         if (inFlight == 0 && (stopping || !untilStopped)) return null;
         changed.await();
         continue;
@@ -169,12 +189,13 @@ public final class Scheduler {
         changed.await();
         continue;
       }
-      long wait = heap.peek().readyAt - System.nanoTime();
-      if (wait > 0) {
-        changed.awaitNanos(wait);
+      long now = System.nanoTime();
+      while (!notReady.isEmpty() && notReady.peek().readyAt - now <= 0) ready.add(notReady.poll());
+      if (ready.isEmpty()) {
+        changed.awaitNanos(notReady.peek().readyAt - now);
         continue;
       }
-      OriginTask task = heap.poll().task;
+      OriginTask task = ready.poll().task;
       waiting.remove(task);
       return task;
     }
@@ -182,8 +203,12 @@ public final class Scheduler {
 
   private void runTurn(OriginTask task) {
     OptionalLong next = OptionalLong.empty();
+    double priority = 0;
     try {
-      next = task.turn();
+      OptionalLong after = task.turn();
+      // Read here, on the turn's thread and outside the lock; one that throws fails the turn.
+      priority = task.priority();
+      next = after;
     } catch (RuntimeException e) {
       onFailure.accept(task, e);
     } catch (Error e) {
@@ -196,10 +221,13 @@ public final class Scheduler {
       try {
         inFlight--;
         running.remove(task);
+        // A wake during the turn is used up by this return either way: kept, it would bring the
+        // task back once more after a later turn that returns finished.
+        Long wokenAt = woken.remove(task);
         if (next.isPresent()) {
-          push(next.getAsLong(), task);
-        } else if (woken.containsKey(task)) {
-          push(woken.remove(task), task);
+          push(next.getAsLong(), priority, task);
+        } else if (wokenAt != null) {
+          push(wokenAt, priority, task);
         } else {
           parked.add(task);
         }
@@ -210,9 +238,14 @@ public final class Scheduler {
     }
   }
 
-  /** Puts a task in the heap; under the lock. */
+  /** Puts a task in line, reading its priority now; under the lock. */
   private void push(long readyAt, OriginTask task) {
-    heap.add(new Entry(readyAt, seq++, task));
+    push(readyAt, task.priority(), task);
+  }
+
+  /** Puts a task in line; under the lock. Ready or not is sorted out at the next dispatch. */
+  private void push(long readyAt, double priority, OriginTask task) {
+    notReady.add(new Entry(readyAt, priority, seq++, task));
     waiting.add(task);
   }
 

@@ -1,5 +1,6 @@
 /**
- * The frontier's scheduler: origins take turns, ordered by the time each may next be contacted
- * (a min-heap, the "penalty box"), with at most one turn per origin in flight.
+ * The frontier's scheduler: origins take turns, each waiting for the time it may next be contacted
+ * (a min-heap, the "penalty box"); among those whose time has come, the one holding the best work
+ * goes first (the front queues' priority). At most one turn per origin is in flight.
  */
 package org.forager.frontier;
