@@ -164,6 +164,7 @@ final class OriginCrawler implements OriginTask {
    * robots.txt or sitemaps are to be read (sitemaps are where a site names its important pages);
    * then that of the next URL it takes. Read between turns, never during one.
    */
+  @Override
   public double priority() {
     if (!loaded) return 1.0;
     if (sitemaps.hasWork()) return 1.0;
