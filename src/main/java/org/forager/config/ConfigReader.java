@@ -82,7 +82,7 @@ final class ConfigReader {
         status(root.section("status", STATUS_KEYS)),
         new CrawlConfig.Duplicates(root.section("duplicates", List.of("skip_links"))
             .get("skip_links", Values::bool).orElse(defaults.duplicates().skipLinks())),
-        root.has("scope") ? ScopeReader.read(root.section("scope", ScopeReader.acceptedKeys())) : defaults.scope(),
+        root.has("scope") ? ScopeReader.read(root.section("scope", ScopeReader.KEYS)) : defaults.scope(),
         root.get("sites", (path, node) -> SiteReader.read(path, node, politeness, limits.maxPagesPerOrigin()))
             .orElse(defaults.sites()));
   }

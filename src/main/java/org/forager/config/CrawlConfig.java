@@ -378,9 +378,11 @@ public record CrawlConfig(
    *     included
    * @param maxOrigins how many origins the crawl takes on at most (at least 1)
    */
-  public record ScopeConfig(Mode mode, List<String> allow, List<String> deny, long maxOrigins) {
+  public record ScopeConfig(Mode mode, List<String> allow, List<String> deny, long maxOrigins, int maxHops) {
 
     public static final long DEFAULT_MAX_ORIGINS = 1_000_000;
+    /** The largest {@code scope.max_hops}: beyond a few hops a domains crawl is an open crawl. */
+    public static final int MAX_HOPS = 100;
 
     /** What the seeds stand for. */
     public enum Mode {
@@ -405,6 +407,17 @@ public record CrawlConfig(
       if (!allow.isEmpty() && mode != Mode.OPEN) {
         throw new IllegalArgumentException("allow is only used in mode OPEN, not " + mode);
       }
+      if (maxHops < 0 || maxHops > MAX_HOPS) {
+        throw new IllegalArgumentException("maxHops must be 0.." + MAX_HOPS + ": " + maxHops);
+      }
+      if (maxHops > 0 && mode != Mode.DOMAINS) {
+        throw new IllegalArgumentException("maxHops is only used in mode DOMAINS, not " + mode);
+      }
+    }
+
+    /** A scope without hops beyond the seeds' domains. */
+    public ScopeConfig(Mode mode, List<String> allow, List<String> deny, long maxOrigins) {
+      this(mode, allow, deny, maxOrigins, 0);
     }
 
     /**

@@ -203,7 +203,8 @@ final class OriginCrawler implements OriginTask {
   /** The configured gates and the caller's, in that order; robots.txt comes after them. */
   private Optional<Verdict.Rejected> localRefusal(PendingUrl pending) {
     String url = pending.candidate().url();
-    if (ctx.gatekeeper().check(url, pending.candidate().depth()) instanceof Verdict.Rejected rejected) {
+    if (ctx.gatekeeper().check(url, pending.candidate().depth(), pending.candidate().hops())
+        instanceof Verdict.Rejected rejected) {
       return Optional.of(rejected);
     }
     return ctx.extraGate().refuse(url, pending.candidate().depth())

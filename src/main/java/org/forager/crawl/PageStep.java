@@ -100,7 +100,8 @@ final class PageStep {
         digest = Optional.empty();
       } else if (outcome == Outcome.REDIRECT) {
         redirectTo = classification.location().flatMap(l -> UrlNormalizer.resolve(url, l));
-        redirectTo.ifPresent(target -> offerTarget(discovered, target, candidate.depth() + 1, url, "redirect", fromSeed));
+        redirectTo.ifPresent(target -> offerTarget(discovered, target, candidate.depth() + 1, candidate.hops(), url,
+            "redirect", fromSeed));
       } else if (outcome == Outcome.FETCHED) {
         if (ContentTypes.isHtml(response)) {
           ExtractedPage page = ctx.extractor().extract(url, response.body(), contentType,
@@ -112,10 +113,11 @@ final class PageStep {
           if (canonical.isPresent() && !canonical.get().equals(url)) {
             // The page is a copy: only its canonical URL is worth crawling, at the same depth.
             outcome = Outcome.NON_CANONICAL;
-            offerTarget(discovered, canonical.get(), candidate.depth(), url, "canonical", fromSeed);
+            offerTarget(discovered, canonical.get(), candidate.depth(), candidate.hops(), url, "canonical", fromSeed);
           } else {
             for (String link : page.links()) {
-              if (!offer(discovered, link, candidate.depth() + 1, url) && !ctx.gatekeeper().inScope(link)) {
+              int hops = ctx.gatekeeper().scope().hopsTo(link, candidate.hops());
+              if (!offer(discovered, link, candidate.depth() + 1, hops, url) && !ctx.gatekeeper().inScope(link, hops)) {
                 outOfScopeLinks++;
               }
             }
@@ -215,9 +217,9 @@ final class PageStep {
   }
 
   /** Adds the URL to the candidates when the discovery gates let it; whether they did. */
-  private boolean offer(List<Candidate> discovered, String url, int depth, String from) {
-    if (session.ctx.gatekeeper().isCandidate(url, depth)) {
-      discovered.add(new Candidate(url, depth, Optional.of(from), 0, session.ctx.ranking()));
+  private boolean offer(List<Candidate> discovered, String url, int depth, int hops, String from) {
+    if (session.ctx.gatekeeper().isCandidate(url, depth, hops)) {
+      discovered.add(new Candidate(url, depth, Optional.of(from), hops, session.ctx.ranking()));
       return true;
     }
     return false;
@@ -228,11 +230,12 @@ final class PageStep {
    * the scope: an {@code OUT_OF_SCOPE} action says so, and a seed's redirect out of scope is noted for
    * the run's summary with the setting that would include it.
    */
-  private void offerTarget(List<Candidate> discovered, String target, int depth, String from, String what,
-      boolean fromSeed) {
-    if (offer(discovered, target, depth, from)) return;
+  private void offerTarget(List<Candidate> discovered, String target, int depth, int fromHops, String from,
+      String what, boolean fromSeed) {
     CrawlContext ctx = session.ctx;
-    Optional<String> outOfScope = ctx.gatekeeper().outOfScope(target);
+    int hops = ctx.gatekeeper().scope().hopsTo(target, fromHops);
+    if (offer(discovered, target, depth, hops, from)) return;
+    Optional<String> outOfScope = ctx.gatekeeper().outOfScope(target, hops);
     if (outOfScope.isEmpty()) return; // a trap limit: like any link
     outOfScopeTargets.add(new CrawlAction(ctx.clock().instant(), CrawlAction.Kind.PAGE, target, Outcome.OUT_OF_SCOPE,
         0, Optional.empty(), 0, 0, Optional.empty(), Optional.empty(), 1, session.politeness.delayMillis(),

@@ -35,7 +35,8 @@ final class ScopeSetting {
 
   static String encode(ScopeConfig scope) {
     return "mode=" + scope.mode().key() + "\nallow=" + String.join(",", scope.allow())
-        + "\ndeny=" + String.join(",", scope.deny()) + "\nmax_origins=" + scope.maxOrigins() + "\n";
+        + "\ndeny=" + String.join(",", scope.deny()) + "\nmax_origins=" + scope.maxOrigins()
+        + "\nmax_hops=" + scope.maxHops() + "\n";
   }
 
   /** The scope a value holds; empty (the default then applies) when it is not one this build can read. */
@@ -45,6 +46,7 @@ final class ScopeSetting {
       List<String> allow = List.of();
       List<String> deny = List.of();
       long maxOrigins = ScopeConfig.DEFAULT_MAX_ORIGINS;
+      int maxHops = 0;
       for (String line : value.split("\n")) {
         int eq = line.indexOf('=');
         if (eq < 0) continue;
@@ -55,10 +57,11 @@ final class ScopeSetting {
           case "allow" -> allow = list(v);
           case "deny" -> deny = list(v);
           case "max_origins" -> maxOrigins = Long.parseLong(v);
+          case "max_hops" -> maxHops = Integer.parseInt(v);
           default -> { } // a key of a later version: ignored
         }
       }
-      return mode == null ? Optional.empty() : Optional.of(new ScopeConfig(mode, allow, deny, maxOrigins));
+      return mode == null ? Optional.empty() : Optional.of(new ScopeConfig(mode, allow, deny, maxOrigins, maxHops));
     } catch (IllegalArgumentException e) {
       Notice.println("forager: the scope saved in the store cannot be read (" + e.getMessage() + "); using the default");
       return Optional.empty();
@@ -71,6 +74,7 @@ final class ScopeSetting {
 
   private static String describe(ScopeConfig scope) {
     return "scope.mode " + scope.mode().key() + (scope.allow().isEmpty() ? "" : ", allow " + scope.allow())
-        + (scope.deny().isEmpty() ? "" : ", deny " + scope.deny());
+        + (scope.deny().isEmpty() ? "" : ", deny " + scope.deny())
+        + (scope.maxHops() == 0 ? "" : ", max_hops " + scope.maxHops());
   }
 }

@@ -89,10 +89,13 @@ final class SitemapStep {
           List<Candidate> candidates = new ArrayList<>();
           List<SitemapResult.Entry> modified = new ArrayList<>();
           for (SitemapResult.Entry entry : batch) {
-            Optional<String> url =
-                UrlNormalizer.normalize(entry.url()).filter(u -> ctx.gatekeeper().isCandidate(u, 1));
+            Optional<String> url = UrlNormalizer.normalize(entry.url());
+            // A sitemap's entries outside the seeds' domains (a site a domains crawl wandered to) are at
+            // the edge of scope.max_hops: taken, but their links outside lead no further.
+            int hops = url.isEmpty() || ctx.gatekeeper().inScope(url.get()) ? 0 : ctx.gatekeeper().scope().maxHops();
+            url = url.filter(u -> ctx.gatekeeper().isCandidate(u, 1, hops));
             if (url.isEmpty()) continue;
-            candidates.add(new Candidate(url.get(), 1, Optional.of(response.url()), 0,
+            candidates.add(new Candidate(url.get(), 1, Optional.of(response.url()), hops,
                 ctx.sitemapRanking(entry.priority())));
             if (entry.lastmod().isPresent()) modified.add(new SitemapResult.Entry(url.get(), entry.lastmod()));
           }

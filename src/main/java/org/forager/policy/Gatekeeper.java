@@ -64,19 +64,37 @@ public final class Gatekeeper implements RequestGate {
     this.exclusionFile = config.doNotCrawlFile().map(ExclusionFile::watch);
   }
 
-  /** Whether a discovered link (normalized) may become a crawl candidate; cheap, on the hot path. */
+  /** Whether a discovered link (normalized) inside the scope proper may become a crawl candidate. */
   public boolean isCandidate(String url, int depth) {
+    return isCandidate(url, depth, 0);
+  }
+
+  /**
+   * Whether a discovered link (normalized) {@code hops} hops outside the seeds' domains ({@link
+   * Scope#hopsTo}) may become a crawl candidate; cheap, on the hot path.
+   */
+  public boolean isCandidate(String url, int depth, int hops) {
     return url.length() <= maxUrlLength
         && depth <= maxDepth
-        && inScope(url)
+        && inScope(url, hops)
         && !hasSkippedExtension(url)
         && !hasRepeatedSegments(url);
   }
 
-  /** Every local gate, in order, for a candidate about to be fetched. */
+  /** Every local gate, in order, for a candidate inside the scope proper about to be fetched. */
   public Verdict check(String url, int depth) {
+    return check(url, depth, 0);
+  }
+
+  /**
+   * Every local gate, in order, for a candidate {@code hops} hops outside the seeds' domains about to
+   * be fetched (a crawl resumed with a smaller {@code scope.max_hops} refuses those now beyond it).
+   */
+  public Verdict check(String url, int depth, int hops) {
     Verdict request = checkRequest(url);
     if (request instanceof Verdict.Rejected) return request;
+    Optional<String> beyond = outOfScope(url, hops);
+    if (beyond.isPresent()) return local(beyond.get());
     if (hasSkippedExtension(url)) return local("skip_extensions");
     if (url.length() > maxUrlLength) return local("longer than limits.max_url_length " + maxUrlLength);
     if (depth > maxDepth) return local("deeper than limits.max_depth " + maxDepth);
@@ -91,9 +109,22 @@ public final class Gatekeeper implements RequestGate {
     return scope.contains(url);
   }
 
+  /** Whether a (normalized) URL {@code hops} hops away is in reach ({@link Scope#reachable}). */
+  public boolean inScope(String url, int hops) {
+    return scope.reachable(url, hops);
+  }
+
   /** Why a (normalized) URL is out of the crawl's scope ({@code scope.*}), when it is; cheap when it is not. */
   public Optional<String> outOfScope(String url) {
     return scope.contains(url) ? Optional.empty() : scope.refuses(url);
+  }
+
+  /** Why a (normalized) URL {@code hops} hops away is out of reach, when it is: {@code scope.max_hops} included. */
+  public Optional<String> outOfScope(String url, int hops) {
+    if (scope.reachable(url, hops)) return Optional.empty();
+    Optional<String> reason = scope.refuses(url);
+    if (scope.maxHops() == 0 || !scope.mayRequest(url)) return reason;
+    return reason.map(r -> r + ", " + hops + " hops away, more than scope.max_hops " + scope.maxHops());
   }
 
   /** The crawl's scope. */
@@ -108,8 +139,7 @@ public final class Gatekeeper implements RequestGate {
    */
   @Override
   public Verdict checkRequest(String url) {
-    Optional<String> outOfScope = outOfScope(url);
-    if (outOfScope.isPresent()) return local(outOfScope.get());
+    if (!scope.mayRequest(url)) return local(scope.refuses(url).orElse("out of scope"));
     if (!doNotCrawlHosts.isEmpty()) {
       Optional<String> rule = doNotCrawlHosts.match(Origin.ofUrl(url).host());
       if (rule.isPresent()) return local("do_not_crawl " + rule.get());

@@ -18,7 +18,9 @@ import org.forager.url.Origin;
  *   <li>{@link Mode#OPEN}: any http(s) URL; when {@code scope.allow} is not empty, only under it.
  * </ul>
  * In every mode a host {@code scope.deny} covers is refused first: deny wins over everything, seeds
- * included. Built once from the configuration and the seeds' origins; immutable and thread-safe. Asked
+ * included. In {@code domains} mode with {@code scope.max_hops} above 0, a URL outside the seeds'
+ * domains is still reachable when at most that many links lead to it from the last page inside them
+ * ({@link #hopsTo}, {@link #reachable}): its candidates carry the count. Built once from the configuration and the seeds' origins; immutable and thread-safe. Asked
  * for every discovered link, so {@link #contains} allocates at most the host string.
  */
 public final class Scope {
@@ -95,6 +97,39 @@ public final class Scope {
     };
   }
 
+  /** {@code scope.max_hops}: 0 unless a domains crawl may wander. */
+  public int maxHops() {
+    return config.maxHops();
+  }
+
+  /**
+   * The hops of a URL found on a page {@code fromHops} hops away: 0 inside the scope proper (the
+   * seeds' domains), one more than the page's outside it.
+   */
+  public int hopsTo(String normalizedUrl, int fromHops) {
+    return contains(normalizedUrl) ? 0 : fromHops + 1;
+  }
+
+  /**
+   * Whether a URL {@code hops} hops away may be a candidate: in scope, or a domains crawl's wander
+   * within {@code scope.max_hops} to a host {@code scope.deny} does not cover.
+   */
+  public boolean reachable(String normalizedUrl, int hops) {
+    if (contains(normalizedUrl)) return true;
+    return hops <= config.maxHops() && mayRequest(normalizedUrl);
+  }
+
+  /**
+   * Whether a URL may be requested at all: in scope, or, when a domains crawl may wander, any http(s)
+   * URL {@code scope.deny} does not cover (which ones it wanders to its candidates' hops decide).
+   */
+  public boolean mayRequest(String normalizedUrl) {
+    if (contains(normalizedUrl)) return true;
+    if (config.maxHops() == 0) return false;
+    String host = Hosts.hostOf(normalizedUrl);
+    return host != null && !host.isEmpty() && (deny.isEmpty() || deny.match(host) == null);
+  }
+
   /**
    * Whether the crawl may take on one more origin when it knows {@code knownOrigins} already
    * ({@code scope.max_origins}). The caller counts; origins it knows stay crawlable whatever this says.
@@ -132,6 +167,7 @@ public final class Scope {
       case OPEN -> allow.isEmpty() ? "any host" : "allow " + allow;
     };
     return "scope " + config.mode().key() + " (" + seeds + (deny.isEmpty() ? "" : ", deny " + deny)
+        + (config.maxHops() == 0 ? "" : ", max_hops " + config.maxHops())
         + ", max_origins " + config.maxOrigins() + ")";
   }
 }

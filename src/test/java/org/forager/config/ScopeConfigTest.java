@@ -46,6 +46,13 @@ class ScopeConfigTest {
 
   /** Entries are normalized as URL hosts are, a leading dot kept to mark a suffix. */
   @Test
+  void domainsModeMayWanderMaxHopsLinksAway() throws IOException {
+    assertEquals(new ScopeConfig(Mode.DOMAINS, List.of(), List.of(), ScopeConfig.DEFAULT_MAX_ORIGINS, 2),
+        load("scope: { mode: domains, max_hops: 2 }\n"));
+    assertEquals(0, load("scope: { mode: domains }\n").maxHops());
+  }
+
+  @Test
   void openModeEntriesAreNormalized() throws IOException {
     ScopeConfig scope = load("""
         scope:
@@ -114,7 +121,13 @@ class ScopeConfigTest {
         arguments("scope: { deny: example.org }", "config: scope.deny: must be a list, found \"example.org\""),
         arguments("scope: { max_origins: 0 }", "config: scope.max_origins: must be ≥ 1"),
         arguments("scope: { max_hops: 1 }",
-            "config: scope.max_hops: is not supported yet (planned, see docs/scope.md); remove it"),
+            "config: scope.max_hops: only used when scope.mode is domains (how many links a crawl may follow outside"
+                + " the seeds' domains; an origins crawl stays on the seeds' origins: use scope.mode: domains)"),
+        arguments("scope: { mode: open, max_hops: 2 }",
+            "config: scope.max_hops: only used when scope.mode is domains (how many links a crawl may follow outside"
+                + " the seeds' domains; an open crawl has no such bound)"),
+        arguments("scope: { mode: domains, max_hops: 101 }", "config: scope.max_hops: must be ≤ 100"),
+        arguments("scope: { mode: domains, max_hops: -1 }", "config: scope.max_hops: must be ≥ 0"),
         arguments("scope: { maxorigins: 5 }", "config: scope: unknown key 'maxorigins' (did you mean 'max_origins'?)"),
         arguments("scope: open", "config: scope: must be a map (key: value), found \"open\""));
   }
