@@ -26,6 +26,7 @@ import org.forager.store.CrawlStore;
 import org.forager.store.DueCandidate;
 import org.forager.store.OriginLeases;
 import org.forager.store.OriginState;
+import org.forager.store.Ranking;
 import org.forager.store.StoreException;
 import org.forager.store.UrlRecord;
 import org.forager.url.Origin;
@@ -56,18 +57,20 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   /** Connections per store unless told otherwise: enough for many origins crawled at once. */
   public static final int DEFAULT_CONNECTIONS = 8;
 
+  // Returns the ordinal (from 1) of each candidate it added.
   private static final String INSERT_NEW = """
       WITH candidate AS (
-        SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[])
-          AS c(origin, url, depth, discovered_from)
+        SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[], ?::integer[], ?::integer[])
+          WITH ORDINALITY AS c(origin, url, depth, discovered_from, priority, hops, i)
       ), added AS (
         INSERT INTO crawl_url (origin, url, depth, discovered_from, discovered_at)
         SELECT origin, url, depth, discovered_from, now() FROM candidate
         ON CONFLICT (origin, url) DO NOTHING
-        RETURNING origin, url, depth
+        RETURNING origin, url
       ), due AS (
-        INSERT INTO crawl_due (origin, url, due_at, depth, fetch_count)
-        SELECT origin, url, '-infinity', depth, 0 FROM added
+        INSERT INTO crawl_due (origin, url, due_at, depth, fetch_count, priority, inlinks, hops)
+        SELECT c.origin, c.url, '-infinity', c.depth, 0, c.priority, ?, c.hops
+        FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
       ), counted AS (
         INSERT INTO crawl_url_count AS n (origin, urls)
         SELECT origin, count(*) FROM added GROUP BY origin ORDER BY origin
@@ -81,7 +84,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         FROM (SELECT DISTINCT origin FROM added ORDER BY origin) a
         WHERE l.origin = a.origin
       )
-      SELECT count(*) FROM added
+      SELECT c.i FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
       """;
 
   // A 2xx response replaces the validators, a 304 refreshes those it sends (RFC 9110 section
@@ -104,6 +107,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       )
       INSERT INTO crawl_history (origin, url, seq, %s)
       SELECT origin, url, fetch_count, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM crawled
+      RETURNING seq
       """.formatted(CrawlRecordRows.COLUMNS);
 
   // A crawled URL due later comes due earlier; its origin, if released as done, is free again
@@ -121,15 +125,27 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       SELECT count(*) FROM moved
       """;
 
+  // Never-crawled URLs take the odd turns, recrawls the even ones: ordered by turn, the two kinds
+  // alternate while both last, then the rest of either follows. Each side is a range scan of its
+  // index: crawl_due_new, and crawl_due_order past the never-crawled URLs' '-infinity' (every
+  // crawled URL's due_at is finite). A never-crawled URL is due at any cutoff.
   private static final String DUE = """
-      SELECT url, depth, etag, last_modified, fetch_count FROM crawl_due
-      WHERE origin = ? AND due_at <= ?
-      ORDER BY due_at, depth, url
+      (SELECT url, depth, etag, last_modified, fetch_count, priority, hops,
+          2 * row_number() OVER (ORDER BY priority DESC, depth, url) - 1 AS turn
+        FROM crawl_due WHERE origin = ? AND fetch_count = 0
+        ORDER BY priority DESC, depth, url LIMIT ?)
+      UNION ALL
+      (SELECT url, depth, etag, last_modified, fetch_count, priority, hops,
+          2 * row_number() OVER (ORDER BY due_at, depth, url) AS turn
+        FROM crawl_due WHERE origin = ? AND due_at > '-infinity' AND due_at <= ? AND fetch_count > 0
+        ORDER BY due_at, depth, url LIMIT ?)
+      ORDER BY turn
       LIMIT ?
       """;
 
   private static final String URL_RECORD = """
-      SELECT u.url, u.depth, u.discovered_from, u.discovered_at, d.fetch_count, d.due_at, h.seq, %s
+      SELECT u.url, u.depth, u.discovered_from, u.discovered_at, d.fetch_count, d.due_at, d.priority,
+        d.inlinks, d.hops, h.seq, %s
       FROM crawl_url u
       JOIN crawl_due d ON d.origin = u.origin AND d.url = u.url
       LEFT JOIN crawl_history h ON h.origin = u.origin AND h.url = u.url AND h.seq = d.fetch_count
@@ -263,7 +279,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   public int addCandidates(Collection<Candidate> candidates) {
     CandidateRows rows = CandidateRows.of(candidates);
     if (rows.isEmpty()) return 0;
-    return database.inTransaction(connection -> insertNew(connection, rows));
+    Integer[] priorities = rows.priorities(0);
+    return database.inTransaction(connection -> count(insertNew(connection, rows, priorities, 0)));
   }
 
   @Override
@@ -272,14 +289,17 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     return database.inTransaction(connection -> {
       try (PreparedStatement select = connection.prepareStatement(DUE)) {
         select.setString(1, origin.toString());
-        select.setObject(2, SqlTime.cutoff(cutoff));
-        select.setInt(3, limit);
+        select.setInt(2, limit);
+        select.setString(3, origin.toString());
+        select.setObject(4, SqlTime.cutoff(cutoff));
+        select.setInt(5, limit);
+        select.setInt(6, limit);
         List<DueCandidate> due = new ArrayList<>(Math.min(limit, 1024));
         try (ResultSet rows = select.executeQuery()) {
           while (rows.next()) {
             due.add(new DueCandidate(rows.getString(1), rows.getInt(2),
                 Optional.ofNullable(rows.getString(3)), Optional.ofNullable(rows.getString(4)),
-                rows.getInt(5)));
+                rows.getInt(5), Ranking.dequantize(rows.getInt(6)), rows.getInt(7)));
           }
         }
         return due;
@@ -287,54 +307,79 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     });
   }
 
+  /**
+   * {@inheritDoc} One transaction of one to four statements: the crawl (the URL's due row and
+   * history), then, if the page links anywhere, the insert of the discovered URLs not known yet,
+   * then, at the page's first crawl only, the lock and update of the known, never-crawled URLs it
+   * links to ({@link Inlinks}). A URL recorded without being added is added first, as a seed.
+   */
   @Override
   public void record(CrawlRecord record, Collection<Candidate> discovered) {
     String origin = CandidateRows.origin(record.url());
-    // The recorded URL joins the insert as a seed: added at depth 0 when not known yet, so the
-    // update below always finds its due row. Its own appearances among the links are ignored.
-    List<Candidate> candidates = new ArrayList<>(discovered.size() + 1);
+    List<Candidate> links = new ArrayList<>(discovered.size());
     for (Candidate candidate : discovered) {
-      if (!candidate.url().equals(record.url())) candidates.add(candidate);
+      if (!candidate.url().equals(record.url())) links.add(candidate); // a page's links to itself count nothing
     }
-    candidates.add(Candidate.seed(record.url()));
-    CandidateRows rows = CandidateRows.of(candidates);
+    CandidateRows rows = CandidateRows.of(links);
+    CandidateRows self = CandidateRows.of(List.of(Candidate.seed(record.url())));
     SqlTime.micros(record.fetchedAt()); // out-of-range instants fail before the transaction
     SqlTime.micros(record.nextFetchAt());
     database.inTransaction(connection -> {
-      insertNew(connection, rows);
-      try (PreparedStatement update = connection.prepareStatement(RECORD)) {
-        int i = 1;
-        update.setObject(i++, SqlTime.micros(record.nextFetchAt()));
-        update.setInt(i++, record.httpStatus());
-        update.setString(i++, record.etag().orElse(null));
-        update.setString(i++, record.lastModified().orElse(null));
-        update.setString(i++, origin);
-        update.setString(i++, record.url());
-        SqlTime.setExact(update, i, record.fetchedAt());
-        i += 2;
-        update.setString(i++, record.outcome().name());
-        update.setInt(i++, record.httpStatus());
-        update.setLong(i++, record.durationMillis());
-        update.setString(i++, record.contentType().orElse(null));
-        update.setLong(i++, record.contentLength());
-        update.setString(i++, record.digest().orElse(null));
-        update.setString(i++, record.redirectTo().orElse(null));
-        update.setString(i++, record.canonical().orElse(null));
-        update.setBoolean(i++, record.noindex());
-        update.setBoolean(i++, record.nofollow());
-        update.setString(i++, record.etag().orElse(null));
-        update.setString(i++, record.lastModified().orElse(null));
-        SqlTime.setExact(update, i, record.nextFetchAt());
-        i += 2;
-        update.setString(i++, record.duplicateOf().orElse(null));
-        if (record.simhash().isPresent()) update.setLong(i, record.simhash().getAsLong());
-        else update.setNull(i, java.sql.Types.BIGINT);
-        if (update.executeUpdate() != 1) {
+      int fetchCount = crawl(connection, origin, record);
+      if (fetchCount == 0) {
+        insertNew(connection, self, self.priorities(0), 0);
+        fetchCount = crawl(connection, origin, record);
+        if (fetchCount == 0) {
           throw new StoreException("crawl database " + database.name + ": no due row for " + record.url());
         }
       }
+      if (rows.isEmpty()) return null;
+      // Only a page's first crawl counts its links: its new links are stored with that inlink.
+      // Every link is ranked up front (rankings are cheap and pure); the insert keeps the new ones'.
+      boolean first = fetchCount == 1;
+      boolean[] added = insertNew(connection, rows, rows.priorities(first ? 1 : 0), first ? 1 : 0);
+      if (first) Inlinks.count(connection, rows, added);
       return null;
     });
+  }
+
+  /**
+   * Records the crawl action on the URL's due row and in its history.
+   *
+   * @return the URL's fetch count now; 0 when the URL is not known (nothing written)
+   */
+  private static int crawl(Connection connection, String origin, CrawlRecord record) throws SQLException {
+    try (PreparedStatement update = connection.prepareStatement(RECORD)) {
+      int i = 1;
+      update.setObject(i++, SqlTime.micros(record.nextFetchAt()));
+      update.setInt(i++, record.httpStatus());
+      update.setString(i++, record.etag().orElse(null));
+      update.setString(i++, record.lastModified().orElse(null));
+      update.setString(i++, origin);
+      update.setString(i++, record.url());
+      SqlTime.setExact(update, i, record.fetchedAt());
+      i += 2;
+      update.setString(i++, record.outcome().name());
+      update.setInt(i++, record.httpStatus());
+      update.setLong(i++, record.durationMillis());
+      update.setString(i++, record.contentType().orElse(null));
+      update.setLong(i++, record.contentLength());
+      update.setString(i++, record.digest().orElse(null));
+      update.setString(i++, record.redirectTo().orElse(null));
+      update.setString(i++, record.canonical().orElse(null));
+      update.setBoolean(i++, record.noindex());
+      update.setBoolean(i++, record.nofollow());
+      update.setString(i++, record.etag().orElse(null));
+      update.setString(i++, record.lastModified().orElse(null));
+      SqlTime.setExact(update, i, record.nextFetchAt());
+      i += 2;
+      update.setString(i++, record.duplicateOf().orElse(null));
+      if (record.simhash().isPresent()) update.setLong(i, record.simhash().getAsLong());
+      else update.setNull(i, java.sql.Types.BIGINT);
+      try (ResultSet seq = update.executeQuery()) {
+        return seq.next() ? seq.getInt(1) : 0;
+      }
+    }
   }
 
   @Override
@@ -553,18 +598,34 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     database.close();
   }
 
-  /** Inserts the candidates not known yet with their due and count rows; returns how many. */
-  private static int insertNew(Connection connection, CandidateRows rows) throws SQLException {
+  /**
+   * Inserts the candidates not known yet with their due and count rows, each with its priority
+   * (quantized) and {@code inlinks}.
+   *
+   * @return which of the candidates were added, by index
+   */
+  private static boolean[] insertNew(Connection connection, CandidateRows rows, Integer[] priorities, int inlinks)
+      throws SQLException {
     try (PreparedStatement insert = connection.prepareStatement(INSERT_NEW)) {
       insert.setArray(1, connection.createArrayOf("text", rows.origins()));
       insert.setArray(2, connection.createArrayOf("text", rows.urls()));
       insert.setArray(3, connection.createArrayOf("integer", rows.depths()));
       insert.setArray(4, connection.createArrayOf("text", rows.discoveredFrom()));
-      try (ResultSet count = insert.executeQuery()) {
-        count.next();
-        return count.getInt(1);
+      insert.setArray(5, connection.createArrayOf("integer", priorities));
+      insert.setArray(6, connection.createArrayOf("integer", rows.hops()));
+      insert.setInt(7, inlinks);
+      boolean[] added = new boolean[rows.urls().length];
+      try (ResultSet ordinals = insert.executeQuery()) {
+        while (ordinals.next()) added[ordinals.getInt(1) - 1] = true;
       }
+      return added;
     }
+  }
+
+  private static int count(boolean[] added) {
+    int n = 0;
+    for (boolean b : added) if (b) n++;
+    return n;
   }
 
   private static UrlRecord urlRecord(ResultSet row) throws SQLException {
@@ -580,7 +641,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       if (due.isBefore(next.truncatedTo(ChronoUnit.MICROS))) next = due;
     }
     return new UrlRecord(url, row.getInt("depth"), Optional.ofNullable(row.getString("discovered_from")),
-        SqlTime.get(row, "discovered_at"), row.getInt("fetch_count"), last, next);
+        SqlTime.get(row, "discovered_at"), row.getInt("fetch_count"), last, next,
+        Ranking.dequantize(row.getInt("priority")), row.getInt("inlinks"), row.getInt("hops"));
   }
 
   /** The origin of a URL looked up; empty for a string that cannot be a stored URL. */

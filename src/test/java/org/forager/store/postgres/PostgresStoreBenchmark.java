@@ -14,7 +14,8 @@ import org.forager.url.Origin;
 /**
  * A rough measure of the PostgreSQL store on a throw-away embedded server, one thread: adding links
  * in batches of 1,000 over 200 origins (every second link repeats an earlier one), popping every
- * origin's due URLs, recording 25 crawls per origin. Not a test; see docs/fleet.md for how to run it.
+ * origin's due URLs, recording 25 crawls per origin, then 25 first crawls per origin that link 20 URLs
+ * each (10 known and never crawled, 10 new). Not a test; see docs/fleet.md for how to run it.
  */
 public final class PostgresStoreBenchmark {
 
@@ -55,6 +56,30 @@ public final class PostgresStoreBenchmark {
       }
       long t3 = System.nanoTime();
       System.out.printf("record: %d in %.1f s = %.0f/s (one thread)%n", records, (t3 - t2) / 1e9, records / ((t3 - t2) / 1e9));
+      // First crawls linking 10 known, never-crawled URLs of their origin and 10 new ones: the
+      // inlink counting path (insert, lock, update on top of the crawl).
+      int linked = 0;
+      for (int o = 0; o < origins; o++) {
+        List<String> known = new ArrayList<>();
+        for (var due : store.due(Origin.ofUrl("https://o" + o + ".example"), now, 60)) {
+          if (due.fetchCount() == 0) known.add(due.url());
+        }
+        for (int p = 0; p + 10 < known.size() && p < 25; p++) {
+          String page = known.get(p);
+          List<Candidate> out = new ArrayList<>(20);
+          for (int k = 1; k <= 10; k++) out.add(new Candidate(known.get(p + k), 2, Optional.of(page)));
+          for (int k = 0; k < 10; k++) {
+            out.add(new Candidate(page + "/new" + k, 2, Optional.of(page)));
+          }
+          store.record(new CrawlRecord(page, now, Outcome.FETCHED, 200, 10, Optional.of("text/html"), 100,
+              Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(), Optional.empty(),
+              now.plusSeconds(86400)), out);
+          linked++;
+        }
+      }
+      long t4 = System.nanoTime();
+      System.out.printf("record with 20 links (10 known, 10 new), first crawls: %d in %.1f s = %.0f/s (one thread)%n",
+          linked, (t4 - t3) / 1e9, linked / ((t4 - t3) / 1e9));
       System.out.println("urlCount " + store.urlCount());
     }
   }
