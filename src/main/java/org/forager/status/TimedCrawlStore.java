@@ -113,6 +113,21 @@ final class TimedCrawlStore implements CrawlStore {
   }
 
   @Override
+  public List<Origin> scopeOrigins(Optional<Origin> after, int limit) {
+    return time(scope, () -> store.scopeOrigins(after, limit));
+  }
+
+  @Override
+  public Set<Origin> inScope(Collection<Origin> origins) {
+    return time(scope, () -> store.inScope(origins));
+  }
+
+  @Override
+  public long scopeCount() {
+    return time(scope, store::scopeCount);
+  }
+
+  @Override
   public Set<Origin> seedOrigins() {
     return time(seedOrigins, store::seedOrigins);
   }

@@ -35,6 +35,19 @@ public interface CrawlStore extends AutoCloseable {
   Set<Origin> scope();
 
   /**
+   * Up to {@code limit} origins of the scope (seeds' and discovered) after {@code after}, in the
+   * order of their serialized form's bytes: the whole scope page by page, never all of it in the heap.
+   * Empty {@code after}: from the first.
+   */
+  List<Origin> scopeOrigins(Optional<Origin> after, int limit);
+
+  /** Which of {@code origins} are in the scope, in one lookup. */
+  Set<Origin> inScope(Collection<Origin> origins);
+
+  /** How many origins the scope holds (a count, not a copy: may take a scan). */
+  long scopeCount();
+
+  /**
    * The seeds' origins only ({@link #addScope}), without those the crawl took on: what a run
    * narrowing the scope starts from. A store written before the two were told apart reads its
    * whole scope as seeds' origins, which it then was.

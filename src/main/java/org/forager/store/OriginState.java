@@ -12,7 +12,22 @@ import org.forager.url.Origin;
  * @param patience persistent failures left before the origin is given up for a run
  */
 public record OriginState(
-    Origin origin, Optional<RobotsTxt> robotsTxt, long delayMillis, int patience) {
+    Origin origin, Optional<RobotsTxt> robotsTxt, long delayMillis, int patience, Optional<RunProgress> run) {
+
+  /** A state without run progress (what a store written before it was kept gives back). */
+  public OriginState(Origin origin, Optional<RobotsTxt> robotsTxt, long delayMillis, int patience) {
+    this(origin, robotsTxt, delayMillis, patience, Optional.empty());
+  }
+
+  /**
+   * How far the origin got in one run, so that an origin the crawl put aside (its working set is
+   * bounded) and takes up again later in the same run goes on where it stopped: the page limit counts
+   * on, its sitemaps are not read twice, an origin given up stays given up.
+   *
+   * @param runStarted the run's start: progress of another run means nothing
+   * @param pagesFetched pages fetched in that run (or pass), against the page limit
+   */
+  public record RunProgress(Instant runStarted, long pagesFetched, boolean sitemapsRead, boolean givenUp) {}
 
   /**
    * One robots.txt fetch: what came back and until when it may be used.

@@ -14,7 +14,7 @@ final class Values {
 
   /**
    * Version 2 added a crawl record's duplicate-of URL and simhash, version 3 a URL's priority,
-   * inlinks and hops (in its record and its due entry); older values are still read, a URL without
+   * inlinks and hops (in its record and its due entry) and an origin state's run progress; older values are still read, a URL without
    * them as priority 1 (first: what the due order gave every new URL then), no inlinks, no hops.
    */
   private static final int VERSION = 3;
@@ -128,11 +128,16 @@ final class Values {
         .writeByteArray(robots.body())
         .writeInstant(robots.fetchedAt())
         .writeInstant(robots.expiresAt()));
+    out.writeBoolean(state.run().isPresent());
+    state.run().ifPresent(run -> out.writeInstant(run.runStarted())
+        .writeVarLong(run.pagesFetched())
+        .writeByte((run.sitemapsRead() ? 1 : 0) | (run.givenUp() ? 2 : 0)));
     return out.toByteArray();
   }
 
   static OriginState decodeOriginState(byte[] value) {
-    ByteReader in = versioned(value);
+    ByteReader in = new ByteReader(value);
+    int version = version(in);
     Origin origin = readOrigin(in);
     long delayMillis = in.readSignedVarLong();
     int patience = (int) in.readSignedVarLong();
@@ -141,7 +146,14 @@ final class Values {
       robots = Optional.of(new OriginState.RobotsTxt(
           in.readVarInt(), in.readByteArray(), in.readInstant(), in.readInstant()));
     }
-    return new OriginState(origin, robots, delayMillis, patience);
+    Optional<OriginState.RunProgress> run = Optional.empty();
+    if (version >= 3 && in.readBoolean()) {
+      var started = in.readInstant();
+      long pages = in.readVarLong();
+      int flags = in.readByte();
+      run = Optional.of(new OriginState.RunProgress(started, pages, (flags & 1) != 0, (flags & 2) != 0));
+    }
+    return new OriginState(origin, robots, delayMillis, patience, run);
   }
 
   /** A crawl setting's value: the version byte, then the UTF-8 bytes (already checked). */

@@ -360,6 +360,39 @@ public abstract class CrawlStoreConformanceTest {
   }
 
   @Test
+  void theScopeIsReadPageByPageInOriginOrderSeedsAndDiscoveredMerged() {
+    Origin c = Origin.ofUrl("https://c.example");
+    Origin a9 = Origin.ofUrl("https://a.example:9");
+    store.addScope(List.of(c, A));
+    store.addDiscoveredOrigins(List.of(B, A8080, a9));
+    List<Origin> all = List.of(B, A, A8080, a9, c); // by the bytes of "http://b...", "https://a.example", ...
+    assertEquals(all, store.scopeOrigins(Optional.empty(), 10));
+    assertEquals(all.subList(0, 2), store.scopeOrigins(Optional.empty(), 2));
+    assertEquals(all.subList(2, 4), store.scopeOrigins(Optional.of(A), 2), "after A, A itself excluded");
+    assertEquals(List.of(c), store.scopeOrigins(Optional.of(a9), 10));
+    assertEquals(List.of(), store.scopeOrigins(Optional.of(c), 10));
+    assertEquals(List.of(), store.scopeOrigins(Optional.empty(), 0));
+    assertEquals(5, store.scopeCount());
+    assertEquals(Set.of(A, B), store.inScope(List.of(A, B, Origin.ofUrl("https://unknown.example"), A)));
+    assertEquals(Set.of(), store.inScope(List.of()));
+    reopen();
+    assertEquals(all, store.scopeOrigins(Optional.empty(), 10));
+  }
+
+  @Test
+  void anOriginsRunProgressIsKept() {
+    OriginState.RunProgress run = new OriginState.RunProgress(T0, 42, true, false);
+    store.saveOriginState(new OriginState(A, Optional.empty(), 1500, 3, Optional.of(run)));
+    assertEquals(Optional.of(run), store.originState(A).orElseThrow().run());
+    store.saveOriginState(new OriginState(A, Optional.empty(), 1500, 3));
+    assertEquals(Optional.empty(), store.originState(A).orElseThrow().run());
+    OriginState.RunProgress givenUp = new OriginState.RunProgress(T0.plusNanos(123_456_789), 0, false, true);
+    store.saveOriginState(new OriginState(B, Optional.empty(), 0, 0, Optional.of(givenUp)));
+    reopen();
+    assertEquals(Optional.of(givenUp), store.originState(B).orElseThrow().run());
+  }
+
+  @Test
   void aDiscoveredOriginAddedLaterAsASeedsBecomesASeedOrigin() {
     store.addDiscoveredOrigins(List.of(A, B));
     assertEquals(Set.of(), store.seedOrigins());

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -153,14 +154,17 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   private static final String SAVE_ORIGIN_STATE = """
       INSERT INTO origin_state AS s (origin, delay_ms, patience, robots_status, robots_body,
-        robots_fetched_at, robots_fetched_at_nanos, robots_expires_at, robots_expires_at_nanos)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        robots_fetched_at, robots_fetched_at_nanos, robots_expires_at, robots_expires_at_nanos,
+        run_started_at, run_started_at_nanos, run_pages, run_flags)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (origin) DO UPDATE SET delay_ms = excluded.delay_ms, patience = excluded.patience,
         robots_status = excluded.robots_status, robots_body = excluded.robots_body,
         robots_fetched_at = excluded.robots_fetched_at,
         robots_fetched_at_nanos = excluded.robots_fetched_at_nanos,
         robots_expires_at = excluded.robots_expires_at,
-        robots_expires_at_nanos = excluded.robots_expires_at_nanos
+        robots_expires_at_nanos = excluded.robots_expires_at_nanos,
+        run_started_at = excluded.run_started_at, run_started_at_nanos = excluded.run_started_at_nanos,
+        run_pages = excluded.run_pages, run_flags = excluded.run_flags
       """;
 
   private static final String SAVE_SETTING = """
@@ -257,6 +261,51 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   @Override
   public Set<Origin> scope() {
     return origins("SELECT origin FROM crawl_scope");
+  }
+
+  @Override
+  public List<Origin> scopeOrigins(Optional<Origin> after, int limit) {
+    if (limit <= 0) return List.of();
+    return database.inTransaction(connection -> {
+      List<Origin> page = new ArrayList<>(Math.min(limit, 10_000));
+      try (PreparedStatement select = connection.prepareStatement(
+          "SELECT origin FROM crawl_scope WHERE origin > ? ORDER BY origin LIMIT ?")) {
+        select.setString(1, after.map(Origin::toString).orElse(""));
+        select.setInt(2, limit);
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) page.add(Origin.ofUrl(rows.getString(1)));
+        }
+      }
+      return page;
+    });
+  }
+
+  @Override
+  public Set<Origin> inScope(Collection<Origin> origins) {
+    if (origins.isEmpty()) return Set.of();
+    String[] names = origins.stream().map(Origin::toString).distinct().toArray(String[]::new);
+    return database.inTransaction(connection -> {
+      Set<Origin> found = new HashSet<>();
+      try (PreparedStatement select = connection.prepareStatement(
+          "SELECT origin FROM crawl_scope WHERE origin = ANY(?::text[])")) {
+        select.setArray(1, connection.createArrayOf("text", names));
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) found.add(Origin.ofUrl(rows.getString(1)));
+        }
+      }
+      return found;
+    });
+  }
+
+  @Override
+  public long scopeCount() {
+    return database.inTransaction(connection -> {
+      try (PreparedStatement select = connection.prepareStatement("SELECT count(*) FROM crawl_scope");
+          ResultSet rows = select.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
+    });
   }
 
   @Override
@@ -475,8 +524,15 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
             robots = Optional.of(new OriginState.RobotsTxt(status, row.getBytes("robots_body"),
                 SqlTime.getExact(row, "robots_fetched_at"), SqlTime.getExact(row, "robots_expires_at")));
           }
+          Optional<OriginState.RunProgress> run = Optional.empty();
+          long pages = row.getLong("run_pages");
+          if (!row.wasNull()) {
+            int flags = row.getInt("run_flags");
+            run = Optional.of(new OriginState.RunProgress(SqlTime.getExact(row, "run_started_at"), pages,
+                (flags & 1) != 0, (flags & 2) != 0));
+          }
           return Optional.of(
-              new OriginState(origin, robots, row.getLong("delay_ms"), row.getInt("patience")));
+              new OriginState(origin, robots, row.getLong("delay_ms"), row.getInt("patience"), run));
         }
       }
     });
@@ -497,6 +553,14 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
           SqlTime.setExact(upsert, 8, robots.expiresAt());
         } else {
           for (int i = 4; i <= 9; i++) upsert.setObject(i, null);
+        }
+        if (state.run().isPresent()) {
+          OriginState.RunProgress run = state.run().get();
+          SqlTime.setExact(upsert, 10, run.runStarted());
+          upsert.setLong(12, run.pagesFetched());
+          upsert.setInt(13, (run.sitemapsRead() ? 1 : 0) | (run.givenUp() ? 2 : 0));
+        } else {
+          for (int i = 10; i <= 13; i++) upsert.setObject(i, null);
         }
         upsert.executeUpdate();
       }
