@@ -30,7 +30,8 @@ final class ConfigReader {
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay");
   static final List<String> LIMITS_KEYS = List.of(
       "max_page_bytes", "fetch_timeout", "max_url_length", "max_depth", "max_retries",
-      "max_decompression_ratio", "max_pages_per_origin", "max_repeated_path_segments");
+      "max_decompression_ratio", "max_pages_per_origin", "max_repeated_path_segments",
+      "max_active_origins");
   static final List<String> RECRAWL_KEYS = List.of("interval", "min_interval", "max_interval");
   static final List<String> STATUS_KEYS = List.of("port", "bind", "allowed_hosts");
   static final List<String> STORE_KINDS = List.of("embedded", "postgres");
@@ -164,7 +165,9 @@ final class ConfigReader {
         section.get("max_pages_per_origin", (path, node) -> Values.wholeNumber(path, node, 1, Long.MAX_VALUE))
             .orElse(defaults.maxPagesPerOrigin()),
         section.get("max_repeated_path_segments", (path, node) -> Values.intAtLeast(path, node, 1))
-            .orElse(defaults.maxRepeatedPathSegments()));
+            .orElse(defaults.maxRepeatedPathSegments()),
+        section.get("max_active_origins", (path, node) -> Values.intAtLeast(path, node, 1))
+            .orElse(defaults.maxActiveOrigins()));
   }
 
   private static CrawlConfig.Sitemaps sitemaps(Section section) {

@@ -127,7 +127,23 @@ public record CrawlConfig(
       int maxRetries,
       long maxDecompressionRatio,
       long maxPagesPerOrigin,
-      int maxRepeatedPathSegments) {
+      int maxRepeatedPathSegments,
+      int maxActiveOrigins) {
+
+    /** {@link #maxActiveOrigins} when sized from the heap (the default). */
+    public static final int ACTIVE_ORIGINS_BY_HEAP = 0;
+
+    public Limits {
+      if (maxActiveOrigins < 0) throw new IllegalArgumentException("maxActiveOrigins must not be negative");
+    }
+
+    /** Limits with the working set sized from the heap. */
+    public Limits(long maxPageBytes, Duration fetchTimeout, int maxUrlLength, int maxDepth, int maxRetries,
+        long maxDecompressionRatio, long maxPagesPerOrigin, int maxRepeatedPathSegments) {
+      this(maxPageBytes, fetchTimeout, maxUrlLength, maxDepth, maxRetries, maxDecompressionRatio, maxPagesPerOrigin,
+          maxRepeatedPathSegments, ACTIVE_ORIGINS_BY_HEAP);
+    }
+
     public static Limits defaults() {
       return new Limits(2L << 20, Duration.ofSeconds(30), 2048, 50, 3, 100, 100_000, 3);
     }

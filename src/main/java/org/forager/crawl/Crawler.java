@@ -176,7 +176,6 @@ public final class Crawler implements AutoCloseable {
   private RunSummary runLocked() throws InterruptedException {
     Instant started = clock.instant();
     addSeeds();
-    Set<Origin> scope = store.scope();
     RunSummary summary = new RunSummary();
     ActionBudget budget = new ActionBudget(config.maxActions());
     Map<Origin, OriginCrawler> crawlers = new ConcurrentHashMap<>();
@@ -195,17 +194,23 @@ public final class Crawler implements AutoCloseable {
       // widen a narrower scope given now (open, then domains).
       Gatekeeper gatekeeper = new Gatekeeper(config,
           Scope.of(ScopeSetting.resolve(config.scope(), store), store.seedOrigins()));
-      KnownOrigins origins = new KnownOrigins(store, scope, gatekeeper.scope()::mayAddOrigin);
+      KnownOrigins origins = new KnownOrigins(store, gatekeeper.scope()::mayAddOrigin);
       AtomicReference<CrawlContext> context = new AtomicReference<>();
       boolean fleetMode = leases != null;
+      // A single run crawls a bounded working set of origins, taken from the store's scope as room
+      // frees (a fleet process holds only what it leased; a continuous crawl keeps every origin, for
+      // now, as its origins sleep until work comes due).
+      OriginWorkingSet workingSet = fleetMode || continuous ? null
+          : new OriginWorkingSet(store, crawlers, o -> new OriginCrawler(o, context.get(), started));
       CrawlContext ctx = new CrawlContext(config, clock, store, fetcher,
           new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
           gatekeeper, new HtmlExtractor(config.productToken()), warc, log, summary,
           budget, new Classifier(clock), origin -> {
             OriginCrawler c = crawlers.get(origin);
-            if (c != null) {
-              s.wake(c);
-            } else if (!fleetMode && origins.contains(origin)) {
+            if (c != null && s.wake(c)) return;
+            if (workingSet != null) {
+              if (workingSet.wake(origin)) s.sourceChanged();
+            } else if (c == null && !fleetMode && origins.contains(origin)) {
               // An origin taken on during the run (a redirect to www., a subdomain, another site).
               s.add(crawlers.computeIfAbsent(origin, o -> new OriginCrawler(o, context.get(), started)),
                   System.nanoTime());
@@ -225,8 +230,10 @@ public final class Crawler implements AutoCloseable {
         fleet = new FleetCoordinator(leases, ctx, started, s,
             origin -> new OriginCrawler(origin, ctx, started).fetchRobotsFirst());
         fleet.start();
+      } else if (workingSet != null) {
+        s.workingSet(workingSet, ActiveOrigins.capacity(config));
       } else {
-        for (Origin origin : scope) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
+        for (Origin origin : store.scope()) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
       }
       if (stopRequested) s.stop();
       ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache));

@@ -1,13 +1,13 @@
 package org.forager.crawl;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlStore;
@@ -18,34 +18,47 @@ import org.forager.url.Origin;
  * candidate brings (a redirect to {@code https://www.}, a subdomain, another site in {@code open}
  * mode). A new origin is added to the store's scope before any candidate of it is stored, so a crash
  * never leaves candidates of an origin the next run does not know; past {@code scope.max_origins}
- * candidates of further origins are dropped. Thread-safe; the check for a known origin is a set
- * lookup, taking one on is rare and serialized.
+ * candidates of further origins are dropped. Thread-safe.
  *
- * <p>Held in the heap for now: issue 14 moves origins into the store with a bounded working set.
+ * <p>The store holds them all; the heap only a bounded cache of those met lately ({@value #CACHED}),
+ * so a crawl knowing ten million origins does not keep ten million here (issue 14). A page's links to
+ * origins not in the cache cost one store lookup for all of them; taking one on is rare and
+ * serialized. The count against {@code scope.max_origins} is read from the store at the start and
+ * counted on; fleet processes taking origins on at once may each count one the other took on too,
+ * so the cap holds within the count of processes.
  */
 final class KnownOrigins {
 
-  private final Set<Origin> known = ConcurrentHashMap.newKeySet();
+  /** Origins remembered in the heap at most; the cache starts afresh when full. */
+  static final int CACHED = 100_000;
+
+  private final Set<Origin> cached = ConcurrentHashMap.newKeySet();
   private final CrawlStore store;
   private final LongPredicate mayAdd;
+  private final AtomicLong count;
   private final AtomicBoolean capReported = new AtomicBoolean();
 
   /**
    * @param mayAdd whether one more origin may be taken on, given how many are known ({@code
    *     scope.max_origins})
    */
-  KnownOrigins(CrawlStore store, Collection<Origin> initial, LongPredicate mayAdd) {
+  KnownOrigins(CrawlStore store, LongPredicate mayAdd) {
     this.store = store;
     this.mayAdd = mayAdd;
-    known.addAll(initial);
+    this.count = new AtomicLong(store.scopeCount());
   }
 
+  /** Whether the origin is in the crawl's scope (a store lookup unless met lately). */
   boolean contains(Origin origin) {
-    return known.contains(origin);
+    if (cached.contains(origin)) return true;
+    boolean known = !store.inScope(List.of(origin)).isEmpty();
+    if (known) remember(origin);
+    return known;
   }
 
-  int size() {
-    return known.size();
+  /** How many origins the crawl knows. */
+  long size() {
+    return count.get();
   }
 
   /**
@@ -53,16 +66,20 @@ final class KnownOrigins {
    * the store's scope when this returns. {@code home}'s own candidates pass without a lookup.
    */
   List<Candidate> admit(Origin home, List<Candidate> candidates) {
-    Set<Origin> fresh = null;
+    Set<Origin> unknown = null;
     for (Candidate c : candidates) {
       if (home.contains(c.url())) continue;
       Origin origin = Origin.ofUrl(c.url());
-      if (known.contains(origin)) continue;
-      if (fresh == null) fresh = new LinkedHashSet<>();
-      fresh.add(origin);
+      if (cached.contains(origin)) continue;
+      if (unknown == null) unknown = new LinkedHashSet<>();
+      unknown.add(origin);
     }
-    if (fresh == null) return candidates;
-    Set<Origin> refused = takeOn(fresh);
+    if (unknown == null) return candidates;
+    Set<Origin> known = store.inScope(unknown);
+    known.forEach(this::remember);
+    unknown.removeAll(known);
+    if (unknown.isEmpty()) return candidates;
+    Set<Origin> refused = takeOn(unknown);
     if (refused.isEmpty()) return candidates;
     List<Candidate> admitted = new ArrayList<>(candidates.size());
     for (Candidate c : candidates) {
@@ -77,21 +94,28 @@ final class KnownOrigins {
    * not one each.
    */
   private synchronized Set<Origin> takeOn(Set<Origin> fresh) {
-    fresh.removeIf(known::contains);
+    fresh.removeIf(cached::contains); // taken on by another page meanwhile
     List<Origin> taken = new ArrayList<>();
     Set<Origin> refused = new HashSet<>();
     for (Origin origin : fresh) {
-      if (mayAdd.test(known.size() + taken.size())) taken.add(origin);
+      if (mayAdd.test(count.get() + taken.size())) taken.add(origin);
       else refused.add(origin);
     }
     if (!taken.isEmpty()) {
       store.addDiscoveredOrigins(taken);
-      known.addAll(taken);
+      count.addAndGet(taken.size());
+      taken.forEach(this::remember);
     }
     if (!refused.isEmpty() && capReported.compareAndSet(false, true)) {
       Notice.printf("forager: scope.max_origins (%,d) reached: links to further origins are not followed",
-          known.size());
+          count.get());
     }
     return refused;
+  }
+
+  private void remember(Origin origin) {
+    // A crude bound: starting afresh costs a store lookup per origin met again, never correctness.
+    if (cached.size() >= CACHED) cached.clear();
+    cached.add(origin);
   }
 }

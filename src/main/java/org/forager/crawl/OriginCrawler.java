@@ -186,11 +186,16 @@ final class OriginCrawler implements OriginTask {
     return this;
   }
 
-  /** Saves what the next run needs to know about this origin. */
+  /**
+   * Saves what the next run needs to know about this origin, and how far it got in this one (taken up
+   * again later in the run, it goes on from there: {@link OriginWorkingSet}).
+   */
   void saveState() {
     if (!loaded) return;
-    ctx.store().saveOriginState(
-        new OriginState(origin, robots.stored(), session.politeness.delayMillis(), session.patience()));
+    OriginState.RunProgress progress =
+        new OriginState.RunProgress(cutoff, pagesFetched, sitemaps.read(), session.givenUp());
+    ctx.store().saveOriginState(new OriginState(origin, robots.stored(), session.politeness.delayMillis(),
+        session.patience(), Optional.of(progress)));
   }
 
   /** Why the origin may not be contacted at all, when local policy refuses its robots.txt. */
@@ -222,6 +227,14 @@ final class OriginCrawler implements OriginTask {
     ctx.store().originState(origin).ifPresent(state -> {
       state.robotsTxt().filter(txt -> !fetchRobotsFirst).ifPresent(robots::use);
       session.politeness.restore(state.delayMillis());
+      state.run().filter(run -> run.runStarted().equals(cutoff) && !ctx.continuous()).ifPresent(run -> {
+        // Taken up again in the run that put it aside: the page limit counts on, sitemaps are not read
+        // twice, an origin given up stays so.
+        pagesFetched = run.pagesFetched();
+        session.resumePatience(state.patience());
+        if (run.sitemapsRead()) sitemaps.alreadyRead();
+        if (run.givenUp()) session.giveUp();
+      });
       if (!fetchRobotsFirst) {
         // Crawled by an earlier run, which may have ended a moment ago (a resume, a restart after a
         // crash): its last request's end is not kept, so the delay counts from now. A fleet process

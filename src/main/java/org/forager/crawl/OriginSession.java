@@ -114,6 +114,11 @@ final class OriginSession {
     return patience;
   }
 
+  /** The patience left when the run put the origin aside (it goes on with that, not afresh). */
+  void resumePatience(int left) {
+    patience = Math.min(left, INITIAL_PATIENCE);
+  }
+
   /** After the rest of a continuous crawl: fresh patience, another chance. */
   void rested() {
     givenUp = false;

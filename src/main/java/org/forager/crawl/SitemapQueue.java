@@ -59,6 +59,17 @@ final class SitemapQueue {
     return Optional.of(pending.poll());
   }
 
+  /** Whether this run started reading the origin's sitemaps (it reads them once a run). */
+  boolean started() {
+    return started;
+  }
+
+  /** This run already read the origin's sitemaps (an origin taken up again): none to read. */
+  void alreadyRead() {
+    started = true;
+    pending.clear();
+  }
+
   /** Whether this run still has sitemaps to read, or to look for once robots.txt is known. */
   boolean hasWork() {
     return (!started && config.enabled()) || hasNext();

@@ -36,6 +36,16 @@ final class SitemapStep {
     return queue.hasWork();
   }
 
+  /** Whether this run read (or began to read) the origin's sitemaps. */
+  boolean read() {
+    return queue.started();
+  }
+
+  /** The origin's sitemaps were read earlier in this run: not again. */
+  void alreadyRead() {
+    queue.alreadyRead();
+  }
+
   /** Whether a sitemap file is waiting to be fetched, now that robots.txt says which there are. */
   boolean hasNext(RobotsRules robots) {
     queue.start(robots);

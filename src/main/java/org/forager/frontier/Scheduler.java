@@ -32,6 +32,11 @@ import java.util.function.BiConsumer;
  * <p>A task that returned finished is parked: {@link #wake} brings it back. {@link #run} blocks
  * until every task finished, or the stop condition holds (then it waits
  * for the turns in flight and returns). {@link #stop} may be called from any thread.
+ *
+ * <p>With a {@link TaskSource} ({@link #workingSet}) the scheduler holds at most a capacity of tasks
+ * (in line or running): it takes more from the source as room frees, and a finished task leaves
+ * instead of being parked. The run ends when nothing is in line or running and the source has
+ * nothing more to give.
  */
 public final class Scheduler {
 
@@ -63,6 +68,9 @@ public final class Scheduler {
   private long seq;
   private int inFlight;
   private boolean stopRequested;
+  /** Where more tasks come from, when the working set is bounded; null when every task is given to run. */
+  private TaskSource source;
+  private int capacity;
 
   /**
    * @param stopWhen checked before each dispatch: when true, no further turn starts
@@ -86,6 +94,31 @@ public final class Scheduler {
     this.stopWhen = stopWhen;
     this.onFailure = onFailure;
     this.untilStopped = untilStopped;
+  }
+
+  /**
+   * Bounds the tasks held at once to {@code capacity}, taking them from {@code source} as room frees
+   * (see the class comment). Before {@link #run}.
+   */
+  public void workingSet(TaskSource source, int capacity) {
+    if (capacity < 1) throw new IllegalArgumentException("capacity must be at least 1");
+    lock.lock();
+    try {
+      this.source = source;
+      this.capacity = capacity;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Tells a scheduler with a {@link TaskSource} that the source may have more to give now. */
+  public void sourceChanged() {
+    lock.lock();
+    try {
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Runs the tasks, all ready at once, until they are finished or the crawl is stopped. */
@@ -128,17 +161,24 @@ public final class Scheduler {
    * gets a turn again, in line with the {@link OriginTask#priority()} it has now; one whose turn is
    * running gets another turn even if it returns finished. A task waiting for its turn needs
    * nothing (its priority is read again after its turn).
+   *
+   * @return whether the scheduler holds the task (parked, in line or running); false for one that
+   *     left a bounded working set (its {@link TaskSource} must take it up again)
    */
-  public void wake(OriginTask task) {
+  public boolean wake(OriginTask task) {
     lock.lock();
     try {
       if (parked.contains(task)) {
         push(System.nanoTime(), task);
         parked.remove(task); // after the push: a priority that throws leaves the task parked
         changed.signalAll();
-      } else if (running.contains(task)) {
-        woken.merge(task, System.nanoTime(), Math::min);
+        return true;
       }
+      if (running.contains(task)) {
+        woken.merge(task, System.nanoTime(), Math::min);
+        return true;
+      }
+      return waiting.contains(task);
     } finally {
       lock.unlock();
     }
@@ -180,6 +220,7 @@ public final class Scheduler {
   private OriginTask awaitNext() throws InterruptedException {
     while (true) {
       boolean stopping = stopRequested || stopWhen.getAsBoolean();
+      if (!stopping) takeFromSource();
       if (stopping || waiting.isEmpty()) {
         if (inFlight == 0 && (stopping || !untilStopped)) return null;
         changed.await();
@@ -228,6 +269,8 @@ public final class Scheduler {
           push(next.getAsLong(), priority, task);
         } else if (wokenAt != null) {
           push(wokenAt, priority, task);
+        } else if (source != null) {
+          source.finished(task);
         } else {
           parked.add(task);
         }
@@ -235,6 +278,17 @@ public final class Scheduler {
       } finally {
         lock.unlock();
       }
+    }
+  }
+
+  /** Fills the room the working set has from the source; under the lock. */
+  private void takeFromSource() {
+    if (source == null) return;
+    int room = capacity - waiting.size() - running.size();
+    if (room <= 0) return;
+    long now = System.nanoTime();
+    for (OriginTask task : source.next(room)) {
+      if (!waiting.contains(task) && !running.contains(task)) push(now, task);
     }
   }
 
