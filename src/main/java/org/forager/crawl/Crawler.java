@@ -236,7 +236,7 @@ public final class Crawler implements AutoCloseable {
         for (Origin origin : store.scope()) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
       }
       if (stopRequested) s.stop();
-      ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache));
+      ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache, origins));
       try {
         runScheduler(s, crawlers, summary);
       } finally {

@@ -10,7 +10,12 @@ import org.forager.store.CrawlStore;
 
 /** The {@link RunView} of a run in progress. Thread-safe as its parts are. */
 record LiveRun(Instant started, RunSummary summary, Scheduler scheduler, CrawlStore store,
-    Collection<OriginCrawler> crawlers, CachingResolver dnsCache) implements RunView {
+    Collection<OriginCrawler> crawlers, CachingResolver dnsCache, KnownOrigins scope) implements RunView {
+
+  @Override
+  public long originsInScope() {
+    return scope.size();
+  }
 
   @Override
   public DnsCounts dns() {

@@ -22,8 +22,14 @@ public interface RunView {
   /** URLs the crawl database knows. */
   long knownUrls();
 
-  /** One snapshot per origin in scope, in no particular order. */
+  /**
+   * One snapshot per origin the run holds now (its working set, not every origin in scope), in no
+   * particular order.
+   */
   List<OriginSnapshot> origins();
+
+  /** How many origins the crawl has in scope (a count the run keeps, not a scan). */
+  long originsInScope();
 
   /** The DNS cache's counters since the crawl was opened. */
   DnsCounts dns();

@@ -82,7 +82,8 @@ final class LiveStatus implements CrawlListener {
       else if (!o.isBlocked()) fetched += summary.count(o);
     }
     StatusReport.Totals totals = new StatusReport.Totals(summary.actions(), fetched, pagesRequested.sum(), failures,
-        summary.robotsFetches(), summary.bytes(), r.knownUrls(), r.activeOrigins(), origins.size());
+        summary.robotsFetches(), summary.bytes(), r.knownUrls(), r.activeOrigins(),
+        (int) Math.min(Integer.MAX_VALUE, r.originsInScope()));
     Instant end = finished == null ? now : finished;
     double elapsed = Math.max(0, Duration.between(r.started(), end).toMillis()) / 1000.0;
     return new StatusReport(finished == null ? "running" : "finished", r.started().toString(), now.toString(),
