@@ -40,7 +40,7 @@ class DnsjavaResolverTest {
   Path dir;
 
   @AfterEach
-  void stop() throws InterruptedException {
+  void stop() {
     server.close();
   }
 
@@ -228,6 +228,25 @@ class DnsjavaResolverTest {
     UnknownHostException e = assertThrows(UnknownHostException.class,
         () -> resolver.resolve("a".repeat(64) + ".test"));
     assertTrue(e.getMessage().endsWith("not a DNS name"), e.getMessage());
+  }
+
+  @Test
+  void aHealthyNameResolvesWhileManyLookupsHang() throws Exception {
+    // Over the system resolver, eight hanging lookups filled the lookup pool: every name queued
+    // behind them timed out as DNS_ERROR, and was cached as a failure, though its server answered.
+    for (int i = 0; i < 3 * BlockingLookup.THREADS; i++) server.silent("dead" + i + ".test");
+    server.a("healthy.test", 300, "192.0.2.8");
+    CachingResolver resolver = resolver().timeout(Duration.ofSeconds(3)).build();
+    List<Thread> stuck = new ArrayList<>();
+    for (int i = 0; i < 3 * BlockingLookup.THREADS; i++) {
+      String name = "dead" + i + ".test";
+      stuck.add(Thread.ofVirtual().start(() -> assertThrows(UnknownHostException.class, () -> resolver.resolve(name))));
+    }
+    while (server.questions() < 3 * BlockingLookup.THREADS) Thread.onSpinWait();
+    long start = System.nanoTime();
+    assertEquals(List.of(ip("192.0.2.8")), resolver.resolve("healthy.test"));
+    assertTrue(System.nanoTime() - start < Duration.ofSeconds(1).toNanos(), "answered without waiting for the others");
+    for (Thread t : stuck) t.join();
   }
 
   @Test

@@ -170,9 +170,13 @@ final class TestDnsServer implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     socket.close();
-    loop.join();
+    try {
+      loop.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static Name name(String text) {
