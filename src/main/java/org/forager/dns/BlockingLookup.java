@@ -1,5 +1,6 @@
 package org.forager.dns;
 
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -7,7 +8,6 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.Optional;
 
 /**
  * An {@link AddressLookup} over a blocking {@link Resolver} (the system's {@code getaddrinfo}): each
