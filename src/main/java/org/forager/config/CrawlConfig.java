@@ -1,6 +1,7 @@
 package org.forager.config;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -215,21 +216,46 @@ public record CrawlConfig(
   }
 
   /**
-   * The DNS cache and deadline ({@code network.dns}; see docs/fetching.md, "DNS").
+   * How host names are looked up ({@code network.dns}; see docs/fetching.md, "DNS").
    *
-   * @param cacheTtl how long a name's addresses are reused (the system resolver gives no record TTL)
+   * @param resolver who answers: Forager asking name servers itself, or the system resolver
+   * @param servers the name servers asked (with {@link ResolverKind#DNSJAVA}), in order; empty for the
+   *     system's ({@code /etc/resolv.conf})
+   * @param minTtl the least time an answer is kept, whatever its records' TTL
+   * @param maxTtl the most time an answer is kept, whatever its records' TTL
+   * @param cacheTtl how long addresses that come without a TTL are kept (every answer of the system
+   *     resolver; names from the hosts file)
    * @param negativeTtl how long a name that did not resolve (or timed out) is failed without asking again
    * @param timeout the most one lookup may take before the fetch fails with {@code DNS_ERROR}
    */
-  public record Dns(Duration cacheTtl, Duration negativeTtl, Duration timeout) {
+  public record Dns(ResolverKind resolver, List<InetSocketAddress> servers, Duration minTtl, Duration maxTtl,
+      Duration cacheTtl, Duration negativeTtl, Duration timeout) {
     public Dns {
+      Objects.requireNonNull(resolver, "resolver");
+      servers = List.copyOf(servers);
+      Objects.requireNonNull(minTtl, "minTtl");
+      Objects.requireNonNull(maxTtl, "maxTtl");
       Objects.requireNonNull(cacheTtl, "cacheTtl");
       Objects.requireNonNull(negativeTtl, "negativeTtl");
       Objects.requireNonNull(timeout, "timeout");
     }
 
+    /** The default resolver, servers and TTL bounds with these times. */
+    public Dns(Duration cacheTtl, Duration negativeTtl, Duration timeout) {
+      this(ResolverKind.DNSJAVA, List.of(), Duration.ofMinutes(1), Duration.ofHours(1), cacheTtl, negativeTtl,
+          timeout);
+    }
+
     public static Dns defaults() {
       return new Dns(Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5));
+    }
+
+    /** Who answers lookups ({@code network.dns.resolver}). */
+    public enum ResolverKind {
+      /** Forager asks the name servers itself (dnsjava), after the hosts file: record TTLs, no thread held. */
+      DNSJAVA,
+      /** The operating system's resolver ({@code getaddrinfo}): no TTLs, a thread held per lookup. */
+      SYSTEM
     }
   }
 

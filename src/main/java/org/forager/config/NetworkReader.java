@@ -2,11 +2,16 @@ package org.forager.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.forager.config.CrawlConfig.Dns;
+import org.forager.config.CrawlConfig.Dns.ResolverKind;
 import org.forager.config.CrawlConfig.Network;
 import org.forager.dns.IpLiterals;
 import org.forager.url.Origin;
@@ -14,14 +19,18 @@ import org.forager.url.UrlNormalizer;
 
 /**
  * Reads the {@code network} section: {@code allow_private_addresses}, the {@code resolve} map of pinned
- * host names (curl's {@code --resolve}), the {@code dns} cache and deadline and {@code tls.verify}.
+ * host names (curl's {@code --resolve}), the {@code dns} resolver, cache and deadline and {@code tls.verify}.
  * Stateless.
  */
 final class NetworkReader {
 
   static final List<String> KEYS = List.of("allow_private_addresses", "resolve", "dns", "tls");
   static final List<String> TLS_KEYS = List.of("verify");
-  static final List<String> DNS_KEYS = List.of("cache_ttl", "negative_ttl", "timeout");
+  static final List<String> DNS_KEYS =
+      List.of("resolver", "servers", "min_ttl", "max_ttl", "cache_ttl", "negative_ttl", "timeout");
+
+  /** An IPv4 address or a bracketed IPv6 one, then a port: {@code 10.0.0.53:5353}, {@code [::1]:5353}. */
+  private static final Pattern SERVER_WITH_PORT = Pattern.compile("((?:\\d+\\.){3}\\d+|\\[[^\\]]*\\]):(\\d+)");
 
   private NetworkReader() {}
 
@@ -36,10 +45,52 @@ final class NetworkReader {
 
   private static Dns dns(Section section) {
     Dns defaults = Dns.defaults();
-    return new Dns(
+    ResolverKind resolver = section.get("resolver", NetworkReader::resolverKind).orElse(defaults.resolver());
+    List<InetSocketAddress> servers = section.get("servers", (path, node) -> Values.list(path, node,
+        NetworkReader::server)).orElse(defaults.servers());
+    if (resolver == ResolverKind.SYSTEM && !servers.isEmpty()) {
+      throw ConfigException.at(section.pathOf("servers"), "needs resolver: dnsjava (the system resolver asks"
+          + " the servers of /etc/resolv.conf)");
+    }
+    Duration minTtl = section.get("min_ttl", Values::positiveDuration).orElse(defaults.minTtl());
+    Duration maxTtl = section.get("max_ttl", Values::positiveDuration).orElse(defaults.maxTtl());
+    if (minTtl.compareTo(maxTtl) > 0) {
+      throw ConfigException.at(section.pathOf("min_ttl"), Durations.format(minTtl) + " is more than "
+          + section.pathOf("max_ttl") + " (" + Durations.format(maxTtl) + ")");
+    }
+    return new Dns(resolver, servers, minTtl, maxTtl,
         section.get("cache_ttl", Values::positiveDuration).orElse(defaults.cacheTtl()),
         section.get("negative_ttl", Values::positiveDuration).orElse(defaults.negativeTtl()),
         section.get("timeout", Values::positiveDuration).orElse(defaults.timeout()));
+  }
+
+  private static ResolverKind resolverKind(String path, JsonNode node) {
+    String text = Values.nonBlank(path, node);
+    return switch (text) {
+      case "dnsjava" -> ResolverKind.DNSJAVA;
+      case "system" -> ResolverKind.SYSTEM;
+      default -> throw ConfigException.at(path, "must be dnsjava or system, found " + ConfigException.quote(text));
+    };
+  }
+
+  /** A name server: {@code 10.0.0.53}, {@code 10.0.0.53:5353}, {@code 2001:db8::53} or {@code [2001:db8::53]:5353}. */
+  private static InetSocketAddress server(String path, JsonNode node) {
+    String text = Values.nonBlank(path, node).strip();
+    Matcher withPort = SERVER_WITH_PORT.matcher(text);
+    String address = withPort.matches() ? withPort.group(1) : text;
+    int port = withPort.matches() ? port(path, text, withPort.group(2)) : 53;
+    InetAddress ip = IpLiterals.parse(address).orElseThrow(() -> ConfigException.at(path,
+        ConfigException.quote(text) + " is not a name server address (write it like 10.0.0.53, 10.0.0.53:5353"
+            + " or [2001:db8::53]:5353)"));
+    return new InetSocketAddress(ip, port);
+  }
+
+  private static int port(String path, String text, String digits) {
+    int port = digits.length() > 5 ? 0 : Integer.parseInt(digits);
+    if (port < 1 || port > 65_535) {
+      throw ConfigException.at(path, ConfigException.quote(text) + " has no valid port (1 to 65535)");
+    }
+    return port;
   }
 
   /** {@code { host: address }} or {@code { host: [address, ...] }}. */

@@ -129,8 +129,8 @@ public final class HttpFetcher implements Fetcher {
     /**
      * The options a crawl configuration implies. The pool holds four connections per concurrent
      * fetch: origins waiting out their politeness delay keep their idle connection for the next turn.
-     * Names pinned by {@code network.resolve} are answered before the system resolver is asked,
-     * through a {@link CachingResolver} with the {@code network.dns} settings.
+     * Names pinned by {@code network.resolve} are answered before DNS is asked,
+     * through a {@link CachingResolver} with the {@code network.dns} settings (dnsjava by default).
      */
     public static Options from(CrawlConfig config) {
       return from(config, dnsCache(config));
@@ -141,9 +141,12 @@ public final class HttpFetcher implements Fetcher {
      * fetch it is part of. Built apart so that its owner can read its counters.
      */
     public static CachingResolver dnsCache(CrawlConfig config) {
-      CrawlConfig.Network network = config.network();
-      return new CachingResolver(Resolver.system(), network.dns().cacheTtl(), network.dns().negativeTtl(),
-          min(network.dns().timeout(), config.limits().fetchTimeout()));
+      CrawlConfig.Dns dns = config.network().dns();
+      CachingResolver.Builder builder = CachingResolver.builder().servers(dns.servers())
+          .ttlBounds(dns.minTtl(), dns.maxTtl()).fallbackTtl(dns.cacheTtl()).negativeTtl(dns.negativeTtl())
+          .timeout(min(dns.timeout(), config.limits().fetchTimeout()));
+      return (dns.resolver() == CrawlConfig.Dns.ResolverKind.SYSTEM ? builder.over(Resolver.system()) : builder)
+          .build();
     }
 
     /** Like {@link #from(CrawlConfig)}, resolving through {@code dnsCache}. */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.forager.config.CrawlConfig.Dns;
+import org.forager.config.CrawlConfig.Dns.ResolverKind;
 import org.forager.config.CrawlConfig.Network;
 import org.forager.dns.IpLiterals;
 import org.junit.jupiter.api.Test;
@@ -84,6 +86,26 @@ class NetworkConfigTest {
   }
 
   @Test
+  void dnsDefaultsToDnsjavaWithTheSystemsServersAndTtlsKeptBetweenAMinuteAndAnHour() throws IOException {
+    Dns dns = load("network: { dns: {} }").dns();
+    assertEquals(ResolverKind.DNSJAVA, dns.resolver());
+    assertEquals(List.of(), dns.servers());
+    assertEquals(Duration.ofMinutes(1), dns.minTtl());
+    assertEquals(Duration.ofHours(1), dns.maxTtl());
+  }
+
+  @Test
+  void dnsResolverServersAndTtlBoundsAreRead() throws IOException {
+    Dns dns = load("network: { dns: { resolver: dnsjava, servers: [10.0.0.53, \"127.0.0.1:5353\", \"2001:db8::53\","
+        + " \"[::1]:5353\"], min_ttl: 30s, max_ttl: 6h } }").dns();
+    assertEquals(List.of(new InetSocketAddress(ip("10.0.0.53"), 53), new InetSocketAddress(ip("127.0.0.1"), 5353),
+        new InetSocketAddress(ip("2001:db8::53"), 53), new InetSocketAddress(ip("::1"), 5353)), dns.servers());
+    assertEquals(Duration.ofSeconds(30), dns.minTtl());
+    assertEquals(Duration.ofHours(6), dns.maxTtl());
+    assertEquals(ResolverKind.SYSTEM, load("network: { dns: { resolver: system } }").dns().resolver());
+  }
+
+  @Test
   void dnsSettingsAreRead() throws IOException {
     Network network = load("network: { dns: { cache_ttl: 1h, negative_ttl: 30s, timeout: 1500ms } }");
     assertEquals(new Dns(Duration.ofHours(1), Duration.ofSeconds(30), Duration.ofMillis(1500)), network.dns());
@@ -98,7 +120,22 @@ class NetworkConfigTest {
         arguments("network: { dns: { timeout: 5 } }",
             "config: network.dns.timeout: \"5\" has no unit (use ms, s, m, h, d or w)"),
         arguments("network: { dns: { ttl: 5m } }",
-            "config: network.dns: unknown key 'ttl' (known keys: cache_ttl, negative_ttl, timeout)"),
+            "config: network.dns: unknown key 'ttl' (known keys: resolver, servers, min_ttl, max_ttl, cache_ttl,"
+                + " negative_ttl, timeout)"),
+        arguments("network: { dns: { resolver: bind } }",
+            "config: network.dns.resolver: must be dnsjava or system, found \"bind\""),
+        arguments("network: { dns: { resolver: system, servers: [10.0.0.53] } }",
+            "config: network.dns.servers: needs resolver: dnsjava (the system resolver asks the servers of"
+                + " /etc/resolv.conf)"),
+        arguments("network: { dns: { servers: [ns1.example.org] } }",
+            "config: network.dns.servers[0]: \"ns1.example.org\" is not a name server address (write it like"
+                + " 10.0.0.53, 10.0.0.53:5353 or [2001:db8::53]:5353)"),
+        arguments("network: { dns: { servers: [\"10.0.0.53:70000\"] } }",
+            "config: network.dns.servers[0]: \"10.0.0.53:70000\" has no valid port (1 to 65535)"),
+        arguments("network: { dns: { servers: 10.0.0.53 } }",
+            "config: network.dns.servers: must be a list, found \"10.0.0.53\""),
+        arguments("network: { dns: { min_ttl: 2h, max_ttl: 1h } }",
+            "config: network.dns.min_ttl: 2h is more than network.dns.max_ttl (1h)"),
         arguments("network: { dns: 5s }", "config: network.dns: must be a map (key: value), found \"5s\""),
         arguments("network: { resolve: { staging.example.org: 10.0.0.x } }",
             "config: network.resolve[\"staging.example.org\"]: \"10.0.0.x\" is not an IP address"

@@ -33,7 +33,12 @@ class CachingResolverTest {
   }
 
   private CachingResolver resolver(int maxNames) {
-    return new CachingResolver(dns, TTL, NEGATIVE_TTL, TIMEOUT, maxNames, now::get);
+    return resolver(maxNames, TIMEOUT);
+  }
+
+  private CachingResolver resolver(int maxNames, Duration timeout) {
+    return CachingResolver.builder().over(dns).fallbackTtl(TTL).negativeTtl(NEGATIVE_TTL).timeout(timeout)
+        .maxNames(maxNames).clock(now::get).build();
   }
 
   private void advance(Duration duration) {
@@ -102,7 +107,7 @@ class CachingResolverTest {
     CachingResolver resolver = resolver(100);
     // Every lookup thread hangs; the names after them wait in the queue, and give up all the same.
     List<String> names = new ArrayList<>();
-    for (int i = 0; i < CachingResolver.THREADS + 3; i++) {
+    for (int i = 0; i < BlockingLookup.THREADS + 3; i++) {
       names.add("hang" + i + ".test");
       dns.hanging("hang" + i + ".test");
     }
@@ -130,7 +135,7 @@ class CachingResolverTest {
   @Test
   void concurrentLookupsOfOneNameMakeOneCall() throws Exception {
     dns.hanging("busy.test");
-    CachingResolver resolver = new CachingResolver(dns, TTL, NEGATIVE_TTL, Duration.ofSeconds(15), 100, now::get);
+    CachingResolver resolver = resolver(100, Duration.ofSeconds(15));
     ConcurrentLinkedQueue<List<InetAddress>> answers = new ConcurrentLinkedQueue<>();
     List<Thread> callers = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
