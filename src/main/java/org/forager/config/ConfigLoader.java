@@ -54,8 +54,15 @@ public final class ConfigLoader {
         if (!Seeds.isHttpUrl(url)) throw ConfigException.flag("--seed", Seeds.notHttpUrl(seed));
         fromFlags.add(url);
       }
-      flags.seedsFile().ifPresent(file -> fromFlags.addAll(Seeds.readFile(file)));
-      seeds = List.copyOf(fromFlags);
+      if (flags.seedsFile().isPresent()) {
+        // Kept packed (a million seeds): the flags' few first, then the file's.
+        PackedStrings.Builder all = new PackedStrings.Builder();
+        fromFlags.forEach(all::add);
+        Seeds.readFile(flags.seedsFile().get()).forEach(all::add);
+        seeds = all.build();
+      } else {
+        seeds = List.copyOf(fromFlags);
+      }
     }
     long maxActions = flags.maxActions().orElse(config.maxActions());
     if (maxActions < 0) throw ConfigException.flag("--max-actions", "must be ≥ 0");

@@ -368,7 +368,8 @@ public record CrawlConfig(
   }
 
   public CrawlConfig withSeeds(List<String> seeds) {
-    return toBuilder().seeds(List.copyOf(seeds)).build();
+    // A packed list (a seeds file) is immutable already; copying it would unpack every seed.
+    return toBuilder().seeds(seeds instanceof PackedStrings ? seeds : List.copyOf(seeds)).build();
   }
 
   public CrawlConfig withDataDir(Path dataDir) {

@@ -1,11 +1,11 @@
 package org.forager.config;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.forager.url.UrlNormalizer;
 
@@ -35,9 +35,17 @@ final class Seeds {
    */
   static List<String> readFile(Path file) {
     String flag = "--seeds-file " + file;
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file);
+    // Read line by line into a packed list: a million seeds must not be a million strings at once.
+    PackedStrings.Builder seeds = new PackedStrings.Builder();
+    try (BufferedReader reader = Files.newBufferedReader(file)) {
+      int number = 0;
+      for (String line; (line = reader.readLine()) != null; ) {
+        number++;
+        line = line.strip();
+        if (line.isEmpty() || line.startsWith("#")) continue;
+        if (!isHttpUrl(line)) throw ConfigException.flag(flag, "line " + number + ": " + notHttpUrl(line));
+        seeds.add(line);
+      }
     } catch (NoSuchFileException e) {
       throw ConfigException.flag(flag, "file not found");
     } catch (CharacterCodingException e) {
@@ -45,13 +53,6 @@ final class Seeds {
     } catch (IOException e) {
       throw ConfigException.flag(flag, "cannot read: " + e);
     }
-    List<String> seeds = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
-      if (line.isEmpty() || line.startsWith("#")) continue;
-      if (!isHttpUrl(line)) throw ConfigException.flag(flag, "line " + (i + 1) + ": " + notHttpUrl(line));
-      seeds.add(line);
-    }
-    return List.copyOf(seeds);
+    return seeds.build();
   }
 }
