@@ -193,7 +193,7 @@ public final class Crawler implements AutoCloseable {
       // The scope is read against the seeds' origins only: the origins an earlier run took on must not
       // widen a narrower scope given now (open, then domains).
       Gatekeeper gatekeeper = new Gatekeeper(config,
-          Scope.of(ScopeSetting.resolve(config.scope(), store), store.seedOrigins()));
+          Scope.of(ScopeSetting.resolve(config.scope(), store), new SeedOriginPages(store)));
       KnownOrigins origins = new KnownOrigins(store, gatekeeper.scope()::mayAddOrigin);
       AtomicReference<CrawlContext> context = new AtomicReference<>();
       boolean fleetMode = leases != null;

@@ -1,7 +1,10 @@
 package org.forager.scope;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * An immutable set of ASCII strings packed into one byte array, sorted, for exact membership by
@@ -49,6 +52,54 @@ final class CompactStrings {
     }
     starts[unique] = at;
     return new CompactStrings(bytes, starts);
+  }
+
+  /**
+   * Collects strings, cheaply when they come in order (a store's scope does): each is appended as it
+   * comes; strings out of order are sorted once at the end. Not thread-safe.
+   */
+  static final class Builder {
+    private byte[] bytes = new byte[1024];
+    private int[] starts = new int[64];
+    private int count;
+    private int length;
+    private String last;
+    private boolean sorted = true;
+
+    Builder add(String s) {
+      if (last != null) {
+        int c = s.compareTo(last);
+        if (c == 0) return this;
+        if (c < 0) sorted = false;
+      }
+      if ((long) length + s.length() > Integer.MAX_VALUE - 16) throw new IllegalArgumentException("too many strings");
+      if (length + s.length() > bytes.length) {
+        bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(2L * bytes.length, length + s.length())));
+      }
+      if (count + 2 > starts.length) starts = Arrays.copyOf(starts, 2 * starts.length);
+      starts[count++] = length;
+      for (int j = 0; j < s.length(); j++) {
+        char c = s.charAt(j);
+        if (c > 0x7F) throw new IllegalArgumentException("not ASCII: " + s);
+        bytes[length++] = (byte) c;
+      }
+      last = s;
+      return this;
+    }
+
+    CompactStrings build() {
+      int[] ends = Arrays.copyOf(starts, count + 1);
+      ends[count] = length;
+      CompactStrings built = new CompactStrings(Arrays.copyOf(bytes, length), ends);
+      if (sorted) return built;
+      List<String> all = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) all.add(built.get(i));
+      return of(all);
+    }
+  }
+
+  private String get(int index) {
+    return new String(bytes, starts[index], starts[index + 1] - starts[index], StandardCharsets.US_ASCII);
   }
 
   int size() {

@@ -1,7 +1,7 @@
 package org.forager.scope;
 
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -38,25 +38,33 @@ public final class Scope {
   private final DomainList allow;
   private final DomainList deny;
 
-  private Scope(ScopeConfig config, Collection<Origin> seedOrigins) {
+  private Scope(ScopeConfig config, Iterable<Origin> seedOrigins) {
     this.config = config;
     this.allow = new DomainList(config.allow());
     this.deny = new DomainList(config.deny());
     // Only what the mode asks: with a million seed origins each set costs ~150 bytes an origin, and
     // the domain lookups a second of start-up (docs/benchmarks.md, issue 14 baseline).
-    List<String> originNames = new ArrayList<>();
-    List<String> domainNames = new ArrayList<>();
+    CompactStrings.Builder originNames = new CompactStrings.Builder();
+    Set<String> domainNames = new HashSet<>();
+    List<String> few = new ArrayList<>();
     for (Origin origin : seedOrigins) {
-      if (config.mode() == Mode.ORIGINS) originNames.add(origin.toString());
+      if (config.mode() == Mode.ORIGINS) {
+        String name = origin.toString();
+        originNames.add(name);
+        if (few.size() <= FEW_ORIGINS && !few.contains(name)) few.add(name);
+      }
       if (config.mode() == Mode.DOMAINS) domainNames.add(RegistrableDomain.of(origin.host()));
     }
-    this.origins = CompactStrings.of(originNames);
+    this.origins = originNames.build();
     this.seedDomains = CompactStrings.of(domainNames);
-    this.originPrefixes = origins.size() <= FEW_ORIGINS ? Set.copyOf(originNames).toArray(String[]::new) : new String[0];
+    this.originPrefixes = origins.size() <= FEW_ORIGINS ? few.toArray(String[]::new) : new String[0];
   }
 
-  /** The scope of a crawl from {@code config} and the origins of its seeds. */
-  public static Scope of(ScopeConfig config, Collection<Origin> seedOrigins) {
+  /**
+   * The scope of a crawl from {@code config} and the origins of its seeds, read once (cheapest in
+   * origin order, as a store gives them: a million need not be in the heap at once).
+   */
+  public static Scope of(ScopeConfig config, Iterable<Origin> seedOrigins) {
     return new Scope(config, seedOrigins);
   }
 

@@ -114,12 +114,17 @@ final class TimedCrawlStore implements CrawlStore {
 
   @Override
   public List<Origin> scopeOrigins(Optional<Origin> after, int limit) {
-    return time(scope, () -> store.scopeOrigins(after, limit));
+    return time(scope, (Supplier<List<Origin>>) () -> store.scopeOrigins(after, limit));
+  }
+
+  @Override
+  public List<Origin> seedOrigins(Optional<Origin> after, int limit) {
+    return time(seedOrigins, (Supplier<List<Origin>>) () -> store.seedOrigins(after, limit));
   }
 
   @Override
   public Set<Origin> inScope(Collection<Origin> origins) {
-    return time(scope, () -> store.inScope(origins));
+    return time(scope, (Supplier<Set<Origin>>) () -> store.inScope(origins));
   }
 
   @Override
@@ -129,7 +134,7 @@ final class TimedCrawlStore implements CrawlStore {
 
   @Override
   public Set<Origin> seedOrigins() {
-    return time(seedOrigins, store::seedOrigins);
+    return time(seedOrigins, (Supplier<Set<Origin>>) store::seedOrigins);
   }
 
   @Override

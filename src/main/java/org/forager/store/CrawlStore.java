@@ -41,6 +41,12 @@ public interface CrawlStore extends AutoCloseable {
    */
   List<Origin> scopeOrigins(Optional<Origin> after, int limit);
 
+  /**
+   * Up to {@code limit} of the seeds' origins ({@link #seedOrigins}) after {@code after}, in the order
+   * of {@link #scopeOrigins}: the seeds' origins page by page.
+   */
+  List<Origin> seedOrigins(Optional<Origin> after, int limit);
+
   /** Which of {@code origins} are in the scope, in one lookup. */
   Set<Origin> inScope(Collection<Origin> origins);
 

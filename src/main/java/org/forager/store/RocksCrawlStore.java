@@ -218,6 +218,16 @@ public final class RocksCrawlStore implements CrawlStore {
     });
   }
 
+  @Override
+  public List<Origin> seedOrigins(Optional<Origin> after, int limit) {
+    if (limit <= 0) return List.of();
+    return call(() -> {
+      List<Origin> seeds = new ArrayList<>(Math.min(limit, 10_000));
+      scanAfter('S', after, limit, (key, value) -> seeds.add(Values.decodeOrigin(value)));
+      return seeds;
+    });
+  }
+
   /** Visits up to {@code limit} entries of a meta table whose origin comes after {@code after}. */
   private void scanAfter(char table, Optional<Origin> after, int limit, EntryVisitor visitor) throws RocksDBException {
     byte[] prefix = Keys.meta(table, "");

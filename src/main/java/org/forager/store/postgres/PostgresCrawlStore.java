@@ -265,11 +265,20 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   @Override
   public List<Origin> scopeOrigins(Optional<Origin> after, int limit) {
+    return originsAfter("", after, limit);
+  }
+
+  @Override
+  public List<Origin> seedOrigins(Optional<Origin> after, int limit) {
+    return originsAfter(" AND seed", after, limit);
+  }
+
+  private List<Origin> originsAfter(String condition, Optional<Origin> after, int limit) {
     if (limit <= 0) return List.of();
     return database.inTransaction(connection -> {
       List<Origin> page = new ArrayList<>(Math.min(limit, 10_000));
       try (PreparedStatement select = connection.prepareStatement(
-          "SELECT origin FROM crawl_scope WHERE origin > ? ORDER BY origin LIMIT ?")) {
+          "SELECT origin FROM crawl_scope WHERE origin > ?" + condition + " ORDER BY origin LIMIT ?")) {
         select.setString(1, after.map(Origin::toString).orElse(""));
         select.setInt(2, limit);
         try (ResultSet rows = select.executeQuery()) {
