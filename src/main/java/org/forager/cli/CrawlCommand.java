@@ -105,6 +105,11 @@ final class CrawlCommand implements Callable<Integer> {
           + "--config, or the --data-dir of an earlier crawl to resume it");
       return Main.EXIT_USAGE;
     }
+    Optional<String> heap = HeapBudget.problem(cfg.seeds().size(), Runtime.getRuntime().maxMemory());
+    if (heap.isPresent()) {
+      spec.commandLine().getErr().println("forager: " + heap.get());
+      return Main.EXIT_USAGE;
+    }
     Optional<StatusServer> status;
     try {
       status = cfg.status().enabled() ? Optional.of(StatusServer.start(cfg.status())) : Optional.empty();

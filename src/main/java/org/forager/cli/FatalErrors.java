@@ -36,11 +36,11 @@ final class FatalErrors implements Thread.UncaughtExceptionHandler {
   /** Survived errors printed on the terminal; the rest only in the library log. */
   static final int MAX_SURVIVED_LINES = 10;
   /**
-   * What to change when the heap runs out: it holds the bodies in flight and, until issue 14 moves
-   * origins into the store, about 800 bytes per origin in scope (docs/benchmarks.md).
+   * What to change when the heap runs out: it holds the bodies in flight, the origin working set and
+   * about 60 bytes per seed (docs/benchmarks.md, issue 14).
    */
-  static final String HEAP_FIX = "raise FORAGER_HEAP (the JVM's -Xmx), or lower concurrency / limits.max_page_bytes;"
-      + " a crawl of many origins needs about 1 KiB of heap per origin in scope";
+  static final String HEAP_FIX = "raise FORAGER_HEAP (the JVM's -Xmx), or lower concurrency, limits.max_page_bytes"
+      + " or limits.max_active_origins";
 
   private final PrintStream err;
   private final IntConsumer halt;
