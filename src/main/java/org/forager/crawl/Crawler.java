@@ -229,6 +229,7 @@ public final class Crawler implements AutoCloseable {
         // new work of an origin reopens it in the store instead.
         fleet = new FleetCoordinator(leases, ctx, started, s,
             origin -> new OriginCrawler(origin, ctx, started).fetchRobotsFirst());
+        s.workingSet(fleet, Integer.MAX_VALUE); // finished origins leave the scheduler, not parked
         fleet.start();
       } else if (workingSet != null) {
         s.workingSet(workingSet, ActiveOrigins.capacity(config));

@@ -18,6 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.forager.frontier.OriginTask;
 import org.forager.frontier.Scheduler;
+import org.forager.frontier.TaskSource;
 import org.forager.store.OriginLeases;
 import org.forager.store.OriginLeases.Release;
 import org.forager.store.OriginState;
@@ -37,7 +38,7 @@ import org.forager.url.Origin;
  *
  * <p>Thread-safe: turns run on the scheduler's threads, claims and renewals on one thread of its own.
  */
-final class FleetCoordinator implements AutoCloseable {
+final class FleetCoordinator implements AutoCloseable, TaskSource {
 
   private final OriginLeases leases;
   private final CrawlContext ctx;
@@ -54,7 +55,12 @@ final class FleetCoordinator implements AutoCloseable {
   private final Condition changed = lock.newCondition();
   /** Origins held, with the end of their lease on this process's clock (System.nanoTime). */
   private final Map<Origin, Long> deadlines = new HashMap<>();
-  /** The task of each origin claimed in this run and not lost: its crawler is reused when claimed again. */
+  /**
+   * The task of each origin held: a task finished is forgotten (and leaves the scheduler, {@link
+   * #finished(OriginTask)}), so a process's memory is bounded by what it holds, not by how many origins
+   * it crawled in the run; claimed again, an origin gets a new crawler, which goes on from the run
+   * progress its state keeps.
+   */
   private final Map<Origin, LeasedOrigin> tasks = new HashMap<>();
   private boolean claimWanted = true;
   private boolean closed;
@@ -244,6 +250,7 @@ final class FleetCoordinator implements AutoCloseable {
     try {
       // Forgotten first, so that a claim returning it after the release below takes it anew.
       if (tasks.get(task.origin) != task || deadlines.remove(task.origin) == null) return;
+      tasks.remove(task.origin);
       claimWanted = true;
       changed.signalAll();
     } finally {
@@ -260,6 +267,16 @@ final class FleetCoordinator implements AutoCloseable {
     }
     leases.release(owner, task.origin, release);
   }
+
+  /** {@inheritDoc} None: the coordinator adds the origins it claims itself ({@link Scheduler#add}). */
+  @Override
+  public List<OriginTask> next(int max) {
+    return List.of();
+  }
+
+  /** {@inheritDoc} The scheduler forgets a finished task instead of parking it: claimed again, it is new. */
+  @Override
+  public void finished(OriginTask task) {}
 
   /** Host, process id and a random part: unique in the fleet, and telling in {@code origin_lease}. */
   static String ownerId() {
