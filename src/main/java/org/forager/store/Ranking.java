@@ -21,10 +21,16 @@ public interface Ranking {
 
   /**
    * The default for URLs found as links (and redirect or canonical targets): more linking pages and
-   * less depth rank higher, {@code 0.5 * inlinks / (inlinks + depth + 1)}, always below 0.5 so below
-   * every sitemap entry.
+   * less depth rank higher, {@code 0.5 * b / (b + depth + 1)} where {@code b} is the inlinks' order of
+   * magnitude, {@code 1 + floor(log2(inlinks))} (1 for 1 inlink, 2 for 2-3, 3 for 4-7, ...; 0 for none),
+   * always below 0.5 so below every sitemap entry. By magnitude rather than count: a URL's priority,
+   * and so its place in the store's due order, changes at its 1st, 2nd, 4th, 8th... inlink only, not at
+   * every one (each change moves its key).
    */
-  Ranking LINKS = (url, depth, inlinks) -> 0.5 * inlinks / (inlinks + depth + 1.0);
+  Ranking LINKS = (url, depth, inlinks) -> {
+    int magnitude = inlinks <= 0 ? 0 : 32 - Integer.numberOfLeadingZeros(inlinks);
+    return 0.5 * magnitude / (magnitude + depth + 1.0);
+  };
 
   /**
    * The default for a sitemap entry: {@code 0.5 + 0.4 * priority}, its {@code <priority>} (0.5 when

@@ -215,7 +215,8 @@ class PostgresCrawlStorePriorityTest {
       Concurrently.run(pages, p -> (p % 2 == 0 ? store : other)
           .record(crawl("https://b.example/p" + p, T0, LATER), targets));
     }
-    for (Candidate target : targets) assertRank(target.url(), pages, 0.5 * pages / (pages + 1 + 1.0));
+    // 8 inlinks: magnitude 4 (Ranking.LINKS ranks by 1 + floor(log2(inlinks))).
+    for (Candidate target : targets) assertRank(target.url(), pages, Ranking.LINKS.priority(target.url(), 1, pages));
   }
 
   private void assertRank(String url, int inlinks, double priority) {
