@@ -74,7 +74,7 @@ class ConfigErrorsTest {
             + " concurrency, politeness, robots, recrawl, skip_extensions, limits, do_not_crawl, url_query_parameters,"
             + " network, store, warc, sitemaps, do_not_crawl_file, fleet, status, duplicates, scope, sites)"),
         arguments("politeness: { per_ip: { max_in_flight: 0 } }",
-            "config: politeness.per_ip.max_in_flight: must be ≥ 1, got 0"),
+            "config: politeness.per_ip.max_in_flight: must be ≥ 1"),
         arguments("politeness: { per_ip: { max_in_flight: two } }",
             "config: politeness.per_ip.max_in_flight: \"two\" is not a whole number"),
         arguments("politeness: { per_ip: { min_delay: -1s } }",
