@@ -19,6 +19,8 @@ import org.forager.url.Origin;
  * the local gates refuse (no request); fetch robots.txt when missing or expired ({@link RobotsStep});
  * read a sitemap ({@link SitemapStep}); crawl one URL ({@link PageStep}). What the steps share lives
  * in the {@link OriginSession}; this class decides which step comes next and keeps the URLs taken.
+ * Every request first takes its IP address's slot ({@link OriginSession#takeIpSlot}); a turn that
+ * finds the address busy puts its work back and returns when to come again, holding no thread.
  *
  * <p>The run's ignore list is the cutoff: only candidates due at or before the run's start are taken,
  * and every crawl action moves its URL's due time past it, so a URL is taken at most once per run
