@@ -28,8 +28,16 @@ import org.forager.url.Origin;
  *       request, and none after a robots.txt fetch that ended unreachable (timeout, network error, 5xx,
  *       429) until a later one succeeds.
  * </ul>
- * Memory grows with the number of origins, not of actions: the log is streamed, each origin keeps
- * only its last request.
+ * And for each IP address the log names ({@code ip}; logs written before it was logged have none,
+ * and are checked per origin only), across origins, with the crawl's {@code politeness.per_ip}
+ * settings ({@link PerIp}):
+ * <ul>
+ *   <li><b>in flight per IP</b>: never more than {@code max_in_flight} requests to one address at once;
+ *   <li><b>delay per IP</b>: at least {@code min_delay} from the end of one request to an address to
+ *       the start of another, less {@link #ROUNDING_MILLIS} (see {@link IpAudit}).
+ * </ul>
+ * Memory grows with the number of origins and addresses, not of actions: the log is streamed, each
+ * origin keeps only its last request, each address a window of its recent ones.
  */
 public final class PolitenessAudit {
 
@@ -43,8 +51,22 @@ public final class PolitenessAudit {
   public record OriginReport(String origin, long requests, long robotsRequests, long refusals,
       double minGapMillis, long maxInFlight) {}
 
+  /** What was sent to one IP address, by how many origins. */
+  public record IpReport(String ip, long requests, int origins, double minGapMillis, long maxInFlight) {}
+
+  /**
+   * The crawl's {@code politeness.per_ip} settings, which the log does not carry.
+   *
+   * @param minDelayMillis the least gap between two requests to one address
+   */
+  public record PerIp(int maxInFlight, long minDelayMillis) {
+    /** The configuration's defaults: one in flight, no delay of its own. */
+    public static final PerIp DEFAULTS = new PerIp(1, 0);
+  }
+
   /** The whole audit. */
-  public record Report(long lines, long requests, List<OriginReport> origins, List<Violation> violations) {
+  public record Report(long lines, long requests, List<OriginReport> origins, List<IpReport> ips,
+      List<Violation> violations) {
     public boolean polite() {
       return violations.isEmpty();
     }
@@ -69,8 +91,14 @@ public final class PolitenessAudit {
 
   private PolitenessAudit() {}
 
+  /** Audits with the default per-IP settings ({@link PerIp#DEFAULTS}). */
   public static Report audit(Path crawlLog) {
+    return audit(crawlLog, PerIp.DEFAULTS);
+  }
+
+  public static Report audit(Path crawlLog, PerIp perIp) {
     ObjectMapper json = new ObjectMapper();
+    IpAudit ips = new IpAudit(perIp);
     Map<String, OriginState> origins = new HashMap<>();
     List<Violation> violations = new ArrayList<>();
     long lines = 0;
@@ -124,6 +152,8 @@ public final class PolitenessAudit {
           violations.add(new Violation(origin, (int) lines, "robots.txt first",
               "page requested without a successful robots.txt fetch before it: " + url));
         }
+        String ip = a.path("ip").asText("");
+        if (!ip.isEmpty()) ips.request(ip, origin, url, start, end, (int) lines, violations);
         s.requests++;
         s.lastStartNanos = start;
         s.lastEndNanos = end;
@@ -137,6 +167,6 @@ public final class PolitenessAudit {
       reports.add(new OriginReport(s.origin, s.requests, s.robotsRequests, s.refusals,
           s.minGap == Double.POSITIVE_INFINITY ? Double.NaN : s.minGap, s.requests == 0 ? 0 : s.maxInFlight));
     }
-    return new Report(lines, requests, reports, violations);
+    return new Report(lines, requests, reports, ips.reports(), violations);
   }
 }

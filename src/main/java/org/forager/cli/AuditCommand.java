@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.forager.audit.PolitenessAudit;
+import org.forager.config.Durations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     description = {
       "Reads logs/crawl.jsonl of a crawl and checks, origin by origin, that no two requests were in",
-      "flight at once, that every gap kept the delay in force, and that robots.txt came first.",
+      "flight at once, that every gap kept the delay in force, and that robots.txt came first; and,",
+      "IP address by IP address, the crawl's politeness.per_ip limits (give them if not the defaults).",
       "Prints one line per origin and every violation; exits 3 if there is any.",
     })
 final class AuditCommand implements Callable<Integer> {
@@ -31,6 +33,14 @@ final class AuditCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "Print only the violations and the verdict.")
   boolean quiet;
 
+  @Option(names = "--per-ip-max-in-flight", paramLabel = "N", defaultValue = "1",
+      description = "The crawl's politeness.per_ip.max_in_flight (default: ${DEFAULT-VALUE}).")
+  int perIpMaxInFlight;
+
+  @Option(names = "--per-ip-min-delay", paramLabel = "DURATION", defaultValue = "0",
+      description = "The crawl's politeness.per_ip.min_delay, e.g. 500ms (default: ${DEFAULT-VALUE}).")
+  String perIpMinDelay;
+
   @Override
   public Integer call() {
     Path log = dataDir.resolve("logs").resolve("crawl.jsonl");
@@ -38,13 +48,31 @@ final class AuditCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("forager: " + dataDir + " has no crawl log (no " + log + ")");
       return Main.EXIT_USAGE;
     }
-    PolitenessAudit.Report report = PolitenessAudit.audit(log);
+    if (perIpMaxInFlight < 1) {
+      spec.commandLine().getErr().println("forager: --per-ip-max-in-flight: must be at least 1, got " + perIpMaxInFlight);
+      return Main.EXIT_USAGE;
+    }
+    PolitenessAudit.PerIp perIp;
+    try {
+      perIp = new PolitenessAudit.PerIp(perIpMaxInFlight, Durations.parse(perIpMinDelay).toMillis());
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("forager: --per-ip-min-delay: " + e.getMessage());
+      return Main.EXIT_USAGE;
+    }
+    PolitenessAudit.Report report = PolitenessAudit.audit(log, perIp);
     PrintWriter out = spec.commandLine().getOut();
     if (!quiet) {
       out.printf("%-40s %9s %7s %9s %12s %10s%n", "origin", "requests", "robots", "refusals", "min gap ms", "in flight");
       for (PolitenessAudit.OriginReport o : report.origins()) {
         out.printf("%-40s %9d %7d %9d %12.1f %10d%n", o.origin(), o.requests(), o.robotsRequests(), o.refusals(),
             o.minGapMillis(), o.maxInFlight());
+      }
+    }
+    if (!quiet && !report.ips().isEmpty()) {
+      out.printf("%-40s %9s %7s %12s %10s%n", "ip address", "requests", "origins", "min gap ms", "in flight");
+      for (PolitenessAudit.IpReport ip : report.ips()) {
+        out.printf("%-40s %9d %7d %12.1f %10d%n", ip.ip(), ip.requests(), ip.origins(), ip.minGapMillis(),
+            ip.maxInFlight());
       }
     }
     for (PolitenessAudit.Violation v : report.violations()) {

@@ -27,7 +27,8 @@ final class ConfigReader {
       "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps",
       "do_not_crawl_file", "fleet", "status", "duplicates", "scope", "sites");
   static final List<String> POLITENESS_KEYS =
-      List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay");
+      List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay", "per_ip");
+  static final List<String> PER_IP_KEYS = List.of("max_in_flight", "min_delay");
   static final List<String> LIMITS_KEYS = List.of(
       "max_page_bytes", "fetch_timeout", "max_url_length", "max_depth", "max_retries",
       "max_decompression_ratio", "max_pages_per_origin", "max_repeated_path_segments",
@@ -129,7 +130,15 @@ final class ConfigReader {
         section.get("response_time_factor", (path, node) -> Values.numberAtLeast(path, node, 0))
             .orElse(defaults.responseTimeFactor()),
         section.get("max_retry_after", Values::duration).orElse(defaults.maxRetryAfter()),
-        section.get("max_crawl_delay", Values::duration).orElse(defaults.maxCrawlDelay()));
+        section.get("max_crawl_delay", Values::duration).orElse(defaults.maxCrawlDelay()),
+        perIp(section.section("per_ip", PER_IP_KEYS)));
+  }
+
+  private static CrawlConfig.PerIp perIp(Section section) {
+    CrawlConfig.PerIp defaults = CrawlConfig.PerIp.defaults();
+    return new CrawlConfig.PerIp(
+        section.get("max_in_flight", (path, node) -> Values.intAtLeast(path, node, 1)).orElse(defaults.maxInFlight()),
+        section.get("min_delay", Values::duration).orElse(defaults.minDelay()));
   }
 
   /** Bounds left out follow the interval (see {@link Recrawl#Recrawl(Duration)}); bounds given must hold it. */

@@ -69,17 +69,53 @@ public record CrawlConfig(
    */
   public record Politeness(
       Duration minDelay, Duration maxDelay, double responseTimeFactor, Duration maxRetryAfter,
-      Duration maxCrawlDelay) {
+      Duration maxCrawlDelay, PerIp perIp) {
 
     public static final Duration DEFAULT_MAX_CRAWL_DELAY = Duration.ofHours(1);
 
-    /** With the default max_crawl_delay. */
+    public Politeness {
+      java.util.Objects.requireNonNull(perIp, "perIp");
+    }
+
+    /** With the default per-IP politeness. */
+    public Politeness(Duration minDelay, Duration maxDelay, double responseTimeFactor, Duration maxRetryAfter,
+        Duration maxCrawlDelay) {
+      this(minDelay, maxDelay, responseTimeFactor, maxRetryAfter, maxCrawlDelay, PerIp.defaults());
+    }
+
+    /** With the default max_crawl_delay and per-IP politeness. */
     public Politeness(Duration minDelay, Duration maxDelay, double responseTimeFactor, Duration maxRetryAfter) {
       this(minDelay, maxDelay, responseTimeFactor, maxRetryAfter, DEFAULT_MAX_CRAWL_DELAY);
     }
 
+    /** These settings with {@code perIp} in place of the per-IP politeness. */
+    public Politeness withPerIp(PerIp perIp) {
+      return new Politeness(minDelay, maxDelay, responseTimeFactor, maxRetryAfter, maxCrawlDelay, perIp);
+    }
+
     public static Politeness defaults() {
       return new Politeness(Duration.ofSeconds(1), Duration.ofSeconds(120), 10, Duration.ofHours(1));
+    }
+  }
+
+  /**
+   * Politeness per IP address ({@code politeness.per_ip}), on top of the origin's: many hosts share
+   * one server, and the server is what a crawler can overload (docs/crawl-loop.md, "Politeness per IP
+   * address").
+   *
+   * @param maxInFlight the most requests in flight at once to one IP address, fleet-wide
+   * @param minDelay the least time from the end of one request to an address to the start of the next
+   */
+  public record PerIp(int maxInFlight, Duration minDelay) {
+
+    public PerIp {
+      if (maxInFlight < 1) throw new IllegalArgumentException("max in flight per IP must be at least 1");
+      if (minDelay.isNegative()) throw new IllegalArgumentException("min delay per IP must not be negative");
+    }
+
+    /** One request in flight per address, no delay of its own (each origin's delay still holds). */
+    public static PerIp defaults() {
+      return new PerIp(1, Duration.ZERO);
     }
   }
 

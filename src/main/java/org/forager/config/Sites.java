@@ -108,7 +108,8 @@ public final class Sites {
         chain.stream().map(Rule::responseTimeFactor).filter(OptionalDouble::isPresent).findFirst()
             .orElse(OptionalDouble.of(global.responseTimeFactor())).getAsDouble(),
         first(chain, Rule::maxRetryAfter).orElse(global.maxRetryAfter()),
-        first(chain, Rule::maxCrawlDelay).orElse(global.maxCrawlDelay()));
+        first(chain, Rule::maxCrawlDelay).orElse(global.maxCrawlDelay()),
+        global.perIp()); // per address, not per site: no rule sets it
     long maxPages = chain.stream().map(Rule::maxPages).filter(OptionalLong::isPresent).findFirst()
         .orElse(OptionalLong.of(maxPagesPerOrigin)).getAsLong();
     return new Settings(politeness, maxPages);

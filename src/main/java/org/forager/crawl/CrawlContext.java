@@ -24,6 +24,7 @@ import org.forager.warc.WarcRecorder;
  * @param wakeAt in continuous mode, asks that an origin with nothing due now be woken at a time
  * @param listener told of every crawl action
  * @param origins the origins the crawl has taken on; new ones are admitted through it
+ * @param ipGate politeness per IP address: which address a request goes to, and its slots
  */
 record CrawlContext(
     CrawlConfig config,
@@ -46,7 +47,8 @@ record CrawlContext(
     boolean continuous,
     java.util.function.BiConsumer<Origin, Instant> wakeAt,
     CrawlListener listener,
-    KnownOrigins origins) {
+    KnownOrigins origins,
+    IpGate ipGate) {
 
   /**
    * How a sitemap entry ranks: by its {@code <priority>} ({@link Ranking#sitemapEntry}) unless the

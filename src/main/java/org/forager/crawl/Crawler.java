@@ -24,8 +24,10 @@ import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
 import org.forager.dns.CachingResolver;
 import org.forager.extract.HtmlExtractor;
+import org.forager.fetch.AddressPicker;
 import org.forager.fetch.Fetcher;
 import org.forager.fetch.HttpFetcher;
+import org.forager.frontier.IpSlots;
 import org.forager.frontier.Scheduler;
 import org.forager.policy.Gatekeeper;
 import org.forager.scope.Scope;
@@ -220,7 +222,7 @@ public final class Crawler implements AutoCloseable {
             OriginCrawler c = crawlers.get(origin);
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
             if (c != null) alarms.schedule(() -> s.wake(c), delayMillis, TimeUnit.MILLISECONDS);
-          }, listener, origins);
+          }, listener, origins, ipGate(config, dnsCache, s));
       context.set(ctx);
       FleetCoordinator fleet = null;
       if (leases != null) {
@@ -256,6 +258,16 @@ public final class Crawler implements AutoCloseable {
       }
     }
     return summary;
+  }
+
+  /** Politeness per IP address, on the addresses the fetcher's own resolver answers. */
+  private static IpGate ipGate(CrawlConfig config, CachingResolver dnsCache, Scheduler s) {
+    CrawlConfig.PerIp perIp = config.politeness().perIp();
+    // A task that found its address busy is woken when a slot comes free; the recheck is only a
+    // fallback, so it may be as long as a request can take.
+    IpSlots slots = new IpSlots(perIp.maxInFlight(), perIp.minDelay(), config.limits().fetchTimeout(), s::hurry);
+    return new IpGate(AddressPicker.of(HttpFetcher.Options.from(config, dnsCache)), slots,
+        perIp.minDelay().toMillis());
   }
 
   private void runScheduler(Scheduler s, Map<Origin, OriginCrawler> crawlers, RunSummary summary)

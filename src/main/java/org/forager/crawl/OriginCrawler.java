@@ -19,6 +19,8 @@ import org.forager.url.Origin;
  * the local gates refuse (no request); fetch robots.txt when missing or expired ({@link RobotsStep});
  * read a sitemap ({@link SitemapStep}); crawl one URL ({@link PageStep}). What the steps share lives
  * in the {@link OriginSession}; this class decides which step comes next and keeps the URLs taken.
+ * Every request first takes its IP address's slot ({@link OriginSession#takeIpSlot}); a turn that
+ * finds the address busy puts its work back and returns when to come again, holding no thread.
  *
  * <p>The run's ignore list is the cutoff: only candidates due at or before the run's start are taken,
  * and every crawl action moves its URL's due time past it, so a URL is taken at most once per run
@@ -124,15 +126,27 @@ final class OriginCrawler implements OriginTask {
       }
       if (robots.needed(ctx.clock().instant())) {
         if (next != null) todo.addFirst(next);
-        if (!ctx.budget().tryTake()) return finish();
-        robots.fetch();
+        OptionalLong busy = session.takeIpSlot(this);
+        if (busy.isPresent()) return busy;
+        if (!ctx.budget().tryTake()) return finishWithoutRequest();
+        try {
+          robots.fetch();
+        } finally {
+          session.releaseIpSlot(false); // held still only when no request was sent after all
+        }
         saveState();
         return afterRequest(false);
       }
       if (sitemaps.hasNext(robots.rules())) {
         if (next != null) todo.addFirst(next);
-        if (!ctx.budget().tryTake()) return finish();
-        sitemaps.fetchNext(robots.rules());
+        OptionalLong busy = session.takeIpSlot(this);
+        if (busy.isPresent()) return busy;
+        if (!ctx.budget().tryTake()) return finishWithoutRequest();
+        try {
+          sitemaps.fetchNext(robots.rules());
+        } finally {
+          session.releaseIpSlot(false);
+        }
         return afterRequest(true);
       }
       if (next == null) continue; // the sitemaps are done; what is left are retries
@@ -144,16 +158,30 @@ final class OriginCrawler implements OriginTask {
         session.giveUp();
         return finish();
       }
-      if (!ctx.budget().tryTake()) {
-        todo.addFirst(next);
-        return finish();
-      }
       if (!robots.rules().isAllowed(next.candidate().url())) {
+        if (!ctx.budget().tryTake()) {
+          todo.addFirst(next);
+          return finish();
+        }
         pages.refuse(next, new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"));
         continue;
       }
+      // The address's slot before the budget: a turn that must wait for it spends nothing.
+      OptionalLong busy = session.takeIpSlot(this);
+      if (busy.isPresent()) {
+        todo.addFirst(next);
+        return busy;
+      }
+      if (!ctx.budget().tryTake()) {
+        todo.addFirst(next);
+        return finishWithoutRequest();
+      }
       pagesFetched++;
-      pages.crawl(next);
+      try {
+        pages.crawl(next);
+      } finally {
+        session.releaseIpSlot(false);
+      }
       return afterRequest(pages.offeredCandidates());
     }
   }
@@ -257,6 +285,12 @@ final class OriginCrawler implements OriginTask {
     if (offered) todo.clear();
     if (todo.isEmpty()) fillTodo();
     return OptionalLong.of(session.requestAllowedAt());
+  }
+
+  /** Finishes a turn that took its address's slot and then sent nothing (the budget ran out). */
+  private OptionalLong finishWithoutRequest() {
+    session.releaseIpSlot(false);
+    return finish();
   }
 
   private OptionalLong finish() {

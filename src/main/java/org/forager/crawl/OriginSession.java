@@ -1,12 +1,16 @@
 package org.forager.crawl;
 
+import java.net.InetAddress;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.forager.config.Sites;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Outcome;
+import org.forager.frontier.IpSlots;
+import org.forager.frontier.OriginTask;
 import org.forager.policy.Verdict;
 import org.forager.record.CrawlAction;
 import org.forager.store.Candidate;
@@ -15,7 +19,7 @@ import org.forager.warc.Digests;
 
 /**
  * What the steps of one origin's crawl share during a run: its politeness, when its next request may
- * start, its patience, and the crawl log. The steps ({@link RobotsStep}, {@link SitemapStep}, {@link
+ * start, the IP address slot its request holds, its patience, and the crawl log. The steps ({@link RobotsStep}, {@link SitemapStep}, {@link
  * PageStep}) each make at most one request a turn and report it here.
  *
  * <p>Confined to the origin's turns (see {@link org.forager.frontier.OriginTask}); not thread-safe.
@@ -32,6 +36,10 @@ final class OriginSession {
   final OriginPoliteness politeness;
   private boolean requested;
   private long lastRequestEnd;
+  /** The per-IP slot this turn's request holds, if it holds one. */
+  private IpSlots.Slot ipSlot;
+  /** The address of this turn's (or the last) request, when its host resolved. */
+  private Optional<InetAddress> requestAddress = Optional.empty();
   private long notBefore;
   private int patience = INITIAL_PATIENCE;
   private boolean givenUp;
@@ -47,11 +55,58 @@ final class OriginSession {
 
   // --- time
 
-  /** A request of the origin ended now, after {@code durationMillis}: the delay counts from here. */
+  /**
+   * A request of the origin ended now, after {@code durationMillis}: the delay counts from here, the
+   * origin's and its IP address's (whose slot is released).
+   */
   void requestEnded(long durationMillis) {
     requested = true;
     lastRequestEnd = System.nanoTime();
+    releaseIpSlot(true);
     politeness.responseTime(durationMillis);
+  }
+
+  // --- the IP address
+
+  /**
+   * Takes the slot of the address this turn's request will go to, for {@code task}: empty when the
+   * request may go (with the slot, or without one when the host has no address: the fetch then fails
+   * as it would have), or the time ({@link System#nanoTime()}) to come back when the address is busy
+   * or its delay runs; the task is woken sooner when a slot comes free.
+   */
+  OptionalLong takeIpSlot(OriginTask task) {
+    releaseIpSlot(false);
+    requestAddress = ctx.ipGate().address(origin);
+    if (requestAddress.isEmpty()) return OptionalLong.empty();
+    return switch (ctx.ipGate().slots().take(requestAddress.get(), task)) {
+      case IpSlots.Slot slot -> {
+        ipSlot = slot;
+        yield OptionalLong.empty();
+      }
+      case IpSlots.Wait wait -> OptionalLong.of(wait.readyAt());
+    };
+  }
+
+  /**
+   * Hands the slot back: after the request ended ({@code requested}), or unused when the turn made
+   * none after all. Nothing when no slot is held.
+   */
+  void releaseIpSlot(boolean requested) {
+    if (ipSlot == null) return;
+    IpSlots.Slot slot = ipSlot;
+    ipSlot = null;
+    slot.release(requested);
+  }
+
+  /** The address this turn's request must connect to: the one its slot was taken for. */
+  Optional<InetAddress> requestAddress() {
+    return ipSlot == null ? Optional.empty() : Optional.of(ipSlot.address());
+  }
+
+  /** The address the last request went to, for the log: the slot's, else the one connected to. */
+  private Optional<String> ipOf(FetchResult result) {
+    Optional<String> connected = result instanceof FetchResult.Response r ? r.remoteAddress() : Optional.empty();
+    return requestAddress.map(InetAddress::getHostAddress).or(() -> connected);
   }
 
   /** When the last request ended ({@link System#nanoTime()}). */
@@ -149,7 +204,12 @@ final class OriginSession {
     }
     return new CrawlAction(result.startedAt(), kind, result.url(), outcome, status, contentType, bytes,
         result.durationMillis(), location, digest, attempt, politeness.delayMillis(),
-        reason.or(() -> reasonOf(result)));
+        reason.or(() -> reasonOf(result)), 0, ipOf(result));
+  }
+
+  /** {@code action}, a request of this turn, with the address it was sent to. */
+  CrawlAction sentTo(CrawlAction action, FetchResult result) {
+    return action.withIp(ipOf(result));
   }
 
   /** The log line of a request a gate refused: nothing was sent. */

@@ -64,7 +64,8 @@ final class PageStep {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
     String url = candidate.url();
-    FetchResult result = ctx.fetcher().fetch(new FetchRequest(url, candidate.etag(), candidate.lastModified()));
+    FetchResult result = ctx.fetcher().fetch(
+        new FetchRequest(url, candidate.etag(), candidate.lastModified()).connectingTo(session.requestAddress()));
     session.requestEnded(result.durationMillis());
     Instant now = ctx.clock().instant();
 
@@ -145,10 +146,11 @@ final class PageStep {
     outOfScopeLinks += discovered.size() - admitted.size(); // past scope.max_origins
     // The log first: a request made is always in the log (the audit's evidence), even when the store
     // or the log then fails; after a crash in between, the next run fetches the URL again.
-    session.log(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status, contentType,
-        Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
+    session.log(session.sentTo(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status,
+        contentType, Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
         session.politeness.delayMillis(),
-        duplicateOf.map(first -> "duplicate of " + first).or(() -> OriginSession.reasonOf(result)), outOfScopeLinks));
+        duplicateOf.map(first -> "duplicate of " + first).or(() -> OriginSession.reasonOf(result)), outOfScopeLinks),
+        result));
     for (CrawlAction target : outOfScopeTargets) session.log(target);
     outOfScopeTargets.clear();
     ctx.store().record(record, admitted);

@@ -60,7 +60,10 @@ final class RobotsStep {
   /** Fetches robots.txt: this turn's request (with its redirects). */
   void fetch() {
     CrawlContext ctx = session.ctx;
-    RobotsFetcher.Result result = ctx.robotsFetcher().fetch(session.origin, session.politeness::delayMillis);
+    // Every hop goes to the origin's host, so to the address whose slot is held; between hops both the
+    // origin's delay and the address's are owed.
+    RobotsFetcher.Result result = ctx.robotsFetcher().fetch(session.origin,
+        () -> Math.max(session.politeness.delayMillis(), ctx.ipGate().minDelayMillis()), session.requestAddress());
     if (result.hops().isEmpty()) {
       // Local policy refuses the origin's own robots.txt: without its rules nothing may be fetched.
       RobotsFetcher.Refusal refusal = result.refused().orElseThrow();

@@ -72,7 +72,7 @@ final class SitemapStep {
           new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"), 1));
       return;
     }
-    FetchResult result = ctx.fetcher().fetch(FetchRequest.of(url));
+    FetchResult result = ctx.fetcher().fetch(FetchRequest.of(url).connectingTo(session.requestAddress()));
     session.requestEnded(result.durationMillis());
     Classification classification = ctx.classifier().classify(result);
     Optional<String> note = Optional.empty();

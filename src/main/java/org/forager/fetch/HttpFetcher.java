@@ -28,6 +28,7 @@ import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.EndpointDetails;
 import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.HttpVersion;
 import org.apache.hc.core5.http.ProtocolVersion;
 import org.apache.hc.core5.http.io.SocketConfig;
@@ -38,6 +39,7 @@ import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.forager.config.CrawlConfig;
 import org.forager.dns.CachingResolver;
+import org.forager.dns.IpLiterals;
 import org.forager.dns.Resolver;
 import org.forager.fetch.BodyReader.Body;
 import org.forager.fetch.FetchResult.Failure;
@@ -50,6 +52,9 @@ import org.forager.fetch.FetchResult.FailureKind;
  * <p>Contract, per fetch:
  * <ul>
  *   <li>Redirects are never followed: a 3xx is returned as it came.
+ *   <li>A request naming an {@link FetchRequest#address() address} connects to that address, not to
+ *       what the resolver answers (the crawl's per-IP politeness took its slot for it); see
+ *       {@link AddressPicker} for the address a fetch would choose itself.
  *   <li>Every request carries the configured User-Agent, an Accept, {@code Accept-Encoding: gzip,
  *       deflate}, and If-None-Match / If-Modified-Since when the request has them (RFC 9110 section
  *       13.1). No cookies, no authentication, no proxy, and no userinfo from the URL is ever sent.
@@ -298,7 +303,7 @@ public final class HttpFetcher implements Fetcher {
     try {
       Sent sent;
       try {
-        sent = send(get, expired);
+        sent = send(pinnedTarget(request, target), get, expired);
       } catch (IOException e) {
         return failure(request, startedAt, start, FailureClassifier.classify(e, expired.get()),
             FailureClassifier.describe(e));
@@ -317,6 +322,17 @@ public final class HttpFetcher implements Fetcher {
     }
   }
 
+  /**
+   * The target with the address to connect to when the request names one (the client then connects
+   * to it without asking the resolver, and keeps its connections apart from those to other addresses
+   * of the host); null to let the client resolve the host. TLS still names the host (SNI, certificate
+   * check) and the request still carries it in {@code Host}.
+   */
+  private static HttpHost pinnedTarget(FetchRequest request, URI target) {
+    if (request.address().isEmpty() || IpLiterals.parse(target.getHost()).isPresent()) return null;
+    return new HttpHost(target.getScheme(), request.address().get(), target.getHost(), target.getPort());
+  }
+
   /** A response whose head has arrived, and the context of the exchange that brought it. */
   private record Sent(ClassicHttpResponse response, HttpClientContext context) {}
 
@@ -327,10 +343,10 @@ public final class HttpFetcher implements Fetcher {
    * The first connection is closed by then, so this is still one request in flight. A failure on a
    * new connection is not retried here: that is the crawl loop's decision, after its delay.
    */
-  private Sent send(HttpGet get, AtomicBoolean expired) throws IOException {
+  private Sent send(HttpHost pinned, HttpGet get, AtomicBoolean expired) throws IOException {
     HttpClientContext context = HttpClientContext.create();
     try {
-      ClassicHttpResponse response = client.executeOpen(null, get, context);
+      ClassicHttpResponse response = client.executeOpen(pinned, get, context);
       if (!StaleConnectionDetector.timedOutIdleOnReusedConnection(context) || expired.get()) {
         return new Sent(response, context);
       }
@@ -339,14 +355,14 @@ public final class HttpFetcher implements Fetcher {
       if (response instanceof CloseableHttpResponse closeable) closeable.close(CloseMode.IMMEDIATE);
       else response.close();
       HttpClientContext again = HttpClientContext.create();
-      return new Sent(client.executeOpen(null, get, again), again);
+      return new Sent(client.executeOpen(pinned, get, again), again);
     } catch (IOException e) {
       if (expired.get() || e instanceof InterruptedIOException // a timeout or an abort
           || !StaleConnectionDetector.failedUnansweredOnReusedConnection(context)) {
         throw e;
       }
       HttpClientContext again = HttpClientContext.create();
-      return new Sent(client.executeOpen(null, get, again), again);
+      return new Sent(client.executeOpen(pinned, get, again), again);
     }
   }
 

@@ -59,12 +59,18 @@ public final class Scheduler {
   private final PriorityQueue<Entry> notReady = new PriorityQueue<>(BY_TIME);
   /** Tasks in line whose time has come: the head runs next. */
   private final PriorityQueue<Entry> ready = new PriorityQueue<>(BY_PRIORITY);
-  /** The tasks in either heap: whether one waits for its turn, without scanning the heaps. */
-  private final Set<OriginTask> waiting = new HashSet<>();
+  /**
+   * The tasks in either heap, each with its entry in force: whether one waits for its turn, without
+   * scanning the heaps. An entry of a heap that is not its task's entry here was replaced by an
+   * earlier one ({@link #hurry}) and is dropped when met.
+   */
+  private final Map<OriginTask, Entry> waiting = new HashMap<>();
   private final Set<OriginTask> running = new HashSet<>();
   private final Set<OriginTask> parked = new HashSet<>();
   /** Tasks told to come back while their turn ran, with the time they may run again. */
   private final Map<OriginTask, Long> woken = new HashMap<>();
+  /** Tasks hurried while their turn ran: the time their next turn may come at the latest. */
+  private final Map<OriginTask, Long> hurried = new HashMap<>();
   private long seq;
   private int inFlight;
   private boolean stopRequested;
@@ -197,9 +203,32 @@ public final class Scheduler {
         woken.merge(task, readyAt, Math::min);
         return;
       }
-      if (waiting.contains(task)) return;
+      if (waiting.containsKey(task)) return;
       push(readyAt, task);
       parked.remove(task);
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Brings the next turn of a task waiting for it forward to {@code readyAt} ({@link
+   * System#nanoTime()}) when it was to come later, e.g. an origin waiting for its IP address's slot
+   * when the slot comes free ({@link IpSlots}). A task whose turn is running comes back no later than
+   * that if it returns a time; a parked task (finished) or one unknown here is left as it is.
+   */
+  public void hurry(OriginTask task, long readyAt) {
+    lock.lock();
+    try {
+      if (running.contains(task)) {
+        hurried.merge(task, readyAt, Math::min);
+        return;
+      }
+      Entry entry = waiting.get(task);
+      if (entry == null || entry.readyAt - readyAt <= 0) return;
+      // The old entry stays in its heap, no longer in force: removing it would cost a scan.
+      push(readyAt, entry.priority, task);
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -210,7 +239,7 @@ public final class Scheduler {
   public int activeOrigins() {
     lock.lock();
     try {
-      return notReady.size() + ready.size() + inFlight;
+      return waiting.size() + inFlight;
     } finally {
       lock.unlock();
     }
@@ -231,7 +260,12 @@ public final class Scheduler {
         continue;
       }
       long now = System.nanoTime();
-      while (!notReady.isEmpty() && notReady.peek().readyAt - now <= 0) ready.add(notReady.poll());
+      while (!notReady.isEmpty() && notReady.peek().readyAt - now <= 0) {
+        Entry entry = notReady.poll();
+        if (inForce(entry)) ready.add(entry);
+      }
+      while (!notReady.isEmpty() && !inForce(notReady.peek())) notReady.poll();
+      while (!ready.isEmpty() && !inForce(ready.peek())) ready.poll();
       if (ready.isEmpty()) {
         changed.awaitNanos(notReady.peek().readyAt - now);
         continue;
@@ -265,8 +299,10 @@ public final class Scheduler {
         // A wake during the turn is used up by this return either way: kept, it would bring the
         // task back once more after a later turn that returns finished.
         Long wokenAt = woken.remove(task);
+        Long hurriedAt = hurried.remove(task);
         if (next.isPresent()) {
-          push(next.getAsLong(), priority, task);
+          long at = next.getAsLong();
+          push(hurriedAt != null && hurriedAt - at < 0 ? hurriedAt : at, priority, task);
         } else if (wokenAt != null) {
           push(wokenAt, priority, task);
         } else if (source != null) {
@@ -299,8 +335,14 @@ public final class Scheduler {
 
   /** Puts a task in line; under the lock. Ready or not is sorted out at the next dispatch. */
   private void push(long readyAt, double priority, OriginTask task) {
-    notReady.add(new Entry(readyAt, priority, seq++, task));
-    waiting.add(task);
+    Entry entry = new Entry(readyAt, priority, seq++, task);
+    notReady.add(entry);
+    waiting.put(task, entry);
+  }
+
+  /** Whether a heap's entry is its task's entry in force (not one {@link #hurry} replaced); under the lock. */
+  private boolean inForce(Entry entry) {
+    return waiting.get(entry.task) == entry;
   }
 
   /** Waits for the executor's threads after a run; for orderly shutdown. */

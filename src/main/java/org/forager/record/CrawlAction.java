@@ -19,6 +19,8 @@ import org.forager.fetch.Outcome;
  *     was cut short ({@code deadline}, {@code max_page_bytes}, ...: see {@code FetchResult.Truncation})
  * @param outOfScopeLinks links of the page that were not candidates because they are out of the
  *     crawl's scope (written to the log only when not 0)
+ * @param ip the IP address the request was sent to (the one its per-IP politeness slot was taken
+ *     for); empty when no request was sent or the host had no address (DNS_ERROR)
  */
 public record CrawlAction(
     Instant ts,
@@ -34,7 +36,16 @@ public record CrawlAction(
     int attempt,
     long delayMillis,
     Optional<String> reason,
-    int outOfScopeLinks) {
+    int outOfScopeLinks,
+    Optional<String> ip) {
+
+  /** An action whose address is not known (none was connected to, or it does not matter). */
+  public CrawlAction(Instant ts, Kind kind, String url, Outcome outcome, int httpStatus, Optional<String> contentType,
+      long bytes, long durationMillis, Optional<String> location, Optional<String> digest, int attempt,
+      long delayMillis, Optional<String> reason, int outOfScopeLinks) {
+    this(ts, kind, url, outcome, httpStatus, contentType, bytes, durationMillis, location, digest, attempt,
+        delayMillis, reason, outOfScopeLinks, Optional.empty());
+  }
 
   /** An action with no link out of scope (robots.txt, sitemaps, refusals, most pages). */
   public CrawlAction(Instant ts, Kind kind, String url, Outcome outcome, int httpStatus, Optional<String> contentType,
@@ -42,6 +53,12 @@ public record CrawlAction(
       long delayMillis, Optional<String> reason) {
     this(ts, kind, url, outcome, httpStatus, contentType, bytes, durationMillis, location, digest, attempt,
         delayMillis, reason, 0);
+  }
+
+  /** This action, sent to {@code ip}. */
+  public CrawlAction withIp(Optional<String> ip) {
+    return new CrawlAction(ts, kind, url, outcome, httpStatus, contentType, bytes, durationMillis, location, digest,
+        attempt, delayMillis, reason, outOfScopeLinks, ip);
   }
 
   public enum Kind {

@@ -92,6 +92,7 @@ public final class CrawlLog implements AutoCloseable {
       optional(json, "content_type", a.contentType());
       json.writeNumberField("bytes", a.bytes());
       json.writeNumberField("duration_ms", a.durationMillis());
+      optional(json, "ip", a.ip());
       optional(json, "location", a.location());
       optional(json, "digest", a.digest());
       json.writeNumberField("attempt", a.attempt());

@@ -1,5 +1,6 @@
 package org.forager.robots;
 
+import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,6 +76,15 @@ public final class RobotsFetcher {
    * and owes the origin its delay like any other.
    */
   public Result fetch(Origin origin, java.util.function.LongSupplier delayMillis) {
+    return fetch(origin, delayMillis, Optional.empty());
+  }
+
+  /**
+   * Like {@link #fetch(Origin, java.util.function.LongSupplier)}, every hop connecting to {@code
+   * address} when present (hops never leave the origin, so never its host): the address whose per-IP
+   * politeness slot the caller holds.
+   */
+  public Result fetch(Origin origin, java.util.function.LongSupplier delayMillis, Optional<InetAddress> address) {
     List<FetchResult> hops = new ArrayList<>();
     String url = origin.robotsTxtUrl();
     for (int hop = 0; ; hop++) {
@@ -92,7 +102,7 @@ public final class RobotsFetcher {
         return new Result(hops, Optional.of(new Refusal(url, other)), definite(404, new byte[0]));
       }
       if (hop > 0 && !pause(delayMillis.getAsLong())) return new Result(hops, unreachable());
-      FetchResult result = fetcher.fetch(FetchRequest.of(url));
+      FetchResult result = fetcher.fetch(FetchRequest.of(url).connectingTo(address));
       hops.add(result);
       if (!(result instanceof FetchResult.Response response)) {
         // A redirect to an address the network policy refuses was not sent: like a hop the gate

@@ -65,4 +65,41 @@ class PolitenessAuditTest {
         line("2026-11-21T00:00:02.000Z", "page", "http://a.example/", "FETCHED", 200, 1, 10));
     assertEquals(List.of("robots.txt first"), report.violations().stream().map(PolitenessAudit.Violation::rule).toList());
   }
+
+  private static String sentTo(String ip, String line) {
+    return line.substring(0, line.length() - 1) + ",\"ip\":\"" + ip + "\"}";
+  }
+
+  @Test
+  void twoRequestsInFlightToOneAddressFromTwoOriginsAreAViolationEvenLoggedOutOfOrder() throws Exception {
+    PolitenessAudit.Report report = audit(
+        sentTo("192.0.2.7", line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 10, 0)),
+        // Logged after the next one (it ended later) though it started first: the window still sees it.
+        sentTo("192.0.2.7", line("2026-11-21T00:00:00.020Z", "robots", "http://c.example/robots.txt", "FETCHED", 200, 5, 0)),
+        sentTo("192.0.2.7", line("2026-11-21T00:00:00.012Z", "robots", "http://b.example/robots.txt", "FETCHED", 200, 50, 0)),
+        sentTo("192.0.2.8", line("2026-11-21T00:00:00.013Z", "robots", "http://d.example/robots.txt", "FETCHED", 200, 50, 0)));
+    assertEquals(List.of("in flight per IP"), report.violations().stream().map(PolitenessAudit.Violation::rule).toList());
+    assertEquals("192.0.2.7", report.violations().get(0).origin());
+    assertEquals(2, report.ips().size());
+    PolitenessAudit.IpReport shared = report.ips().get(0);
+    assertEquals(3, shared.origins());
+    assertEquals(2, shared.maxInFlight());
+    assertTrue(PolitenessAudit.audit(tmp.resolve("crawl.jsonl"), new PolitenessAudit.PerIp(2, 0)).polite(),
+        "two in flight is what max_in_flight 2 allows");
+  }
+
+  @Test
+  void thePerIpDelayIsCheckedAcrossOriginsAndLogsWithoutAddressesAreCheckedPerOriginOnly() throws Exception {
+    String[] lines = {
+        sentTo("192.0.2.7", line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 10, 0)),
+        sentTo("192.0.2.7", line("2026-11-21T00:00:00.110Z", "robots", "http://b.example/robots.txt", "FETCHED", 200, 10, 0)),
+        sentTo("192.0.2.7", line("2026-11-21T00:00:00.170Z", "robots", "http://c.example/robots.txt", "FETCHED", 200, 10, 0)),
+        line("2026-11-21T00:00:00.171Z", "robots", "http://d.example/robots.txt", "FETCHED", 200, 10, 0)};
+    PolitenessAudit.Report report = audit(lines);
+    assertTrue(report.polite(), "no per-IP delay by default");
+    Path log = tmp.resolve("crawl.jsonl");
+    PolitenessAudit.Report delayed = PolitenessAudit.audit(log, new PolitenessAudit.PerIp(1, 100));
+    assertEquals(List.of("delay per IP"), delayed.violations().stream().map(PolitenessAudit.Violation::rule).toList());
+    assertTrue(delayed.violations().get(0).detail().contains("http://c.example/robots.txt"), delayed.violations().toString());
+  }
 }

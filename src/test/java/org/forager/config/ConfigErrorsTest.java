@@ -73,6 +73,15 @@ class ConfigErrorsTest {
         arguments("colour: blue", "config: unknown key 'colour' (known keys: user_agent, seeds, data_dir, max_actions,"
             + " concurrency, politeness, robots, recrawl, skip_extensions, limits, do_not_crawl, url_query_parameters,"
             + " network, store, warc, sitemaps, do_not_crawl_file, fleet, status, duplicates, scope, sites)"),
+        arguments("politeness: { per_ip: { max_in_flight: 0 } }",
+            "config: politeness.per_ip.max_in_flight: must be ≥ 1"),
+        arguments("politeness: { per_ip: { max_in_flight: two } }",
+            "config: politeness.per_ip.max_in_flight: \"two\" is not a whole number"),
+        arguments("politeness: { per_ip: { min_delay: -1s } }",
+            "config: politeness.per_ip.min_delay: \"-1s\" is negative; a duration must be ≥ 0"),
+        arguments("politeness: { per_ip: 1 }", "config: politeness.per_ip: must be a map (key: value), found 1"),
+        arguments("politeness: { per_ip: { max_inflight: 2 } }",
+            "config: politeness.per_ip: unknown key 'max_inflight' (did you mean 'max_in_flight'?)"),
         arguments("duplicates: { skip_links: maybe }", "config: duplicates.skip_links: \"maybe\" is not true or false"),
         arguments("duplicates: { skip: true }", "config: duplicates: unknown key 'skip' (known keys: skip_links)"),
         arguments("fleet: { lease: 0s }", "config: fleet.lease: must be > 0"),

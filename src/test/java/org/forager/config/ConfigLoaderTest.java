@@ -183,6 +183,17 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void perIpPolitenessIsOneInFlightWithNoDelayOfItsOwnUnlessSet() throws IOException {
+    assertEquals(new CrawlConfig.PerIp(1, Duration.ZERO), CrawlConfig.defaults().politeness().perIp());
+    CrawlConfig config = load("""
+        politeness: { min_delay: 3s, per_ip: { max_in_flight: 2, min_delay: 250ms } }
+        """);
+    assertEquals(new CrawlConfig.PerIp(2, Duration.ofMillis(250)), config.politeness().perIp());
+    assertEquals(new CrawlConfig.PerIp(4, Duration.ZERO),
+        load("politeness: { per_ip: { max_in_flight: 4 } }").politeness().perIp());
+  }
+
+  @Test
   void acceptsUnderscoresInNumbersAndBareBytes() throws IOException {
     CrawlConfig config = load("max_actions: 1_000\nlimits: { max_page_bytes: 65536 }\n");
     assertEquals(1000, config.maxActions());

@@ -71,6 +71,7 @@ class ExampleFileTest {
     Stream.of(
             ConfigReader.ROOT_KEYS.stream(),
             ConfigReader.POLITENESS_KEYS.stream().map(key -> "politeness." + key),
+            ConfigReader.PER_IP_KEYS.stream().map(key -> "politeness.per_ip." + key),
             ConfigReader.LIMITS_KEYS.stream().map(key -> "limits." + key),
             ConfigReader.RECRAWL_KEYS.stream().map(key -> "recrawl." + key),
             ConfigReader.STATUS_KEYS.stream().map(key -> "status." + key),

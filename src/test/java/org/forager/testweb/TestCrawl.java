@@ -67,7 +67,8 @@ public final class TestCrawl {
     try (Crawler crawler = Crawler.open(config)) {
       summary = crawler.run();
     }
-    assertPolite(config.dataDir());
+    CrawlConfig.PerIp perIp = config.politeness().perIp();
+    assertPolite(config.dataDir(), new PolitenessAudit.PerIp(perIp.maxInFlight(), perIp.minDelay().toMillis()));
     return summary;
   }
 
@@ -86,7 +87,12 @@ public final class TestCrawl {
   }
 
   public static void assertPolite(Path dataDir) {
-    PolitenessAudit.Report report = PolitenessAudit.audit(dataDir.resolve("logs/crawl.jsonl"));
+    assertPolite(dataDir, PolitenessAudit.PerIp.DEFAULTS);
+  }
+
+  /** Like {@link #assertPolite(Path)}, for a crawl with these {@code politeness.per_ip} settings. */
+  public static void assertPolite(Path dataDir, PolitenessAudit.PerIp perIp) {
+    PolitenessAudit.Report report = PolitenessAudit.audit(dataDir.resolve("logs/crawl.jsonl"), perIp);
     if (!report.polite()) throw new AssertionError("the crawl log shows impoliteness: " + report.violations());
   }
 

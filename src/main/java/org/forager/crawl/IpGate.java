@@ -1,0 +1,22 @@
+package org.forager.crawl;
+
+import java.net.InetAddress;
+import java.util.Optional;
+import org.forager.fetch.AddressPicker;
+import org.forager.frontier.IpSlots;
+import org.forager.url.Origin;
+
+/**
+ * Politeness per IP address for the crawl loop (docs/crawl-loop.md, "Politeness per IP address"):
+ * which address a request to an origin goes to ({@link AddressPicker}, the fetcher's own resolver and
+ * policy) and the slots of those addresses ({@link IpSlots}). Thread-safe.
+ *
+ * @param minDelayMillis {@code politeness.per_ip.min_delay}, also owed between robots.txt redirect hops
+ */
+record IpGate(AddressPicker addresses, IpSlots slots, long minDelayMillis) {
+
+  /** The address a request to {@code origin} connects to; empty when it has none (DNS failure, policy). */
+  Optional<InetAddress> address(Origin origin) {
+    return addresses.pick(origin.host());
+  }
+}

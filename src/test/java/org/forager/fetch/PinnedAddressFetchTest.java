@@ -1,0 +1,68 @@
+package org.forager.fetch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.forager.dns.Resolver;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A request naming an address ({@link FetchRequest#address()}, the one its per-IP politeness slot was
+ * taken for) connects to that address, whatever the resolver would answer now, and the network policy
+ * still judges it at connect.
+ */
+@Timeout(30)
+class PinnedAddressFetchTest {
+
+  private static HttpFetcher.Options options(boolean allowPrivate, Resolver resolver) {
+    return new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(2), 100, allowPrivate, 4)
+        .withResolver(resolver);
+  }
+
+  @Test
+  void thePinnedAddressIsConnectedToNotWhatTheResolverAnswersAndTheHostIsStillSent() throws Exception {
+    AtomicInteger lookups = new AtomicInteger();
+    // 127.0.0.2 is loopback too, but the site listens on 127.0.0.1 only: connecting there is refused.
+    Resolver elsewhere = host -> {
+      lookups.incrementAndGet();
+      return List.of(InetAddress.getByName("127.0.0.2"));
+    };
+    try (TestSite site = TestSite.start(); HttpFetcher fetcher = new HttpFetcher(options(true, elsewhere))) {
+      site.html("/", "<p>here</p>");
+      String url = site.url("pinned.test", "/");
+
+      assertInstanceOf(FetchResult.Failure.class, fetcher.fetch(FetchRequest.of(url)), "unpinned: the resolver's answer");
+      FetchResult.Response response = assertInstanceOf(FetchResult.Response.class,
+          fetcher.fetch(FetchRequest.of(url).connectingTo(Optional.of(InetAddress.getByName("127.0.0.1")))));
+
+      assertEquals(200, response.status());
+      assertEquals(Optional.of("127.0.0.1"), response.remoteAddress());
+      assertEquals("pinned.test:" + site.port(), site.requests().get(0).header("Host"));
+      assertEquals(1, lookups.get(), "the pinned fetch asked no resolver");
+      assertEquals(Optional.of(InetAddress.getByName("127.0.0.2")),
+          AddressPicker.of(options(true, elsewhere)).pick("pinned.test"), "the picker answers what a fetch would use");
+    }
+  }
+
+  @Test
+  void aPinnedAddressTheNetworkPolicyRefusesIsNotConnectedTo() throws Exception {
+    Resolver any = host -> List.of(InetAddress.getByName("192.0.2.1"));
+    try (TestSite site = TestSite.start(); HttpFetcher fetcher = new HttpFetcher(options(false, any))) {
+      site.html("/", "<p>here</p>");
+      FetchResult.Failure failure = assertInstanceOf(FetchResult.Failure.class, fetcher.fetch(
+          FetchRequest.of(site.url("pinned.test", "/")).connectingTo(Optional.of(InetAddress.getByName("127.0.0.1")))));
+
+      assertEquals(FetchResult.FailureKind.BLOCKED_BY_NETWORK_POLICY, failure.kind(), failure.message());
+      assertEquals(List.of(), site.requests());
+      assertEquals(Optional.empty(), AddressPicker.of(options(false, host -> List.of(InetAddress.getByName("127.0.0.1"))))
+          .pick("pinned.test"), "the picker offers no address the policy refuses");
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package org.forager.frontier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** {@link IpSlots}: slots per address, the delay between requests to one address, who is woken. */
+class IpSlotsTest {
+
+  private static final Duration RECHECK = Duration.ofSeconds(30);
+  private static final InetAddress A = address(10, 0, 0, 1);
+  private static final InetAddress B = address(10, 0, 0, 2);
+
+  private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+  private final List<String> woken = new ArrayList<>();
+
+  private record Task(String name) implements OriginTask {
+    @Override
+    public OptionalLong turn() {
+      return OptionalLong.empty();
+    }
+  }
+
+  private IpSlots slots(int maxInFlight, Duration minDelay) {
+    return new IpSlots(maxInFlight, minDelay, RECHECK,
+        (task, readyAt) -> woken.add(((Task) task).name() + "@" + (readyAt - clock.get()) / 1_000_000), clock::get);
+  }
+
+  @Test
+  void oneInFlightPerAddressAndOtherAddressesFree() {
+    IpSlots slots = slots(1, Duration.ZERO);
+    IpSlots.Slot first = assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("x")));
+    IpSlots.Wait wait = assertInstanceOf(IpSlots.Wait.class, slots.take(A, new Task("y")));
+    assertEquals(clock.get() + RECHECK.toNanos(), wait.readyAt(), "the recheck is only the fallback");
+    assertInstanceOf(IpSlots.Slot.class, slots.take(B, new Task("z")));
+    first.release(true);
+    assertEquals(List.of("y@0"), woken, "the waiting task is woken as the slot comes free");
+    assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("y")));
+  }
+
+  @Test
+  void theDelayCountsFromTheEndOfTheLastRequestToTheAddress() {
+    IpSlots slots = slots(1, Duration.ofMillis(200));
+    IpSlots.Slot first = (IpSlots.Slot) slots.take(A, new Task("x"));
+    slots.take(A, new Task("y"));
+    clock.addAndGet(50_000_000L);
+    first.release(true);
+    assertEquals(List.of("y@200"), woken, "woken for the time the delay ends");
+    clock.addAndGet(150_000_000L);
+    IpSlots.Wait wait = assertInstanceOf(IpSlots.Wait.class, slots.take(A, new Task("y")));
+    assertEquals(clock.get() + 50_000_000L, wait.readyAt(), "the delay's end, exactly: no slot is taken");
+    clock.addAndGet(50_000_000L);
+    assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("y")));
+  }
+
+  @Test
+  void aSlotHandedBackUnusedStartsNoDelay() {
+    IpSlots slots = slots(1, Duration.ofSeconds(5));
+    ((IpSlots.Slot) slots.take(A, new Task("x"))).release(false);
+    assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("y")));
+  }
+
+  @Test
+  void maxInFlightTwoAllowsTwoAndWakesOneWaiterPerFreeSlotInTheOrderTheyCame() {
+    IpSlots slots = slots(2, Duration.ZERO);
+    IpSlots.Slot one = (IpSlots.Slot) slots.take(A, new Task("a"));
+    IpSlots.Slot two = assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("b")));
+    slots.take(A, new Task("c"));
+    slots.take(A, new Task("d"));
+    slots.take(A, new Task("c")); // asking again does not queue twice
+    one.release(true);
+    assertEquals(List.of("c@0"), woken);
+    two.release(true);
+    assertEquals(List.of("c@0", "d@0"), woken);
+  }
+
+  @Test
+  void releasingTwiceFreesOneSlot() {
+    IpSlots slots = slots(1, Duration.ZERO);
+    IpSlots.Slot slot = (IpSlots.Slot) slots.take(A, new Task("a"));
+    slot.release(true);
+    IpSlots.Slot again = (IpSlots.Slot) slots.take(A, new Task("b"));
+    slot.release(true);
+    assertInstanceOf(IpSlots.Wait.class, slots.take(A, new Task("c")), "b's slot is still taken");
+    again.release(true);
+  }
+
+  @Test
+  void idleAddressesAreNotKept() {
+    IpSlots slots = slots(1, Duration.ofMillis(10));
+    for (int i = 0; i < 100_000; i++) {
+      InetAddress ip = address(10, (i >> 16) & 255, (i >> 8) & 255, i & 255);
+      ((IpSlots.Slot) slots.take(ip, new Task("t"))).release(true);
+      clock.addAndGet(1_000L);
+    }
+    // 10 ms of delay at one request a microsecond: about 10,000 addresses still owed their delay.
+    assertTrue(slots.size() <= 2 * 10_000 + 1024, "kept " + slots.size());
+    clock.addAndGet(20_000_000L);
+    ((IpSlots.Slot) slots.take(A, new Task("t"))).release(false);
+    assertTrue(slots.size() <= 2 * 10_000 + 1024, "kept " + slots.size());
+  }
+
+  private static InetAddress address(int a, int b, int c, int d) {
+    try {
+      return InetAddress.getByAddress(new byte[] {(byte) a, (byte) b, (byte) c, (byte) d});
+    } catch (java.net.UnknownHostException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
