@@ -184,7 +184,7 @@ public final class Scheduler {
         woken.merge(task, System.nanoTime(), Math::min);
         return true;
       }
-      return waiting.contains(task);
+      return waiting.containsKey(task);
     } finally {
       lock.unlock();
     }
@@ -324,7 +324,7 @@ public final class Scheduler {
     if (room <= 0) return;
     long now = System.nanoTime();
     for (OriginTask task : source.next(room)) {
-      if (!waiting.contains(task) && !running.contains(task)) push(now, task);
+      if (!waiting.containsKey(task) && !running.contains(task)) push(now, task);
     }
   }
 
