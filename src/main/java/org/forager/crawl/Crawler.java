@@ -312,7 +312,20 @@ public final class Crawler implements AutoCloseable {
    * as more pages link to it; seeds always rank 1. Values are clamped to [0, 1]. Before {@link #run}.
    */
   public Crawler priority(Ranking ranking) {
-    this.ranking = java.util.Objects.requireNonNull(ranking);
+    java.util.Objects.requireNonNull(ranking);
+    // Asked inside the store's group write: one that throws would fail the other origins' writes of
+    // the group. A failure ranks the URL 0, said once.
+    java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+    this.ranking = (url, depth, inlinks) -> {
+      try {
+        return ranking.priority(url, depth, inlinks);
+      } catch (RuntimeException e) {
+        if (told.compareAndSet(false, true)) {
+          Notice.println("forager: the priority hook failed on " + url + " (" + e + "); such URLs rank 0");
+        }
+        return 0;
+      }
+    };
     return this;
   }
 

@@ -329,6 +329,12 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
       return next;
     }
 
+    /** The crawler's: a fleet process, too, starts the origin holding the best work first. */
+    @Override
+    public double priority() {
+      return crawler.priority();
+    }
+
     @Override
     public String toString() {
       return origin.toString();

@@ -53,6 +53,8 @@ final class OriginCrawler implements OriginTask {
   private long pagesFetched;
   private Instant restUntil;
   private boolean fetchRobotsFirst;
+  /** Whether the last page crawled was a new URL (not a recrawl): the next read goes on alternating. */
+  private boolean lastCrawledWasNew;
 
   OriginCrawler(Origin origin, CrawlContext ctx, Instant cutoff) {
     this.origin = origin;
@@ -177,6 +179,7 @@ final class OriginCrawler implements OriginTask {
         return finishWithoutRequest();
       }
       pagesFetched++;
+      lastCrawledWasNew = next.candidate().fetchCount() == 0;
       try {
         pages.crawl(next);
       } finally {
@@ -253,7 +256,10 @@ final class OriginCrawler implements OriginTask {
     retries = new PriorityQueue<>(Comparator.comparingLong(Retry::readyAt));
     loaded = true;
     ctx.store().originState(origin).ifPresent(state -> {
-      state.robotsTxt().filter(txt -> !fetchRobotsFirst).ifPresent(robots::use);
+      // A fleet process fetches robots.txt itself before its first page of an origin (its own log shows
+      // robots.txt first for the audit); an origin it claims again in the same run already has.
+      boolean sameRun = state.run().map(run -> run.runStarted().equals(cutoff)).orElse(false);
+      state.robotsTxt().filter(txt -> !fetchRobotsFirst || sameRun).ifPresent(robots::use);
       session.politeness.restore(state.delayMillis());
       state.run().filter(run -> run.runStarted().equals(cutoff) && !ctx.continuous()).ifPresent(run -> {
         // Taken up again in the run that put it aside: the page limit counts on, sitemaps are not read
@@ -313,6 +319,18 @@ final class OriginCrawler implements OriginTask {
     // Continuous crawling takes what is due now; a single run only what was due when it started.
     Instant upTo = ctx.continuous() ? ctx.clock().instant() : cutoff;
     for (DueCandidate c : ctx.store().due(origin, upTo, TODO_BATCH)) todo.add(new PendingUrl(c, 1));
+    // The store alternates new URLs and recrawls starting with a new one; read again after every page,
+    // that would be new after new for ever (a site that keeps offering pages starved its recrawls).
+    // The alternation goes on across the reads: after a new URL, a recrawl due comes first.
+    if (lastCrawledWasNew && !todo.isEmpty() && todo.peek().candidate().fetchCount() == 0) {
+      for (PendingUrl p : todo) {
+        if (p.candidate().fetchCount() > 0) {
+          todo.remove(p);
+          todo.addFirst(p);
+          break;
+        }
+      }
+    }
   }
 
   /** Continuous mode, nothing due now: be woken when the earliest candidate of the origin comes due. */

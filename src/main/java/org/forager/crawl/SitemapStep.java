@@ -100,9 +100,13 @@ final class SitemapStep {
           List<SitemapResult.Entry> modified = new ArrayList<>();
           for (SitemapResult.Entry entry : batch) {
             Optional<String> url = UrlNormalizer.normalize(entry.url());
-            // A sitemap's entries outside the seeds' domains (a site a domains crawl wandered to) are at
-            // the edge of scope.max_hops: taken, but their links outside lead no further.
-            int hops = url.isEmpty() || ctx.gatekeeper().inScope(url.get()) ? 0 : ctx.gatekeeper().scope().maxHops();
+            // Outside the seeds' domains (a site a domains crawl wandered to), a sitemap speaks only for
+            // its own origin, as the sitemap protocol says, and its entries are at the edge of
+            // scope.max_hops: taken, but their links outside lead no further. An entry naming another
+            // site out there would hand the crawl on from sitemap to sitemap past the bound.
+            boolean inside = url.isPresent() && ctx.gatekeeper().inScope(url.get());
+            if (url.isPresent() && !inside && !session.origin.contains(url.get())) continue;
+            int hops = inside ? 0 : ctx.gatekeeper().scope().maxHops();
             url = url.filter(u -> ctx.gatekeeper().isCandidate(u, 1, hops));
             if (url.isEmpty()) continue;
             candidates.add(new Candidate(url.get(), 1, Optional.of(response.url()), hops,
