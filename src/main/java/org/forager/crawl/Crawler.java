@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
 import org.forager.dns.CachingResolver;
@@ -101,7 +102,7 @@ public final class Crawler implements AutoCloseable {
 
   /** Opens (or creates) the data directory: store, WARC directory and crawl log. */
   public static Crawler open(CrawlConfig config) {
-    return open(config, UnaryOperator.identity());
+    return builder(config).open();
   }
 
   /**
@@ -109,7 +110,7 @@ public final class Crawler implements AutoCloseable {
    * calls); the crawler uses and closes the decorated store.
    */
   public static Crawler open(CrawlConfig config, UnaryOperator<CrawlStore> decorateStore) {
-    return open(config, decorateStore, Clock.systemUTC());
+    return builder(config).decorateStore(decorateStore).open();
   }
 
   /**
@@ -117,10 +118,58 @@ public final class Crawler implements AutoCloseable {
    * times, robots.txt expiry). Tests move it to play a later run; a fetch's own timestamps stay real.
    */
   static Crawler open(CrawlConfig config, Clock clock) {
-    return open(config, UnaryOperator.identity(), clock);
+    return builder(config).clock(clock).open();
   }
 
-  private static Crawler open(CrawlConfig config, UnaryOperator<CrawlStore> decorateStore, Clock clock) {
+  /** A crawler of {@code config} with parts of one's own: the store wrapped, another {@link Fetcher}. */
+  public static Builder builder(CrawlConfig config) {
+    return new Builder(config);
+  }
+
+  /** What {@link #open(CrawlConfig)} builds, part by part; {@link #open()} once. Not thread-safe. */
+  public static final class Builder {
+    private final CrawlConfig config;
+    private UnaryOperator<CrawlStore> decorateStore = UnaryOperator.identity();
+    private Function<CachingResolver, Fetcher> fetcher;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(CrawlConfig config) {
+      this.config = java.util.Objects.requireNonNull(config);
+    }
+
+    /** The store is wrapped by this (e.g. to time its calls); the crawler uses and closes the result. */
+    public Builder decorateStore(UnaryOperator<CrawlStore> decorateStore) {
+      this.decorateStore = java.util.Objects.requireNonNull(decorateStore);
+      return this;
+    }
+
+    /**
+     * Fetches with {@code fetcher} instead of the HTTP fetcher the configuration describes (a test
+     * double, another HTTP stack, a proxy client); the crawler closes it. Every request still passes
+     * the crawl's gates, robots.txt and politeness, which live above the fetcher. A {@link
+     * org.forager.fetch.FetchRequest} may name the address to connect to (per-IP politeness chose
+     * it): a fetcher that connects elsewhere weakens that limit.
+     */
+    public Builder fetcher(Fetcher fetcher) {
+      java.util.Objects.requireNonNull(fetcher);
+      this.fetcher = dns -> fetcher;
+      return this;
+    }
+
+    Builder clock(Clock clock) {
+      this.clock = java.util.Objects.requireNonNull(clock);
+      return this;
+    }
+
+    /** Opens (or creates) the data directory: store, WARC directory and crawl log. */
+    public Crawler open() {
+      return Crawler.open(config, decorateStore, clock,
+          fetcher != null ? fetcher : dns -> new HttpFetcher(HttpFetcher.Options.from(config, dns)));
+    }
+  }
+
+  private static Crawler open(CrawlConfig config, UnaryOperator<CrawlStore> decorateStore, Clock clock,
+      Function<CachingResolver, Fetcher> newFetcher) {
     Path dataDir = config.dataDir();
     try {
       Files.createDirectories(dataDir);
@@ -142,7 +191,7 @@ public final class Crawler implements AutoCloseable {
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"));
       opened.add(log);
       CachingResolver dnsCache = HttpFetcher.Options.dnsCache(config);
-      Fetcher fetcher = new HttpFetcher(HttpFetcher.Options.from(config, dnsCache));
+      Fetcher fetcher = newFetcher.apply(dnsCache);
       return new Crawler(config, clock, store, fetcher, dnsCache, warc, log);
     } catch (RuntimeException e) {
       for (AutoCloseable c : opened.reversed()) closeQuietly(c);
