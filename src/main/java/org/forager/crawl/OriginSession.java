@@ -214,8 +214,8 @@ final class OriginSession {
 
   /** The log line of a request a gate refused: nothing was sent. */
   CrawlAction refusal(CrawlAction.Kind kind, String url, Verdict.Rejected rejected, int attempt) {
-    return new CrawlAction(ctx.clock().instant(), kind, url, rejected.outcome(), 0, Optional.empty(), 0, 0,
-        Optional.empty(), Optional.empty(), attempt, politeness.delayMillis(), Optional.of(rejected.reason()));
+    return CrawlAction.withoutRequest(ctx.clock().instant(), kind, url, rejected.outcome(), attempt,
+        politeness.delayMillis(), rejected.reason());
   }
 
   /** What the log says of a fetch that failed (kind and message) or whose body was cut (why). */

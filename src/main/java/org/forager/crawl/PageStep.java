@@ -51,9 +51,8 @@ final class PageStep {
     CrawlContext ctx = session.ctx;
     Instant now = ctx.clock().instant();
     String url = pending.candidate().url();
-    CrawlRecord record = new CrawlRecord(url, now, rejected.outcome(), 0, 0, Optional.empty(), -1,
-        Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
-        Optional.empty(), ctx.recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
+    CrawlRecord record = CrawlRecord.withoutRequest(url, now, rejected.outcome(),
+        ctx.recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
     // The log first: an action the log could not take (a full disk) must not be in the store alone.
     session.log(session.refusal(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
     ctx.store().record(record, List.of());
@@ -239,9 +238,8 @@ final class PageStep {
     if (offer(discovered, target, depth, hops, from)) return;
     Optional<String> outOfScope = ctx.gatekeeper().outOfScope(target, hops);
     if (outOfScope.isEmpty()) return; // a trap limit: like any link
-    outOfScopeTargets.add(new CrawlAction(ctx.clock().instant(), CrawlAction.Kind.PAGE, target, Outcome.OUT_OF_SCOPE,
-        0, Optional.empty(), 0, 0, Optional.empty(), Optional.empty(), 1, session.politeness.delayMillis(),
-        Optional.of(what + " of " + from + ": " + outOfScope.get())));
+    outOfScopeTargets.add(CrawlAction.withoutRequest(ctx.clock().instant(), CrawlAction.Kind.PAGE, target,
+        Outcome.OUT_OF_SCOPE, 1, session.politeness.delayMillis(), what + " of " + from + ": " + outOfScope.get()));
     if (fromSeed) {
       ctx.summary().note("seed " + from + " " + (what.equals("redirect") ? "redirects to " : "names as canonical ")
           + target + ", " + outOfScope.get() + ScopeHints.toInclude(from, target, ctx.gatekeeper().scope()));

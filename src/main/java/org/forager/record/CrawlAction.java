@@ -39,6 +39,13 @@ public record CrawlAction(
     int outOfScopeLinks,
     Optional<String> ip) {
 
+  /** An action that made no request (a gate's refusal, a target out of scope): its outcome and why. */
+  public static CrawlAction withoutRequest(Instant ts, Kind kind, String url, Outcome outcome, int attempt,
+      long delayMillis, String reason) {
+    return new CrawlAction(ts, kind, url, outcome, 0, Optional.empty(), 0, 0, Optional.empty(), Optional.empty(),
+        attempt, delayMillis, Optional.of(reason), 0, Optional.empty());
+  }
+
   /** An action whose address is not known (none was connected to, or it does not matter). */
   public CrawlAction(Instant ts, Kind kind, String url, Outcome outcome, int httpStatus, Optional<String> contentType,
       long bytes, long durationMillis, Optional<String> location, Optional<String> digest, int attempt,

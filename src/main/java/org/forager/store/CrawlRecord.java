@@ -38,6 +38,15 @@ public record CrawlRecord(
     OptionalLong simhash) {
 
   /** A record with no duplicate and no simhash (every action but a page's content fetch). */
+  /**
+   * An action that made no request (a gate refused the URL): an outcome, when, and when the URL is due
+   * again; nothing fetched.
+   */
+  public static CrawlRecord withoutRequest(String url, Instant at, Outcome outcome, Instant nextFetchAt) {
+    return new CrawlRecord(url, at, outcome, 0, 0, Optional.empty(), -1, Optional.empty(), Optional.empty(),
+        Optional.empty(), false, false, Optional.empty(), Optional.empty(), nextFetchAt);
+  }
+
   public CrawlRecord(String url, Instant fetchedAt, Outcome outcome, int httpStatus, long durationMillis,
       Optional<String> contentType, long contentLength, Optional<String> digest, Optional<String> redirectTo,
       Optional<String> canonical, boolean noindex, boolean nofollow, Optional<String> etag,
