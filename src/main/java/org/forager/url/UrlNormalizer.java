@@ -16,8 +16,9 @@ import java.util.Optional;
  *   <li>escapes get upper-case hex digits, and escapes of unreserved characters (ALPHA DIGIT
  *       {@code - . _ ~}) are decoded in path and query (RFC 3986 section 6.2.2).
  * </ul>
- * The query is otherwise kept as given: parameters are not sorted or removed. Hosts go to ASCII with
- * {@link java.net.IDN} (IDNA2003, not the standard's UTS #46). The result is idempotent:
+ * The query is otherwise kept as given: parameters are not sorted or removed. Hosts go to ASCII by the
+ * standard's domain parser (UTS #46 non-transitional through ICU4J; an all-ASCII host is only
+ * lower-cased). The result is idempotent:
  * {@code normalize(normalize(x)) == normalize(x)}. See docs/url-normalization.md for every rule.
  */
 public final class UrlNormalizer {

@@ -103,23 +103,54 @@ class UrlNormalizerTest {
     }
 
     @Test
-    void idna2003MapsSharpSToSs() {
-      // A known difference from UTS #46 (which gives xn--fa-hia.example); see docs/url-normalization.md.
-      normalizes("https://faß.example/", "https://fass.example/");
+    void sharpSAndFinalSigmaAreKeptNotMappedAsInIdna2003() {
+      // java.net.IDN (IDNA2003) gave fass.example, another site; UTS #46 non-transitional keeps the ß.
+      normalizes("https://faß.example/", "https://xn--fa-hia.example/");
+      normalizes("https://FASS.example/", "https://fass.example/");
+      normalizes("http://ελλάς.gr/", "http://xn--hxarsa0b.gr/");
+    }
+
+    @Test
+    void joinersAreCheckedNotDeletedAsInIdna2003() {
+      // ZWNJ is valid after a virama (CheckJoiners) and must be kept; alone between Latin letters it fails.
+      normalizes("http://\u0915\u094d\u200c\u0937.example/", "http://xn--11b2ezcs70k.example/");
+      rejects("http://a\u200cb.example/");
+    }
+
+    @Test
+    void validAsciiPunycodeHostsAreKeptNotDropped() {
+      // IDNA2003 refused these as malformed; they are real hosts (UTS #46 / URL Standard accept them).
+      normalizes("http://xn--fa-hia.de/", "http://xn--fa-hia.de/");
+      normalizes("http://XN--NXASMM1C.gr/", "http://xn--nxasmm1c.gr/");
+      normalizes("https://xn--72czcrhaj7cpt0ed1dxb4mb1s1.blogspot.com/", "https://xn--72czcrhaj7cpt0ed1dxb4mb1s1.blogspot.com/");
+    }
+
+    @Test
+    void anAllAsciiHostIsOnlyLowerCasedEvenWithBogusPunycode() {
+      // URL Standard after whatwg/url PR 914 (2026): an ASCII domain never fails domain to ASCII.
+      normalizes("http://xn--pokxncvks/", "http://xn--pokxncvks/");
+      normalizes("http://a.XN--/", "http://a.xn--/");
+    }
+
+    @Test
+    void nonAsciiHostsWithInvalidPunycodeOrBidiAreRejected() {
+      rejects("http://\u00e9.xn--pokxncvks/");
+      rejects("http://\u05d0a.example/"); // CheckBidi: a right-to-left label with a Latin letter
+      rejects("http://\u2615.xn--/");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"http://a b/", "http://a<b/", "http://a>b/", "http://a^b/", "http://a|b/", "http://a%b/",
         "http://a%25b/", "http://a%00b/", "http://a%2Fb/", "http://[a]/", "http://a]/", "http://\u00ad/",
-        "http://xn--pokxncvks/", "http://\ufdd0.com/", "http://user@/", "http://:80/"})
+        "http://\ufdd0.com/", "http://user@/", "http://:80/"})
     void forbiddenOrEmptyHostsAreRejected(String url) {
       rejects(url);
     }
 
     @Test
     void aNonAsciiLabelOverAThousandCharsIsRejectedNotThrown() {
-      // The JDK's Punycode encoder throws a bare RuntimeException past 1000 UTF-16 units (found by
-      // UrlNormalizerFuzz); normalize threw it instead of rejecting the host.
+      // The JDK's Punycode encoder threw a bare RuntimeException past 1000 UTF-16 units (found by
+      // UrlNormalizerFuzz), ICU's throws ICUInputTooLongException; normalize must reject the host.
       rejects("http://" + "\u00e9".repeat(1001) + "/");
       rejects("http://a." + "\u00e9".repeat(5000) + ".example/");
       assertEquals(Optional.empty(), UrlNormalizer.resolve(BASE, "//" + "\u00e9".repeat(1001) + "/x"));
