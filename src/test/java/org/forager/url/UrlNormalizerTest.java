@@ -3,6 +3,8 @@ package org.forager.url;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Nested;
@@ -286,6 +288,51 @@ class UrlNormalizerTest {
     @Test
     void queryOfOnlyAQuestionMarkIsNotEmpty() {
       normalizes("http://example.com/??", "http://example.com/??");
+    }
+  }
+
+  @Nested
+  class QueryEncoding {
+    private final Charset windows1252 = Charset.forName("windows-1252");
+    private final Charset sjis = Charset.forName("windows-31j");
+
+    private void resolves(String href, Charset encoding, String expected) {
+      Optional<String> url = UrlNormalizer.resolve(BASE, href, encoding);
+      assertEquals(Optional.of(expected), url, href + " in " + encoding);
+      assertEquals(url, UrlNormalizer.normalize(expected), "a fixed point");
+    }
+
+    @Test
+    void theQueryIsEncodedInTheDocumentEncodingThePathInUtf8() {
+      resolves("/caf\u00e9?q=caf\u00e9", windows1252, "https://example.org/caf%C3%A9?q=caf%E9");
+      resolves("?q=\u6771\u4eac", sjis, "https://example.org/dir/page.html?q=%93%8C%8B%9E");
+      resolves("http://other.example/?q=\u20ac", windows1252, "http://other.example/?q=%80");
+    }
+
+    @Test
+    void aCharacterTheEncodingLacksBecomesAPercentEncodedNumericReference() {
+      resolves("?q=\u6771&r=1", windows1252, "https://example.org/dir/page.html?q=%26%2326481%3B&r=1");
+      resolves("?q=\ud83d\ude00", sjis, "https://example.org/dir/page.html?q=%26%23128512%3B");
+      // A lone surrogate is U+FFFD first, which windows-1252 lacks too.
+      resolves("?q=\ud800", windows1252, "https://example.org/dir/page.html?q=%26%2365533%3B");
+    }
+
+    @Test
+    void asciiEscapesAndTheQuerySetAreAsInUtf8() {
+      resolves("?a=%7e%e9 'x'\u00e9", windows1252, "https://example.org/dir/page.html?a=~%E9%20%27x%27%E9");
+    }
+
+    @Test
+    void utf16AndUtf8DocumentsUseUtf8() {
+      resolves("?q=\u00e9", StandardCharsets.UTF_16LE, "https://example.org/dir/page.html?q=%C3%A9");
+      resolves("?q=\u00e9", StandardCharsets.UTF_8, "https://example.org/dir/page.html?q=%C3%A9");
+      assertEquals(UrlNormalizer.resolve(BASE, "?q=\u00e9"), UrlNormalizer.resolve(BASE, "?q=\u00e9", StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void iso2022JpKeepsItsEscapeSequences() {
+      // The encoder switches to JIS X 0208 and back; ESC is percent-encoded, the JIS bytes are ASCII.
+      resolves("?q=\u3042", Charset.forName("ISO-2022-JP"), "https://example.org/dir/page.html?q=%1B$B$%22%1B(B");
     }
   }
 
