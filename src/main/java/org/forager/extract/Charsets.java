@@ -1,49 +1,59 @@
 package org.forager.extract;
 
 import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
  * Decides how to decode a page's bytes, in the order of the HTML standard's encoding sniffing
  * algorithm (WHATWG HTML 13.2.3.2): a byte order mark, then the Content-Type header's
  * {@code charset} parameter, then a {@code <meta>} declaration found by prescanning the first
- * bytes, else UTF-8. Names Java does not know are skipped, never an error. Stateless and
- * thread-safe.
+ * bytes, else UTF-8 when the bytes are valid UTF-8 and windows-1252 when they are not (as browsers
+ * in most locales). Labels are the Encoding Standard's ({@link EncodingLabels}); an unknown label is
+ * skipped, never an error. Stateless and thread-safe.
  */
 final class Charsets {
 
-  /** The decision: decode {@code body} from {@code bomLength} on with {@code charset}. */
-  record Decision(Charset charset, int bomLength) {}
+  /** The decision: decode {@code body} from {@code bomLength} on with {@code encoding}. */
+  record Decision(WebEncoding encoding, int bomLength) {
+
+    Charset charset() {
+      return encoding.charset();
+    }
+  }
+
+  static final WebEncoding UTF_8 = EncodingLabels.lookup("utf-8").orElseThrow();
+  static final WebEncoding WINDOWS_1252 = EncodingLabels.lookup("windows-1252").orElseThrow();
+  private static final WebEncoding UTF_16BE = EncodingLabels.lookup("utf-16be").orElseThrow();
+  private static final WebEncoding UTF_16LE = EncodingLabels.lookup("utf-16le").orElseThrow();
 
   private Charsets() {}
 
   static Decision detect(byte[] body, Optional<String> contentType) {
     Decision bom = fromBom(body);
     if (bom != null) return bom;
-    Optional<Charset> declared = contentType.flatMap(Charsets::fromContentType)
+    Optional<WebEncoding> declared = contentType.flatMap(Charsets::fromContentType)
         .or(() -> MetaCharsetPrescan.scan(body));
-    return new Decision(declared.orElse(StandardCharsets.UTF_8), 0);
+    return new Decision(declared.orElseGet(() -> Utf8.isValid(body) ? UTF_8 : WINDOWS_1252), 0);
   }
 
   private static Decision fromBom(byte[] b) {
     if (b.length >= 3 && (b[0] & 0xFF) == 0xEF && (b[1] & 0xFF) == 0xBB && (b[2] & 0xFF) == 0xBF) {
-      return new Decision(StandardCharsets.UTF_8, 3);
+      return new Decision(UTF_8, 3);
     }
     if (b.length >= 2 && (b[0] & 0xFF) == 0xFE && (b[1] & 0xFF) == 0xFF) {
-      return new Decision(StandardCharsets.UTF_16BE, 2);
+      return new Decision(UTF_16BE, 2);
     }
     if (b.length >= 2 && (b[0] & 0xFF) == 0xFF && (b[1] & 0xFF) == 0xFE) {
-      return new Decision(StandardCharsets.UTF_16LE, 2);
+      return new Decision(UTF_16LE, 2);
     }
     return null;
   }
 
   /**
-   * The {@code charset} parameter of a Content-Type value (RFC 9110 section 8.3), quoted or not,
-   * when Java supports it.
+   * The encoding named by the {@code charset} parameter of a Content-Type value (RFC 9110 section 8.3),
+   * quoted or not, when the Encoding Standard knows the label and Java the encoding.
    */
-  static Optional<Charset> fromContentType(String contentType) {
+  static Optional<WebEncoding> fromContentType(String contentType) {
     int n = contentType.length();
     int i = contentType.indexOf(';');
     while (i >= 0 && i < n) {
@@ -59,22 +69,11 @@ final class Charsets {
           if (value.length() >= 2 && value.charAt(0) == '"' && value.endsWith("\"")) {
             value = value.substring(1, value.length() - 1);
           }
-          return lookup(value);
+          return EncodingLabels.lookup(value);
         }
       }
       i = end;
     }
     return Optional.empty();
-  }
-
-  /** The charset Java knows by this name or alias; empty for unknown or illegal names. */
-  static Optional<Charset> lookup(String name) {
-    String label = name.strip();
-    if (label.isEmpty()) return Optional.empty();
-    try {
-      return Optional.of(Charset.forName(label));
-    } catch (IllegalArgumentException unknownOrIllegal) {
-      return Optional.empty();
-    }
   }
 }

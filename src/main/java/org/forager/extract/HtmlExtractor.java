@@ -1,5 +1,6 @@
 package org.forager.extract;
 
+import java.nio.charset.Charset;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -16,10 +17,12 @@ import org.jsoup.select.NodeTraversor;
  *
  * <ul>
  *   <li>Charset: byte order mark, else the Content-Type {@code charset}, else a {@code <meta>}
- *       declaration in the first bytes, else UTF-8 (WHATWG HTML 13.2.3.2). Unknown names are skipped.
+ *       declaration in the first bytes (WHATWG HTML 13.2.3.2), else UTF-8 when the bytes are valid
+ *       UTF-8 and windows-1252 when not. Labels are the Encoding Standard's; unknown ones are skipped.
  *   <li>Links: {@code a[href]}, {@code area[href]}, {@code frame[src]}, {@code iframe[src]} in
  *       document order, resolved against the first {@code <base href>} (itself resolved against the
- *       page URL) and normalized by {@link UrlNormalizer#resolve}; non-http(s) targets, duplicates
+ *       page URL) and normalized by {@link UrlNormalizer#resolve}, the query encoded in the page's
+ *       encoding as browsers do (UTF-8 for UTF-16 pages); non-http(s) targets, duplicates
  *       and {@code rel=nofollow} links are left out; none at all when nofollow applies to the page.
  *   <li>Canonical: the HTTP {@code Link: <…>; rel="canonical"} header (RFC 8288), resolved against
  *       the page URL; else the first {@code <link rel=canonical>} in the head, resolved against the
@@ -86,11 +89,13 @@ public final class HtmlExtractor {
       return new ExtractedPage(List.of(), Optional.empty(), noindex, nofollow, decision.charset());
     }
     String pageBase = page.get();
-    String base = scan.baseHref().flatMap(href -> UrlNormalizer.resolve(pageBase, href)).orElse(pageBase);
+    // URLs in the document have their query in the document's encoding (URL Standard); the Link header's is UTF-8.
+    Charset query = decision.encoding().queryCharset();
+    String base = scan.baseHref().flatMap(href -> UrlNormalizer.resolve(pageBase, href, query)).orElse(pageBase);
     Optional<String> canonical = LinkHeader.firstTarget(linkHeaders, "canonical")
         .flatMap(target -> UrlNormalizer.resolve(pageBase, target))
-        .or(() -> scan.canonicalHref().flatMap(href -> UrlNormalizer.resolve(base, href)));
-    List<String> links = nofollow ? List.of() : resolveAll(base, scan.hrefs());
+        .or(() -> scan.canonicalHref().flatMap(href -> UrlNormalizer.resolve(base, href, query)));
+    List<String> links = nofollow ? List.of() : resolveAll(base, scan.hrefs(), query);
     return new ExtractedPage(links, canonical, noindex, nofollow, decision.charset());
   }
 
@@ -108,9 +113,9 @@ public final class HtmlExtractor {
     }
   }
 
-  private static List<String> resolveAll(String base, SequencedSet<String> hrefs) {
+  private static List<String> resolveAll(String base, SequencedSet<String> hrefs, Charset query) {
     SequencedSet<String> links = new LinkedHashSet<>();
-    for (String href : hrefs) UrlNormalizer.resolve(base, href).ifPresent(links::add);
+    for (String href : hrefs) UrlNormalizer.resolve(base, href, query).ifPresent(links::add);
     return List.copyOf(links);
   }
 }

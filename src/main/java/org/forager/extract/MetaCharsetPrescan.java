@@ -1,7 +1,5 @@
 package org.forager.extract;
 
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -10,8 +8,9 @@ import java.util.Set;
  * Finds a {@code <meta charset>} or {@code <meta http-equiv=Content-Type content="…charset=…">}
  * declaration in the first bytes of a page without parsing it, following WHATWG HTML 13.2.3.2
  * "prescan a byte stream to determine its encoding": comments and other tags are skipped, a
- * declaration Java does not know is passed over, and a UTF-16 declaration means UTF-8 (the bytes
- * were readable as ASCII, so they are not UTF-16). One instance per scan; not thread-safe, but
+ * label unknown to the Encoding Standard (or an encoding Java lacks) is passed over, a UTF-16
+ * declaration means UTF-8 (the bytes were readable as ASCII, so they are not UTF-16), and
+ * {@code x-user-defined} means windows-1252. One instance per scan; not thread-safe, but
  * {@link #scan} is.
  */
 final class MetaCharsetPrescan {
@@ -31,11 +30,11 @@ final class MetaCharsetPrescan {
     this.end = Math.min(b.length, LIMIT);
   }
 
-  static Optional<Charset> scan(byte[] body) {
+  static Optional<WebEncoding> scan(byte[] body) {
     return Optional.ofNullable(new MetaCharsetPrescan(body).run());
   }
 
-  private Charset run() {
+  private WebEncoding run() {
     while (pos < end) {
       if (startsWith("<!--")) {
         // The comment ends at the first "-->", which may share its dashes with "<!--".
@@ -46,8 +45,8 @@ final class MetaCharsetPrescan {
       }
       if (startsWithIgnoreCase("<meta") && pos + 5 < end && (isSpace(b[pos + 5]) || b[pos + 5] == '/')) {
         pos += 5;
-        Charset charset = meta();
-        if (charset != null) return charset;
+        WebEncoding encoding = meta();
+        if (encoding != null) return encoding;
       } else if (b[pos] == '<' && pos + 1 < end && (isLetter(b[pos + 1])
           || (b[pos + 1] == '/' && pos + 2 < end && isLetter(b[pos + 2])))) {
         while (pos < end && !isSpace(b[pos]) && b[pos] != '>') pos++;
@@ -63,7 +62,7 @@ final class MetaCharsetPrescan {
   }
 
   /** The attributes of a meta tag; the charset they declare, or null. */
-  private Charset meta() {
+  private WebEncoding meta() {
     Set<String> seen = new HashSet<>();
     boolean gotPragma = false;
     Boolean needPragma = null;
@@ -87,8 +86,9 @@ final class MetaCharsetPrescan {
       }
     }
     if (needPragma == null || (needPragma && !gotPragma) || charset == null) return null;
-    Charset found = Charsets.lookup(charset).orElse(null);
-    if (found != null && found.name().startsWith("UTF-16")) return StandardCharsets.UTF_8;
+    if (charset.strip().equals("x-user-defined")) return Charsets.WINDOWS_1252;
+    WebEncoding found = EncodingLabels.lookup(charset).orElse(null);
+    if (found != null && found.name().startsWith("UTF-16")) return Charsets.UTF_8;
     return found;
   }
 

@@ -1,21 +1,16 @@
 package org.forager.url;
 
 import java.io.ByteArrayOutputStream;
-import java.net.IDN;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 
 /**
  * The WHATWG host parser for special schemes (URL Standard, "host parsing"): IPv6 literals, then
- * percent-decoding, domain to ASCII, forbidden domain code points, and IPv4 in its number forms. Stateless.
+ * percent-decoding, the domain parser, forbidden domain code points, and IPv4 in its number forms. Stateless.
  *
- * <p>Domain to ASCII uses {@link IDN#toASCII(String, int)}, which implements IDNA2003 (RFC 3490) over
- * Unicode 3.2, where the URL Standard asks for UTS #46 non-transitional processing. They agree for
- * ASCII and for most internationalized names; they differ on deviation characters (IDNA2003 maps
- * {@code ß} to {@code ss} and {@code ς} to {@code σ}, and deletes ZWJ and ZWNJ, where UTS #46 keeps
- * them), on code points assigned after Unicode 3.2 (allowed here, as unassigned), on symbols and
- * emoji that UTS #46 disallows, and on the bidi and joiner rules. Pure ASCII hosts never go through
- * {@code IDN}: their labels may be longer than 63 characters, as the URL Standard allows.
+ * <p>The domain parser follows the standard as of July 2026 (after whatwg/url PR 914): a domain that is
+ * ASCII once percent-decoded is only lower-cased, even when a label starts with {@code xn--} and is not
+ * valid Punycode; any other goes through UTS #46 ToASCII, non-transitional, in {@link Idna}. Pure ASCII
+ * labels may be longer than 63 characters, as the standard allows.
  */
 final class HostParser {
 
@@ -57,7 +52,6 @@ final class HostParser {
       char c = out.charAt(i);
       if (c >= 0x80 || FORBIDDEN[c]) return false;
     }
-    if (!punycodeLabelsValid(out, start, end)) return false;
     if (Ipv4Parser.endsInNumber(out, start, end)) {
       long address = Ipv4Parser.parse(out, start, end);
       if (address == Ipv4Parser.FAILURE) return false;
@@ -97,45 +91,14 @@ final class HostParser {
     return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
   }
 
-  /** Domain to ASCII of a decoded host; appends the result, lower-case. */
+  /** The domain parser (not strict) on a decoded host; appends the result, lower-case. */
   private static boolean appendUnicode(String domain, StringBuilder out) {
     boolean ascii = true;
     for (int i = 0; i < domain.length() && ascii; i++) ascii = domain.charAt(i) < 0x80;
-    Optional<String> converted = ascii ? Optional.of(domain) : toAscii(domain);
-    if (converted.isEmpty()) return false;
-    String result = converted.get();
-    for (int i = 0; i < result.length(); i++) {
-      char c = result.charAt(i);
+    if (!ascii) return Idna.toAscii(domain, out);
+    for (int i = 0; i < domain.length(); i++) {
+      char c = domain.charAt(i);
       out.append(c >= 'A' && c <= 'Z' ? (char) (c + 0x20) : c);
-    }
-    return true;
-  }
-
-  /** {@link IDN#toASCII(String, int)}, empty when it refuses the name. */
-  private static Optional<String> toAscii(String domain) {
-    try {
-      return Optional.of(IDN.toASCII(domain, IDN.ALLOW_UNASSIGNED));
-    } catch (RuntimeException e) {
-      // Not only IllegalArgumentException: a label over 1000 UTF-16 units makes the JDK's Punycode
-      // encoder throw a bare RuntimeException ("input too long"), found by UrlNormalizerFuzz.
-      return Optional.empty();
-    }
-  }
-
-  /** UTS #46 rejects an {@code xn--} label that is not valid Punycode of a valid label. */
-  private static boolean punycodeLabelsValid(StringBuilder out, int start, int end) {
-    int labelStart = start;
-    for (int i = start; i <= end; i++) {
-      if (i < end && out.charAt(i) != '.') continue;
-      if (i - labelStart >= 4 && out.charAt(labelStart) == 'x' && out.charAt(labelStart + 1) == 'n'
-          && out.charAt(labelStart + 2) == '-' && out.charAt(labelStart + 3) == '-') {
-        String label = out.substring(labelStart, i);
-        String unicode = IDN.toUnicode(label, IDN.ALLOW_UNASSIGNED);
-        // toUnicode gives its input back when decoding fails, and decodes what does not round-trip.
-        if (unicode.equals(label)) return false;
-        if (!toAscii(unicode).map(label::equalsIgnoreCase).orElse(false)) return false;
-      }
-      labelStart = i + 1;
     }
     return true;
   }

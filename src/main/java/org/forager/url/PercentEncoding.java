@@ -1,5 +1,13 @@
 package org.forager.url;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
 /**
  * Percent-encodes path and query text the WHATWG way and normalizes the escapes already there
  * (RFC 3986 section 6.2.2.1 and 6.2.2.2). Stateless.
@@ -8,6 +16,9 @@ package org.forager.url;
  * U+FFFD, as it would once the string became a USVString in a browser. An existing escape {@code %XY}
  * gets upper-case hex digits, and is decoded when it stands for an unreserved character (ALPHA DIGIT
  * {@code - . _ ~}). A {@code %} that starts no escape is kept as WHATWG keeps it.
+ *
+ * <p>A query may be in another encoding ({@link #appendQuery}): the URL Standard's "percent-encode after
+ * encoding", where the bytes of the encoding are percent-encoded instead of UTF-8's.
  */
 final class PercentEncoding {
 
@@ -41,13 +52,7 @@ final class PercentEncoding {
     for (int i = from; i < to; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
-        if (c == '%') {
-          i = appendEscape(out, s, i, to);
-        } else if ((ENCODE[c] & set) != 0) {
-          appendByte(out, c);
-        } else {
-          out.append(c);
-        }
+        i = appendAscii(out, s, i, to, set);
       } else if (c < 0x800) {
         appendByte(out, 0xC0 | (c >> 6));
         appendByte(out, 0x80 | (c & 0x3F));
@@ -64,6 +69,81 @@ final class PercentEncoding {
         appendByte(out, 0x80 | (cp & 0x3F));
       }
     }
+  }
+
+  /**
+   * Appends the query {@code s[from, to)} encoded with {@code encoding} (an output encoding, see {@link
+   * #outputEncoding}): characters it cannot represent become {@code %26%23N%3B}, the {@code &#N;} of HTML
+   * form submission, as the URL Standard says.
+   */
+  static void appendQuery(StringBuilder out, CharSequence s, int from, int to, Charset encoding) {
+    if (encoding.equals(StandardCharsets.UTF_8) || isAscii(s, from, to)) {
+      // ASCII is the same in every output encoding, as long as an encoder starts in its ASCII state.
+      append(out, s, from, to, SPECIAL_QUERY);
+      return;
+    }
+    CharsetEncoder encoder = encoding.newEncoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharBuffer in = CharBuffer.wrap(s, from, to);
+    ByteBuffer bytes = ByteBuffer.allocate(Math.max(16, (int) ((to - from) * encoder.maxBytesPerChar())));
+    while (true) {
+      CoderResult result = encoder.encode(in, bytes, true);
+      if (result.isUnderflow()) result = encoder.flush(bytes);
+      appendBytes(out, bytes);
+      if (result.isUnderflow()) return;
+      if (result.isError()) {
+        // A lone surrogate (malformed) is U+FFFD, as in the scalar value string the standard works on.
+        int position = in.position();
+        int cp = result.isMalformed() ? 0xFFFD : Character.codePointAt(in, 0);
+        in.position(position + result.length());
+        out.append("%26%23").append(cp).append("%3B");
+      }
+      // On overflow the bytes were drained above; go on.
+    }
+  }
+
+  /** The encoding URLs use for a document in {@code charset}: UTF-8 for UTF-16 and UTF-32, as HTML says. */
+  static Charset outputEncoding(Charset charset) {
+    String name = charset.name();
+    return name.startsWith("UTF-16") || name.startsWith("UTF-32") || !charset.canEncode()
+        ? StandardCharsets.UTF_8 : charset;
+  }
+
+  /** Appends the encoder's bytes as the query set says, ASCII bytes as ASCII, and clears the buffer. */
+  private static void appendBytes(StringBuilder out, ByteBuffer bytes) {
+    bytes.flip();
+    // Bytes as the code points of the same value ("isomorph"), so escapes spanning them are seen whole.
+    StringBuilder isomorph = new StringBuilder(bytes.remaining());
+    while (bytes.hasRemaining()) isomorph.append((char) (bytes.get() & 0xFF));
+    bytes.clear();
+    for (int i = 0; i < isomorph.length(); i++) {
+      char c = isomorph.charAt(i);
+      if (c < 0x80) {
+        i = appendAscii(out, isomorph, i, isomorph.length(), SPECIAL_QUERY);
+      } else {
+        appendByte(out, c);
+      }
+    }
+  }
+
+  /** Appends the ASCII character at {@code i}; returns the index of the last character consumed. */
+  private static int appendAscii(StringBuilder out, CharSequence s, int i, int to, int set) {
+    char c = s.charAt(i);
+    if (c == '%') return appendEscape(out, s, i, to);
+    if ((ENCODE[c] & set) != 0) {
+      appendByte(out, c);
+    } else {
+      out.append(c);
+    }
+    return i;
+  }
+
+  private static boolean isAscii(CharSequence s, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (s.charAt(i) >= 0x80) return false;
+    }
+    return true;
   }
 
   /** Handles the {@code %} at {@code i}; returns the index of the last character consumed. */

@@ -1,5 +1,7 @@
 package org.forager.url;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,8 +18,9 @@ import java.util.Optional;
  *   <li>escapes get upper-case hex digits, and escapes of unreserved characters (ALPHA DIGIT
  *       {@code - . _ ~}) are decoded in path and query (RFC 3986 section 6.2.2).
  * </ul>
- * The query is otherwise kept as given: parameters are not sorted or removed. Hosts go to ASCII with
- * {@link java.net.IDN} (IDNA2003, not the standard's UTS #46). The result is idempotent:
+ * The query is otherwise kept as given: parameters are not sorted or removed. Hosts go to ASCII by the
+ * standard's domain parser (UTS #46 non-transitional through ICU4J; an all-ASCII host is only
+ * lower-cased). The result is idempotent:
  * {@code normalize(normalize(x)) == normalize(x)}. See docs/url-normalization.md for every rule.
  */
 public final class UrlNormalizer {
@@ -40,9 +43,22 @@ public final class UrlNormalizer {
    *     http(s) counts as no base: only absolute hrefs resolve.
    */
   public static Optional<String> resolve(String base, String href) {
+    return resolve(base, href, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * {@link #resolve(String, String)} for a link in a document of another encoding: the query is encoded
+   * with {@code queryEncoding} (URL Standard, special schemes), so on a windows-1252 page {@code ?q=café}
+   * is {@code ?q=caf%E9}, and a character the encoding cannot represent becomes {@code &#N;}, percent-encoded
+   * as {@code %26%23N%3B}. The path and host do not depend on it. UTF-16 and UTF-32 mean UTF-8, as in
+   * HTML's "get an output encoding"; callers pass the document's output encoding (for the Encoding
+   * Standard's GBK, Java's {@code x-mswin-936}).
+   */
+  public static Optional<String> resolve(String base, String href, Charset queryEncoding) {
     Objects.requireNonNull(base, "base");
     Objects.requireNonNull(href, "href");
-    return UrlParser.parse(base, href);
+    Objects.requireNonNull(queryEncoding, "queryEncoding");
+    return UrlParser.parse(base, href, PercentEncoding.outputEncoding(queryEncoding));
   }
 
   /**

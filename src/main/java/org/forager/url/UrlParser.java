@@ -1,5 +1,7 @@
 package org.forager.url;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -17,6 +19,8 @@ final class UrlParser {
   private final int start;
   private final int end;
   private final StringBuilder out;
+  // The encoding of the query (the URL Standard's "encoding"); UTF-8 unless a document says otherwise.
+  private final Charset queryEncoding;
 
   // The base, an absolute normalized http(s) URL, and where its parts end; hasBase is false when there is
   // none, and then base and baseScheme are empty.
@@ -27,7 +31,8 @@ final class UrlParser {
   private final int basePathEnd;
   private final int baseEnd;
 
-  private UrlParser(String input, String base) {
+  private UrlParser(String input, String base, Charset queryEncoding) {
+    this.queryEncoding = queryEncoding;
     int from = 0;
     int to = input.length();
     // Leading and trailing C0 control or space are stripped.
@@ -68,12 +73,15 @@ final class UrlParser {
 
   /** Parses an absolute URL. */
   static Optional<String> parse(String input) {
-    return new UrlParser(input, "").run();
+    return new UrlParser(input, "", StandardCharsets.UTF_8).run();
   }
 
-  /** Parses {@code input} against {@code base}; a base that is not an http(s) URL counts as none. */
-  static Optional<String> parse(String base, String input) {
-    return new UrlParser(input, base).run();
+  /**
+   * Parses {@code input} against {@code base}, encoding its query with {@code queryEncoding}; a base that
+   * is not an http(s) URL counts as none.
+   */
+  static Optional<String> parse(String base, String input, Charset queryEncoding) {
+    return new UrlParser(input, base, queryEncoding).run();
   }
 
   private Optional<String> run() {
@@ -207,7 +215,7 @@ final class UrlParser {
     while (queryEnd < end && s.charAt(queryEnd) != '#') queryEnd++;
     if (queryEnd > p + 1) {
       out.append('?');
-      PercentEncoding.append(out, s, p + 1, queryEnd, PercentEncoding.SPECIAL_QUERY);
+      PercentEncoding.appendQuery(out, s, p + 1, queryEnd, queryEncoding);
     }
     return Optional.of(out.toString());
   }

@@ -342,6 +342,7 @@ class HtmlExtractorTest {
   class CharsetRules {
 
     static final String LATIN = "<a href='/caf\u00e9'>caf\u00e9</a>";
+    static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
 
     static byte[] concat(byte[] a, byte[] b) {
       byte[] all = new byte[a.length + b.length];
@@ -364,14 +365,14 @@ class HtmlExtractorTest {
     @Test
     void headerCharset() {
       ExtractedPage page = bytes(LATIN.getBytes(ISO_8859_1), "text/html; charset=ISO-8859-1");
-      assertEquals(ISO_8859_1, page.charset());
+      assertEquals(WINDOWS_1252, page.charset());
       assertCafeLink(page);
     }
 
     @Test
     void metaCharset() {
       ExtractedPage page = bytes(("<meta charset=iso-8859-1>" + LATIN).getBytes(ISO_8859_1), "text/html");
-      assertEquals(ISO_8859_1, page.charset());
+      assertEquals(WINDOWS_1252, page.charset());
       assertCafeLink(page);
     }
 
@@ -387,7 +388,7 @@ class HtmlExtractorTest {
     @Test
     void headerWinsOverAConflictingMeta() {
       ExtractedPage page = bytes(("<meta charset=utf-8>" + LATIN).getBytes(ISO_8859_1), "text/html;charset=ISO-8859-1");
-      assertEquals(ISO_8859_1, page.charset());
+      assertEquals(WINDOWS_1252, page.charset());
       assertCafeLink(page);
     }
 
@@ -411,7 +412,7 @@ class HtmlExtractorTest {
     @Test
     void anUnknownHeaderCharsetFallsBackToTheMeta() {
       ExtractedPage page = bytes(("<meta charset=latin1>" + LATIN).getBytes(ISO_8859_1), "text/html; charset=x-no-such-thing");
-      assertEquals(ISO_8859_1, page.charset());
+      assertEquals(WINDOWS_1252, page.charset());
       assertCafeLink(page);
     }
 
@@ -421,6 +422,97 @@ class HtmlExtractorTest {
       ExtractedPage page = bytes(("<meta charset='no such'>" + LATIN).getBytes(UTF_8), contentType);
       assertEquals(UTF_8, page.charset());
       assertCafeLink(page);
+    }
+
+    static byte[] bytesOf(int... values) {
+      byte[] b = new byte[values.length];
+      for (int i = 0; i < b.length; i++) b[i] = (byte) values[i];
+      return b;
+    }
+
+    static List<String> linksOf(byte[] href, String contentType) {
+      return bytes(concat(concat("<a href='".getBytes(UTF_8), href), "'>x</a>".getBytes(UTF_8)), contentType).links();
+    }
+
+    @Test
+    void latin1LabelMeansWindows1252SoCurlyQuotesInPathsAreKept() {
+      // Java's ISO-8859-1 made 0x93 a C1 control; on the web it is windows-1252's left double quote.
+      byte[] href = concat("/a".getBytes(UTF_8), bytesOf(0x93, 'b', 0x94));
+      assertEquals(List.of(norm("https://example.org/a\u201cb\u201d")), linksOf(href, "text/html; charset=iso-8859-1"));
+    }
+
+    @Test
+    void usAsciiLabelMeansWindows1252NotReplacementCharacters() {
+      byte[] href = concat("/caf".getBytes(UTF_8), bytesOf(0xE9));
+      assertEquals(List.of(norm("https://example.org/caf\u00e9")), linksOf(href, "text/html; charset=us-ascii"));
+    }
+
+    @Test
+    void shiftJisLabelDecodesWindows31jCharacters() {
+      // 0x87 0x40 is the circled digit one, in windows-31j (the standard's Shift_JIS) but not in Java's Shift_JIS.
+      byte[] href = concat("/".getBytes(UTF_8), bytesOf(0x87, 0x40));
+      assertEquals(List.of(norm("https://example.org/\u2460")), linksOf(href, "text/html; charset=shift_jis"));
+    }
+
+    @Test
+    void gb2312LabelIsGbkDecodedAsGb18030() {
+      // 0x81 0x40 is in GBK's extension, not in GB2312 proper (Java's GB2312 gave U+FFFD).
+      byte[] href = concat("/".getBytes(UTF_8), bytesOf(0x81, 0x40));
+      assertEquals(List.of(norm("https://example.org/\u4e02")), linksOf(href, "text/html; charset=gb2312"));
+    }
+
+    @Test
+    void eucKrLabelIsWindows949() {
+      // 0x81 0x41 is outside EUC-KR proper, in windows-949's extension (U+AC02).
+      byte[] href = concat("/".getBytes(UTF_8), bytesOf(0x81, 0x41));
+      assertEquals(List.of(norm("https://example.org/\uac02")), linksOf(href, "text/html; charset=euc-kr"));
+    }
+
+    @Test
+    void undeclaredBytesThatAreNotUtf8AreWindows1252() {
+      ExtractedPage page = bytes(LATIN.getBytes(ISO_8859_1), "text/html");
+      assertEquals(WINDOWS_1252, page.charset());
+      assertCafeLink(page);
+    }
+
+    @Test
+    void theQueryOfAWindows1252PageIsEncodedInWindows1252AndThePathInUtf8() {
+      ExtractedPage page = bytes("<a href='/caf\u00e9?q=caf\u00e9'>x</a>".getBytes(ISO_8859_1), "text/html; charset=windows-1252");
+      assertEquals(List.of("https://example.org/caf%C3%A9?q=caf%E9"), page.links());
+    }
+
+    @Test
+    void theQueryOfAShiftJisPageIsEncodedInShiftJis() {
+      Charset sjis = Charset.forName("windows-31j");
+      ExtractedPage page = bytes("<a href='/\u6771\u4eac?q=\u6771\u4eac'>x</a>".getBytes(sjis), "text/html; charset=Shift_JIS");
+      assertEquals(List.of("https://example.org/%E6%9D%B1%E4%BA%AC?q=%93%8C%8B%9E"), page.links());
+    }
+
+    @Test
+    void aCharacterTheEncodingLacksBecomesAnEncodedNumericReference() {
+      // Written as an entity on a windows-1252 page: the browser sends &#26481; percent-encoded.
+      ExtractedPage page = bytes("<a href='/s?q=&#26481;x'>x</a>".getBytes(ISO_8859_1), "text/html; charset=windows-1252");
+      assertEquals(List.of("https://example.org/s?q=%26%2326481%3Bx"), page.links());
+    }
+
+    @Test
+    void theQueryOfAGbkPageUsesTheGbkEncoderNotGb18030() {
+      ExtractedPage page = bytes("<a href='/s?q=&euro;'>x</a>".getBytes(ISO_8859_1), "text/html; charset=gbk");
+      assertEquals(List.of("https://example.org/s?q=%80"), page.links());
+    }
+
+    @Test
+    void theQueryOfAUtf16PageIsEncodedInUtf8() {
+      byte[] body = concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, "<a href='/s?q=caf\u00e9'>x</a>".getBytes(UTF_16LE));
+      assertEquals(List.of("https://example.org/s?q=caf%C3%A9"), bytes(body, null).links());
+    }
+
+    @Test
+    void baseAndCanonicalQueriesAreInTheDocumentEncodingToo() {
+      String html = "<head><base href='/b/?x=\u00e9'><link rel=canonical href='?c=\u00e9'></head><a href=''>self</a>";
+      ExtractedPage page = bytes(html.getBytes(ISO_8859_1), "text/html; charset=windows-1252");
+      assertEquals(List.of("https://example.org/b/?x=%E9"), page.links());
+      assertEquals(Optional.of("https://example.org/b/?c=%E9"), page.canonical());
     }
 
     @Test

@@ -3,6 +3,8 @@ package org.forager.url;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Nested;
@@ -103,23 +105,54 @@ class UrlNormalizerTest {
     }
 
     @Test
-    void idna2003MapsSharpSToSs() {
-      // A known difference from UTS #46 (which gives xn--fa-hia.example); see docs/url-normalization.md.
-      normalizes("https://faß.example/", "https://fass.example/");
+    void sharpSAndFinalSigmaAreKeptNotMappedAsInIdna2003() {
+      // java.net.IDN (IDNA2003) gave fass.example, another site; UTS #46 non-transitional keeps the ß.
+      normalizes("https://faß.example/", "https://xn--fa-hia.example/");
+      normalizes("https://FASS.example/", "https://fass.example/");
+      normalizes("http://ελλάς.gr/", "http://xn--hxarsa0b.gr/");
+    }
+
+    @Test
+    void joinersAreCheckedNotDeletedAsInIdna2003() {
+      // ZWNJ is valid after a virama (CheckJoiners) and must be kept; alone between Latin letters it fails.
+      normalizes("http://\u0915\u094d\u200c\u0937.example/", "http://xn--11b2ezcs70k.example/");
+      rejects("http://a\u200cb.example/");
+    }
+
+    @Test
+    void validAsciiPunycodeHostsAreKeptNotDropped() {
+      // IDNA2003 refused these as malformed; they are real hosts (UTS #46 / URL Standard accept them).
+      normalizes("http://xn--fa-hia.de/", "http://xn--fa-hia.de/");
+      normalizes("http://XN--NXASMM1C.gr/", "http://xn--nxasmm1c.gr/");
+      normalizes("https://xn--72czcrhaj7cpt0ed1dxb4mb1s1.blogspot.com/", "https://xn--72czcrhaj7cpt0ed1dxb4mb1s1.blogspot.com/");
+    }
+
+    @Test
+    void anAllAsciiHostIsOnlyLowerCasedEvenWithBogusPunycode() {
+      // URL Standard after whatwg/url PR 914 (2026): an ASCII domain never fails domain to ASCII.
+      normalizes("http://xn--pokxncvks/", "http://xn--pokxncvks/");
+      normalizes("http://a.XN--/", "http://a.xn--/");
+    }
+
+    @Test
+    void nonAsciiHostsWithInvalidPunycodeOrBidiAreRejected() {
+      rejects("http://\u00e9.xn--pokxncvks/");
+      rejects("http://\u05d0a.example/"); // CheckBidi: a right-to-left label with a Latin letter
+      rejects("http://\u2615.xn--/");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"http://a b/", "http://a<b/", "http://a>b/", "http://a^b/", "http://a|b/", "http://a%b/",
         "http://a%25b/", "http://a%00b/", "http://a%2Fb/", "http://[a]/", "http://a]/", "http://\u00ad/",
-        "http://xn--pokxncvks/", "http://\ufdd0.com/", "http://user@/", "http://:80/"})
+        "http://\ufdd0.com/", "http://user@/", "http://:80/"})
     void forbiddenOrEmptyHostsAreRejected(String url) {
       rejects(url);
     }
 
     @Test
     void aNonAsciiLabelOverAThousandCharsIsRejectedNotThrown() {
-      // The JDK's Punycode encoder throws a bare RuntimeException past 1000 UTF-16 units (found by
-      // UrlNormalizerFuzz); normalize threw it instead of rejecting the host.
+      // The JDK's Punycode encoder threw a bare RuntimeException past 1000 UTF-16 units (found by
+      // UrlNormalizerFuzz), ICU's throws ICUInputTooLongException; normalize must reject the host.
       rejects("http://" + "\u00e9".repeat(1001) + "/");
       rejects("http://a." + "\u00e9".repeat(5000) + ".example/");
       assertEquals(Optional.empty(), UrlNormalizer.resolve(BASE, "//" + "\u00e9".repeat(1001) + "/x"));
@@ -255,6 +288,51 @@ class UrlNormalizerTest {
     @Test
     void queryOfOnlyAQuestionMarkIsNotEmpty() {
       normalizes("http://example.com/??", "http://example.com/??");
+    }
+  }
+
+  @Nested
+  class QueryEncoding {
+    private final Charset windows1252 = Charset.forName("windows-1252");
+    private final Charset sjis = Charset.forName("windows-31j");
+
+    private void resolves(String href, Charset encoding, String expected) {
+      Optional<String> url = UrlNormalizer.resolve(BASE, href, encoding);
+      assertEquals(Optional.of(expected), url, href + " in " + encoding);
+      assertEquals(url, UrlNormalizer.normalize(expected), "a fixed point");
+    }
+
+    @Test
+    void theQueryIsEncodedInTheDocumentEncodingThePathInUtf8() {
+      resolves("/caf\u00e9?q=caf\u00e9", windows1252, "https://example.org/caf%C3%A9?q=caf%E9");
+      resolves("?q=\u6771\u4eac", sjis, "https://example.org/dir/page.html?q=%93%8C%8B%9E");
+      resolves("http://other.example/?q=\u20ac", windows1252, "http://other.example/?q=%80");
+    }
+
+    @Test
+    void aCharacterTheEncodingLacksBecomesAPercentEncodedNumericReference() {
+      resolves("?q=\u6771&r=1", windows1252, "https://example.org/dir/page.html?q=%26%2326481%3B&r=1");
+      resolves("?q=\ud83d\ude00", sjis, "https://example.org/dir/page.html?q=%26%23128512%3B");
+      // A lone surrogate is U+FFFD first, which windows-1252 lacks too.
+      resolves("?q=\ud800", windows1252, "https://example.org/dir/page.html?q=%26%2365533%3B");
+    }
+
+    @Test
+    void asciiEscapesAndTheQuerySetAreAsInUtf8() {
+      resolves("?a=%7e%e9 'x'\u00e9", windows1252, "https://example.org/dir/page.html?a=~%E9%20%27x%27%E9");
+    }
+
+    @Test
+    void utf16AndUtf8DocumentsUseUtf8() {
+      resolves("?q=\u00e9", StandardCharsets.UTF_16LE, "https://example.org/dir/page.html?q=%C3%A9");
+      resolves("?q=\u00e9", StandardCharsets.UTF_8, "https://example.org/dir/page.html?q=%C3%A9");
+      assertEquals(UrlNormalizer.resolve(BASE, "?q=\u00e9"), UrlNormalizer.resolve(BASE, "?q=\u00e9", StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void iso2022JpKeepsItsEscapeSequences() {
+      // The encoder switches to JIS X 0208 and back; ESC is percent-encoded, the JIS bytes are ASCII.
+      resolves("?q=\u3042", Charset.forName("ISO-2022-JP"), "https://example.org/dir/page.html?q=%1B$B$%22%1B(B");
     }
   }
 

@@ -36,8 +36,22 @@ class WhatwgUrlTestDataTest {
   /** One test case: where it is in the file, its input and base, and the expected href (empty for failure). */
   record Case(int index, String input, Optional<String> base, Optional<String> href, Optional<String> origin) {
 
-    boolean isException() {
-      return KNOWN_EXCEPTIONS.containsKey(key());
+    /** Checks this case: it agrees after our deviations, or, listed in {@code exceptions}, still differs. */
+    void check(Map<String, String> exceptions) {
+      Optional<String> expected = href().filter(WhatwgUrlTestDataTest::isHttp).map(WhatwgUrlTestDataTest::deviate);
+      Optional<String> actual = run(this);
+      // The origin is checked too when the data gives one: Origin.ofUrl must agree with our normalized URL.
+      Optional<String> expectedOrigin = actual.isPresent() ? origin() : Optional.empty();
+      Optional<String> actualOrigin = expectedOrigin.isPresent()
+          ? actual.map(url -> Origin.ofUrl(url).toString()) : Optional.empty();
+      if (exceptions.containsKey(key())) {
+        boolean passes = expected.equals(actual) && expectedOrigin.equals(actualOrigin);
+        assertTrue(!passes, "listed as a known exception but now passes; remove it: " + this);
+        return;
+      }
+      assertEquals(expected, actual, toString());
+      assertEquals(expectedOrigin, actualOrigin, "origin of " + this);
+      actual.ifPresent(url -> assertEquals(actual, UrlNormalizer.normalize(url), "normalize(normalize(x)) for " + this));
     }
 
     String key() {
@@ -53,7 +67,11 @@ class WhatwgUrlTestDataTest {
   private static final Map<String, String> KNOWN_EXCEPTIONS = loadKnownExceptions();
 
   static Stream<Case> cases() {
-    JsonNode root = readJson("/whatwg/urltestdata.json");
+    return relevantCases(readJson("/whatwg/urltestdata.json"));
+  }
+
+  /** The cases of a urltestdata.json whose input or base is http(s), or whose expected result is. */
+  static Stream<Case> relevantCases(JsonNode root) {
     List<Case> cases = new ArrayList<>();
     for (int i = 0; i < root.size(); i++) {
       JsonNode node = root.get(i);
@@ -73,19 +91,7 @@ class WhatwgUrlTestDataTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void matchesWhatwgAfterOurDeviations(Case c) {
-    Optional<String> expected = c.href().filter(WhatwgUrlTestDataTest::isHttp).map(WhatwgUrlTestDataTest::deviate);
-    Optional<String> actual = run(c);
-    // The origin is checked too when the data gives one: Origin.ofUrl must agree with our normalized URL.
-    Optional<String> expectedOrigin = actual.isPresent() ? c.origin() : Optional.empty();
-    Optional<String> actualOrigin = expectedOrigin.isPresent()
-        ? actual.map(url -> Origin.ofUrl(url).toString()) : Optional.empty();
-    if (c.isException()) {
-      boolean passes = expected.equals(actual) && expectedOrigin.equals(actualOrigin);
-      assertTrue(!passes, "listed in known-exceptions.txt but now passes; remove it: " + c);
-      return;
-    }
-    assertEquals(expected, actual, c.toString());
-    assertEquals(expectedOrigin, actualOrigin, "origin of " + c);
+    c.check(KNOWN_EXCEPTIONS);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -152,7 +158,7 @@ class WhatwgUrlTestDataTest {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 
-  private static boolean isHttp(String url) {
+  static boolean isHttp(String url) {
     String lower = url.toLowerCase(Locale.ROOT);
     return lower.startsWith("http:") || lower.startsWith("https:");
   }
@@ -178,8 +184,12 @@ class WhatwgUrlTestDataTest {
 
   /** Lines of {@code ["input", "base" or null] reason}; blank lines and lines starting with '#' are skipped. */
   private static Map<String, String> loadKnownExceptions() {
+    return parseExceptions(readText("/whatwg/known-exceptions.txt"));
+  }
+
+  /** Exception lines as {@link Case#key()} to reason. */
+  static Map<String, String> parseExceptions(String text) {
     Map<String, String> exceptions = new HashMap<>();
-    String text = readText("/whatwg/known-exceptions.txt");
     for (String line : text.split("\n")) {
       if (line.isBlank() || line.startsWith("#")) continue;
       try (JsonParser parser = JSON.createParser(line)) {
@@ -188,13 +198,13 @@ class WhatwgUrlTestDataTest {
         String base = key.get(1).isNull() ? "\u0001" : key.get(1).asText();
         exceptions.put(key.get(0).asText() + "\u0000" + base, reason);
       } catch (IOException e) {
-        throw new UncheckedIOException("bad line in known-exceptions.txt: " + line, e);
+        throw new UncheckedIOException("bad exception line: " + line, e);
       }
     }
     return exceptions;
   }
 
-  private static JsonNode readJson(String resource) {
+  static JsonNode readJson(String resource) {
     try {
       return JSON.readTree(readText(resource));
     } catch (IOException e) {
@@ -202,7 +212,7 @@ class WhatwgUrlTestDataTest {
     }
   }
 
-  private static String readText(String resource) {
+  static String readText(String resource) {
     try (InputStream in = WhatwgUrlTestDataTest.class.getResourceAsStream(resource)) {
       if (in == null) throw new IllegalStateException("missing test resource " + resource);
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
