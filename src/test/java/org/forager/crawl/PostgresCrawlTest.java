@@ -89,4 +89,28 @@ class PostgresCrawlTest {
       }
     }
   }
+
+  /**
+   * One process: an origin finished, released, then reopened by another origin's link is claimed again
+   * in the same run. Broke when a finished task was forgotten (memory bounded by the origins held): the
+   * new crawler fetched robots.txt a second time in the run.
+   */
+  @Test
+  void anOriginReclaimedInTheSameRunFetchesRobotsTxtOnlyOnce() throws Exception {
+    String url = postgres.freshSchema();
+    try (TestSite a = TestSite.start(); TestSite z = TestSite.start()) {
+      // Whichever origin goes first, the other's page reopens it after it finished.
+      a.linking("/", z.url("z.test", "/late")).linking("/late");
+      z.linking("/", a.url("a.test", "/late")).linking("/late");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("a.test", "/"), z.url("z.test", "/")),
+          "store: { kind: postgres, url: \"" + url + "\" }\nscope: { mode: domains }\nconcurrency: 1\n"
+              + TestCrawl.pinnedToLoopback("a.test", "z.test")));
+
+      assertEquals(List.of("/", "/late"), a.paths().stream().filter(p -> !p.equals("/robots.txt")).toList());
+      assertEquals(List.of("/", "/late"), z.paths().stream().filter(p -> !p.equals("/robots.txt")).toList());
+      assertEquals(1, a.count("/robots.txt"), "robots.txt once a run: " + a.paths());
+      assertEquals(1, z.count("/robots.txt"), "robots.txt once a run: " + z.paths());
+    }
+  }
 }
