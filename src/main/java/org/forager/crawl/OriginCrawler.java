@@ -53,6 +53,8 @@ final class OriginCrawler implements OriginTask {
   private long pagesFetched;
   private Instant restUntil;
   private boolean fetchRobotsFirst;
+  /** The state as last read from or written to the store: an unchanged one is not written again. */
+  private OriginState saved;
   /** Whether the last page crawled was a new URL (not a recrawl): the next read goes on alternating. */
   private boolean lastCrawledWasNew;
 
@@ -191,13 +193,15 @@ final class OriginCrawler implements OriginTask {
 
   /**
    * The priority of the best work this origin holds, for the scheduler's choice among ready origins:
-   * 1 until its first turn (its robots.txt comes first, and what it holds is not read yet) and while
-   * robots.txt or sitemaps are to be read (sitemaps are where a site names its important pages);
-   * then that of the next URL it takes. Read between turns, never during one.
+   * 0 until its first turn (what it holds is not read yet: a million origins of the working set with
+   * nothing to do must not go before the pages of those under way, which they did at 1, stalling the
+   * crawl; each still starts as soon as a slot is free of better work), 1 while robots.txt or sitemaps
+   * are to be read (sitemaps are where a site names its important pages), then that of the next URL
+   * it takes. Read between turns, never during one.
    */
   @Override
   public double priority() {
-    if (!loaded) return 1.0;
+    if (!loaded) return 0.0;
     if (sitemaps.hasWork()) return 1.0;
     PendingUrl next = todo.peek();
     return next == null ? 0.0 : next.candidate().priority();
@@ -223,10 +227,17 @@ final class OriginCrawler implements OriginTask {
    */
   void saveState() {
     if (!loaded) return;
-    OriginState.RunProgress progress =
-        new OriginState.RunProgress(cutoff, pagesFetched, sitemaps.read(), session.givenUp());
-    ctx.store().saveOriginState(new OriginState(origin, robots.stored(), session.politeness.delayMillis(),
-        session.patience(), Optional.of(progress)));
+    // No progress in this run is as good as none saved: an origin the working set took up with nothing
+    // to do leaves its state as it found it, with no write (a million idle origins, a million puts).
+    boolean progressed = pagesFetched > 0 || sitemaps.read() || session.givenUp();
+    Optional<OriginState.RunProgress> progress = progressed
+        ? Optional.of(new OriginState.RunProgress(cutoff, pagesFetched, sitemaps.read(), session.givenUp()))
+        : Optional.ofNullable(saved).flatMap(OriginState::run);
+    OriginState state = new OriginState(origin, robots.stored(), session.politeness.delayMillis(),
+        session.patience(), progress);
+    if (state.equals(saved)) return;
+    ctx.store().saveOriginState(state);
+    saved = state;
   }
 
   /** Why the origin may not be contacted at all, when local policy refuses its robots.txt. */
@@ -255,7 +266,8 @@ final class OriginCrawler implements OriginTask {
     todo = new ArrayDeque<>();
     retries = new PriorityQueue<>(Comparator.comparingLong(Retry::readyAt));
     loaded = true;
-    ctx.store().originState(origin).ifPresent(state -> {
+    saved = ctx.store().originState(origin).orElse(null);
+    Optional.ofNullable(saved).ifPresent(state -> {
       // A fleet process fetches robots.txt itself before its first page of an origin (its own log shows
       // robots.txt first for the audit); an origin it claims again in the same run already has.
       boolean sameRun = state.run().map(run -> run.runStarted().equals(cutoff)).orElse(false);
