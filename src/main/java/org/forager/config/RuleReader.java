@@ -90,8 +90,18 @@ final class RuleReader {
       throw ConfigException.at(path, ConfigException.quote(prefix)
           + " has a fragment (#...), which never reaches a server: no URL could match it");
     }
-    return UrlNormalizer.prefix(prefix).orElseThrow(() -> ConfigException.at(path,
+    String normalized = UrlNormalizer.prefix(prefix).orElseThrow(() -> ConfigException.at(path,
         ConfigException.quote(prefix) + " is not a valid URL prefix"));
+    // A prefix stopping inside a host is read as a whole URL: "http://127.10." is the host 127.0.0.10,
+    // and the rule would quietly match another host than meant. Refused, with the way to say it.
+    String written = hostOf(prefix.strip());
+    String read = hostOf(normalized);
+    if (endsInAuthority(prefix.strip()) && written != null && read != null && !written.startsWith("[")
+        && !written.equalsIgnoreCase(read) && !isIdnSpelling(written, read)) {
+      throw ConfigException.at(path, ConfigException.quote(prefix) + " names the host " + read + " (a prefix is read as"
+          + " a URL, its host whole); to match hosts starting with " + written + " use a regex rule");
+    }
+    return normalized;
   }
 
   private static String regex(String path, JsonNode node) {
@@ -110,5 +120,30 @@ final class RuleReader {
       throw ConfigException.at(rulePath,
           "regex " + ConfigException.quote(regex) + " is invalid: " + e.getDescription() + where);
     }
+  }
+
+  /** The host part of an http(s) URL or prefix as written (port, path, query cut), or null. */
+  private static String hostOf(String url) {
+    int start = url.indexOf("://");
+    if (start < 0) return null;
+    start += 3;
+    int end = start;
+    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) end++;
+    String authority = url.substring(url.lastIndexOf('@', end - 1) >= start ? url.lastIndexOf('@', end - 1) + 1 : start, end);
+    if (authority.startsWith("[")) return authority.substring(0, authority.indexOf(']') + 1);
+    int colon = authority.lastIndexOf(':');
+    String host = colon >= 0 ? authority.substring(0, colon) : authority;
+    return host.endsWith(".") && !host.isEmpty() ? host.substring(0, host.length() - 1) : host;
+  }
+
+  /** Whether a prefix stops in its authority (no path, query or fragment after it). */
+  private static boolean endsInAuthority(String url) {
+    int start = url.indexOf("://");
+    return start >= 0 && url.indexOf('/', start + 3) < 0 && url.indexOf('?', start + 3) < 0;
+  }
+
+  /** Whether the host was written in Unicode or with escapes and read as its ASCII form. */
+  private static boolean isIdnSpelling(String written, String read) {
+    return written.chars().anyMatch(c -> c > 0x7F || c == '%') || read.contains("xn--");
   }
 }

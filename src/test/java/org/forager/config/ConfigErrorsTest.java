@@ -131,6 +131,9 @@ class ConfigErrorsTest {
         arguments("do_not_crawl: [ { host: \"https://ads.example.org/\" } ]",
             "config: do_not_crawl[0].host: \"https://ads.example.org/\" is not a host name (write it without scheme,"
                 + " port or path, like \"ads.example.org\")"),
+        arguments("do_not_crawl: [ { prefix: \"http://127.10.\" } ]",
+            "config: do_not_crawl[0].prefix: \"http://127.10.\" names the host 127.0.0.10 (a prefix is read as a URL,"
+                + " its host whole); to match hosts starting with 127.10 use a regex rule"),
         arguments("do_not_crawl: [ { prefix: example.org/private } ]",
             "config: do_not_crawl[0].prefix: \"example.org/private\" must start with http:// or https://"),
         arguments("do_not_crawl: { host: a.example }", "config: do_not_crawl: must be a list, found a map"),
