@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
@@ -248,29 +249,27 @@ public final class Crawler implements AutoCloseable {
       KnownOrigins origins = new KnownOrigins(store, gatekeeper.scope()::mayAddOrigin);
       AtomicReference<CrawlContext> context = new AtomicReference<>();
       boolean fleetMode = leases != null;
-      // A single run crawls a bounded working set of origins, taken from the store's scope as room
-      // frees (a fleet process holds only what it leased; a continuous crawl keeps every origin, for
-      // now, as its origins sleep until work comes due).
-      OriginWorkingSet workingSet = fleetMode || continuous ? null
+      // A run crawls a bounded working set of origins, taken from the store's scope as room frees, and
+      // takes an origin up again when it gets work (a link from another origin, a URL coming due in a
+      // continuous crawl); a fleet process holds only what it leased, and new work of an origin reopens
+      // it in the store instead.
+      OriginWorkingSet workingSet = fleetMode ? null
           : new OriginWorkingSet(store, crawlers, o -> new OriginCrawler(o, context.get(), started));
+      Consumer<Origin> wake = origin -> {
+        OriginCrawler c = crawlers.get(origin);
+        if (c != null && s.wake(c)) return;
+        if (workingSet != null && workingSet.wake(origin)) s.sourceChanged();
+      };
       CrawlContext ctx = new CrawlContext(config, clock, store, fetcher,
           new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
           gatekeeper, new HtmlExtractor(config.productToken()), warc, log, summary,
-          budget, new Classifier(clock), origin -> {
-            OriginCrawler c = crawlers.get(origin);
-            if (c != null && s.wake(c)) return;
-            if (workingSet != null) {
-              if (workingSet.wake(origin)) s.sourceChanged();
-            } else if (c == null && !fleetMode && origins.contains(origin)) {
-              // An origin taken on during the run (a redirect to www., a subdomain, another site).
-              s.add(crawlers.computeIfAbsent(origin, o -> new OriginCrawler(o, context.get(), started)),
-                  System.nanoTime());
-            }
-          }, new Recrawls(new RecrawlPolicy(config.recrawl()), store), pageListener, extraGate, ranking, continuous,
+          budget, new Classifier(clock), wake, new Recrawls(new RecrawlPolicy(config.recrawl()), store), pageListener,
+          extraGate, ranking, continuous,
           (origin, at) -> {
-            OriginCrawler c = crawlers.get(origin);
+            // One pending alarm per origin with work to come: the continuous crawl's last per-origin
+            // cost in the heap (docs/crawl-loop.md).
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
-            if (c != null) alarms.schedule(() -> s.wake(c), delayMillis, TimeUnit.MILLISECONDS);
+            if (!fleetMode) alarms.schedule(() -> wake.accept(origin), delayMillis, TimeUnit.MILLISECONDS);
           }, listener, origins, ipGate(config, dnsCache, s));
       context.set(ctx);
       FleetCoordinator fleet = null;
@@ -282,10 +281,8 @@ public final class Crawler implements AutoCloseable {
             origin -> new OriginCrawler(origin, ctx, started).fetchRobotsFirst());
         s.workingSet(fleet, Integer.MAX_VALUE); // finished origins leave the scheduler, not parked
         fleet.start();
-      } else if (workingSet != null) {
-        s.workingSet(workingSet, ActiveOrigins.capacity(config));
       } else {
-        for (Origin origin : store.scope()) crawlers.put(origin, new OriginCrawler(origin, ctx, started));
+        s.workingSet(workingSet, ActiveOrigins.capacity(config));
       }
       if (stopRequested) s.stop();
       ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache, origins));

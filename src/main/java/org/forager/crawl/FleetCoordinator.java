@@ -276,7 +276,9 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
 
   /** {@inheritDoc} The scheduler forgets a finished task instead of parking it: claimed again, it is new. */
   @Override
-  public void finished(OriginTask task) {}
+  public boolean finished(OriginTask task) {
+    return true;
+  }
 
   /** Host, process id and a random part: unique in the fleet, and telling in {@code origin_lease}. */
   static String ownerId() {

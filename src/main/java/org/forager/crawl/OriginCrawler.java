@@ -207,6 +207,11 @@ final class OriginCrawler implements OriginTask {
     return next == null ? 0.0 : next.candidate().priority();
   }
 
+  /** Whether a continuous crawl gave the origin up and it rests until a time (then it is woken). */
+  boolean resting() {
+    return restUntil != null && session != null && session.givenUp();
+  }
+
   /** Whether the origin was given up for this run (out of patience, page limit, put off by the site). */
   boolean givenUp() {
     return session != null && session.givenUp();

@@ -69,9 +69,17 @@ final class OriginWorkingSet implements TaskSource {
     return tasks;
   }
 
+  /**
+   * {@inheritDoc} An origin resting after it was given up in a continuous crawl stays (parked, woken
+   * at the end of its rest): taken up afresh by a link meanwhile, it would be crawled before its rest
+   * is over.
+   */
   @Override
-  public synchronized void finished(OriginTask task) {
-    if (task instanceof OriginCrawler crawler) active.remove(crawler.origin(), crawler);
+  public synchronized boolean finished(OriginTask task) {
+    if (!(task instanceof OriginCrawler crawler)) return true;
+    if (crawler.resting()) return false;
+    active.remove(crawler.origin(), crawler);
+    return true;
   }
 
   /**

@@ -305,8 +305,8 @@ public final class Scheduler {
           push(hurriedAt != null && hurriedAt - at < 0 ? hurriedAt : at, priority, task);
         } else if (wokenAt != null) {
           push(wokenAt, priority, task);
-        } else if (source != null) {
-          source.finished(task);
+        } else if (source != null && source.finished(task)) {
+          // Left the schedule: the source hands it out again when it has work.
         } else {
           parked.add(task);
         }

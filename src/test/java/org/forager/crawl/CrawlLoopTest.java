@@ -303,6 +303,34 @@ class CrawlLoopTest {
     }
   }
 
+  /**
+   * A continuous crawl on a working set of one origin at a time (issue 14): three origins, each put
+   * aside when caught up and taken up again when its page comes due, every one recrawled, robots.txt
+   * read once each (kept for its TTL across the spells).
+   */
+  @Test
+  void continuousModeTakesOriginsUpAgainAsTheirUrlsComeDueOnAWorkingSetOfOne() throws Exception {
+    java.util.concurrent.CountDownLatch recrawled = new java.util.concurrent.CountDownLatch(3);
+    try (TestSite site = TestSite.start()) {
+      java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> fetches = new java.util.concurrent.ConcurrentHashMap<>();
+      site.route("/", ex -> {
+        String host = ex.getRequestHeaders().getFirst("Host");
+        if (fetches.computeIfAbsent(host, h -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet() == 2) {
+          recrawled.countDown();
+        }
+        TestSite.respond(ex, 200, "text/html", "<p>" + System.nanoTime() + "</p>");
+      });
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("a.test", "/"), site.url("b.test", "/"),
+          site.url("c.test", "/")), "recrawl: { interval: 300ms }\n"
+          + "limits: { fetch_timeout: 2s, max_retries: 2, max_active_origins: 1 }\n"
+          + TestCrawl.pinnedToLoopback("a.test", "b.test", "c.test"));
+      assertTrue(crawlContinuouslyUntil(config, recrawled), "each origin recrawled: " + fetches);
+      assertEquals(3, site.count("/robots.txt"), "robots.txt once an origin, kept across its spells");
+      TestCrawl.assertPolite(data);
+    }
+  }
+
   @Test
   void stopsAtMaxActions() throws Exception {
     try (TestSite site = TestSite.start()) {
