@@ -253,6 +253,9 @@ public final class Crawler implements AutoCloseable {
       // takes an origin up again when it gets work (a link from another origin, a URL coming due in a
       // continuous crawl); a fleet process holds only what it leased, and new work of an origin reopens
       // it in the store instead.
+      String owner = FleetCoordinator.ownerId();
+      Optional<FleetAddresses> fleetAddresses = fleetMode
+          ? Optional.of(new FleetAddresses(leases, owner, config.fleet().lease())) : Optional.empty();
       OriginWorkingSet workingSet = fleetMode ? null
           : new OriginWorkingSet(store, crawlers, o -> new OriginCrawler(o, context.get(), started));
       Consumer<Origin> wake = origin -> {
@@ -270,14 +273,14 @@ public final class Crawler implements AutoCloseable {
             // cost in the heap (docs/crawl-loop.md).
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
             if (!fleetMode) alarms.schedule(() -> wake.accept(origin), delayMillis, TimeUnit.MILLISECONDS);
-          }, listener, origins, ipGate(config, dnsCache, s));
+          }, listener, origins, ipGate(config, dnsCache, s, fleetAddresses));
       context.set(ctx);
       FleetCoordinator fleet = null;
       if (leases != null) {
         // Only origins this process leased are crawled; the coordinator adds them as it claims them
         // (and saves and releases them at the end). Wakes and alarms find no crawler in `crawlers`:
         // new work of an origin reopens it in the store instead.
-        fleet = new FleetCoordinator(leases, ctx, started, s,
+        fleet = new FleetCoordinator(leases, owner, ctx, started, s,
             origin -> new OriginCrawler(origin, ctx, started).fetchRobotsFirst());
         s.workingSet(fleet, Integer.MAX_VALUE); // finished origins leave the scheduler, not parked
         fleet.start();
@@ -291,6 +294,7 @@ public final class Crawler implements AutoCloseable {
       } finally {
         alarms.shutdownNow();
         if (fleet != null) fleet.close();
+        fleetAddresses.ifPresent(FleetAddresses::releaseAll);
         ctx.listener().runFinished();
       }
     }
@@ -307,13 +311,14 @@ public final class Crawler implements AutoCloseable {
   }
 
   /** Politeness per IP address, on the addresses the fetcher's own resolver answers. */
-  private static IpGate ipGate(CrawlConfig config, CachingResolver dnsCache, Scheduler s) {
+  private static IpGate ipGate(CrawlConfig config, CachingResolver dnsCache, Scheduler s,
+      Optional<FleetAddresses> fleet) {
     CrawlConfig.PerIp perIp = config.politeness().perIp();
     // A task that found its address busy is woken when a slot comes free; the recheck is only a
     // fallback, so it may be as long as a request can take.
     IpSlots slots = new IpSlots(perIp.maxInFlight(), perIp.minDelay(), config.limits().fetchTimeout(), s::hurry);
     return new IpGate(AddressPicker.of(HttpFetcher.Options.from(config, dnsCache)), slots,
-        perIp.minDelay().toMillis());
+        perIp.minDelay().toMillis(), fleet);
   }
 
   private void runScheduler(Scheduler s, Map<Origin, OriginCrawler> crawlers, RunSummary summary)

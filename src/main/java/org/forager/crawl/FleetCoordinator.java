@@ -45,7 +45,7 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
   private final Instant cutoff;
   private final Scheduler scheduler;
   private final Function<Origin, OriginCrawler> newCrawler;
-  private final String owner = ownerId();
+  private final String owner;
   private final Duration lease;
   private final long leaseNanos;
   private final long renewEveryNanos;
@@ -67,12 +67,14 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
   private Thread thread;
 
   /**
+   * @param owner this process's name in the fleet ({@link #ownerId})
    * @param cutoff the run's cutoff: origins done until later are not claimed
    * @param newCrawler makes the crawler of an origin claimed for the first time in this run
    */
-  FleetCoordinator(OriginLeases leases, CrawlContext ctx, Instant cutoff, Scheduler scheduler,
+  FleetCoordinator(OriginLeases leases, String owner, CrawlContext ctx, Instant cutoff, Scheduler scheduler,
       Function<Origin, OriginCrawler> newCrawler) {
     this.leases = leases;
+    this.owner = owner;
     this.ctx = ctx;
     this.cutoff = cutoff;
     this.scheduler = scheduler;

@@ -12,8 +12,9 @@ import org.forager.url.Origin;
  * policy) and the slots of those addresses ({@link IpSlots}). Thread-safe.
  *
  * @param minDelayMillis {@code politeness.per_ip.min_delay}, also owed between robots.txt redirect hops
+ * @param fleet the address leases of a fleet process, which hold the limits across processes
  */
-record IpGate(AddressPicker addresses, IpSlots slots, long minDelayMillis) {
+record IpGate(AddressPicker addresses, IpSlots slots, long minDelayMillis, Optional<FleetAddresses> fleet) {
 
   /** The address a request to {@code origin} connects to; empty when it has none (DNS failure, policy). */
   Optional<InetAddress> address(Origin origin) {

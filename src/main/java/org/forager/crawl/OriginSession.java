@@ -78,6 +78,11 @@ final class OriginSession {
     releaseIpSlot(false);
     requestAddress = ctx.ipGate().address(origin);
     if (requestAddress.isEmpty()) return OptionalLong.empty();
+    Optional<FleetAddresses> fleet = ctx.ipGate().fleet();
+    if (fleet.isPresent() && !fleet.get().mayRequest(requestAddress.get())) {
+      // Another process of the fleet holds the address: its origins wait, whichever process leased them.
+      return OptionalLong.of(System.nanoTime() + fleet.get().recheckNanos());
+    }
     return switch (ctx.ipGate().slots().take(requestAddress.get(), task)) {
       case IpSlots.Slot slot -> {
         ipSlot = slot;

@@ -59,4 +59,18 @@ public interface OriginLeases {
 
   /** Whether an owner other than {@code owner} holds an unexpired lease (so may still find work, or die). */
   boolean othersHoldLeases(String owner);
+
+  /**
+   * Takes or extends {@code owner}'s lease on an IP address for {@code lease} from now, when no other
+   * owner holds an unexpired one: per-IP politeness across the fleet (docs/crawl-loop.md, "Politeness
+   * per IP address"). A process requests an address only while it holds its lease, so every origin of
+   * one address is crawled by one process at a time, whatever origins each leased.
+   *
+   * @param address the address's textual form ({@code 192.0.2.1}, {@code 2001:db8::1})
+   * @return whether {@code owner} holds it now (until {@code lease} after this call was sent)
+   */
+  boolean holdAddress(String owner, String address, Duration lease);
+
+  /** Gives up {@code owner}'s lease on an address, if it holds it. */
+  void releaseAddress(String owner, String address);
 }

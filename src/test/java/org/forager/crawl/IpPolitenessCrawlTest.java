@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class IpPolitenessCrawlTest {
 
-  private static final String[] HOSTS = {"a.shared.test", "b.shared.test", "c.shared.test", "d.shared.test"};
+  static final String[] HOSTS = {"a.shared.test", "b.shared.test", "c.shared.test", "d.shared.test"};
 
   @TempDir Path tmp;
 
@@ -37,7 +37,7 @@ class IpPolitenessCrawlTest {
    * crawler sending more at once is caught in the act (the wait is bounded; it is not the test's
    * synchronisation: the counts are).
    */
-  private static final class SharedServer {
+  static final class SharedServer {
     final int allowed;
     final long holdNanos;
     final ReentrantLock lock = new ReentrantLock();
@@ -116,7 +116,7 @@ class IpPolitenessCrawlTest {
     return sites;
   }
 
-  private static List<String> seeds(List<TestSite> sites) {
+  static List<String> seeds(List<TestSite> sites) {
     List<String> seeds = new ArrayList<>();
     for (int i = 0; i < sites.size(); i++) seeds.add(sites.get(i).url(HOSTS[i], "/"));
     return seeds;

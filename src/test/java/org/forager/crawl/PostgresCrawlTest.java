@@ -113,4 +113,46 @@ class PostgresCrawlTest {
       assertEquals(1, z.count("/robots.txt"), "robots.txt once a run: " + z.paths());
     }
   }
+
+  /**
+   * Per-IP politeness across the fleet (issue 14): two processes share a crawl of four sites on one
+   * address. Each process kept its own per-IP slots, so two processes holding different origins of
+   * the address sent two requests at once; now a process requests an address only while it holds the
+   * address's lease in the store. Seen from the server: never two in flight, every page fetched.
+   */
+  @Test
+  void twoProcessesOfAFleetNeverHaveTwoRequestsInFlightToOneAddress() throws Exception {
+    String url = postgres.freshSchema();
+    IpPolitenessCrawlTest.SharedServer server = new IpPolitenessCrawlTest.SharedServer(1, 300);
+    List<TestSite> sites = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < IpPolitenessCrawlTest.HOSTS.length; i++) sites.add(server.site());
+      List<String> seeds = IpPolitenessCrawlTest.seeds(sites);
+      // Two origins a process at most: the two processes hold different origins of the one address.
+      String yaml = "store: { kind: postgres, url: \"" + url + "\" }\nconcurrency: 2\n"
+          + "fleet: { lease: 3s }\n"
+          + "politeness: { min_delay: 20ms, max_delay: 2s, response_time_factor: 0 }\n"
+          + TestCrawl.pinnedToLoopback(IpPolitenessCrawlTest.HOSTS);
+      List<Thread> processes = new java.util.ArrayList<>();
+      List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      for (int p = 0; p < 2; p++) {
+        var config = TestCrawl.config(tmp.resolve("process" + p), seeds, yaml);
+        processes.add(Thread.ofPlatform().start(() -> {
+          try (Crawler crawler = Crawler.open(config)) {
+            crawler.quiet(true).run();
+          } catch (Throwable e) {
+            failures.add(e);
+          }
+        }));
+      }
+      for (Thread t : processes) t.join(90_000);
+      assertEquals(List.of(), failures);
+      for (TestSite site : sites) {
+        assertTrue(site.paths().containsAll(List.of("/", "/1", "/2")), "every page of every site: " + site.paths());
+      }
+      assertEquals(1, server.maxInFlight, "one request in flight to the address across the fleet");
+    } finally {
+      sites.forEach(TestSite::close);
+    }
+  }
 }

@@ -129,6 +129,44 @@ final class LeaseTable {
     });
   }
 
+  // Taken when free (no row, or its lease expired) or already the owner's: one statement, so of two
+  // owners asking at once one gets it (the row's lock orders them).
+  private static final String HOLD_ADDRESS = """
+      INSERT INTO address_lease AS a (address, owner, expires_at)
+      VALUES (?, ?, now() + ? * interval '1 microsecond')
+      ON CONFLICT (address) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+      WHERE a.owner = excluded.owner OR a.expires_at < now()
+      RETURNING owner
+      """;
+
+  boolean holdAddress(String owner, String address, Duration lease) {
+    checkOwner(owner);
+    long micros = lease.toNanos() / 1000;
+    return database.inTransaction(connection -> {
+      try (PreparedStatement upsert = connection.prepareStatement(HOLD_ADDRESS)) {
+        upsert.setString(1, address);
+        upsert.setString(2, owner);
+        upsert.setLong(3, micros);
+        try (ResultSet row = upsert.executeQuery()) {
+          return row.next();
+        }
+      }
+    });
+  }
+
+  void releaseAddress(String owner, String address) {
+    checkOwner(owner);
+    database.inTransaction(connection -> {
+      try (PreparedStatement delete = connection.prepareStatement(
+          "DELETE FROM address_lease WHERE address = ? AND owner = ?")) {
+        delete.setString(1, address);
+        delete.setString(2, owner);
+        delete.executeUpdate();
+      }
+      return null;
+    });
+  }
+
   private static List<Origin> origins(PreparedStatement statement) throws SQLException {
     List<Origin> origins = new ArrayList<>();
     try (ResultSet rows = statement.executeQuery()) {

@@ -665,6 +665,16 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     return leases.othersHoldLeases(owner);
   }
 
+  @Override
+  public boolean holdAddress(String owner, String address, Duration lease) {
+    return leases.holdAddress(owner, address, lease);
+  }
+
+  @Override
+  public void releaseAddress(String owner, String address) {
+    leases.releaseAddress(owner, address);
+  }
+
   /** Closes the connections; closing twice is harmless. Calls after it throw {@link IllegalStateException}. */
   @Override
   public void close() {

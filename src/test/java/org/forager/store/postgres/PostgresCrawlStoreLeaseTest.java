@@ -82,6 +82,20 @@ class PostgresCrawlStoreLeaseTest {
   }
 
   @Test
+  void anAddressLeaseIsOneOwnersUntilItExpiresOrIsReleased() {
+    assertTrue(one.holdAddress("one", "192.0.2.1", HOUR));
+    assertTrue(one.holdAddress("one", "192.0.2.1", HOUR), "renewed by its owner");
+    assertFalse(two.holdAddress("two", "192.0.2.1", HOUR), "held by another");
+    assertTrue(two.holdAddress("two", "2001:db8::1", HOUR), "another address is free");
+    one.releaseAddress("two", "192.0.2.1"); // not two's: nothing happens
+    assertFalse(two.holdAddress("two", "192.0.2.1", HOUR));
+    one.releaseAddress("one", "192.0.2.1");
+    // Free once released; taken back with a lease already over (a second in the past), as one that ran out.
+    assertTrue(two.holdAddress("two", "192.0.2.1", Duration.ofSeconds(-1)), "free once released");
+    assertTrue(one.holdAddress("one", "192.0.2.1", HOUR), "an expired lease is free for any owner");
+  }
+
+  @Test
   void onlyScopeOriginsAreLeased() {
     one.addCandidates(List.of(org.forager.store.Candidate.seed("https://elsewhere.example/")));
     assertEquals(List.of(), one.claim("one", 5, HOUR, Instant.MAX));

@@ -1,0 +1,88 @@
+package org.forager.crawl;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.forager.store.OriginLeases;
+
+/**
+ * Per-IP politeness across a fleet (docs/crawl-loop.md, "Politeness per IP address"): this process
+ * sends a request to an address only while it holds the address's lease in the shared store ({@link
+ * OriginLeases#holdAddress}), so every origin of one address is crawled by one process at a time, and
+ * the per-IP limits each process keeps ({@code frontier.IpSlots}) hold for the whole fleet. A lease is
+ * asked for once and renewed when a third of it has passed, while the address is in use: a store call
+ * per address every {@code fleet.lease / 3} at most, not one per request. An address another process
+ * holds is asked again a third of a lease later. Thread-safe; what it remembers is bounded by the
+ * addresses used within one lease.
+ */
+final class FleetAddresses {
+
+  /** Addresses remembered before the expired ones are swept. */
+  private static final int SWEEP_AT = 10_000;
+
+  private final OriginLeases leases;
+  private final String owner;
+  private final Duration lease;
+  private final long leaseNanos;
+  /** Address → when this process's lease on it ends ({@link System#nanoTime()}); absent when not held. */
+  private final Map<String, Long> heldUntil = new ConcurrentHashMap<>();
+  /** Address → when to ask again for one another process holds. */
+  private final Map<String, Long> askAgainAt = new ConcurrentHashMap<>();
+
+  FleetAddresses(OriginLeases leases, String owner, Duration lease) {
+    this.leases = leases;
+    this.owner = owner;
+    this.lease = lease;
+    this.leaseNanos = lease.toNanos();
+  }
+
+  /** Whether this process may send a request to {@code address} now (it holds, or just took, its lease). */
+  boolean mayRequest(InetAddress address) {
+    String a = address.getHostAddress();
+    long now = System.nanoTime();
+    Long until = heldUntil.get(a);
+    if (until != null && until - now > leaseNanos * 2 / 3) return true;
+    Long again = askAgainAt.get(a);
+    if (until == null && again != null && again - now > 0) return false;
+    if (heldUntil.size() + askAgainAt.size() > SWEEP_AT) sweep(now);
+    boolean held;
+    try {
+      held = leases.holdAddress(owner, a, lease);
+    } catch (RuntimeException e) {
+      // The database briefly unreachable: no request without the lease; asked again soon.
+      Notice.println("forager: fleet: cannot take the lease of address " + a + ": " + e.getMessage());
+      held = false;
+    }
+    if (held) {
+      heldUntil.put(a, now + leaseNanos);
+      askAgainAt.remove(a);
+      return true;
+    }
+    heldUntil.remove(a);
+    askAgainAt.put(a, now + recheckNanos());
+    return false;
+  }
+
+  /** How long an origin whose address another process holds waits before it asks again. */
+  long recheckNanos() {
+    return Math.max(1_000_000L, leaseNanos / 3);
+  }
+
+  /** Gives back every address lease held (the process stops): the others need not wait them out. */
+  void releaseAll() {
+    for (String a : heldUntil.keySet()) {
+      try {
+        leases.releaseAddress(owner, a);
+      } catch (RuntimeException e) {
+        // Its lease expires on its own.
+      }
+    }
+    heldUntil.clear();
+  }
+
+  private void sweep(long now) {
+    heldUntil.values().removeIf(until -> until - now <= 0);
+    askAgainAt.values().removeIf(at -> at - now <= 0);
+  }
+}
