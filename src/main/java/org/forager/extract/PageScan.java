@@ -34,6 +34,7 @@ final class PageScan implements NodeFilter {
   private String canonicalHref;
   private int robots;
   private int shadowDepth;
+  private boolean headEnded;
 
   PageScan(String productToken, AttributeValues values) {
     this.productToken = productToken;
@@ -52,6 +53,7 @@ final class PageScan implements NodeFilter {
       return FilterResult.CONTINUE;
     }
     if (!namespace.equals(Parser.NamespaceHtml)) return FilterResult.CONTINUE;
+    if (!headEnded && inHeadNoscript(el)) headEnded = endsHead(el.normalName());
     switch (el.normalName()) {
       case "a", "area" -> {
         if (!Tokens.contains(el.attr("rel"), "nofollow")) addTarget(el, "href");
@@ -74,6 +76,7 @@ final class PageScan implements NodeFilter {
         // Only the head counts (as for Google): a canonical link in the body may come from
         // user content and would let it claim the page.
         if (canonicalHref == null
+            && !headEnded
             && el.parent() != null
             && el.parent().normalName().equals("head")
             && Tokens.contains(el.attr("rel"), "canonical")
@@ -99,6 +102,24 @@ final class PageScan implements NodeFilter {
       shadowDepth--;
     }
     return FilterResult.CONTINUE;
+  }
+
+  /**
+   * jsoup keeps all of a {@code <noscript>} in the head inside it; a browser with scripting off (HTML "in
+   * head noscript" insertion mode) ends the head at the first element other than these, so what follows,
+   * a canonical link too, is in the body (Google reads it so as well).
+   */
+  private static boolean endsHead(String name) {
+    return switch (name) {
+      case "basefont", "bgsound", "link", "meta", "noframes", "style" -> false;
+      default -> true;
+    };
+  }
+
+  private static boolean inHeadNoscript(Element el) {
+    Element parent = el.parent();
+    return parent != null && parent.normalName().equals("noscript") && parent.parent() != null
+        && parent.parent().normalName().equals("head");
   }
 
   /** Adds the attribute's value when present; an empty value is a link to the page itself. */

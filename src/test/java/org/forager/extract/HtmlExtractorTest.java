@@ -597,6 +597,15 @@ class HtmlExtractorTest {
     }
 
     @Test
+    void aCanonicalAfterAnElementThatEndsTheHeadInNoscriptIsInTheBody() {
+      ExtractedPage broken = html("<head><noscript><img src=x></noscript><link rel=canonical href='c'></head>");
+      assertEquals(Optional.empty(), broken.canonical());
+      ExtractedPage fine = html("<head><noscript><link rel=stylesheet href=s><style></style></noscript>"
+          + "<link rel=canonical href='c'></head>");
+      assertEquals(Optional.of(norm("https://example.org/dir/c")), fine.canonical());
+    }
+
+    @Test
     void commentsEndingInBangOrEmptyAndBogusCommentsHideOnlyWhatTheyHide() {
       ExtractedPage page = html("<!-- x --!><a href='a'>a</a><!--><a href='b'>b</a><!---><a href='c'>c</a>"
           + "</3 <a href='hidden'> > <a href='d'>d</a><? <a href='pi'> ?><a href='e'>e</a>");
