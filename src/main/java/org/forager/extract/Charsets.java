@@ -7,8 +7,8 @@ import java.util.Optional;
  * Decides how to decode a page's bytes, in the order of the HTML standard's encoding sniffing
  * algorithm (WHATWG HTML 13.2.3.2): a byte order mark, then the Content-Type header's
  * {@code charset} parameter, then a {@code <meta>} declaration found by prescanning the first
- * bytes, else UTF-8 when the bytes are valid UTF-8 and windows-1252 when they are not (as browsers
- * in most locales). Labels are the Encoding Standard's ({@link EncodingLabels}); an unknown label is
+ * bytes, else UTF-8 when the bytes are valid UTF-8 and not all ASCII, and windows-1252 otherwise (as
+ * browsers in most locales). Labels are the Encoding Standard's ({@link EncodingLabels}); an unknown label is
  * skipped, never an error. Stateless and thread-safe.
  */
 final class Charsets {
@@ -33,7 +33,19 @@ final class Charsets {
     if (bom != null) return bom;
     Optional<WebEncoding> declared = contentType.flatMap(Charsets::fromContentType)
         .or(() -> MetaCharsetPrescan.scan(body));
-    return new Decision(declared.orElseGet(() -> Utf8.isValid(body) ? UTF_8 : WINDOWS_1252), 0);
+    return new Decision(declared.orElseGet(() -> isAscii(body) || !Utf8.isValid(body) ? WINDOWS_1252 : UTF_8), 0);
+  }
+
+  /**
+   * Bytes that are all ASCII decode the same in UTF-8 and windows-1252, but the document's encoding still
+   * matters: a character reference ({@code ?q=&eacute;}) is encoded in it in a link's query. Browsers give
+   * such a page windows-1252, like any page without a declaration that UTF-8 does not explain better.
+   */
+  private static boolean isAscii(byte[] body) {
+    for (byte b : body) {
+      if (b < 0) return false;
+    }
+    return true;
   }
 
   private static Decision fromBom(byte[] b) {

@@ -1,13 +1,13 @@
 package org.forager.extract;
 
-import java.nio.charset.Charset;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedSet;
 import org.forager.url.UrlNormalizer;
-import org.jsoup.nodes.Document;
 import org.jsoup.parser.Parser;
 import org.jsoup.select.NodeTraversor;
 
@@ -19,8 +19,9 @@ import org.jsoup.select.NodeTraversor;
  *   <li>Charset: byte order mark, else the Content-Type {@code charset}, else a {@code <meta>}
  *       declaration in the first bytes (WHATWG HTML 13.2.3.2), else UTF-8 when the bytes are valid
  *       UTF-8 and windows-1252 when not. Labels are the Encoding Standard's; unknown ones are skipped.
- *   <li>Links: {@code a[href]}, {@code area[href]}, {@code frame[src]}, {@code iframe[src]} in
- *       document order, resolved against the first {@code <base href>} (itself resolved against the
+ *   <li>Links: what a browser shows with scripting off: HTML {@code a[href]}, {@code area[href]},
+ *       {@code frame[src]}, {@code iframe[src]}, SVG {@code a} ({@code href}, {@code xlink:href}), the links of
+ *       {@code iframe srcdoc} documents, none from {@code <template>} content, in document order, resolved against the first {@code <base href>} (itself resolved against the
  *       page URL) and normalized by {@link UrlNormalizer#resolve}, the query encoded in the page's
  *       encoding as browsers do (UTF-8 for UTF-16 pages); non-http(s) targets, duplicates
  *       and {@code rel=nofollow} links are left out; none at all when nofollow applies to the page.
@@ -39,6 +40,9 @@ import org.jsoup.select.NodeTraversor;
  * robots directives and the charset.
  */
 public final class HtmlExtractor {
+
+  /** Nested {@code iframe srcdoc} documents read: each level is a substring of the one above, so work stays bounded. */
+  private static final int MAX_SRCDOC_DEPTH = 4;
 
   private final String productToken;
 
@@ -90,32 +94,51 @@ public final class HtmlExtractor {
     }
     String pageBase = page.get();
     // URLs in the document have their query in the document's encoding (URL Standard); the Link header's is UTF-8.
-    Charset query = decision.encoding().queryCharset();
-    String base = scan.baseHref().flatMap(href -> UrlNormalizer.resolve(pageBase, href, query)).orElse(pageBase);
+    DocumentBase base = DocumentBase.of(pageBase, scan.baseHref(), decision.encoding().queryCharset());
     Optional<String> canonical = LinkHeader.firstTarget(linkHeaders, "canonical")
         .flatMap(target -> UrlNormalizer.resolve(pageBase, target))
-        .or(() -> scan.canonicalHref().flatMap(href -> UrlNormalizer.resolve(base, href, query)));
-    List<String> links = nofollow ? List.of() : resolveAll(base, scan.hrefs(), query);
+        .or(() -> scan.canonicalHref().flatMap(base::resolve));
+    List<String> links = nofollow ? List.of() : links(scan, base, 0);
     return new ExtractedPage(links, canonical, noindex, nofollow, decision.charset());
   }
 
   private PageScan scan(byte[] body, Charsets.Decision decision) {
-    PageScan scan = new PageScan(productToken);
+    // Malformed bytes become U+FFFD; jsoup builds a tree from any text.
+    return scan(new String(body, decision.bomLength(), body.length - decision.bomLength(), decision.charset()));
+  }
+
+  private PageScan scan(String html) {
     try {
-      // Malformed bytes become U+FFFD; jsoup builds a tree from any text.
-      String html = new String(body, decision.bomLength(), body.length - decision.bomLength(), decision.charset());
-      Document doc = Parser.htmlParser().parseInput(html, "");
-      NodeTraversor.traverse(scan, doc);
-      return scan;
+      PageScan scan = new PageScan(productToken, AttributeValues.decoded());
+      NodeTraversor.filter(scan, Parser.htmlParser().parseInput(html, ""));
+      if (!scan.needsExactValues()) return scan;
+      // Rare (a value holding "&amp_", "&not-", …): parse again with source positions to decode those
+      // values from their raw text, as browsers do.
+      PageScan exact = new PageScan(productToken, AttributeValues.exact(html));
+      NodeTraversor.filter(exact, Parser.htmlParser().setTrackPosition(true).parseInput(html, ""));
+      return exact;
     } catch (RuntimeException parserBug) {
       // Not expected from jsoup; the crawl loop must not fail a page on it either way.
-      return new PageScan(productToken);
+      return new PageScan(productToken, AttributeValues.decoded());
     }
   }
 
-  private static List<String> resolveAll(String base, SequencedSet<String> hrefs, Charset query) {
+  /**
+   * The document's links, then those of its {@code iframe srcdoc} documents: each is a document of its
+   * own (UTF-8, its own {@code <base>}) whose fallback base is its parent's base (HTML: about:srcdoc).
+   */
+  private List<String> links(PageScan scan, DocumentBase base, int depth) {
     SequencedSet<String> links = new LinkedHashSet<>();
-    for (String href : hrefs) UrlNormalizer.resolve(base, href, query).ifPresent(links::add);
+    for (String href : scan.hrefs()) base.resolve(href).ifPresent(links::add);
+    if (depth < MAX_SRCDOC_DEPTH) {
+      for (String srcdoc : scan.srcdocs()) {
+        PageScan frame = scan(srcdoc);
+        // A parent base of another scheme leaves no http(s) fallback: the frame's relative links go nowhere.
+        Optional<DocumentBase> frameBase = base.url().map(url -> DocumentBase.of(url, frame.baseHref(), UTF_8));
+        if (frameBase.isPresent()) links.addAll(links(frame, frameBase.get(), depth + 1));
+      }
+    }
     return List.copyOf(links);
   }
+
 }

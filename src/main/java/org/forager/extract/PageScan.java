@@ -1,51 +1,87 @@
 package org.forager.extract;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.SequencedSet;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
-import org.jsoup.select.NodeVisitor;
+import org.jsoup.parser.Parser;
+import org.jsoup.select.NodeFilter;
 
 /**
  * Collects, in one traversal of a parsed page, everything the extractor reads from the document:
  * link targets as written, the first {@code <base href>}, the first canonical link in the head,
- * and the robots meta directives for us. Resolution happens afterwards, once the base is known,
- * because a {@code <base>} applies to links before it too. One instance per page; not thread-safe.
+ * the robots meta directives for us, and the {@code iframe srcdoc} documents. Resolution happens
+ * afterwards, once the base is known, because a {@code <base>} applies to links before it too. One
+ * instance per page; not thread-safe.
+ *
+ * <p>What counts is what a browser shows, as the DOM has it: HTML {@code a}/{@code area}/{@code
+ * frame}/{@code iframe}/{@code base}/{@code link}/{@code meta} (an SVG or MathML element of the same
+ * name is none of these), SVG {@code a} ({@code href}, else {@code xlink:href}); {@code <template>}
+ * content is not the page and is skipped, except a declarative shadow root, whose links are shown
+ * but whose {@code <base>} is not the document's.
  */
-final class PageScan implements NodeVisitor {
+final class PageScan implements NodeFilter {
 
   private final String productToken;
+  private final AttributeValues values;
   // Raw hrefs deduplicated before resolution: menus repeat the same href many times.
   private final SequencedSet<String> hrefs = new LinkedHashSet<>();
+  private final List<String> srcdocs = new ArrayList<>();
   private String baseHref;
   private String canonicalHref;
   private int robots;
+  private int shadowDepth;
+  private boolean headEnded;
 
-  PageScan(String productToken) {
+  PageScan(String productToken, AttributeValues values) {
     this.productToken = productToken;
+    this.values = values;
   }
 
   @Override
-  public void head(Node node, int depth) {
-    if (!(node instanceof Element el)) return;
+  public FilterResult head(Node node, int depth) {
+    if (!(node instanceof Element el)) return FilterResult.CONTINUE;
+    String namespace = el.tag().namespace();
+    if (namespace.equals(Parser.NamespaceSvg)) {
+      if (el.normalName().equals("a") && !Tokens.contains(el.attr("rel"), "nofollow")) {
+        // SVG 2: href wins over the older xlink:href.
+        if (!addTarget(el, "href")) addTarget(el, "xlink:href");
+      }
+      return FilterResult.CONTINUE;
+    }
+    if (!namespace.equals(Parser.NamespaceHtml)) return FilterResult.CONTINUE;
+    if (!headEnded && inHeadNoscript(el)) headEnded = endsHead(el.normalName());
     switch (el.normalName()) {
       case "a", "area" -> {
         if (!Tokens.contains(el.attr("rel"), "nofollow")) addTarget(el, "href");
       }
-      case "frame", "iframe" -> addTarget(el, "src");
+      case "iframe" -> {
+        // A srcdoc document replaces src: the browser never requests it.
+        if (el.hasAttr("srcdoc")) srcdocs.add(values.of(el, "srcdoc"));
+        else addTarget(el, "src");
+      }
+      case "frame" -> addTarget(el, "src");
+      case "template" -> {
+        if (!DeclarativeShadowRoot.is(el)) return FilterResult.SKIP_ENTIRELY;
+        shadowDepth++;
+      }
       case "base" -> {
-        if (baseHref == null && el.hasAttr("href")) baseHref = el.attr("href");
+        // A base in a shadow tree is not in the document tree: it bases nothing.
+        if (baseHref == null && shadowDepth == 0 && el.hasAttr("href")) baseHref = values.of(el, "href");
       }
       case "link" -> {
         // Only the head counts (as for Google): a canonical link in the body may come from
         // user content and would let it claim the page.
         if (canonicalHref == null
+            && !headEnded
             && el.parent() != null
             && el.parent().normalName().equals("head")
             && Tokens.contains(el.attr("rel"), "canonical")
             && !el.attr("href").isBlank()) {
-          canonicalHref = el.attr("href");
+          canonicalHref = values.of(el, "href");
         }
       }
       case "meta" -> {
@@ -56,17 +92,51 @@ final class PageScan implements NodeVisitor {
       }
       default -> {}
     }
+    return FilterResult.CONTINUE;
   }
 
-  private void addTarget(Element el, String attribute) {
-    String target = el.attr(attribute);
-    // attr() gives "" when absent; an empty value present is a link to the page itself.
-    if (!target.isEmpty() || el.hasAttr(attribute)) hrefs.add(target);
+  @Override
+  public FilterResult tail(Node node, int depth) {
+    if (node instanceof Element el && el.normalName().equals("template") && shadowDepth > 0
+        && el.tag().namespace().equals(Parser.NamespaceHtml) && DeclarativeShadowRoot.is(el)) {
+      shadowDepth--;
+    }
+    return FilterResult.CONTINUE;
+  }
+
+  /**
+   * jsoup keeps all of a {@code <noscript>} in the head inside it; a browser with scripting off (HTML "in
+   * head noscript" insertion mode) ends the head at the first element other than these, so what follows,
+   * a canonical link too, is in the body (Google reads it so as well).
+   */
+  private static boolean endsHead(String name) {
+    return switch (name) {
+      case "basefont", "bgsound", "link", "meta", "noframes", "style" -> false;
+      default -> true;
+    };
+  }
+
+  private static boolean inHeadNoscript(Element el) {
+    Element parent = el.parent();
+    return parent != null && parent.normalName().equals("noscript") && parent.parent() != null
+        && parent.parent().normalName().equals("head");
+  }
+
+  /** Adds the attribute's value when present; an empty value is a link to the page itself. */
+  private boolean addTarget(Element el, String attribute) {
+    if (!el.hasAttr(attribute)) return false;
+    hrefs.add(values.of(el, attribute));
+    return true;
   }
 
   /** Link targets as written, in document order, each once, rel=nofollow ones left out. */
   SequencedSet<String> hrefs() {
     return hrefs;
+  }
+
+  /** The {@code srcdoc} of each {@code iframe} that has one, in document order: documents of their own. */
+  List<String> srcdocs() {
+    return srcdocs;
   }
 
   Optional<String> baseHref() {
@@ -80,5 +150,10 @@ final class PageScan implements NodeVisitor {
   /** {@link RobotsDirectives} bits from the robots meta tags for everyone or for us. */
   int robots() {
     return robots;
+  }
+
+  /** Whether a value read may have been decoded unlike a browser (see {@link AttributeValues}). */
+  boolean needsExactValues() {
+    return values.sawSuspectReference();
   }
 }

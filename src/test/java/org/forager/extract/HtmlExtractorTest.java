@@ -153,6 +153,14 @@ class HtmlExtractorTest {
     }
 
     @Test
+    void aBaseOfAnotherSchemeLeavesOnlyAbsoluteHttpLinks() {
+      // Was ignored, so that relative links resolved against the page: browsers resolve them to ftp:.
+      ExtractedPage page = html("<base href='ftp://files.example/pub/'><a href='x'>x</a><a href='//cdn.example/y'>y</a>"
+          + "<a href='http:z'>z</a><a href='https://other.example/w'>w</a>");
+      assertEquals(List.of(norm("http://z/"), norm("https://other.example/w")), page.links());
+    }
+
+    @Test
     void aBaseWithoutHrefDoesNotHideALaterOne() {
       ExtractedPage page = html("<base target=_blank><base href='/b/'><a href='x'>x</a>");
       assertEquals(List.of(norm("https://example.org/b/x")), page.links());
@@ -523,6 +531,136 @@ class HtmlExtractorTest {
     }
   }
 
+  /** What a browser sees, pinned case by case (the corpus in ExtractorBrowserComparisonTest has more). */
+  @Nested
+  class AsABrowserSees {
+
+    @Test
+    void linksInsideTemplateAreNotCandidates() {
+      ExtractedPage page = html("<template><a href='/products/{{ handle }}?view=quick'>q</a><iframe src='/f'></iframe>"
+          + "<template><a href='/nested'>n</a></template></template><table><template><tr><td><a href='/t'>t</a>"
+          + "</template></table><a href='real'>r</a>");
+      assertEquals(List.of(norm("https://example.org/dir/real")), page.links());
+    }
+
+    @Test
+    void aBaseInsideTemplateDoesNotRebaseThePage() {
+      ExtractedPage page = html("<head><template><base href='https://evil.example/'></template>"
+          + "<link rel=canonical href='c'></head><a href='x'>x</a>");
+      assertEquals(List.of(norm("https://example.org/dir/x")), page.links());
+      assertEquals(Optional.of(norm("https://example.org/dir/c")), page.canonical());
+    }
+
+    @Test
+    void aDeclarativeShadowRootIsShownButItsBaseBasesNothing() {
+      ExtractedPage page = html("<div><template shadowrootmode=open><base href='https://evil.example/'>"
+          + "<a href='shadow'>s</a></template><a href='light'>l</a></div>"
+          + "<a><template shadowrootmode=closed><a href='/not-a-host'>x</a></template></a>");
+      assertEquals(List.of(norm("https://example.org/dir/shadow"), norm("https://example.org/dir/light")), page.links());
+    }
+
+    @Test
+    void svgLinksWithXlinkHrefOrHrefAreFound() {
+      ExtractedPage page = html("<svg><a xlink:href='xl'><text>1</text></a><a href='h'><text>2</text></a>"
+          + "<a href='both' xlink:href='not-this'><text>3</text></a><a><text>none</text></a>"
+          + "<a href='nf' rel=nofollow><text>4</text></a></svg>");
+      assertEquals(List.of(norm("https://example.org/dir/xl"), norm("https://example.org/dir/h"),
+          norm("https://example.org/dir/both")), page.links());
+    }
+
+    @Test
+    void elementsOfOtherNamespacesAreNotLinksOrBases() {
+      ExtractedPage page = html("<svg><base href='https://evil.example/'/><iframe src='/svg-iframe'/></svg>"
+          + "<math><a href='/mathml'>m</a></math><a href='x'>x</a>");
+      assertEquals(List.of(norm("https://example.org/dir/x")), page.links());
+    }
+
+    @Test
+    void srcdocDocumentsAreReadAgainstTheParentsBaseAndSrcIsNotRequested() {
+      ExtractedPage page = html("<base href='/b/'><iframe src='not-loaded' srcdoc=\"<a href='s'>s</a>"
+          + "<iframe srcdoc='<a href=nested>n</a>'></iframe>\"></iframe>"
+          + "<iframe srcdoc=\"<base href='/own/'><a href='o?q=&eacute;'>o</a>\"></iframe><a href='p'>p</a>");
+      assertEquals(List.of(norm("https://example.org/b/p"), norm("https://example.org/b/s"),
+          norm("https://example.org/b/nested"), norm("https://example.org/own/o?q=%C3%A9")), page.links());
+    }
+
+    @Test
+    void srcdocLinksFollowTheParentsNofollow() {
+      ExtractedPage page = html("<meta name=robots content=nofollow><iframe srcdoc=\"<a href='s'>s</a>\"></iframe>");
+      assertEquals(List.of(), page.links());
+    }
+
+    @Test
+    void anAInNoscriptInTheHeadIsALinkWithScriptingOff() {
+      ExtractedPage page = html("<head><noscript><link rel=stylesheet href=s.css><a href='ns'>x</a></noscript></head>");
+      assertEquals(List.of(norm("https://example.org/dir/ns")), page.links());
+    }
+
+    @Test
+    void aCanonicalAfterAnElementThatEndsTheHeadInNoscriptIsInTheBody() {
+      ExtractedPage broken = html("<head><noscript><img src=x></noscript><link rel=canonical href='c'></head>");
+      assertEquals(Optional.empty(), broken.canonical());
+      ExtractedPage fine = html("<head><noscript><link rel=stylesheet href=s><style></style></noscript>"
+          + "<link rel=canonical href='c'></head>");
+      assertEquals(Optional.of(norm("https://example.org/dir/c")), fine.canonical());
+    }
+
+    @Test
+    void commentsEndingInBangOrEmptyAndBogusCommentsHideOnlyWhatTheyHide() {
+      ExtractedPage page = html("<!-- x --!><a href='a'>a</a><!--><a href='b'>b</a><!---><a href='c'>c</a>"
+          + "</3 <a href='hidden'> > <a href='d'>d</a><? <a href='pi'> ?><a href='e'>e</a>");
+      assertEquals(List.of("a", "b", "c", "d", "e").stream().map(p -> norm("https://example.org/dir/" + p)).toList(),
+          page.links());
+    }
+
+    @Test
+    void aTagCutOffByTheEndOfTheFileIsNotALink() {
+      assertEquals(List.of(norm("https://example.org/dir/x")), html("<a href='x'>x</a><p><a href=\"cut\"").links());
+      assertEquals(List.of(norm("https://example.org/dir/x")), html("<a href='x'>x</a><a href=\"cut>text").links());
+    }
+
+    @Test
+    void numericReferenceZeroIsTheReplacementCharacter() {
+      assertEquals(List.of(norm("https://example.org/dir/a?z=%EF%BF%BD")), html("<meta charset=utf-8><a href='a?z=&#0;'>").links());
+    }
+
+    @Test
+    void legacyReferencesWithoutSemicolonBeforeDashOrUnderscoreAreDecoded() {
+      ExtractedPage page = html("<meta charset=utf-8><a href='/e?a=1&amp_b=2'>1</a><a href='/e?a=1&not-b'>2</a>"
+          + "<a href='/e?a=1&reg_id=3'>3</a><a href='/e?a=1&amp;amp_b=4'>4</a><a href='/e?a=1&copy=5&notit=6'>5</a>");
+      assertEquals(List.of(norm("https://example.org/e?a=1&_b=2"), norm("https://example.org/e?a=1%C2%AC-b"),
+          norm("https://example.org/e?a=1%C2%AE_id=3"), norm("https://example.org/e?a=1&amp_b=4"),
+          norm("https://example.org/e?a=1&copy=5&notit=6")), page.links());
+    }
+
+    @Test
+    void cdataOutsideForeignContentIsABogusCommentEndingAtTheFirstGreaterThan() {
+      ExtractedPage page = html("<![CDATA[ x > <a href='visible'>v</a> ]]><svg><![CDATA[<a href='hidden'>]]></svg>");
+      assertEquals(List.of(norm("https://example.org/dir/visible")), page.links());
+    }
+
+    @Test
+    void aFramesetReplacesAnImpliedBodyWithNoContentYet() {
+      ExtractedPage page = html("<a href='gone'></a><frameset><frame src='f'></frameset>");
+      assertEquals(List.of(norm("https://example.org/dir/f")), page.links());
+      // An explicit <body> tag (or text) makes the body stay.
+      assertEquals(List.of(norm("https://example.org/dir/kept")),
+          html("<body><a href='kept'></a><frameset><frame src='f'></frameset>").links());
+    }
+
+    @Test
+    void aScriptDoubleEscapedInTheHeadHidesItsMarkup() {
+      ExtractedPage page = html("<script><!--<script></script><a href='hidden'></script><a href='shown'>");
+      assertEquals(List.of(norm("https://example.org/dir/shown")), page.links());
+    }
+
+    @Test
+    void anUndeclaredAsciiPageEncodesReferencesInTheQueryAsWindows1252() {
+      ExtractedPage page = html("<a href='/q?x=&eacute;'>e</a>");
+      assertEquals(List.of(norm("https://example.org/q?x=%E9")), page.links());
+    }
+  }
+
   @Nested
   class Garbage {
 
@@ -533,7 +671,8 @@ class HtmlExtractorTest {
       assertEquals(Optional.empty(), page.canonical());
       assertFalse(page.noindex());
       assertFalse(page.nofollow());
-      assertEquals(UTF_8, page.charset());
+      // No bytes are all ASCII: windows-1252, as a browser decides (an undeclared all-ASCII page).
+      assertEquals(Charset.forName("windows-1252"), page.charset());
     }
 
     @Test
@@ -567,8 +706,10 @@ class HtmlExtractorTest {
 
     @Test
     void truncatedMetaCharsetDoesNotThrow() {
-      assertEquals(UTF_8, bytes("<meta charset=\"iso-8859-1".getBytes(ISO_8859_1), null).charset());
-      assertEquals(UTF_8, bytes("<!-- <meta charset=latin1>".getBytes(ISO_8859_1), null).charset());
+      // No declaration found: the undeclared all-ASCII rule, windows-1252 (not latin1 read from the cut-off tag).
+      Charset windows1252 = Charset.forName("windows-1252");
+      assertEquals(windows1252, bytes("<meta charset=\"utf-16be".getBytes(ISO_8859_1), null).charset());
+      assertEquals(windows1252, bytes("<!-- <meta charset=utf-16be>".getBytes(ISO_8859_1), null).charset());
     }
 
     @Test
