@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.forager.testweb.Chromium;
 
 /**
  * The links headless Chromium sees in pages, with scripting off in those pages.
@@ -35,8 +36,6 @@ import java.util.regex.Pattern;
  */
 final class BrowserLinks {
 
-  private static final List<String> NAMES = List.of("chromium", "chromium-browser", "google-chrome",
-      "google-chrome-stable");
   private static final Pattern RESULT = Pattern.compile("<pre id=\"result\" data-done=\"yes\">([^<]*)</pre>");
 
   /** A link as the browser resolved it, with its {@code rel} and its element ({@code a}, {@code area}, {@code svg:a}). */
@@ -59,20 +58,11 @@ final class BrowserLinks {
 
   /** Uses the first Chromium on the PATH, if any. */
   static Optional<BrowserLinks> find(Path workDir) {
-    String path = System.getenv().getOrDefault("PATH", "");
-    for (String name : NAMES) {
-      for (String dir : path.split(java.io.File.pathSeparator)) {
-        if (dir.isEmpty()) continue;
-        Path candidate = Path.of(dir, name);
-        if (Files.isExecutable(candidate)) return Optional.of(new BrowserLinks(candidate, workDir));
-      }
-    }
-    return Optional.empty();
+    return Chromium.binary().map(binary -> new BrowserLinks(binary, workDir));
   }
 
   static String notFound() {
-    return "no Chromium on the PATH (looked for " + String.join(", ", NAMES) + "); install it, e.g. "
-        + "apt-get install -y chromium, to compare the extractor with a browser";
+    return Chromium.notFound("compare the extractor with a browser");
   }
 
   /** The harness page that reads {@code pages} (paths on the harness's own origin), as HTML. */

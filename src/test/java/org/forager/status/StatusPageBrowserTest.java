@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.forager.config.CrawlConfig;
 import org.forager.crawl.Crawler;
+import org.forager.testweb.Chromium;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Assumptions;
@@ -36,8 +37,8 @@ class StatusPageBrowserTest {
   @Test
   void thePageLoadsDrawsItsChartAndFollowsTheCrawl() throws Exception {
     Optional<Chromium> found = Chromium.find(tmp);
-    if (found.isEmpty()) System.err.println("StatusPageBrowserTest skipped: " + Chromium.notFound());
-    Assumptions.assumeTrue(found.isPresent(), Chromium::notFound);
+    if (found.isEmpty()) System.err.println("StatusPageBrowserTest skipped: " + Chromium.notFound("run the status page's browser test"));
+    Assumptions.assumeTrue(found.isPresent(), () -> Chromium.notFound("run the status page's browser test"));
     Chromium chromium = found.get();
 
     Gate first = new Gate(Gate.linking(pages("/news/", 12)));

@@ -19,6 +19,7 @@ import org.forager.config.CrawlConfig;
 import org.forager.crawl.Crawler;
 import org.forager.fetch.Outcome;
 import org.forager.record.CrawlAction;
+import org.forager.testweb.Chromium;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Assumptions;
@@ -45,8 +46,8 @@ class StatusPageEscapingTest {
   @Test
   void hostileUrlsAndServerMessagesAreShownAsTextAndRunNothing() throws Exception {
     Optional<Chromium> found = Chromium.find(tmp);
-    if (found.isEmpty()) System.err.println("StatusPageEscapingTest skipped: " + Chromium.notFound());
-    Assumptions.assumeTrue(found.isPresent(), Chromium::notFound);
+    if (found.isEmpty()) System.err.println("StatusPageEscapingTest skipped: " + Chromium.notFound("run the status page's browser test"));
+    Assumptions.assumeTrue(found.isPresent(), () -> Chromium.notFound("run the status page's browser test"));
 
     try (GarbageOrigin hostile = new GarbageOrigin(GARBAGE);
         TestSite site = TestSite.start().robots("User-agent: *\nAllow: /\n");

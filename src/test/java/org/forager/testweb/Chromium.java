@@ -1,4 +1,4 @@
-package org.forager.status;
+package org.forager.testweb;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * for a budget of virtual time, then prints the DOM or saves a screenshot. Flags keep it off the
  * network except for the page asked for.
  */
-final class Chromium {
+public final class Chromium {
 
   private static final List<String> NAMES = List.of("chromium", "chromium-browser", "google-chrome",
       "google-chrome-stable");
@@ -29,30 +29,36 @@ final class Chromium {
   }
 
   /** The first Chromium on the PATH, if any. */
-  static Optional<Chromium> find(Path workDir) {
+  public static Optional<Chromium> find(Path workDir) {
+    return binary().map(binary -> new Chromium(binary, workDir));
+  }
+
+  /** The first Chromium executable on the PATH, if any. */
+  public static Optional<Path> binary() {
     String path = System.getenv().getOrDefault("PATH", "");
     for (String name : NAMES) {
       for (String dir : path.split(java.io.File.pathSeparator)) {
         if (dir.isEmpty()) continue;
         Path candidate = Path.of(dir, name);
-        if (Files.isExecutable(candidate)) return Optional.of(new Chromium(candidate, workDir));
+        if (Files.isExecutable(candidate)) return Optional.of(candidate);
       }
     }
     return Optional.empty();
   }
 
-  static String notFound() {
+  /** Why a browser test is skipped, naming what it would have checked. */
+  public static String notFound(String toDo) {
     return "no Chromium on the PATH (looked for " + String.join(", ", NAMES) + "); install it, e.g. "
-        + "apt-get install -y chromium, to run the status page's browser test";
+        + "apt-get install -y chromium, to " + toDo;
   }
 
   /** The page's DOM after {@code budgetMillis} of virtual time. */
-  String dumpDom(URI page, int budgetMillis) throws IOException, InterruptedException {
+  public String dumpDom(URI page, int budgetMillis) throws IOException, InterruptedException {
     return run(page, budgetMillis, "--dump-dom");
   }
 
   /** Saves a PNG of the page as a 1200×900 window shows it after {@code budgetMillis} of virtual time. */
-  void screenshot(URI page, int budgetMillis, Path png) throws IOException, InterruptedException {
+  public void screenshot(URI page, int budgetMillis, Path png) throws IOException, InterruptedException {
     Files.createDirectories(png.toAbsolutePath().getParent());
     run(page, budgetMillis, "--screenshot=" + png.toAbsolutePath());
     if (!Files.isRegularFile(png)) throw new AssertionError("Chromium wrote no screenshot " + png);
