@@ -288,7 +288,8 @@ public final class Crawler implements AutoCloseable {
         s.workingSet(workingSet, ActiveOrigins.capacity(config));
       }
       if (stopRequested) s.stop();
-      ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache, origins));
+      ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache, origins,
+          workingSet == null ? List::of : workingSet::recentlyFinished));
       try {
         runScheduler(s, crawlers, summary);
       } finally {

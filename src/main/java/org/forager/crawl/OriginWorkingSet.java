@@ -34,12 +34,15 @@ final class OriginWorkingSet implements TaskSource {
   static final int PAGE = 1_000;
   /** Origins waiting to be taken up again, at most; past it, another pass over the scope. */
   static final int MAX_REVISITS = 100_000;
+  /** Origins that left, kept as snapshots for the status page. */
+  static final int RECENTLY_FINISHED = 100;
 
   private final CrawlStore store;
   private final Function<Origin, OriginCrawler> newCrawler;
   private final Map<Origin, OriginCrawler> active;
   private final ArrayDeque<Origin> page = new ArrayDeque<>();
   private final LinkedHashSet<Origin> revisits = new LinkedHashSet<>();
+  private final ArrayDeque<OriginSnapshot> recentlyFinished = new ArrayDeque<>();
   /** The last origin read from the store in this pass; empty before the first. */
   private Optional<Origin> cursor = Optional.empty();
   private boolean passDone;
@@ -79,7 +82,17 @@ final class OriginWorkingSet implements TaskSource {
     if (!(task instanceof OriginCrawler crawler)) return true;
     if (crawler.resting()) return false;
     active.remove(crawler.origin(), crawler);
+    if (recentlyFinished.size() == RECENTLY_FINISHED) recentlyFinished.removeFirst();
+    recentlyFinished.addLast(crawler.snapshot());
     return true;
+  }
+
+  /**
+   * The last {@value #RECENTLY_FINISHED} origins that left the working set, as they were when they
+   * left: what the status page shows beside the origins under way (once a run is over, all it has).
+   */
+  synchronized List<OriginSnapshot> recentlyFinished() {
+    return List.copyOf(recentlyFinished);
   }
 
   /**

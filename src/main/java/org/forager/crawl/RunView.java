@@ -23,8 +23,8 @@ public interface RunView {
   long knownUrls();
 
   /**
-   * One snapshot per origin the run holds now (its working set, not every origin in scope), in no
-   * particular order.
+   * One snapshot per origin the run holds now (its working set, not every origin in scope), then of
+   * the last origins that left it (up to 100), in no particular order.
    */
   List<OriginSnapshot> origins();
 

@@ -86,4 +86,34 @@ class OriginWorkingSetCrawlTest {
           "/late was fetched after z.example.test's page named it");
     }
   }
+
+  /**
+   * The status page lists the origins of the run's view: once the working set held only the origins
+   * under way, a finished run listed none. The last origins to leave stay listed.
+   */
+  @Test
+  void theRunsViewListsTheOriginsThatLeftTheWorkingSet() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/a").linking("/a");
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("one.test", "/"), site.url("two.test", "/")),
+          "limits: { fetch_timeout: 2s, max_retries: 2, max_active_origins: 1 }\n"
+              + TestCrawl.pinnedToLoopback("one.test", "two.test"));
+      java.util.concurrent.atomic.AtomicReference<RunView> view = new java.util.concurrent.atomic.AtomicReference<>();
+      try (Crawler crawler = Crawler.open(config)) {
+        crawler.quiet(true).listener(new CrawlListener() {
+          @Override
+          public void runStarted(RunView run) {
+            view.set(run);
+          }
+        });
+        crawler.run();
+      }
+      List<OriginSnapshot> listed = view.get().origins();
+      assertEquals(java.util.Set.of(site.url("one.test", "/").replaceAll("/$", ""), site.url("two.test", "/").replaceAll("/$", "")),
+          listed.stream().map(o -> o.origin().toString()).collect(java.util.stream.Collectors.toSet()));
+      assertTrue(listed.stream().allMatch(o -> o.pagesFetched() == 2), listed.toString());
+      assertEquals(2, view.get().originsInScope());
+    }
+  }
 }
