@@ -48,14 +48,6 @@ final class KnownOrigins {
     this.count = new AtomicLong(store.scopeCount());
   }
 
-  /** Whether the origin is in the crawl's scope (a store lookup unless met lately). */
-  boolean contains(Origin origin) {
-    if (cached.contains(origin)) return true;
-    boolean known = !store.inScope(List.of(origin)).isEmpty();
-    if (known) remember(origin);
-    return known;
-  }
-
   /** How many origins the crawl knows. */
   long size() {
     return count.get();

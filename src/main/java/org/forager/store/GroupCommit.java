@@ -139,7 +139,7 @@ final class GroupCommit {
     if (known == null) {
       Optional<WriteRequest.Known> now = recent.writtenAfter(url, request.seen) || request.found[index] == null
           ? WriteRequest.readNow(rocks, url)
-          : Optional.of(neverCrawledOrNot(Values.decodeUrl(url, request.found[index])));
+          : Optional.of(lookedUp(Values.decodeUrl(url, request.found[index])));
       if (now.isEmpty()) return;
       known = now.get();
     }
@@ -159,8 +159,8 @@ final class GroupCommit {
     written.put(url, new WriteRequest.Known(next, due));
   }
 
-  /** A looked-up record with the due entry a never-crawled URL has (crawled ones are left alone). */
-  private static WriteRequest.Known neverCrawledOrNot(UrlRecord url) {
+  /** A record as the lookup found it, with the due entry of a never-crawled URL (crawled ones are left alone). */
+  private static WriteRequest.Known lookedUp(UrlRecord url) {
     return new WriteRequest.Known(url, Values.DueEntry.none(url));
   }
 

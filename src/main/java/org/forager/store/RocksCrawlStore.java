@@ -336,7 +336,7 @@ public final class RocksCrawlStore implements CrawlStore {
   }
 
   /** The two lists one for one, {@code first}'s first, then the rest of the longer; at most {@code limit}. */
-  static <T> List<T> alternate(List<T> first, List<T> second, int limit) {
+  private static <T> List<T> alternate(List<T> first, List<T> second, int limit) {
     List<T> merged = new ArrayList<>(Math.min(limit, first.size() + second.size()));
     for (int i = 0; merged.size() < limit && (i < first.size() || i < second.size()); i++) {
       if (i < first.size()) merged.add(first.get(i));
