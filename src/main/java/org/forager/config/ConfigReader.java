@@ -78,7 +78,7 @@ final class ConfigReader {
         NetworkReader.read(root.section("network", NetworkReader.KEYS)),
         store(root.section("store", STORE_KEYS)),
         warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
-        sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files"))),
+        sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files", "reread_after"))),
         root.get("do_not_crawl_file", ConfigReader::path),
         fleet(root.section("fleet", List.of("lease"))),
         status(root.section("status", STATUS_KEYS)),
@@ -184,7 +184,8 @@ final class ConfigReader {
     return new CrawlConfig.Sitemaps(
         section.get("enabled", Values::bool).orElse(defaults.enabled()),
         section.get("default_location", Values::bool).orElse(defaults.defaultLocation()),
-        section.get("max_files", (path, node) -> Values.intAtLeast(path, node, 0)).orElse(defaults.maxFiles()));
+        section.get("max_files", (path, node) -> Values.intAtLeast(path, node, 0)).orElse(defaults.maxFiles()),
+        section.get("reread_after", Values::positiveDuration).orElse(defaults.rereadAfter()));
   }
 
   private static CrawlConfig.Warc warc(Section section) {

@@ -331,15 +331,24 @@ public record CrawlConfig(
   }
 
   /**
-   * Sitemaps (sitemaps.org) as a source of candidates: read once per run per origin, after robots.txt.
+   * Sitemaps (sitemaps.org) as a source of candidates: read once per run per origin the run takes
+   * up, after robots.txt.
    *
    * @param enabled whether sitemaps are read at all
    * @param defaultLocation whether {@code /sitemap.xml} is tried when robots.txt lists none
    * @param maxFiles sitemap files (indexes included) fetched per origin per run
+   * @param rereadAfter an origin with no URL due is still taken up this long after it was last, to
+   *     read its sitemaps again (a run takes up only the origins with work: the store's agenda)
    */
-  public record Sitemaps(boolean enabled, boolean defaultLocation, int maxFiles) {
+  public record Sitemaps(boolean enabled, boolean defaultLocation, int maxFiles, Duration rereadAfter) {
+    public static final Duration DEFAULT_REREAD_AFTER = Duration.ofDays(1);
+
+    public Sitemaps(boolean enabled, boolean defaultLocation, int maxFiles) {
+      this(enabled, defaultLocation, maxFiles, DEFAULT_REREAD_AFTER);
+    }
+
     public static Sitemaps defaults() {
-      return new Sitemaps(true, true, 20);
+      return new Sitemaps(true, true, 20, DEFAULT_REREAD_AFTER);
     }
   }
 

@@ -256,8 +256,18 @@ public final class Crawler implements AutoCloseable {
       String owner = FleetCoordinator.ownerId();
       Optional<FleetAddresses> fleetAddresses = fleetMode
           ? Optional.of(new FleetAddresses(leases, owner, config.fleet().lease())) : Optional.empty();
+      AtomicReference<OriginWorkingSet> passesOf = new AtomicReference<>();
+      Optional<OriginWorkingSet.Passes> passes = continuous
+          ? Optional.of(new OriginWorkingSet.Passes(clock::instant, at -> {
+            long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
+            alarms.schedule(() -> {
+              if (passesOf.get().passDue()) s.sourceChanged();
+            }, delayMillis, TimeUnit.MILLISECONDS);
+          }))
+          : Optional.empty();
       OriginWorkingSet workingSet = fleetMode ? null
-          : new OriginWorkingSet(store, crawlers, o -> new OriginCrawler(o, context.get(), started));
+          : new OriginWorkingSet(store, crawlers, o -> new OriginCrawler(o, context.get(), started), started, passes);
+      passesOf.set(workingSet);
       Consumer<Origin> wake = origin -> {
         OriginCrawler c = crawlers.get(origin);
         if (c != null && s.wake(c)) return;
@@ -269,8 +279,8 @@ public final class Crawler implements AutoCloseable {
           budget, new Classifier(clock), wake, new Recrawls(new RecrawlPolicy(config.recrawl()), store), pageListener,
           extraGate, ranking, continuous,
           (origin, at) -> {
-            // One pending alarm per origin with work to come: the continuous crawl's last per-origin
-            // cost in the heap (docs/crawl-loop.md).
+            // An origin resting after it was given up, or one a sitemap brought a URL forward for: the
+            // few alarms per origin left (work to come is on the store's agenda: OriginWorkingSet).
             long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
             if (!fleetMode) alarms.schedule(() -> wake.accept(origin), delayMillis, TimeUnit.MILLISECONDS);
           }, listener, origins, ipGate(config, dnsCache, s, fleetAddresses));

@@ -3,10 +3,10 @@ package org.forager.crawl;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.PriorityQueue;
+import org.forager.config.CrawlConfig;
 import org.forager.fetch.Outcome;
 import org.forager.frontier.OriginTask;
 import org.forager.policy.Verdict;
@@ -55,6 +55,8 @@ final class OriginCrawler implements OriginTask {
   private boolean fetchRobotsFirst;
   /** The state as last read from or written to the store: an unchanged one is not written again. */
   private OriginState saved;
+  /** When the origin has work next, as it left the working set: {@link #nextWork}. */
+  private Optional<Instant> nextWork = Optional.empty();
   /** Whether the last page crawled was a new URL (not a recrawl): the next read goes on alternating. */
   private boolean lastCrawledWasNew;
 
@@ -107,10 +109,7 @@ final class OriginCrawler implements OriginTask {
       PendingUrl next = nextPending();
       if (next == null && (closed.isPresent() || !sitemaps.hasWork())) {
         if (retries.isEmpty()) {
-          if (ctx.continuous()) {
-            scheduleNextDue();
-            pagesFetched = 0; // caught up: the next pass has its own page budget
-          }
+          if (ctx.continuous()) pagesFetched = 0; // caught up: the next pass has its own page budget
           return finish();
         }
         return OptionalLong.of(Math.max(retries.peek().readyAt(), session.requestAllowedAt()));
@@ -245,6 +244,27 @@ final class OriginCrawler implements OriginTask {
     saved = state;
   }
 
+  /**
+   * When the origin has work next, as the store's agenda said when it last left the working set
+   * (empty while it has not left, or when it has no work at all).
+   */
+  Optional<Instant> nextWork() {
+    return nextWork;
+  }
+
+  /**
+   * Brings the origin's agenda entry up to date as it leaves the working set: a run then takes it up
+   * only when it has work (docs/crawl-loop.md, "The origin working set"). With sitemaps on, it is taken
+   * up again after sitemaps.reread_after even with nothing due, to read them again.
+   */
+  private void settle() {
+    CrawlConfig.Sitemaps sitemapConfig = ctx.config().sitemaps();
+    Optional<Instant> takeUpBy = sitemapConfig.enabled()
+        ? Optional.of(ctx.clock().instant().plus(sitemapConfig.rereadAfter()))
+        : Optional.empty();
+    nextWork = ctx.store().settle(origin, takeUpBy);
+  }
+
   /** Why the origin may not be contacted at all, when local policy refuses its robots.txt. */
   private Optional<Verdict.Rejected> closedByLocalPolicy() {
     return ctx.gatekeeper().checkRequest(origin.robotsTxtUrl()) instanceof Verdict.Rejected rejected
@@ -318,6 +338,7 @@ final class OriginCrawler implements OriginTask {
 
   private OptionalLong finish() {
     saveState();
+    settle();
     if (session.givenUp() && ctx.continuous() && restUntil == null) {
       restUntil = ctx.clock().instant().plus(GIVEN_UP_REST);
       ctx.wakeAt().accept(origin, restUntil);
@@ -348,14 +369,6 @@ final class OriginCrawler implements OriginTask {
         }
       }
     }
-  }
-
-  /** Continuous mode, nothing due now: be woken when the earliest candidate of the origin comes due. */
-  private void scheduleNextDue() {
-    Instant horizon = ctx.clock().instant().plus(java.time.Duration.ofDays(3650));
-    List<DueCandidate> next = ctx.store().due(origin, horizon, 1);
-    if (next.isEmpty()) return; // nothing known: woken when another origin finds some
-    ctx.store().url(next.get(0).url()).ifPresent(u -> ctx.wakeAt().accept(origin, u.nextFetchAt()));
   }
 
   /** Queues a retry when attempts are left; otherwise the failure costs a patience point. */

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.forager.store.AgendaEntry;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
@@ -38,6 +39,8 @@ final class TimedCrawlStore implements CrawlStore {
   private final Timer seedOrigins;
   private final Timer addCandidates;
   private final Timer due;
+  private final Timer agenda;
+  private final Timer settle;
   private final Timer record;
   private final Timer bringForward;
   private final Timer firstWithDigest;
@@ -58,6 +61,8 @@ final class TimedCrawlStore implements CrawlStore {
     seedOrigins = timer(registry, "seed_origins");
     addCandidates = timer(registry, "add_candidates");
     due = timer(registry, "due");
+    agenda = timer(registry, "agenda");
+    settle = timer(registry, "settle");
     record = timer(registry, "record");
     bringForward = timer(registry, "bring_forward");
     firstWithDigest = timer(registry, "first_with_digest");
@@ -115,6 +120,16 @@ final class TimedCrawlStore implements CrawlStore {
   @Override
   public List<Origin> scopeOrigins(Optional<Origin> after, int limit) {
     return time(scope, (Supplier<List<Origin>>) () -> store.scopeOrigins(after, limit));
+  }
+
+  @Override
+  public List<AgendaEntry> agenda(Instant cutoff, Optional<AgendaEntry> after, int limit) {
+    return time(agenda, (Supplier<List<AgendaEntry>>) () -> store.agenda(cutoff, after, limit));
+  }
+
+  @Override
+  public Optional<Instant> settle(Origin origin, Optional<Instant> takeUpBy) {
+    return time(settle, (Supplier<Optional<Instant>>) () -> store.settle(origin, takeUpBy));
   }
 
   @Override

@@ -61,6 +61,30 @@ public interface CrawlStore extends AutoCloseable {
   Set<Origin> seedOrigins();
 
   /**
+   * Up to {@code limit} entries of the agenda after {@code after}, in the agenda's order (time, then
+   * origin), none later than {@code cutoff}: the origins that may have work at {@code cutoff}, so that
+   * a run takes up those and not every origin it knows (issue 14: a million idle origins cost a
+   * million turns). Every origin of the scope with a URL due at or before {@code cutoff} is listed
+   * (an origin that gained new URLs at {@link AgendaEntry#NEW_WORK}); an origin may be listed without
+   * work (the agenda is conservative: its entries are brought up to date by {@link #settle}) and
+   * more than once (at {@code NEW_WORK} and at a time). Empty {@code after}: from the first.
+   */
+  List<AgendaEntry> agenda(Instant cutoff, Optional<AgendaEntry> after, int limit);
+
+  /**
+   * Brings an origin's agenda entries up to date with what it holds now, when the crawl is done with
+   * it for a while (it leaves the working set): at {@link AgendaEntry#NEW_WORK} while it holds
+   * never-crawled URLs, and at the earlier of its first recrawl's due time and {@code takeUpBy}; no
+   * entry when it has neither. Atomic with respect to {@link #record} and {@link #addCandidates}: a
+   * URL added meanwhile is never left off the agenda.
+   *
+   * @param takeUpBy when the origin is to be taken up again even with nothing due (to read its
+   *     sitemaps again); empty: only for its URLs
+   * @return when the origin has work next, as its earliest entry now says; empty when it has none
+   */
+  Optional<Instant> settle(Origin origin, Optional<Instant> takeUpBy);
+
+  /**
    * Adds the candidates whose URL is not known yet, due at once, with no inlinks: each gets its
    * ranking's priority at 0 inlinks. A URL is known once, exactly: a candidate already known (or
    * twice in the argument: the shallowest is kept) changes nothing.

@@ -3,12 +3,17 @@ package org.forager.store;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -28,6 +33,7 @@ import org.rocksdb.WriteOptions;
  */
 final class GroupCommit {
 
+  private static final byte[] EMPTY = new byte[0];
   /** Calls written together at most; more wait for the next group. */
   private static final int MAX_GROUP = 256;
 
@@ -72,10 +78,11 @@ final class GroupCommit {
     }
     try (WriteBatch batch = new WriteBatch()) {
       Map<String, WriteRequest.Known> written = new HashMap<>();
+      Set<String> newWork = new HashSet<>();
       int[] added = new int[group.size()];
       int total = 0;
       for (int i = 0; i < group.size(); i++) {
-        added[i] = apply(group.get(i), batch, written);
+        added[i] = apply(group.get(i), batch, written, newWork);
         total += added[i];
       }
       if (!written.isEmpty()) {
@@ -99,12 +106,17 @@ final class GroupCommit {
   }
 
   /** Puts one call's writes in the batch; returns how many URLs it adds. */
-  private int apply(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
-      throws RocksDBException {
+  private int apply(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written,
+      Set<String> newWork) throws RocksDBException {
     if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest()); // too old to correct
     int added = 0;
     if (request.record.isPresent()) added += record(request, batch, written);
-    if (request.bringForward.isPresent()) request.moved = bringForward(request, batch, written);
+    if (request.bringForward.isPresent()) {
+      request.moved = bringForward(request, batch, written);
+      // Conservatively at once, whenever it is due now: settle() puts it at its time when the origin has
+      // been looked at (an entry at a time would need the origin's entry read and replaced here).
+      if (request.moved) markNewWork(CandidateBatch.origin(request.bringForward.get().url()), batch, newWork);
+    }
     for (int i = 0; i < request.candidates.size(); i++) {
       Pending pending = request.candidates.get(i);
       String url = pending.candidate().url();
@@ -121,10 +133,75 @@ final class GroupCommit {
       Values.DueEntry due = Values.DueEntry.none(fresh);
       batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(fresh));
       batch.put(rocks.due, Keys.due(pending.origin(), fresh), Values.encodeDue(due));
+      markNewWork(pending.origin(), batch, newWork);
       written.put(url, new WriteRequest.Known(fresh, due));
       added++;
     }
     return added;
+  }
+
+  /**
+   * Puts the origin on the agenda at {@link Keys#NEW_WORK_FIELD}, once a group: a blind put, the same
+   * key whatever the origin held, so a new URL costs no read of the agenda ({@link #settle} removes it
+   * once the origin holds no never-crawled URL).
+   */
+  private void markNewWork(String origin, WriteBatch batch, Set<String> marked) throws RocksDBException {
+    if (marked.add(origin)) batch.put(rocks.meta, Keys.agenda(Keys.NEW_WORK_FIELD, origin), EMPTY);
+  }
+
+  /**
+   * {@link CrawlStore#settle}, under the write lock: every group written before is visible to its reads,
+   * and none is written between its reads and its write, so a URL added meanwhile either is seen or
+   * puts its own agenda entry after this one's.
+   */
+  Optional<Instant> settle(String origin, Optional<Instant> takeUpBy) throws RocksDBException {
+    lock.lock();
+    try {
+      boolean hasNew = false;
+      long firstRecrawl = -1L; // none (unsigned: the largest field)
+      byte[] prefix = Keys.duePrefix(origin);
+      try (Slice upper = new Slice(Keys.prefixEnd(prefix));
+          ReadOptions options = new ReadOptions().setIterateUpperBound(upper);
+          RocksIterator it = rocks.db.newIterator(rocks.due, options)) {
+        it.seek(prefix);
+        if (it.isValid()) {
+          long field = new ByteReader(it.key(), prefix.length).readLongBigEndian();
+          hasNew = Long.compareUnsigned(field, Keys.FIRST_RECRAWL_FIELD) < 0;
+          if (!hasNew) {
+            firstRecrawl = field;
+          } else {
+            it.seek(Keys.firstRecrawl(origin));
+            if (it.isValid()) firstRecrawl = new ByteReader(it.key(), prefix.length).readLongBigEndian();
+          }
+        }
+        it.status();
+      }
+      long timed = firstRecrawl;
+      if (takeUpBy.isPresent() && Long.compareUnsigned(Keys.dueField(takeUpBy.get()), timed) < 0) {
+        timed = Keys.dueField(takeUpBy.get());
+      }
+      byte[] newKey = Keys.agenda(Keys.NEW_WORK_FIELD, origin);
+      byte[] reverseKey = Keys.agendaOf(origin);
+      byte[] old = rocks.db.get(rocks.meta, reverseKey);
+      long oldTimed = old == null ? -1L : new ByteReader(old).readLongBigEndian();
+      try (WriteBatch batch = new WriteBatch()) {
+        if (!hasNew && rocks.db.get(rocks.meta, newKey) != null) batch.delete(rocks.meta, newKey);
+        if (oldTimed != timed) {
+          if (old != null) batch.delete(rocks.meta, Keys.agenda(oldTimed, origin));
+          if (timed != -1L) {
+            batch.put(rocks.meta, Keys.agenda(timed, origin), EMPTY);
+            batch.put(rocks.meta, reverseKey, new ByteWriter(8).writeLongBigEndian(timed).toByteArray());
+          } else {
+            batch.delete(rocks.meta, reverseKey);
+          }
+        }
+        if (batch.count() > 0) rocks.db.write(writeOptions, batch);
+      }
+      if (hasNew) return Optional.of(AgendaEntry.NEW_WORK);
+      return timed == -1L ? Optional.empty() : Optional.of(Keys.fieldTime(timed));
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**

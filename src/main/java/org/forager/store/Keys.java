@@ -22,7 +22,11 @@ import org.forager.url.Origin;
  *       origin taken on while crawling, never also under 'S'), {@code 'O' origin} (origin state),
  *       {@code 'M' name}
  *       (the store's own values: URL count, format), {@code 'C' name} (crawl settings,
- *       {@link CrawlStore#setting})
+ *       {@link CrawlStore#setting}), {@code 'W' field(8) origin} (the agenda, {@link
+ *       CrawlStore#agenda}: {@link #NEW_WORK_FIELD} for an origin with never-crawled URLs, else a
+ *       due field as the due index's), {@code 'w' origin} (the field of the origin's timed agenda
+ *       entry, so that {@link CrawlStore#settle} can replace it), {@code 'M' agenda} (present once the
+ *       agenda holds every origin's work)
  * </ul>
  */
 final class Keys {
@@ -32,6 +36,10 @@ final class Keys {
   static final int MAX_DEPTH = 0xFFFF;
   static final byte[] URL_COUNT = meta('M', "url-count");
   static final byte[] FORMAT = meta('M', "format");
+  /** Written once the agenda was built for a store from before it (or the store began with it). */
+  static final byte[] AGENDA_BUILT = meta('M', "agenda");
+  /** The agenda field of an origin with never-crawled URLs: before every due time's. */
+  static final long NEW_WORK_FIELD = 0L;
 
   private Keys() {}
 
@@ -48,6 +56,12 @@ final class Keys {
     long field = saturatedMillis(at) ^ Long.MIN_VALUE;
     // Fields compare unsigned; only times some 292 million years ago fall below the floor.
     return Long.compareUnsigned(field, FIRST_RECRAWL_FIELD) < 0 ? FIRST_RECRAWL_FIELD : field;
+  }
+
+  /** The time a due field of a crawled URL (or an agenda field) stands for; {@code NEW_WORK} below them. */
+  static Instant fieldTime(long field) {
+    if (Long.compareUnsigned(field, FIRST_RECRAWL_FIELD) < 0) return AgendaEntry.NEW_WORK;
+    return Instant.ofEpochMilli(field ^ Long.MIN_VALUE);
   }
 
   /** The due field of a never-crawled URL of quantized priority {@code priority}. */
@@ -77,18 +91,55 @@ final class Keys {
     return due(origin, field, url.depth(), url.url());
   }
 
+  /** The agenda entry of {@code origin} at {@code field}. */
+  static byte[] agenda(long field, String origin) {
+    byte[] originBytes = utf8(origin);
+    return new ByteWriter(originBytes.length + 9).writeByte('W').writeLongBigEndian(field)
+        .writeBytes(originBytes).toByteArray();
+  }
+
+  /** The first agenda key after every entry at or before {@code cutoff}. */
+  static byte[] agendaUpperBound(Instant cutoff) {
+    long field = dueField(cutoff);
+    if (field == -1L) return new byte[] {'W' + 1};
+    return new ByteWriter(9).writeByte('W').writeLongBigEndian(field + 1).toByteArray();
+  }
+
+  /** The field of an agenda key. */
+  static long agendaField(byte[] key) {
+    return new ByteReader(key, 1).readLongBigEndian();
+  }
+
+  /** The origin of an agenda key. */
+  static String agendaOrigin(byte[] key) {
+    return new String(key, 9, key.length - 9, StandardCharsets.UTF_8);
+  }
+
+  /** The key holding the field of {@code origin}'s timed agenda entry. */
+  static byte[] agendaOf(String origin) {
+    return meta('w', origin);
+  }
+
   /** Key of the exact-duplicate index: {@code origin 0x00 digest}. */
   static byte[] digest(String origin, String digest) {
     return new ByteWriter(96).writeBytes(utf8(origin)).writeByte(0).writeBytes(utf8(digest)).toByteArray();
   }
 
   static byte[] duePrefix(Origin origin) {
-    return new ByteWriter(64).writeBytes(utf8(origin.toString())).writeByte(0).toByteArray();
+    return duePrefix(origin.toString());
+  }
+
+  static byte[] duePrefix(String origin) {
+    return new ByteWriter(64).writeBytes(utf8(origin)).writeByte(0).toByteArray();
   }
 
   /** The first due key of {@code origin}'s crawled URLs: the end of its never-crawled ones. */
   static byte[] firstRecrawl(Origin origin) {
-    return new ByteWriter(64).writeBytes(utf8(origin.toString())).writeByte(0)
+    return firstRecrawl(origin.toString());
+  }
+
+  static byte[] firstRecrawl(String origin) {
+    return new ByteWriter(64).writeBytes(utf8(origin)).writeByte(0)
         .writeLongBigEndian(FIRST_RECRAWL_FIELD).toByteArray();
   }
 

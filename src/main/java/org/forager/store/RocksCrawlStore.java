@@ -116,8 +116,40 @@ public final class RocksCrawlStore implements CrawlStore {
       byte[] count = rocks.db.get(rocks.meta, Keys.URL_COUNT);
       writes = new GroupCommit(rocks, writeOptions,
           count == null ? 0 : new ByteReader(count).readLongBigEndian());
+      if (rocks.db.get(rocks.meta, Keys.AGENDA_BUILT) == null) buildAgenda();
       return null;
     });
+  }
+
+  /**
+   * A store from before the agenda: every origin of its scope goes on it with new work, so that the
+   * first run looks at each once ({@link #settle} then puts it where its URLs say). A store opened
+   * for the first time has an empty scope, and begins with the agenda. Written in batches, the marker
+   * last: a crash in between builds it again.
+   */
+  private void buildAgenda() throws RocksDBException {
+    WriteBatch[] batch = {new WriteBatch()};
+    try {
+      EntryVisitor add = (key, value) -> {
+        try {
+          batch[0].put(rocks.meta, Keys.agenda(Keys.NEW_WORK_FIELD,
+              new String(key, 1, key.length - 1, StandardCharsets.UTF_8)), new byte[0]);
+          if (batch[0].count() == 10_000) {
+            rocks.db.write(writeOptions, batch[0]);
+            batch[0].close();
+            batch[0] = new WriteBatch();
+          }
+        } catch (RocksDBException e) {
+          throw new StoreException("crawl store at " + rocks.dir + ": " + e.getMessage(), e);
+        }
+      };
+      scanTable('S', add);
+      scanTable('D', add);
+      if (batch[0].count() > 0) rocks.db.write(writeOptions, batch[0]);
+    } finally {
+      batch[0].close();
+    }
+    rocks.db.put(rocks.meta, writeOptions, Keys.AGENDA_BUILT, new byte[] {1});
   }
 
   /** {@inheritDoc} One batch: each origin put under 'S' and deleted from 'D'. */
@@ -289,6 +321,29 @@ public final class RocksCrawlStore implements CrawlStore {
     scan(rocks.meta, prefix, Keys.prefixEnd(prefix), Integer.MAX_VALUE, visitor);
   }
 
+  /** {@inheritDoc} A bounded scan of the 'W' table from just past {@code after} to the cutoff's key. */
+  @Override
+  public List<AgendaEntry> agenda(Instant cutoff, Optional<AgendaEntry> after, int limit) {
+    if (limit <= 0) return List.of();
+    byte[] from = after.map(e -> {
+      long field = e.at().equals(AgendaEntry.NEW_WORK) ? Keys.NEW_WORK_FIELD : Keys.dueField(e.at());
+      byte[] key = Keys.agenda(field, e.origin().toString());
+      return Arrays.copyOf(key, key.length + 1); // the first key after it
+    }).orElse(new byte[] {'W'});
+    return call(() -> {
+      List<AgendaEntry> entries = new ArrayList<>(Math.min(limit, 1_024));
+      scan(rocks.meta, from, Keys.agendaUpperBound(cutoff), limit, (key, value) -> entries.add(
+          new AgendaEntry(Keys.fieldTime(Keys.agendaField(key)), Origin.ofUrl(Keys.agendaOrigin(key)))));
+      return entries;
+    });
+  }
+
+  /** {@inheritDoc} Two seeks in the origin's due keys and a get, under the group commit's lock. */
+  @Override
+  public Optional<Instant> settle(Origin origin, Optional<Instant> takeUpBy) {
+    return call(() -> writes.settle(origin.toString(), takeUpBy));
+  }
+
   @Override
   public int addCandidates(Collection<Candidate> candidates) {
     Map<String, Pending> unique = CandidateBatch.unique(candidates, Optional.empty());
@@ -453,6 +508,11 @@ public final class RocksCrawlStore implements CrawlStore {
       }
       return null;
     });
+  }
+
+  /** The database underneath, for tests that must make what an older version wrote. */
+  RocksDatabase database() {
+    return rocks;
   }
 
   /** The block cache's capacity in bytes: half of the store's memory budget. */

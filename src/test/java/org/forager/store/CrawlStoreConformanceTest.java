@@ -615,6 +615,53 @@ public abstract class CrawlStoreConformanceTest {
     for (String page : pages) assertEquals(1, store.history(page).size());
   }
 
+  @Test
+  void theAgendaListsOriginsWithNewUrlsFirstThenByTheirFirstRecrawl() {
+    store.addScope(List.of(A, A8080, B));
+    store.addCandidates(List.of(seed("https://a.example/1"), seed("http://b.example/1"), seed("https://a.example:8080/1")));
+    assertEquals(List.of(AgendaEntry.newWork(B), AgendaEntry.newWork(A), AgendaEntry.newWork(A8080)),
+        store.agenda(T0, Optional.empty(), 10), "new work, in the origins' byte order (http before https)");
+
+    store.record(crawl("https://a.example/1", T0, T0.plus(Duration.ofHours(2))), List.of());
+    store.record(crawl("http://b.example/1", T0, T0.plus(Duration.ofHours(1))), List.of());
+    assertEquals(Optional.of(T0.plus(Duration.ofHours(2))), store.settle(A, Optional.empty()));
+    assertEquals(Optional.of(T0.plus(Duration.ofHours(1))), store.settle(B, Optional.empty()));
+    assertEquals(Optional.of(AgendaEntry.NEW_WORK), store.settle(A8080, Optional.empty()), "still new work");
+
+    assertEquals(List.of(AgendaEntry.newWork(A8080)), store.agenda(T0, Optional.empty(), 10),
+        "a and b have nothing due before their recrawls");
+    List<AgendaEntry> all = List.of(AgendaEntry.newWork(A8080), new AgendaEntry(T0.plus(Duration.ofHours(1)), B),
+        new AgendaEntry(T0.plus(Duration.ofHours(2)), A));
+    assertEquals(all, store.agenda(T0.plus(Duration.ofDays(1)), Optional.empty(), 10));
+    assertEquals(all.subList(0, 2), store.agenda(T0.plus(Duration.ofHours(1)), Optional.empty(), 10), "cutoff inclusive");
+    assertEquals(all.subList(1, 3), store.agenda(T0.plus(Duration.ofDays(1)), Optional.of(all.get(0)), 10), "after");
+    assertEquals(all.subList(1, 2), store.agenda(T0.plus(Duration.ofDays(1)), Optional.of(all.get(0)), 1), "limit");
+    assertEquals(List.of(), store.agenda(T0, Optional.empty(), 0));
+  }
+
+  @Test
+  void aNewUrlPutsASettledOriginBackOnTheAgendaAtOnce() {
+    store.addScope(List.of(A, B));
+    store.addCandidates(List.of(seed("https://a.example/1"), seed("http://b.example/1")));
+    store.record(crawl("https://a.example/1", T0, T0.plus(Duration.ofDays(3))), List.of());
+    store.settle(A, Optional.empty());
+    assertEquals(List.of(AgendaEntry.newWork(B)), store.agenda(T0, Optional.empty(), 10));
+
+    // b's page links to a new page of a: a has work now, without being settled again.
+    store.record(crawl("http://b.example/1", T0, T0.plus(Duration.ofDays(3))),
+        List.of(link("https://a.example/2", 1)));
+    assertTrue(store.agenda(T0, Optional.empty(), 10).contains(AgendaEntry.newWork(A)));
+    reopen();
+    assertTrue(store.agenda(T0, Optional.empty(), 10).contains(AgendaEntry.newWork(A)), "kept across a reopen");
+  }
+
+  @Test
+  void settlingAnOriginWithoutUrlsTakesItOffTheAgenda() {
+    store.addScope(List.of(A));
+    assertEquals(Optional.empty(), store.settle(A, Optional.empty()));
+    assertEquals(List.of(), store.agenda(T0.plus(Duration.ofDays(3650)), Optional.empty(), 10));
+  }
+
   protected static Candidate seed(String url) {
     return Candidate.seed(url);
   }

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import java.util.stream.Stream;
 import org.forager.url.Origin;
 import org.junit.jupiter.api.Test;
@@ -92,6 +96,71 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     assertEquals(2, store.urlCount());
     store.addCandidates(List.of(seed("https://a.example/3")));
     assertEquals(3, store.urlCount());
+  }
+
+  @Test
+  void anOriginWithNothingDueComesOnTheAgendaWhenItIsToBeTakenUpBy() {
+    store.addScope(List.of(A));
+    store.addCandidates(List.of(seed("https://a.example/1")));
+    store.record(crawl("https://a.example/1", T0, T0.plus(Duration.ofDays(30))), List.of());
+    assertEquals(Optional.of(T0.plus(Duration.ofDays(1))), store.settle(A, Optional.of(T0.plus(Duration.ofDays(1)))));
+    assertEquals(List.of(new AgendaEntry(T0.plus(Duration.ofDays(1)), A)),
+        store.agenda(T0.plus(Duration.ofDays(365)), Optional.empty(), 10), "one entry, the earlier");
+    assertEquals(Optional.of(T0.plus(Duration.ofDays(30))), store.settle(A, Optional.of(T0.plus(Duration.ofDays(60)))));
+    assertEquals(List.of(new AgendaEntry(T0.plus(Duration.ofDays(30)), A)),
+        store.agenda(T0.plus(Duration.ofDays(365)), Optional.empty(), 10), "replaced, not added");
+  }
+
+  /**
+   * A settle that finds no new URL races with a call adding one: whatever the order, the origin ends on
+   * the agenda with new work (a settle's read and write would otherwise let the add's entry be deleted).
+   */
+  @Test
+  void aUrlAddedWhileTheOriginIsSettledIsNeverLeftOffTheAgenda() throws Exception {
+    store.addScope(List.of(A));
+    for (int round = 0; round < 200; round++) {
+      String url = "https://a.example/" + round;
+      CyclicBarrier start = new CyclicBarrier(2);
+      Thread settler = Thread.ofPlatform().start(() -> {
+        await(start);
+        store.settle(A, Optional.empty());
+      });
+      await(start);
+      store.addCandidates(List.of(seed(url)));
+      settler.join();
+      assertEquals(List.of(AgendaEntry.newWork(A)), store.agenda(T0, Optional.empty(), 10), "round " + round);
+      store.record(crawl(url, T0, T0.plus(Duration.ofDays(30))), List.of());
+      store.settle(A, Optional.empty());
+      assertEquals(List.of(), store.agenda(T0, Optional.empty(), 10), "round " + round);
+    }
+  }
+
+  /** A store written before the agenda: every origin of its scope is on it with new work once opened. */
+  @Test
+  void aStoreFromBeforeTheAgendaPutsEveryOriginOfItsScopeOnIt() throws Exception {
+    store.addScope(List.of(A));
+    store.addDiscoveredOrigins(List.of(B));
+    store.addCandidates(List.of(seed("https://a.example/1"), seed("http://b.example/1")));
+    store.record(crawl("https://a.example/1", T0, T0.plus(Duration.ofDays(30))), List.of());
+    store.record(crawl("http://b.example/1", T0, T0.plus(Duration.ofDays(30))), List.of());
+    RocksDatabase rocks = ((RocksCrawlStore) store).database();
+    rocks.db.deleteRange(rocks.meta, new byte[] {'W'}, new byte[] {'W' + 1});
+    rocks.db.delete(rocks.meta, Keys.AGENDA_BUILT);
+    assertEquals(List.of(), store.agenda(T0.plus(Duration.ofDays(3650)), Optional.empty(), 10), "as an old store");
+
+    reopen();
+    assertEquals(List.of(AgendaEntry.newWork(B), AgendaEntry.newWork(A)), store.agenda(T0, Optional.empty(), 10));
+    store.settle(A, Optional.empty());
+    reopen();
+    assertEquals(List.of(AgendaEntry.newWork(B)), store.agenda(T0, Optional.empty(), 10), "built once, not again");
+  }
+
+  private static void await(CyclicBarrier barrier) {
+    try {
+      barrier.await();
+    } catch (InterruptedException | BrokenBarrierException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static CrawlStore openStore(Path path) {

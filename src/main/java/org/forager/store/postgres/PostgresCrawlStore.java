@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
+import org.forager.store.AgendaEntry;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlSettings;
@@ -261,6 +262,50 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   @Override
   public Set<Origin> scope() {
     return origins("SELECT origin FROM crawl_scope");
+  }
+
+  /**
+   * {@inheritDoc} Derived from the due URLs (an aggregate over them: exact, and a scan of the due
+   * table, for tools and tests): a fleet takes its origins from the leases, whose {@code done_until}
+   * is its agenda, so the crawl loop never asks this store. Origins without URLs are not listed.
+   */
+  @Override
+  public List<AgendaEntry> agenda(Instant cutoff, Optional<AgendaEntry> after, int limit) {
+    if (limit <= 0) return List.of();
+    return database.inTransaction(connection -> {
+      List<AgendaEntry> page = new ArrayList<>(Math.min(limit, 10_000));
+      try (PreparedStatement select = connection.prepareStatement("""
+          SELECT origin, at FROM (
+            SELECT origin, greatest(min(due_at), 'epoch') AS at FROM crawl_due GROUP BY origin) a
+          WHERE at <= ? AND (at, origin) > (?, ?) ORDER BY at, origin LIMIT ?""")) {
+        select.setObject(1, SqlTime.cutoff(cutoff));
+        select.setObject(2, SqlTime.cutoff(after.map(AgendaEntry::at).orElse(Instant.MIN)));
+        select.setString(3, after.map(e -> e.origin().toString()).orElse(""));
+        select.setInt(4, limit);
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) page.add(new AgendaEntry(SqlTime.get(rows, "at"), Origin.ofUrl(rows.getString(1))));
+        }
+      }
+      return page;
+    });
+  }
+
+  /** {@inheritDoc} A read only here ({@code takeUpBy} is not kept: see {@link #agenda}). */
+  @Override
+  public Optional<Instant> settle(Origin origin, Optional<Instant> takeUpBy) {
+    Optional<Instant> first = database.inTransaction(connection -> {
+      try (PreparedStatement select = connection.prepareStatement(
+          "SELECT CASE WHEN min(due_at) IS NULL THEN NULL ELSE greatest(min(due_at), 'epoch') END AS at"
+              + " FROM crawl_due WHERE origin = ?")) {
+        select.setString(1, origin.toString());
+        try (ResultSet rows = select.executeQuery()) {
+          rows.next();
+          return rows.getObject(1) == null ? Optional.<Instant>empty() : Optional.of(SqlTime.get(rows, "at"));
+        }
+      }
+    });
+    if (first.isPresent() && first.get().equals(AgendaEntry.NEW_WORK)) return first;
+    return takeUpBy.filter(by -> first.isEmpty() || by.isBefore(first.get())).or(() -> first);
   }
 
   @Override
