@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -273,17 +274,19 @@ public final class Crawler implements AutoCloseable {
         if (c != null && s.wake(c)) return;
         if (workingSet != null && workingSet.wake(origin)) s.sourceChanged();
       };
-      CrawlContext ctx = new CrawlContext(config, clock, store, fetcher,
-          new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
-          gatekeeper, new HtmlExtractor(config.productToken()), warc, log, summary,
-          budget, new Classifier(clock), wake, new Recrawls(new RecrawlPolicy(config.recrawl()), store), pageListener,
-          extraGate, ranking, continuous,
-          (origin, at) -> {
-            // An origin resting after it was given up, or one a sitemap brought a URL forward for: the
-            // few alarms per origin left (work to come is on the store's agenda: OriginWorkingSet).
-            long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
-            if (!fleetMode) alarms.schedule(() -> wake.accept(origin), delayMillis, TimeUnit.MILLISECONDS);
-          }, listener, origins, ipGate(config, dnsCache, s, fleetAddresses));
+      BiConsumer<Origin, Instant> wakeAt = (origin, at) -> {
+        // An origin resting after it was given up, or one a sitemap brought a URL forward for: the
+        // few alarms per origin left (work to come is on the store's agenda: OriginWorkingSet).
+        long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
+        if (!fleetMode) alarms.schedule(() -> wake.accept(origin), delayMillis, TimeUnit.MILLISECONDS);
+      };
+      CrawlContext ctx = new CrawlContext(config, clock, store, new HtmlExtractor(config.productToken()),
+          new CrawlContext.Network(fetcher, new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
+              ipGate(config, dnsCache, s, fleetAddresses)),
+          new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
+              new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
+          new CrawlContext.Outputs(warc, log, summary, listener, pageListener),
+          new CrawlContext.Run(budget, continuous, wake, wakeAt, origins));
       context.set(ctx);
       FleetCoordinator fleet = null;
       if (leases != null) {
@@ -298,7 +301,7 @@ public final class Crawler implements AutoCloseable {
         s.workingSet(workingSet, ActiveOrigins.capacity(config));
       }
       if (stopRequested) s.stop();
-      ctx.listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache, origins,
+      ctx.outputs().listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache, origins,
           workingSet == null ? List::of : workingSet::recentlyFinished));
       try {
         runScheduler(s, crawlers, summary);
@@ -306,7 +309,7 @@ public final class Crawler implements AutoCloseable {
         alarms.shutdownNow();
         if (fleet != null) fleet.close();
         fleetAddresses.ifPresent(FleetAddresses::releaseAll);
-        ctx.listener().runFinished();
+        ctx.outputs().listener().runFinished();
       }
     }
     for (OriginCrawler c : crawlers.values()) {

@@ -142,7 +142,7 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
           renew();
         }
         int claimed = claimMore();
-        if (!ctx.continuous() && claimed == 0 && holdsNothing() && !leases.othersHoldLeases(owner)) {
+        if (!ctx.run().continuous() && claimed == 0 && holdsNothing() && !leases.othersHoldLeases(owner)) {
           // Nothing left for this process, and no other process can still find work or die holding
           // some: the fleet's run is over.
           scheduler.stop();
@@ -243,7 +243,7 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
 
   /** The cutoff of claims and of "nothing due": the run's start, or now when crawling continuously. */
   private Instant runCutoff() {
-    return ctx.continuous() ? ctx.clock().instant() : cutoff;
+    return ctx.run().continuous() ? ctx.clock().instant() : cutoff;
   }
 
   /** A turn found the origin finished (or failed): it goes back to the fleet with when it is done until. */
@@ -261,7 +261,7 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
     Release release;
     if (!givenUp) {
       release = new Release.NothingDue(runCutoff());
-    } else if (ctx.continuous()) {
+    } else if (ctx.run().continuous()) {
       release = new Release.DoneUntil(ctx.clock().instant().plus(OriginCrawler.GIVEN_UP_REST));
     } else {
       // Done for any run whose cutoff is this one's; a later run tries it again.

@@ -93,7 +93,7 @@ final class OriginCrawler implements OriginTask {
     // Defensive: whoever dispatched this turn, no request before the origin's time.
     long allowed = session.requestAllowedAt();
     if (allowed - System.nanoTime() > 0) return OptionalLong.of(allowed);
-    if (session.givenUp() && ctx.continuous() && restUntil != null && !ctx.clock().instant().isBefore(restUntil)) {
+    if (session.givenUp() && ctx.run().continuous() && restUntil != null && !ctx.clock().instant().isBefore(restUntil)) {
       // A crawl that never ends gives a failing origin another chance after a rest, with fresh patience.
       restUntil = null;
       session.rested();
@@ -105,11 +105,11 @@ final class OriginCrawler implements OriginTask {
     // be requested can have no request at all.
     Optional<Verdict.Rejected> closed = closedByLocalPolicy();
     while (true) {
-      if (session.givenUp() || ctx.budget().exhausted()) return finish();
+      if (session.givenUp() || ctx.run().budget().exhausted()) return finish();
       PendingUrl next = nextPending();
       if (next == null && (closed.isPresent() || !sitemaps.hasWork())) {
         if (retries.isEmpty()) {
-          if (ctx.continuous()) pagesFetched = 0; // caught up: the next pass has its own page budget
+          if (ctx.run().continuous()) pagesFetched = 0; // caught up: the next pass has its own page budget
           return finish();
         }
         return OptionalLong.of(Math.max(retries.peek().readyAt(), session.requestAllowedAt()));
@@ -119,7 +119,7 @@ final class OriginCrawler implements OriginTask {
         // excluded host is never contacted at all.
         Optional<Verdict.Rejected> refused = localRefusal(next).or(() -> closed);
         if (refused.isPresent()) {
-          if (!ctx.budget().tryTake()) {
+          if (!ctx.run().budget().tryTake()) {
             todo.addFirst(next);
             return finish();
           }
@@ -131,7 +131,7 @@ final class OriginCrawler implements OriginTask {
         if (next != null) todo.addFirst(next);
         OptionalLong busy = session.takeIpSlot(this);
         if (busy.isPresent()) return busy;
-        if (!ctx.budget().tryTake()) return finishWithoutRequest();
+        if (!ctx.run().budget().tryTake()) return finishWithoutRequest();
         try {
           robots.fetch();
         } finally {
@@ -144,7 +144,7 @@ final class OriginCrawler implements OriginTask {
         if (next != null) todo.addFirst(next);
         OptionalLong busy = session.takeIpSlot(this);
         if (busy.isPresent()) return busy;
-        if (!ctx.budget().tryTake()) return finishWithoutRequest();
+        if (!ctx.run().budget().tryTake()) return finishWithoutRequest();
         try {
           sitemaps.fetchNext(robots.rules());
         } finally {
@@ -157,12 +157,12 @@ final class OriginCrawler implements OriginTask {
         // The budget that bounds any spider trap: the rest stays due for a later run (or pass).
         todo.addFirst(next);
         Notice.printf("forager: %s: fetched its page limit (%d pages: limits.max_pages_per_origin or its sites "
-            + "rule's max_pages); done with it for this %s", origin, pagesFetched, ctx.continuous() ? "pass" : "run");
+            + "rule's max_pages); done with it for this %s", origin, pagesFetched, ctx.run().continuous() ? "pass" : "run");
         session.giveUp();
         return finish();
       }
       if (!robots.rules().isAllowed(next.candidate().url())) {
-        if (!ctx.budget().tryTake()) {
+        if (!ctx.run().budget().tryTake()) {
           todo.addFirst(next);
           return finish();
         }
@@ -175,7 +175,7 @@ final class OriginCrawler implements OriginTask {
         todo.addFirst(next);
         return busy;
       }
-      if (!ctx.budget().tryTake()) {
+      if (!ctx.run().budget().tryTake()) {
         todo.addFirst(next);
         return finishWithoutRequest();
       }
@@ -267,7 +267,7 @@ final class OriginCrawler implements OriginTask {
 
   /** Why the origin may not be contacted at all, when local policy refuses its robots.txt. */
   private Optional<Verdict.Rejected> closedByLocalPolicy() {
-    return ctx.gatekeeper().checkRequest(origin.robotsTxtUrl()) instanceof Verdict.Rejected rejected
+    return ctx.policy().gatekeeper().checkRequest(origin.robotsTxtUrl()) instanceof Verdict.Rejected rejected
         ? Optional.of(new Verdict.Rejected(rejected.outcome(), rejected.reason() + " (for the origin's robots.txt)"))
         : Optional.empty();
   }
@@ -275,11 +275,11 @@ final class OriginCrawler implements OriginTask {
   /** The configured gates and the caller's, in that order; robots.txt comes after them. */
   private Optional<Verdict.Rejected> localRefusal(PendingUrl pending) {
     String url = pending.candidate().url();
-    if (ctx.gatekeeper().check(url, pending.candidate().depth(), pending.candidate().hops())
+    if (ctx.policy().gatekeeper().check(url, pending.candidate().depth(), pending.candidate().hops())
         instanceof Verdict.Rejected rejected) {
       return Optional.of(rejected);
     }
-    return ctx.extraGate().refuse(url, pending.candidate().depth())
+    return ctx.policy().extraGate().refuse(url, pending.candidate().depth())
         .map(reason -> new Verdict.Rejected(Outcome.BLOCKED_URL_BY_LOCAL_POLICY, reason));
   }
 
@@ -298,7 +298,7 @@ final class OriginCrawler implements OriginTask {
       boolean sameRun = state.run().map(run -> run.runStarted().equals(cutoff)).orElse(false);
       state.robotsTxt().filter(txt -> !fetchRobotsFirst || sameRun).ifPresent(robots::use);
       session.politeness.restore(state.delayMillis());
-      state.run().filter(run -> run.runStarted().equals(cutoff) && !ctx.continuous()).ifPresent(run -> {
+      state.run().filter(run -> run.runStarted().equals(cutoff) && !ctx.run().continuous()).ifPresent(run -> {
         // Taken up again in the run that put it aside: the page limit counts on, sitemaps are not read
         // twice, an origin given up stays so.
         pagesFetched = run.pagesFetched();
@@ -339,9 +339,9 @@ final class OriginCrawler implements OriginTask {
   private OptionalLong finish() {
     saveState();
     settle();
-    if (session.givenUp() && ctx.continuous() && restUntil == null) {
+    if (session.givenUp() && ctx.run().continuous() && restUntil == null) {
       restUntil = ctx.clock().instant().plus(GIVEN_UP_REST);
-      ctx.wakeAt().accept(origin, restUntil);
+      ctx.run().wakeAt().accept(origin, restUntil);
     }
     return OptionalLong.empty();
   }
@@ -355,7 +355,7 @@ final class OriginCrawler implements OriginTask {
 
   private void fillTodo() {
     // Continuous crawling takes what is due now; a single run only what was due when it started.
-    Instant upTo = ctx.continuous() ? ctx.clock().instant() : cutoff;
+    Instant upTo = ctx.run().continuous() ? ctx.clock().instant() : cutoff;
     for (DueCandidate c : ctx.store().due(origin, upTo, TODO_BATCH)) todo.add(new PendingUrl(c, 1));
     // The store alternates new URLs and recrawls starting with a new one; read again after every page,
     // that would be new after new for ever (a site that keeps offering pages starved its recrawls).

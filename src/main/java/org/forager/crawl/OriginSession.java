@@ -76,14 +76,14 @@ final class OriginSession {
    */
   OptionalLong takeIpSlot(OriginTask task) {
     releaseIpSlot(false);
-    requestAddress = ctx.ipGate().address(origin);
+    requestAddress = ctx.network().ipGate().address(origin);
     if (requestAddress.isEmpty()) return OptionalLong.empty();
-    Optional<FleetAddresses> fleet = ctx.ipGate().fleet();
+    Optional<FleetAddresses> fleet = ctx.network().ipGate().fleet();
     if (fleet.isPresent() && !fleet.get().mayRequest(requestAddress.get())) {
       // Another process of the fleet holds the address: its origins wait, whichever process leased them.
       return OptionalLong.of(System.nanoTime() + fleet.get().recheckNanos());
     }
-    return switch (ctx.ipGate().slots().take(requestAddress.get(), task)) {
+    return switch (ctx.network().ipGate().slots().take(requestAddress.get(), task)) {
       case IpSlots.Slot slot -> {
         ipSlot = slot;
         yield OptionalLong.empty();
@@ -189,9 +189,9 @@ final class OriginSession {
   // --- the log
 
   void log(CrawlAction action) {
-    ctx.log().write(action);
-    ctx.summary().count(action);
-    ctx.listener().action(action);
+    ctx.outputs().log().write(action);
+    ctx.outputs().summary().count(action);
+    ctx.outputs().listener().action(action);
   }
 
   /** The log line of a request made (a response or a failure). */
@@ -239,6 +239,6 @@ final class OriginSession {
       if (others == null) others = new HashSet<>();
       others.add(Origin.ofUrl(c.url()));
     }
-    if (others != null) others.forEach(ctx.wake());
+    if (others != null) others.forEach(ctx.run().wake());
   }
 }

@@ -52,7 +52,7 @@ final class PageStep {
     Instant now = ctx.clock().instant();
     String url = pending.candidate().url();
     CrawlRecord record = CrawlRecord.withoutRequest(url, now, rejected.outcome(),
-        ctx.recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
+        ctx.policy().recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
     // The log first: an action the log could not take (a full disk) must not be in the store alone.
     session.log(session.refusal(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
     ctx.store().record(record, List.of());
@@ -63,12 +63,12 @@ final class PageStep {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
     String url = candidate.url();
-    FetchResult result = ctx.fetcher().fetch(
+    FetchResult result = ctx.network().fetcher().fetch(
         new FetchRequest(url, candidate.etag(), candidate.lastModified()).connectingTo(session.requestAddress()));
     session.requestEnded(result.durationMillis());
     Instant now = ctx.clock().instant();
 
-    Classification classification = ctx.classifier().classify(result);
+    Classification classification = ctx.policy().classifier().classify(result);
     Outcome outcome = classification.outcome();
     List<Candidate> discovered = new ArrayList<>();
     Optional<String> redirectTo = Optional.empty();
@@ -86,7 +86,7 @@ final class PageStep {
     int outOfScopeLinks = 0;
 
     if (result instanceof FetchResult.Response response) {
-      ctx.warc().write(response);
+      ctx.outputs().warc().write(response);
       status = response.status();
       contentType = response.header("Content-Type");
       length = response.body().length;
@@ -116,8 +116,8 @@ final class PageStep {
             offerTarget(discovered, canonical.get(), candidate.depth(), candidate.hops(), url, "canonical", fromSeed);
           } else {
             for (String link : page.links()) {
-              int hops = ctx.gatekeeper().scope().hopsTo(link, candidate.hops());
-              if (!offer(discovered, link, candidate.depth() + 1, hops, url) && !ctx.gatekeeper().inScope(link, hops)) {
+              int hops = ctx.policy().gatekeeper().scope().hopsTo(link, candidate.hops());
+              if (!offer(discovered, link, candidate.depth() + 1, hops, url) && !ctx.policy().gatekeeper().inScope(link, hops)) {
                 outOfScopeLinks++;
               }
             }
@@ -137,11 +137,11 @@ final class PageStep {
     }
 
     Instant nextFetchAt = feedback(pending, classification, outcome, status,
-        ctx.recrawls().nextFetchAt(candidate, outcome, status, digest, now), now);
+        ctx.policy().recrawls().nextFetchAt(candidate, outcome, status, digest, now), now);
     CrawlRecord record = new CrawlRecord(url, now, outcome, status, result.durationMillis(), contentType,
         length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt,
         duplicateOf, simhash);
-    List<Candidate> admitted = ctx.origins().admit(session.origin, discovered);
+    List<Candidate> admitted = ctx.run().origins().admit(session.origin, discovered);
     outOfScopeLinks += discovered.size() - admitted.size(); // past scope.max_origins
     // The log first: a request made is always in the log (the audit's evidence), even when the store
     // or the log then fails; after a crash in between, the next run fetches the URL again.
@@ -210,7 +210,7 @@ final class PageStep {
   private void tellListener(FetchResult.Response response, DueCandidate candidate, Outcome outcome,
       List<Candidate> discovered) {
     try {
-      session.ctx.pageListener().onPage(new FetchedPage(response.url(), candidate.depth(), outcome,
+      session.ctx.outputs().pageListener().onPage(new FetchedPage(response.url(), candidate.depth(), outcome,
           response.status(), response.headers(), response.body(), discovered.stream().map(Candidate::url).toList()));
     } catch (RuntimeException e) {
       Notice.println("forager: the page listener failed on " + response.url() + ": " + e);
@@ -219,8 +219,8 @@ final class PageStep {
 
   /** Adds the URL to the candidates when the discovery gates let it; whether they did. */
   private boolean offer(List<Candidate> discovered, String url, int depth, int hops, String from) {
-    if (session.ctx.gatekeeper().isCandidate(url, depth, hops)) {
-      discovered.add(new Candidate(url, depth, Optional.of(from), hops, session.ctx.ranking()));
+    if (session.ctx.policy().gatekeeper().isCandidate(url, depth, hops)) {
+      discovered.add(new Candidate(url, depth, Optional.of(from), hops, session.ctx.policy().ranking()));
       return true;
     }
     return false;
@@ -234,15 +234,15 @@ final class PageStep {
   private void offerTarget(List<Candidate> discovered, String target, int depth, int fromHops, String from,
       String what, boolean fromSeed) {
     CrawlContext ctx = session.ctx;
-    int hops = ctx.gatekeeper().scope().hopsTo(target, fromHops);
+    int hops = ctx.policy().gatekeeper().scope().hopsTo(target, fromHops);
     if (offer(discovered, target, depth, hops, from)) return;
-    Optional<String> outOfScope = ctx.gatekeeper().outOfScope(target, hops);
+    Optional<String> outOfScope = ctx.policy().gatekeeper().outOfScope(target, hops);
     if (outOfScope.isEmpty()) return; // a trap limit: like any link
     outOfScopeTargets.add(CrawlAction.withoutRequest(ctx.clock().instant(), CrawlAction.Kind.PAGE, target,
         Outcome.OUT_OF_SCOPE, 1, session.politeness.delayMillis(), what + " of " + from + ": " + outOfScope.get()));
     if (fromSeed) {
-      ctx.summary().note("seed " + from + " " + (what.equals("redirect") ? "redirects to " : "names as canonical ")
-          + target + ", " + outOfScope.get() + ScopeHints.toInclude(from, target, ctx.gatekeeper().scope()));
+      ctx.outputs().summary().note("seed " + from + " " + (what.equals("redirect") ? "redirects to " : "names as canonical ")
+          + target + ", " + outOfScope.get() + ScopeHints.toInclude(from, target, ctx.policy().gatekeeper().scope()));
     }
   }
 }

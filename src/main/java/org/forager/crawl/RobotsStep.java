@@ -62,8 +62,8 @@ final class RobotsStep {
     CrawlContext ctx = session.ctx;
     // Every hop goes to the origin's host, so to the address whose slot is held; between hops both the
     // origin's delay and the address's are owed.
-    RobotsFetcher.Result result = ctx.robotsFetcher().fetch(session.origin,
-        () -> Math.max(session.politeness.delayMillis(), ctx.ipGate().minDelayMillis()), session.requestAddress());
+    RobotsFetcher.Result result = ctx.network().robotsFetcher().fetch(session.origin,
+        () -> Math.max(session.politeness.delayMillis(), ctx.network().ipGate().minDelayMillis()), session.requestAddress());
     if (result.hops().isEmpty()) {
       // Local policy refuses the origin's own robots.txt: without its rules nothing may be fetched.
       RobotsFetcher.Refusal refusal = result.refused().orElseThrow();
@@ -78,12 +78,12 @@ final class RobotsStep {
     int attempt = failures + 1;
     // Logged once the delay reflects this fetch (Crawl-delay included), as the audit reads it.
     for (FetchResult hop : result.hops()) {
-      Classification c = ctx.classifier().classify(hop);
+      Classification c = ctx.policy().classifier().classify(hop);
       // The origin's own address refused: nothing of it can be fetched. A redirect hop refused only
       // makes the file unavailable (RobotsFetcher).
       if (c.feedback() == Feedback.REFUSED && hop == result.hops().get(0)) session.giveUp();
       Optional<String> location = c.location().flatMap(l -> UrlNormalizer.resolve(hop.url(), l));
-      if (hop instanceof FetchResult.Response r) ctx.warc().write(r);
+      if (hop instanceof FetchResult.Response r) ctx.outputs().warc().write(r);
       session.log(session.action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, attempt, note(hop)));
     }
     result.refused().ifPresent(r ->

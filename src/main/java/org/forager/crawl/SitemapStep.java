@@ -63,7 +63,7 @@ final class SitemapStep {
 
   private void fetch(String url, RobotsRules robots) {
     CrawlContext ctx = session.ctx;
-    if (ctx.gatekeeper().checkRequest(url) instanceof Verdict.Rejected rejected) {
+    if (ctx.policy().gatekeeper().checkRequest(url) instanceof Verdict.Rejected rejected) {
       session.log(session.refusal(CrawlAction.Kind.SITEMAP, url, rejected, 1));
       return;
     }
@@ -72,12 +72,12 @@ final class SitemapStep {
           new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"), 1));
       return;
     }
-    FetchResult result = ctx.fetcher().fetch(FetchRequest.of(url).connectingTo(session.requestAddress()));
+    FetchResult result = ctx.network().fetcher().fetch(FetchRequest.of(url).connectingTo(session.requestAddress()));
     session.requestEnded(result.durationMillis());
-    Classification classification = ctx.classifier().classify(result);
+    Classification classification = ctx.policy().classifier().classify(result);
     Optional<String> note = Optional.empty();
     if (result instanceof FetchResult.Response response) {
-      ctx.warc().write(response);
+      ctx.outputs().warc().write(response);
       if (classification.outcome() == Outcome.FETCHED) note = Optional.of(read(response));
     }
     switch (classification.feedback()) {
@@ -104,16 +104,16 @@ final class SitemapStep {
             // its own origin, as the sitemap protocol says, and its entries are at the edge of
             // scope.max_hops: taken, but their links outside lead no further. An entry naming another
             // site out there would hand the crawl on from sitemap to sitemap past the bound.
-            boolean inside = url.isPresent() && ctx.gatekeeper().inScope(url.get());
+            boolean inside = url.isPresent() && ctx.policy().gatekeeper().inScope(url.get());
             if (url.isPresent() && !inside && !session.origin.contains(url.get())) continue;
-            int hops = inside ? 0 : ctx.gatekeeper().scope().maxHops();
-            url = url.filter(u -> ctx.gatekeeper().isCandidate(u, 1, hops));
+            int hops = inside ? 0 : ctx.policy().gatekeeper().scope().maxHops();
+            url = url.filter(u -> ctx.policy().gatekeeper().isCandidate(u, 1, hops));
             if (url.isEmpty()) continue;
             candidates.add(new Candidate(url.get(), 1, Optional.of(response.url()), hops,
                 ctx.sitemapRanking(entry.priority())));
             if (entry.lastmod().isPresent()) modified.add(new SitemapResult.Entry(url.get(), entry.lastmod()));
           }
-          List<Candidate> admitted = ctx.origins().admit(session.origin, candidates);
+          List<Candidate> admitted = ctx.run().origins().admit(session.origin, candidates);
           counts[0] += ctx.store().addCandidates(admitted);
           session.wakeOtherOrigins(admitted);
           counts[1] += bringForwardModified(modified);
@@ -137,13 +137,13 @@ final class SitemapStep {
     Instant now = ctx.clock().instant();
     int moved = 0;
     for (SitemapResult.Entry entry : modified) {
-      Optional<Instant> due = ctx.recrawls().afterSitemapLastmod(entry.url(), entry.lastmod().orElseThrow(), now);
+      Optional<Instant> due = ctx.policy().recrawls().afterSitemapLastmod(entry.url(), entry.lastmod().orElseThrow(), now);
       if (due.isEmpty()) continue;
       moved++;
       if (session.origin.contains(entry.url())) continue; // this origin asks the store for due URLs as it goes
       Origin other = Origin.ofUrl(entry.url());
-      if (!due.get().isAfter(now)) ctx.wake().accept(other);
-      else if (ctx.continuous()) ctx.wakeAt().accept(other, due.get());
+      if (!due.get().isAfter(now)) ctx.run().wake().accept(other);
+      else if (ctx.run().continuous()) ctx.run().wakeAt().accept(other, due.get());
     }
     return moved;
   }
