@@ -258,6 +258,7 @@ final class OriginCrawler implements OriginTask {
    * up again after sitemaps.reread_after even with nothing due, to read them again.
    */
   private void settle() {
+    if (ctx.store().leases().isPresent()) return; // a fleet's agenda is its leases (FleetCoordinator)
     CrawlConfig.Sitemaps sitemapConfig = ctx.config().sitemaps();
     Optional<Instant> takeUpBy = sitemapConfig.enabled()
         ? Optional.of(ctx.clock().instant().plus(sitemapConfig.rereadAfter()))
