@@ -34,6 +34,8 @@ final class OriginSession {
   /** This origin's politeness settings and page limit: the {@code sites} rules over the global values. */
   final Sites.Settings settings;
   final OriginPoliteness politeness;
+  /** The origin's URLs crawled lately: links to them skip the store. */
+  final CrawledUrls crawled = new CrawledUrls();
   private boolean requested;
   private long lastRequestEnd;
   /** The per-IP slot this turn's request holds, if it holds one. */

@@ -56,6 +56,7 @@ final class PageStep {
     // The log first: an action the log could not take (a full disk) must not be in the store alone.
     session.log(session.refusal(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
     ctx.store().record(record, List.of());
+    session.crawled.add(url);
   }
 
   /** Fetches the URL (this turn's request) and records what came of it. */
@@ -152,8 +153,14 @@ final class PageStep {
         result));
     for (CrawlAction target : outOfScopeTargets) session.log(target);
     outOfScopeTargets.clear();
-    ctx.store().record(record, admitted);
-    offeredCandidates = !admitted.isEmpty();
+    // Links to URLs of the origin crawled lately change nothing in the store: not sent there.
+    List<Candidate> toStore = admitted;
+    if (admitted.stream().anyMatch(c -> session.crawled.contains(c.url()))) {
+      toStore = admitted.stream().filter(c -> !session.crawled.contains(c.url())).toList();
+    }
+    ctx.store().record(record, toStore);
+    session.crawled.add(url);
+    offeredCandidates = !toStore.isEmpty();
     if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, admitted);
     session.wakeOtherOrigins(admitted);
   }
