@@ -362,7 +362,7 @@ public record CrawlConfig(
 
       /** The name the configuration file uses, e.g. {@code zstd}. */
       public String configName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
       }
     }
 

@@ -44,7 +44,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(1)
+// zstd-jni loads a native library: JDK 24+ warns in every fork unless native access is granted.
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
 public class WarcCompressionBenchmark {
