@@ -33,7 +33,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "Crawls the origins of the seeds politely until nothing is due or --max-actions is reached.",
       "Running again with the same data directory resumes where the last run stopped.",
       "",
-      "Writes under the data directory: store/ (the crawl database), warc/*.warc.gz,",
+      "Writes under the data directory: store/ (the crawl database), warc/*.warc.gz (or .warc.zst),",
       "logs/crawl.jsonl (one line per crawl action), logs/library.log (what libraries log);",
       "prints a summary of outcomes at the end.",
     },

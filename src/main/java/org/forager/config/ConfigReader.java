@@ -77,7 +77,7 @@ final class ConfigReader {
             .orElse(defaults.urlQueryParameters()),
         NetworkReader.read(root.section("network", NetworkReader.KEYS)),
         store(root.section("store", STORE_KEYS)),
-        warc(root.section("warc", List.of("max_file_size", "gzip_level"))),
+        warc(root.section("warc", List.of("max_file_size", "gzip_level", "compression", "zstd_level"))),
         sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files", "reread_after"))),
         root.get("do_not_crawl_file", ConfigReader::path),
         fleet(root.section("fleet", List.of("lease"))),
@@ -193,7 +193,18 @@ final class ConfigReader {
     return new CrawlConfig.Warc(
         section.get("max_file_size", Values::positiveSize).orElse(defaults.maxFileBytes()),
         section.get("gzip_level", (path, node) -> Values.wholeNumber(path, node, 0, 9))
-            .map(Long::intValue).orElse(defaults.gzipLevel()));
+            .map(Long::intValue).orElse(defaults.gzipLevel()),
+        section.get("compression", ConfigReader::warcCompression).orElse(defaults.compression()),
+        section.get("zstd_level", (path, node) -> Values.wholeNumber(path, node, 1, 19))
+            .map(Long::intValue).orElse(defaults.zstdLevel()));
+  }
+
+  private static CrawlConfig.Warc.Compression warcCompression(String path, JsonNode node) {
+    String text = Values.nonBlank(path, node);
+    for (CrawlConfig.Warc.Compression c : CrawlConfig.Warc.Compression.values()) {
+      if (c.configName().equals(text)) return c;
+    }
+    throw ConfigException.at(path, "must be gzip or zstd, found " + ConfigException.quote(text));
   }
 
   private static CrawlConfig.Fleet fleet(Section section) {

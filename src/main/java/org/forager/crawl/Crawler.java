@@ -45,6 +45,7 @@ import org.forager.store.OriginLeases;
 import org.forager.store.Stores;
 import org.forager.url.Origin;
 import org.forager.url.UrlNormalizer;
+import org.forager.warc.RecordCompression;
 import org.forager.warc.WarcRecorder;
 import org.forager.warc.WarcRepair;
 
@@ -188,7 +189,7 @@ public final class Crawler implements AutoCloseable {
             + "%,d torn bytes cut)%n", r.file().getFileName(), r.keptBytes(), r.cutBytes());
       }
       WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), config.warc().maxFileBytes(),
-          config.warc().gzipLevel(), "Forager/" + version());
+          recordCompression(config.warc()), "Forager/" + version());
       opened.add(warc);
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"));
       opened.add(log);
@@ -199,6 +200,14 @@ public final class Crawler implements AutoCloseable {
       for (AutoCloseable c : opened.reversed()) closeQuietly(c);
       throw e;
     }
+  }
+
+  /** The records' compression the configuration asks for. */
+  static RecordCompression recordCompression(CrawlConfig.Warc warc) {
+    return switch (warc.compression()) {
+      case GZIP -> RecordCompression.gzip(warc.gzipLevel());
+      case ZSTD -> RecordCompression.zstd(warc.zstdLevel());
+    };
   }
 
   /** This build's version, for the WARC's software field. */

@@ -18,7 +18,7 @@ import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.DueCandidate;
 import org.forager.url.UrlNormalizer;
-import org.forager.warc.Digests;
+import org.forager.warc.BodyDigests;
 
 /**
  * Crawls one URL of the origin (DESIGN.md, the crawl loop's third step): fetch, classify, extract,
@@ -87,11 +87,13 @@ final class PageStep {
     int outOfScopeLinks = 0;
 
     if (result instanceof FetchResult.Response response) {
-      ctx.outputs().warc().write(response);
+      // One SHA-1 of the body serves the WARC payload digest and the log's digest.
+      BodyDigests digests = BodyDigests.of(response);
+      ctx.outputs().warc().write(response, digests);
       status = response.status();
       contentType = response.header("Content-Type");
       length = response.body().length;
-      digest = Optional.of(Digests.sha1Base32(response.body()));
+      digest = Optional.of(digests.content());
       etag = response.header("ETag");
       lastModified = response.header("Last-Modified");
       boolean fromSeed = candidate.depth() == 0;

@@ -39,6 +39,11 @@ final class CaptureRecords {
    * request head (there is nothing to store that a reader could parse).
    */
   static List<WarcRecord> of(FetchResult.Response response) {
+    return of(response, BodyDigests.of(response));
+  }
+
+  /** As {@link #of(FetchResult.Response)}, with the body's digests already computed. */
+  static List<WarcRecord> of(FetchResult.Response response, BodyDigests digests) {
     // WARC/1.1 allows fractions of a second (section 5.4); milliseconds are what readers expect.
     Instant date = response.startedAt().truncatedTo(ChronoUnit.MILLIS);
     Optional<String> ip = response.remoteAddress().flatMap(CaptureRecords::ipLiteral);
@@ -61,22 +66,25 @@ final class CaptureRecords {
     }
     records.add(response.status() == 304
         ? revisit(response, date, ip, responseId, hasRequest ? Optional.of(requestId) : Optional.empty())
-        : response(response, date, ip, responseId, hasRequest ? Optional.of(requestId) : Optional.empty()));
+        : response(response, digests, date, ip, responseId,
+            hasRequest ? Optional.of(requestId) : Optional.empty()));
     return records;
   }
 
-  private static WarcRecord response(FetchResult.Response r, Instant date, Optional<String> ip, UUID id,
-      Optional<UUID> requestId) {
+  private static WarcRecord response(FetchResult.Response r, BodyDigests digests, Instant date,
+      Optional<String> ip, UUID id, Optional<UUID> requestId) {
     byte[] head = HttpHead.of(r);
     byte[] payload = r.rawBody();
     WarcResponse.Builder b = new WarcResponse.Builder(r.url())
         .version(MessageVersion.WARC_1_1)
         .recordId(id)
         .date(date)
+        // The block is head then payload: SHA-1 cannot reuse the payload's digest for it, so the
+        // payload is hashed a second time (docs/benchmarks.md, issue 15: about 13 µs for 30 KB).
         .blockDigest(Digests.sha1(head, payload))
         // WARC 1.1 section 5.9: the payload is the entity body after transfer decoding, which is
         // what rawBody holds (content coding kept).
-        .payloadDigest(Digests.sha1(payload))
+        .payloadDigest(digests.payload())
         .body(MediaType.HTTP_RESPONSE, Channels.newChannel(new SequenceInputStream(
             new ByteArrayInputStream(head), new ByteArrayInputStream(payload))),
             (long) head.length + payload.length);

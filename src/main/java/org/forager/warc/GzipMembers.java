@@ -1,21 +1,15 @@
 package org.forager.warc;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
-import org.netpreserve.jwarc.WarcCompression;
-import org.netpreserve.jwarc.WarcRecord;
-import org.netpreserve.jwarc.WarcWriter;
 
 /**
- * Serializes a record into one complete gzip member ("record-at-time compression", WARC 1.1
- * annex D), in memory, at a chosen deflate level. Thread-safe.
+ * Compresses a serialized record into one complete gzip member ("record-at-time compression",
+ * WARC 1.1 annex D), in memory, at a chosen deflate level. Thread-safe.
  *
- * <p>Why not a {@code WarcWriter} with {@link WarcCompression#GZIP} on the file: that compresses
+ * <p>Why not a jwarc {@code WarcWriter} with gzip compression on the file: that compresses
  * while the caller holds the file, so every crawling thread would wait for one core to deflate.
  * Compressing each record apart lets threads compress in parallel and only the append is serial.
  * Deflaters are pooled (a few per core are ever busy) rather than made per record: each holds
@@ -24,10 +18,7 @@ import org.netpreserve.jwarc.WarcWriter;
  * <p>The level is the main CPU lever of a crawl: deflate dominates the cost of a page at level 6
  * (see docs/benchmarks.md), while level 1 costs a fifth of that for output about 10 % larger.
  */
-final class GzipMembers {
-
-  /** The level the crawl uses unless configured: fast, see the class comment. */
-  static final int DEFAULT_LEVEL = 1;
+final class GzipMembers implements RecordCodec {
 
   private static final byte[] HEADER = {
     0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, (byte) 0xff // no flags, no mtime, unknown OS
@@ -41,8 +32,8 @@ final class GzipMembers {
     this.level = level;
   }
 
-  byte[] of(WarcRecord record) {
-    byte[] plain = serialize(record);
+  @Override
+  public byte[] compress(byte[] plain) {
     Deflater deflater = pool.poll();
     if (deflater == null) deflater = new Deflater(level, true);
     try {
@@ -64,17 +55,6 @@ final class GzipMembers {
       deflater.reset();
       pool.offer(deflater);
     }
-  }
-
-  private static byte[] serialize(WarcRecord record) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
-    try {
-      new WarcWriter(Channels.newChannel(out), WarcCompression.NONE).write(record);
-    } catch (IOException e) {
-      // Only in-memory streams here: an IOException means the record's own body failed.
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
   }
 
   private static void writeIntLe(ByteArrayOutputStream out, int value) {

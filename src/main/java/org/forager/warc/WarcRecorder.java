@@ -10,9 +10,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.fetch.FetchResult;
+import org.netpreserve.jwarc.WarcRecord;
 
 /**
- * Writes fetches to size-rotated WARC/1.1 files in one directory, one gzip member per record.
+ * Writes fetches to size-rotated WARC/1.1 files in one directory, each record compressed on its
+ * own: one gzip member ({@code .warc.gz}, the default) or one zstd frame ({@code .warc.zst}) per
+ * record, see {@link RecordCompression}.
  *
  * <p>Per fetch: a {@code request} record (the request head as sent), then a {@code response}
  * record (status line, headers as received, the body as received after transfer decoding), or for
@@ -24,7 +27,8 @@ import org.forager.fetch.FetchResult;
  * {@code unspecified} (the content coding broke off). A received {@code Transfer-Encoding} field is
  * stored as {@code X-Forager-Transfer-Encoding}, because the stored body is no longer chunked.
  *
- * <p>Files: {@code forager-TIMESTAMP-SERIAL-TOKEN.warc.gz} (see {@link WarcFileNames}), created on
+ * <p>Files: {@code forager-TIMESTAMP-SERIAL-TOKEN.warc.gz} or {@code .warc.zst} (see
+ * {@link WarcFileNames}), created on
  * the first write after {@link #open} or after a rotation, each starting with a {@code warcinfo}
  * record. A file is written as {@code NAME.warc.gz.open} and renamed to {@code NAME.warc.gz} once
  * complete (flushed to disk and closed), so any file without {@code .open} is whole. A file is
@@ -46,18 +50,20 @@ public final class WarcRecorder implements AutoCloseable {
 
   private final Path dir;
   private final long maxFileBytes;
-  private final GzipMembers gzip;
+  private final RecordCodec codec;
   private final String software;
   private final Optional<String> hostname;
   // A lock rather than synchronized: a virtual thread blocked in file I/O under synchronized pins
   // its carrier thread on JDK 21.
   private final ReentrantLock lock = new ReentrantLock();
-  private final WarcFileNames names = new WarcFileNames();
+  private final WarcFileNames names;
   private Optional<WarcFile> current = Optional.empty();
   private boolean closed;
 
-  private WarcRecorder(Path dir, long maxFileBytes, int gzipLevel, String software, Optional<String> hostname) {
-    this.gzip = new GzipMembers(gzipLevel);
+  private WarcRecorder(Path dir, long maxFileBytes, RecordCompression compression, String software,
+      Optional<String> hostname) {
+    this.codec = compression.codec();
+    this.names = new WarcFileNames(compression.format().suffix());
     this.dir = dir;
     this.maxFileBytes = maxFileBytes;
     this.software = software;
@@ -75,7 +81,7 @@ public final class WarcRecorder implements AutoCloseable {
    * @throws UncheckedIOException if the directory cannot be created
    */
   public static WarcRecorder open(Path warcDir, long maxFileBytes, String software) {
-    return open(warcDir, maxFileBytes, GzipMembers.DEFAULT_LEVEL, software);
+    return open(warcDir, maxFileBytes, RecordCompression.defaults(), software);
   }
 
   /**
@@ -83,13 +89,21 @@ public final class WarcRecorder implements AutoCloseable {
    * default: see docs/benchmarks.md for what the levels cost).
    */
   public static WarcRecorder open(Path warcDir, long maxFileBytes, int gzipLevel, String software) {
+    return open(warcDir, maxFileBytes, RecordCompression.gzip(gzipLevel), software);
+  }
+
+  /**
+   * As {@link #open(Path, long, String)}, with the records' compression (format and level; see
+   * docs/benchmarks.md for what each costs and docs/warc.md for what reads each).
+   */
+  public static WarcRecorder open(Path warcDir, long maxFileBytes, RecordCompression compression, String software) {
     if (maxFileBytes <= 0) throw new IllegalArgumentException("max WARC file size must be positive: " + maxFileBytes);
     try {
       Files.createDirectories(warcDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create WARC directory " + warcDir + ": " + e, e);
     }
-    return new WarcRecorder(warcDir, maxFileBytes, gzipLevel, software, localHostname());
+    return new WarcRecorder(warcDir, maxFileBytes, compression, software, localHostname());
   }
 
   /**
@@ -100,8 +114,16 @@ public final class WarcRecorder implements AutoCloseable {
    * @throws IllegalStateException after {@link #close()}
    */
   public void write(FetchResult.Response response) {
+    write(response, BodyDigests.of(response));
+  }
+
+  /**
+   * As {@link #write(FetchResult.Response)}, with the body's digests the caller computed already
+   * (the crawl log wants the same SHA-1: computing it once saves a pass over the body).
+   */
+  public void write(FetchResult.Response response, BodyDigests digests) {
     // Compression happens here, outside the lock, in the caller's thread.
-    List<byte[]> members = CaptureRecords.of(response).stream().map(gzip::of).toList();
+    List<byte[]> members = CaptureRecords.of(response, digests).stream().map(this::compress).toList();
     lock.lock();
     try {
       if (closed) throw new IllegalStateException("WARC recorder is closed");
@@ -145,9 +167,13 @@ public final class WarcRecorder implements AutoCloseable {
     } catch (IOException e) {
       throw failure("cannot create WARC file", dir.resolve(name + WarcFile.OPEN_SUFFIX), e);
     }
-    append(file, List.of(gzip.of(WarcinfoRecord.of(name, software, hostname, now))));
+    append(file, List.of(compress(WarcinfoRecord.of(name, software, hostname, now))));
     current = Optional.of(file);
     return file;
+  }
+
+  private byte[] compress(WarcRecord record) {
+    return codec.compress(RecordBytes.of(record));
   }
 
   private void append(WarcFile file, List<byte[]> members) {

@@ -16,10 +16,11 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /**
- * Finishes the WARC files a killed process left behind. A file still named {@code .warc.gz.open}
- * may end in a torn record; since every record is one gzip member, the file is cut after its last
- * complete member (checked by the member's CRC and length), then renamed like any finished file.
- * A file with no complete member is deleted.
+ * Finishes the WARC files a killed process left behind. A file still named {@code .open} may end
+ * in a torn record; since every record is one gzip member (or one zstd frame in a
+ * {@code .warc.zst.open} file), the file is cut after its last complete member (checked by the
+ * member's CRC and length; a frame by its content checksum, {@link ZstdFrameScan}), then renamed
+ * like any finished file. A file with no complete member is deleted.
  *
  * <p>Only call it while no other process writes into the directory (the crawl holds its data
  * directory's store lock when it does).
@@ -27,6 +28,7 @@ import java.util.zip.Inflater;
 public final class WarcRepair {
 
   private static final String OPEN_SUFFIX = ".open";
+  private static final String ZSTD_OPEN_SUFFIX = RecordCompression.Format.ZSTD.suffix() + OPEN_SUFFIX;
 
   /** What was done to one file. */
   public record Repaired(Path file, long keptBytes, long cutBytes) {}
@@ -46,11 +48,11 @@ public final class WarcRepair {
 
   private static Repaired repairFile(Path file) throws IOException {
     long size = Files.size(file);
+    String name = file.getFileName().toString();
     long complete;
     try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-      complete = completeMembersLength(in);
+      complete = name.endsWith(ZSTD_OPEN_SUFFIX) ? ZstdFrameScan.completeFramesLength(in) : completeMembersLength(in);
     }
-    String name = file.getFileName().toString();
     Path finished = file.resolveSibling(name.substring(0, name.length() - OPEN_SUFFIX.length()));
     if (complete == 0) {
       Files.delete(file);

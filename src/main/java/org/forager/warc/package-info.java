@@ -1,9 +1,10 @@
 /**
  * Writes what the crawl fetched to WARC 1.1 files: per fetch a request record and a response
- * record, or a revisit record (server-not-modified) for a 304, one gzip member per record, in
- * size-rotated files that carry a {@code .open} suffix until complete. {@link
+ * record, or a revisit record (server-not-modified) for a 304, one gzip member (or zstd frame) per
+ * record, in size-rotated files that carry a {@code .open} suffix until complete. {@link
  * org.forager.warc.WarcRecorder} is the entry point and is safe to share between crawling threads;
  * {@link org.forager.warc.Digests} gives the {@code sha1:BASE32} digests used here and in the crawl
- * log. See {@code docs/warc.md}.
+ * log, {@link org.forager.warc.BodyDigests} a body's digests computed once for both. See
+ * {@code docs/warc.md}.
  */
 package org.forager.warc;

@@ -68,7 +68,7 @@ final class WarcFiles {
     return out;
   }
 
-  private static Read readOne(WarcRecord r, long position) throws IOException {
+  static Read readOne(WarcRecord r, long position) throws IOException {
     Optional<HttpRequest> request = Optional.empty();
     Optional<HttpResponse> response = Optional.empty();
     byte[] payload = new byte[0];

@@ -9,6 +9,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Header;
+import org.forager.warc.BodyDigests;
+import org.forager.warc.Digests;
+import org.forager.warc.RecordCompression;
 import org.forager.warc.WarcRecorder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,6 +19,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -25,16 +29,25 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Fetches per second through {@link WarcRecorder#write}: a 200 response with the 30 KB page (sent
  * without content coding, so the stored body is the page) becomes a request and a response record,
- * each serialized, digested (block and payload SHA-1) and gzipped as its own member, then appended
- * to the current file. Files rotate at the crawl's default 1 GiB and are deleted after the trial.
+ * each serialized, digested (block and payload SHA-1) and compressed as its own gzip member or zstd
+ * frame ({@code codec}: {@code gzip-N} or {@code zstd-N}, N the level), then appended to the current
+ * file. Files rotate at the crawl's default 1 GiB and are deleted after the trial.
+ *
+ * <p>{@link #pageBefore} and {@link #page} add the crawl log's digest to the write, as the crawl
+ * loop does for every page: before issue 15 with a SHA-1 of its own (three per page), now with
+ * {@link BodyDigests} (one SHA-1 of the body for the log and the payload digest, two per page).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(1)
+// zstd-jni loads a native library: JDK 24+ warns in every fork unless native access is granted.
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
 public class WarcBenchmark {
+
+  @Param({"gzip-1", "zstd-1", "zstd-3"})
+  public String codec;
 
   private Path dir;
   private WarcRecorder recorder;
@@ -43,7 +56,10 @@ public class WarcBenchmark {
   @Setup
   public void setUp() {
     dir = ScratchDir.create("warc");
-    recorder = WarcRecorder.open(dir, WarcRecorder.DEFAULT_MAX_FILE_BYTES, "Forager/jmh");
+    String[] parts = codec.split("-");
+    int level = Integer.parseInt(parts[1]);
+    RecordCompression compression = parts[0].equals("zstd") ? RecordCompression.zstd(level) : RecordCompression.gzip(level);
+    recorder = WarcRecorder.open(dir, WarcRecorder.DEFAULT_MAX_FILE_BYTES, compression, "Forager/jmh");
     byte[] body = SyntheticSite.page();
     byte[] requestHead = ("GET /news/2026/11/climate-talks-1234.html HTTP/1.1\r\nHost: www.example.org\r\n"
         + "User-Agent: ForagerBot/0.1 (+https://forager.example/bot)\r\nAccept: text/html,*/*;q=0.8\r\n"
@@ -68,5 +84,20 @@ public class WarcBenchmark {
   @Benchmark
   public void write() {
     recorder.write(response);
+  }
+
+  /** The write and the crawl log's digest as the crawl loop did them before: the body hashed three times. */
+  @Benchmark
+  public String pageBefore() {
+    recorder.write(response);
+    return Digests.sha1Base32(response.body());
+  }
+
+  /** The write and the crawl log's digest as the crawl loop does them: one SHA-1 of the body for both. */
+  @Benchmark
+  public String page() {
+    BodyDigests digests = BodyDigests.of(response);
+    recorder.write(response, digests);
+    return digests.content();
   }
 }

@@ -1,0 +1,72 @@
+package org.forager.warc;
+
+/**
+ * How each WARC record is compressed: every record on its own, so that a record can be read from
+ * its offset alone. Immutable.
+ *
+ * @param format gzip members (WARC 1.1 annex D, {@code .warc.gz}) or zstd frames (the IIPC
+ *     warc-zstd proposal, {@code .warc.zst})
+ * @param level the compression level: 0 (store) to 9 for gzip, 1 to 19 for zstd
+ */
+public record RecordCompression(Format format, int level) {
+
+  /** The container of each record, and the file name suffix that says which. */
+  public enum Format {
+    /** One gzip member per record: every WARC reader reads it. */
+    GZIP(".warc.gz"),
+    /** One zstd frame per record, no dictionary: about a third of gzip's CPU, fewer readers. */
+    ZSTD(".warc.zst");
+
+    private final String suffix;
+
+    Format(String suffix) {
+      this.suffix = suffix;
+    }
+
+    /** The file name suffix, e.g. {@code .warc.gz}. */
+    public String suffix() {
+      return suffix;
+    }
+  }
+
+  /** The gzip level the crawl uses unless configured: fast (see docs/benchmarks.md). */
+  public static final int DEFAULT_GZIP_LEVEL = 1;
+  /** The zstd level the crawl uses unless configured: fast (see docs/benchmarks.md). */
+  public static final int DEFAULT_ZSTD_LEVEL = 1;
+
+  /** @throws IllegalArgumentException if the level is out of the format's range */
+  public RecordCompression {
+    switch (format) {
+      case GZIP -> {
+        if (level < 0 || level > 9) throw new IllegalArgumentException("gzip level must be 0 to 9: " + level);
+      }
+      case ZSTD -> {
+        // 20 to 22 are zstd's "ultra" levels: windows past the 8 MiB warc-zstd readers must support.
+        if (level < 1 || level > 19) throw new IllegalArgumentException("zstd level must be 1 to 19: " + level);
+      }
+    }
+  }
+
+  /** Gzip members at {@code level}. */
+  public static RecordCompression gzip(int level) {
+    return new RecordCompression(Format.GZIP, level);
+  }
+
+  /** Zstd frames at {@code level}. */
+  public static RecordCompression zstd(int level) {
+    return new RecordCompression(Format.ZSTD, level);
+  }
+
+  /** What the crawl writes unless configured otherwise: gzip at {@link #DEFAULT_GZIP_LEVEL}. */
+  public static RecordCompression defaults() {
+    return gzip(DEFAULT_GZIP_LEVEL);
+  }
+
+  /** A compressor of records in this format. */
+  RecordCodec codec() {
+    return switch (format) {
+      case GZIP -> new GzipMembers(level);
+      case ZSTD -> new ZstdFrames(level);
+    };
+  }
+}

@@ -1,0 +1,51 @@
+package org.forager.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.forager.config.CrawlConfig.Warc.Compression;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code warc} section's compression keys: {@code compression} and {@code zstd_level}. */
+class WarcConfigTest {
+
+  @TempDir Path dir;
+
+  private CrawlConfig load(String yaml) throws IOException {
+    Path file = Files.writeString(dir.resolve("forager.yaml"), yaml);
+    return ConfigLoader.load(Optional.of(file), Overrides.none());
+  }
+
+  private String error(String yaml) throws IOException {
+    Path file = Files.writeString(dir.resolve("forager.yaml"), yaml);
+    return assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.of(file), Overrides.none()))
+        .getMessage();
+  }
+
+  @Test
+  void gzipAtLevelOneUnlessConfigured() throws IOException {
+    CrawlConfig.Warc warc = load("warc: { max_file_size: 1MiB }").warc();
+    assertEquals(Compression.GZIP, warc.compression());
+    assertEquals(1, warc.gzipLevel());
+    assertEquals(1, warc.zstdLevel());
+  }
+
+  @Test
+  void zstdWithItsLevel() throws IOException {
+    CrawlConfig.Warc warc = load("warc: { compression: zstd, zstd_level: 3 }").warc();
+    assertEquals(new CrawlConfig.Warc(1L << 30, 1, Compression.ZSTD, 3), warc);
+  }
+
+  @Test
+  void anUnknownCompressionOrALevelOutOfRangeIsOneLine() throws IOException {
+    assertEquals("config: warc.compression: must be gzip or zstd, found \"brotli\"",
+        error("warc: { compression: brotli }"));
+    assertEquals("config: warc.zstd_level: must be ≤ 19", error("warc: { zstd_level: 22 }"));
+    assertEquals("config: warc.zstd_level: must be ≥ 1", error("warc: { zstd_level: 0 }"));
+  }
+}
