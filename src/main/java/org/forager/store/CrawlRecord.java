@@ -37,7 +37,6 @@ public record CrawlRecord(
     Optional<String> duplicateOf,
     OptionalLong simhash) {
 
-  /** A record with no duplicate and no simhash (every action but a page's content fetch). */
   /**
    * An action that made no request (a gate refused the URL): an outcome, when, and when the URL is due
    * again; nothing fetched.
@@ -47,6 +46,7 @@ public record CrawlRecord(
         Optional.empty(), false, false, Optional.empty(), Optional.empty(), nextFetchAt);
   }
 
+  /** A record with no duplicate and no simhash (every action but a page's content fetch). */
   public CrawlRecord(String url, Instant fetchedAt, Outcome outcome, int httpStatus, long durationMillis,
       Optional<String> contentType, long contentLength, Optional<String> digest, Optional<String> redirectTo,
       Optional<String> canonical, boolean noindex, boolean nofollow, Optional<String> etag,
