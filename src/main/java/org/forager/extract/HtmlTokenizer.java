@@ -44,6 +44,9 @@ final class HtmlTokenizer {
   private final Handler handler;
   private final Tag tag;
   private int pos;
+  // Where a search for a comment's end found none: no later comment searches there again.
+  private int noDashesFrom = Integer.MAX_VALUE;
+  private int noBangFrom = Integer.MAX_VALUE;
 
   HtmlTokenizer(String source, Handler handler) {
     this.s = source;
@@ -108,10 +111,13 @@ final class HtmlTokenizer {
    * dashes of {@code <!--}: {@code <!-->} and {@code <!--->} are whole comments) or {@code --!>}.
    */
   private void comment(int i) {
-    int dashes = s.indexOf("-->", i - 2);
-    int bang = s.indexOf("--!>", i);
-    if (dashes >= 0 && (bang < 0 || dashes < bang)) pos = dashes + 3;
-    else pos = bang >= 0 ? bang + 4 : n;
+    int dashes = i - 2 >= noDashesFrom ? -1 : s.indexOf("-->", i - 2);
+    if (dashes < 0) noDashesFrom = Math.min(noDashesFrom, i - 2);
+    // Searched only up to the "-->", and never twice past the last "--!>": linear on pages of many comments.
+    int bang = i >= noBangFrom ? -1 : s.indexOf("--!>", i, dashes < 0 ? n : dashes + 3);
+    if (bang < 0 && dashes < 0) noBangFrom = Math.min(noBangFrom, i);
+    if (bang >= 0) pos = bang + 4;
+    else pos = dashes >= 0 ? dashes + 3 : n;
   }
 
   private void endTagOpen(int i) {

@@ -33,6 +33,9 @@ import java.util.SequencedSet;
  */
 final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
+  /** Links a foster-parented link may be inserted before; past that, the tree reads the page. */
+  private static final int MAX_FOSTER_SHIFT = 1024;
+
   private static final byte HTML = 0;
   private static final byte SVG = 1;
   private static final byte MATH = 2;
@@ -56,6 +59,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   private boolean needsTree;
 
   private int mode = IN_HEAD;
+  private int bodyNoscripts;
   private final TemplateContent templates = new TemplateContent();
   // The elements open since the first foreign (SVG, MathML) element, itself included; empty in plain HTML.
   private String[] names = new String[8];
@@ -114,7 +118,11 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
     String name = tag.name();
     boolean live = !templates.isOpen();
     if (live && mode != IN_BODY) enterHead(name);
-    else if (live && name.equals("head")) needsTree = true; // jsoup puts what follows into the head
+    if (live && mode == IN_BODY) {
+      if (name.equals("noscript")) bodyNoscripts++;
+      // jsoup makes a head in a noscript in the body, and a canonical link after it counts.
+      else if (name.equals("head")) needsTree |= bodyNoscripts > 0;
+    }
     if (live) table(name);
     if (depth > 0) {
       // An HTML element in an SVG integration point; a template there is left to the tree.
@@ -199,6 +207,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
       }
       case "noscript" -> {
         if (mode == IN_HEAD_NOSCRIPT) mode = IN_HEAD;
+        else if (bodyNoscripts > 0) bodyNoscripts--;
       }
       case "body", "html" -> {
         if (mode == IN_HEAD || mode == AFTER_HEAD) mode = IN_BODY;
@@ -323,8 +332,13 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   private boolean addTarget(Tag tag, String attribute) {
     String value = tag.value(attribute);
     if (value == null) return false;
-    if (fosterParenting()) targets.add(fosterAt[tableDepth - 1]++, value);
-    else targets.add(value);
+    if (!fosterParenting()) {
+      targets.add(value);
+    } else if (targets.size() - fosterAt[tableDepth - 1] > MAX_FOSTER_SHIFT) {
+      needsTree = true; // each insertion would move that many: quadratic on a hostile page
+    } else {
+      targets.add(fosterAt[tableDepth - 1]++, value);
+    }
     return true;
   }
 
