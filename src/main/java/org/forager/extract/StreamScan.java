@@ -10,35 +10,22 @@ import java.util.SequencedSet;
 /**
  * Reads a document's links, base, canonical link, robots meta and srcdoc documents from the
  * tokenizer's stream of tags, without building a tree: the same rules as {@link PageScan} on jsoup's
- * DOM (docs/extraction.md), with just the tree construction they need (WHATWG HTML 13.2.6):
+ * DOM (docs/extraction.md), with just the tree construction they need (WHATWG HTML 13.2.6): the
+ * insertion modes up to the body (in head, in head noscript with scripting off, after head), so that a
+ * {@code <link rel=canonical>} counts only as a child of the head; template content ({@link
+ * TemplateContent}), which is not the page; SVG foreign content ({@link SvgContent}: {@code <svg><a>} is
+ * an SVG link, {@code <svg><iframe>} no frame, no raw text in it, CDATA only there); and foster parenting
+ * (HTML 13.2.6.1): a link in a table outside its cells is put before the table. A {@code <select>} keeps
+ * the elements in it, as HTML and browsers do since the customizable select (jsoup drops them).
  *
- * <ul>
- *   <li>the insertion modes up to the body (in head, in head noscript with scripting off, after head),
- *       so that a {@code <link rel=canonical>} counts only as a child of the head;
- *   <li>{@code <template>} content, nested ones too, which is not the page;
- *   <li>foreign content: the SVG and MathML elements open ({@code <svg><a>} is an SVG link,
- *       {@code <math><a>} none, {@code <svg><iframe>} no frame), HTML integration points, the HTML
- *       elements that break out of foreign content, and which tokenizer state follows a tag (none but
- *       data in foreign content; CDATA only there);
- *   <li>a {@code <select>} keeps the elements in it, as the HTML Standard and browsers do since the
- *       customizable select of 2025 (jsoup drops them).
- * </ul>
- *
- * <p>A link in a table outside its cells is put before the table, where foster parenting puts it
- * (HTML 13.2.6.1). It gives up, and the caller builds the DOM, where the tree decides more than that:
- * a {@code <frameset>} (it may replace the body, and frames count only there), a {@code <template
- * shadowrootmode>} (a declarative shadow root's host and siblings decide whether it is one), and an
- * {@code iframe srcdoc} foster-parented (srcdoc documents keep their tree order). One instance per
- * document; not thread-safe.
+ * <p>Where the tree decides more than that (a frameset, a declarative shadow root, MathML, foreign
+ * content HTML ends, other elements foster-parented; the list is in docs/extraction.md), the scan stops
+ * and the caller reads the page from jsoup's DOM. One instance per document; not thread-safe.
  */
 final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
   /** Links a foster-parented link may be inserted before; past that, the tree reads the page. */
   private static final int MAX_FOSTER_SHIFT = 1024;
-
-  private static final byte HTML = 0;
-  private static final byte SVG = 1;
-  private static final byte MATH = 2;
 
   private static final int IN_HEAD = 0; // initial, before html, before head, in head
   private static final int IN_HEAD_NOSCRIPT = 1;
@@ -61,11 +48,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   private int mode = IN_HEAD;
   private int bodyNoscripts;
   private final TemplateContent templates = new TemplateContent();
-  // The elements open since the first foreign (SVG, MathML) element, itself included; empty in plain HTML.
-  private String[] names = new String[8];
-  private byte[] spaces = new byte[8];
-  private boolean[] htmlIntegrationPoints = new boolean[8];
-  private int depth;
+  private final SvgContent svg = new SvgContent();
   private byte[] tables = new byte[4];
   private int[] fosterAt = new int[4]; // per open table: where in targets its foster-parented links go
   private int tableDepth;
@@ -83,33 +66,20 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
   @Override
   public int startTag(Tag tag) {
-    if (depth > 0 && !htmlRulesApply(tag.name())) return foreignStartTag(tag);
+    if (svg.isOpen() && !svg.htmlRulesApply()) return foreignStartTag(tag);
     return htmlStartTag(tag);
   }
 
-  /** HTML 13.2.6 "tree construction dispatcher": whether a start tag is read by the HTML rules. */
-  private boolean htmlRulesApply(String name) {
-    int top = depth - 1;
-    if (spaces[top] == HTML || htmlIntegrationPoints[top]) return true;
-    if (isMathTextIntegrationPoint(top)) return !name.equals("mglyph") && !name.equals("malignmark");
-    return spaces[top] == MATH && names[top].equals("annotation-xml") && name.equals("svg");
-  }
-
-  /** HTML 13.2.6.5, "any other start tag" in foreign content, and the HTML elements that end it. */
+  /** HTML 13.2.6.5, "any other start tag" in foreign content; an SVG {@code a} is a link. */
   private int foreignStartTag(Tag tag) {
-    String name = tag.name();
-    if (breaksOutOfForeignContent(tag) || name.equals("script")) {
-      // HTML ends foreign content at these (and an SVG script is no script data); jsoup keeps them in
-      // it. Rare in real SVG; the tree's reading stays the reference there.
+    if (!svg.foreignStart(tag)) {
       needsTree = true;
       return HtmlTokenizer.DATA;
     }
-    byte space = spaces[depth - 1];
-    if (space == SVG && name.equals("a") && !templates.isOpen()) {
+    if (tag.name().equals("a") && !templates.isOpen()) {
       // SVG 2: href wins over the older xlink:href.
       if (!Tokens.contains(tag.valueOrEmpty("rel"), "nofollow") && !addTarget(tag, "href")) addTarget(tag, "xlink:href");
     }
-    if (!tag.isSelfClosing()) push(name, space, isHtmlIntegrationPoint(space, tag));
     return HtmlTokenizer.DATA;
   }
 
@@ -124,10 +94,8 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
       else if (name.equals("head")) needsTree |= bodyNoscripts > 0;
     }
     if (live) table(name);
-    if (depth > 0) {
-      // An HTML element in an SVG integration point; a template there is left to the tree.
-      needsTree |= name.equals("template");
-      if (!isVoid(name) && !name.equals("svg")) push(name, HTML, false);
+    if (svg.isOpen()) {
+      if (!name.equals("svg")) needsTree |= !svg.htmlStart(name, isVoid(name));
     } else if (!live && !name.equals("svg") && !name.equals("template")) {
       needsTree |= !templates.start(name, isVoid(name));
     }
@@ -151,7 +119,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
       case "frame", "frameset" -> needsTree |= live;
       case "template" -> {
         needsTree |= live && tag.has("shadowrootmode");
-        if (depth == 0) templates.openTemplate();
+        if (!svg.isOpen()) templates.openTemplate();
       }
       case "base" -> {
         if (live && baseHref == null && tag.has("href")) baseHref = tag.value("href");
@@ -159,7 +127,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
       case "link" -> {
         // Only a child of the head counts (as for Google): a canonical link in the body may come from
         // user content and would let it claim the page.
-        if (live && canonicalHref == null && depth == 0 && (mode == IN_HEAD || mode == AFTER_HEAD)
+        if (live && canonicalHref == null && !svg.isOpen() && (mode == IN_HEAD || mode == AFTER_HEAD)
             && Tokens.contains(tag.valueOrEmpty("rel"), "canonical") && !tag.valueOrEmpty("href").isBlank()) {
           canonicalHref = tag.value("href");
         }
@@ -172,9 +140,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
           }
         }
       }
-      case "svg" -> {
-        if (!tag.isSelfClosing()) push(name, SVG, false);
-      }
+      case "svg" -> svg.openSvg(tag);
       // MathML is rare on web pages, and jsoup reads it unlike browsers in many ways: the tree decides.
       case "math" -> needsTree = true;
       case "title", "textarea" -> {
@@ -196,7 +162,10 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
   @Override
   public void endTag(String name) {
-    if (depth > 0 && !foreignEndTag(name)) return;
+    if (svg.isOpen()) {
+      needsTree |= !svg.end(name);
+      return;
+    }
     if (templates.isOpen()) {
       needsTree |= !templates.end(name);
       return;
@@ -237,35 +206,12 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
   @Override
   public boolean cdataAllowed() {
-    return depth > 0 && spaces[depth - 1] != HTML;
+    return svg.cdataAllowed();
   }
 
   @Override
   public boolean done() {
     return needsTree;
-  }
-
-  /**
-   * An end tag while foreign content is open (HTML 13.2.6.5): it closes the innermost open element of
-   * its name, or is for the HTML rules; returns whether they read it too. Where those would need the
-   * HTML elements around (an end tag matching no element open here, or one that would be ignored
-   * because an HTML element in an integration point is open), the page needs a tree.
-   */
-  private boolean foreignEndTag(String name) {
-    if ((name.equals("p") || name.equals("br")) && spaces[depth - 1] != HTML) {
-      // HTML ends foreign content up to an HTML element or integration point here; jsoup does not.
-      needsTree = true;
-      return false;
-    }
-    for (int k = depth - 1; k >= 0; k--) {
-      if (names[k].equals(name)) {
-        while (depth > k) pop();
-        return false;
-      }
-      if (spaces[k] == HTML) break; // the HTML rules would decide, on elements this scan does not keep
-    }
-    needsTree = true;
-    return false;
   }
 
   /** The insertion modes before the body (HTML 13.2.6.4.4–13.2.6.4.6), scripting off. */
@@ -340,51 +286,6 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
       targets.add(fosterAt[tableDepth - 1]++, value);
     }
     return true;
-  }
-
-  private void push(String name, byte space, boolean htmlIntegrationPoint) {
-    if (depth == names.length) {
-      names = Arrays.copyOf(names, depth * 2);
-      spaces = Arrays.copyOf(spaces, depth * 2);
-      htmlIntegrationPoints = Arrays.copyOf(htmlIntegrationPoints, depth * 2);
-    }
-    names[depth] = name;
-    spaces[depth] = space;
-    htmlIntegrationPoints[depth] = htmlIntegrationPoint;
-    depth++;
-  }
-
-  private void pop() {
-    depth--;
-  }
-
-  private boolean isMathTextIntegrationPoint(int at) {
-    if (spaces[at] != MATH) return false;
-    return switch (names[at]) {
-      case "mi", "mo", "mn", "ms", "mtext" -> true;
-      default -> false;
-    };
-  }
-
-  /** SVG foreignObject, desc, title; MathML annotation-xml holding HTML. */
-  private static boolean isHtmlIntegrationPoint(byte space, Tag tag) {
-    String name = tag.name();
-    if (space == SVG) return name.equals("foreignobject") || name.equals("desc") || name.equals("title");
-    if (!name.equals("annotation-xml")) return false;
-    String encoding = tag.valueOrEmpty("encoding");
-    return encoding.equalsIgnoreCase("text/html") || encoding.equalsIgnoreCase("application/xhtml+xml");
-  }
-
-  /** HTML 13.2.6.5: the start tags that end foreign content. */
-  private static boolean breaksOutOfForeignContent(Tag tag) {
-    return switch (tag.name()) {
-      case "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
-          "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr",
-          "ol", "p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u",
-          "ul", "var" -> true;
-      case "font" -> tag.has("color") || tag.has("face") || tag.has("size");
-      default -> false;
-    };
   }
 
   private static boolean isVoid(String name) {
