@@ -33,6 +33,10 @@ import org.jsoup.select.NodeTraversor;
  *       product token; the most restrictive wins.
  * </ul>
  *
+ * <p>Pages are read in one pass by a streaming reader of the HTML tokenizer ({@link StreamScan}); the
+ * few it cannot read without a tree (framesets, declarative shadow roots, MathML, …) are parsed by jsoup
+ * and walked ({@link PageScan}), with the same rules.
+ *
  * <p>Lenient: any bytes give a result and never an exception (the worst case has no links, no
  * canonical and only the header-derived directives). Immutable and thread-safe.
  *
@@ -43,6 +47,8 @@ public final class HtmlExtractor {
 
   /** Nested {@code iframe srcdoc} documents read: each level is a substring of the one above, so work stays bounded. */
   private static final int MAX_SRCDOC_DEPTH = 4;
+
+  private static final System.Logger LOG = System.getLogger(HtmlExtractor.class.getName());
 
   private final String productToken;
   private final boolean treeOnly;
@@ -114,7 +120,7 @@ public final class HtmlExtractor {
   }
 
   private DocumentScan scan(byte[] body, Charsets.Decision decision) {
-    // Malformed bytes become U+FFFD; jsoup builds a tree from any text.
+    // Malformed bytes become U+FFFD; both readers read any text.
     return scan(new String(body, decision.bomLength(), body.length - decision.bomLength(), decision.charset()));
   }
 
@@ -124,7 +130,8 @@ public final class HtmlExtractor {
         Optional<DocumentScan> streamed = StreamScan.of(html, productToken);
         if (streamed.isPresent()) return streamed.get();
       } catch (RuntimeException bug) {
-        // Not expected; the tree reads the page as well, only slower.
+        // Not expected: a bug to see in the library log; the tree reads the page as well, only slower.
+        LOG.log(System.Logger.Level.WARNING, "streaming HTML reader failed; the page is read by jsoup", bug);
       }
     }
     return treeScan(html);
