@@ -68,6 +68,12 @@ class StreamScanTest {
   }
 
   @Test
+  void aNoncharacterUffffDoesNotEndThePage() {
+    // jsoup's reader takes U+FFFF (UTF-8 EF BF BF) for the end of the input: the tag was cut off there.
+    assertEquals(List.of(url("%EF%BF%BFi"), url("after.html")), links("<a href=\uFFFFi>x</a><a href=after.html>y</a>"));
+  }
+
+  @Test
   void ordinaryPagesAreReadWithoutATree() throws IOException, URISyntaxException {
     Set<String> needTree = Set.of("cdata-outside-foreign-content.html", "frameset-after-explicit-body-is-ignored.html",
         "frameset-after-text-is-ignored.html", "frameset-page.html", "frameset-replaces-body.html",
