@@ -46,11 +46,12 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   private boolean needsTree;
 
   private int mode = IN_HEAD;
-  private int bodyNoscripts;
+  private int openNoscripts; // start tags less end tags, as jsoup keeps them open
   private final TemplateContent templates = new TemplateContent();
   private final SvgContent svg = new SvgContent();
   private byte[] tables = new byte[4];
-  private int[] fosterAt = new int[4]; // per open table: where in targets its foster-parented links go
+  private int[] fosterAt = new int[4]; // per open table: where in targets a foster-parented link goes
+  private boolean[] fostered = new boolean[4]; // per open table: whether a link went there
   private int tableDepth;
 
   private StreamScan(String productToken) {
@@ -88,11 +89,9 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
     String name = tag.name();
     boolean live = !templates.isOpen();
     if (live && mode != IN_BODY) enterHead(name);
-    if (live && mode == IN_BODY) {
-      if (name.equals("noscript")) bodyNoscripts++;
-      // jsoup makes a head in a noscript in the body, and a canonical link after it counts.
-      else if (name.equals("head")) needsTree |= bodyNoscripts > 0;
-    }
+    if (live && name.equals("noscript")) openNoscripts++;
+    // jsoup makes a head in a noscript in the body, and a canonical link after it counts.
+    if (live && mode == IN_BODY && name.equals("head")) needsTree |= openNoscripts > 0;
     if (live) table(name);
     if (svg.isOpen()) {
       if (!name.equals("svg")) needsTree |= !svg.htmlStart(name, isVoid(name));
@@ -140,7 +139,11 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
           }
         }
       }
-      case "svg" -> svg.openSvg(tag);
+      case "svg" -> {
+        // An SVG in the HTML of an integration point: jsoup reads its CDATA as a bogus comment.
+        if (svg.isOpen()) needsTree = true;
+        else svg.openSvg(tag);
+      }
       // MathML is rare on web pages, and jsoup reads it unlike browsers in many ways: the tree decides.
       case "math" -> needsTree = true;
       case "title", "textarea" -> {
@@ -176,7 +179,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
       }
       case "noscript" -> {
         if (mode == IN_HEAD_NOSCRIPT) mode = IN_HEAD;
-        else if (bodyNoscripts > 0) bodyNoscripts--;
+        if (openNoscripts > 0) openNoscripts--;
       }
       case "body", "html" -> {
         if (mode == IN_HEAD || mode == AFTER_HEAD) mode = IN_BODY;
@@ -206,7 +209,10 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
   @Override
   public boolean cdataAllowed() {
-    return svg.cdataAllowed();
+    if (!svg.cdataAllowed()) return false;
+    // jsoup reads CDATA in an SVG in a noscript as a bogus comment: the tree keeps that reading.
+    needsTree |= openNoscripts > 0;
+    return true;
   }
 
   @Override
@@ -254,10 +260,12 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
           if (tableDepth == tables.length) {
             tables = Arrays.copyOf(tables, tableDepth * 2);
             fosterAt = Arrays.copyOf(fosterAt, tableDepth * 2);
+            fostered = Arrays.copyOf(fostered, tableDepth * 2);
           }
           tables[tableDepth++] = TABLE_ROWS;
         }
         fosterAt[tableDepth - 1] = targets.size();
+        fostered[tableDepth - 1] = false;
       }
       case "td", "th", "caption" -> {
         if (tableDepth > 0) tables[tableDepth - 1] = TABLE_CELL;
@@ -280,10 +288,13 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
     if (value == null) return false;
     if (!fosterParenting()) {
       targets.add(value);
-    } else if (targets.size() - fosterAt[tableDepth - 1] > MAX_FOSTER_SHIFT) {
-      needsTree = true; // each insertion would move that many: quadratic on a hostile page
+    } else if (fostered[tableDepth - 1] || targets.size() - fosterAt[tableDepth - 1] > MAX_FOSTER_SHIFT) {
+      // A second one may be placed by the adoption agency (an open <a> before it), where jsoup and HTML
+      // part ways; and a long shift bounds the cost.
+      needsTree = true;
     } else {
-      targets.add(fosterAt[tableDepth - 1]++, value);
+      targets.add(fosterAt[tableDepth - 1], value);
+      fostered[tableDepth - 1] = true;
     }
     return true;
   }
