@@ -14,16 +14,18 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.forager.extract.ExtractedPage;
 import org.forager.extract.HtmlExtractor;
+import org.forager.extract.TreeReference;
 import org.forager.url.UrlNormalizer;
 
 /**
  * {@link HtmlExtractor#extract} on any body and headers, whole or cut at any byte: it never throws,
  * every link is a normalized http(s) URL, each once, none when nofollow applies, and the canonical URL
- * is normalized too.
+ * is normalized too; and its streaming reader reads HTML soup as jsoup's DOM does (issue 15).
  */
 class HtmlExtractorFuzz {
 
   private static final HtmlExtractor EXTRACTOR = new HtmlExtractor("ForagerBot");
+  private static final HtmlExtractor TREE = TreeReference.extractor("ForagerBot");
 
   /**
    * A huge body is up to 256 KiB. A full limits.max_page_bytes (2 MiB) of nested tags takes about 2 s
@@ -64,6 +66,22 @@ class HtmlExtractorFuzz {
     if (body.length <= CUT_EVERYWHERE) {
       for (int i = 0; i < body.length; i++) extractAndCheck(pageUrl, Arrays.copyOf(body, i), contentType, List.of(), List.of());
     }
+  }
+
+  /**
+   * The streaming reader against jsoup's DOM on HTML soup (closed at its end, as {@code
+   * StreamScanDifferentialTest} does): the same page, but where they differ on purpose.
+   */
+  @FuzzTest
+  void streamedMatchesTree(FuzzedDataProvider data) {
+    Optional<String> contentType = contentType(data);
+    String html = TreeReference.closed(Soup.tokens(data, Vocabulary.HTML, 64));
+    if (TreeReference.readDifferentlyOnPurpose(html)) return;
+    byte[] body = html.getBytes(data.pickValue(CHARSETS));
+    ExtractedPage streamed = EXTRACTOR.extract(PAGES.get(0), body, contentType, List.of(), List.of());
+    ExtractedPage tree = TREE.extract(PAGES.get(0), body, contentType, List.of(), List.of());
+    check(streamed.equals(tree), "streamed and tree differ", streamed + " / " + tree,
+        () -> "Content-Type " + contentType + ", body " + Show.text(html));
   }
 
   private static void extractAndCheck(

@@ -33,6 +33,10 @@ import org.jsoup.select.NodeTraversor;
  *       product token; the most restrictive wins.
  * </ul>
  *
+ * <p>Pages are read in one pass by a streaming reader of the HTML tokenizer ({@link StreamScan}); the
+ * few it cannot read without a tree (framesets, declarative shadow roots, MathML, …) are parsed by jsoup
+ * and walked ({@link PageScan}), with the same rules.
+ *
  * <p>Lenient: any bytes give a result and never an exception (the worst case has no links, no
  * canonical and only the header-derived directives). Immutable and thread-safe.
  *
@@ -44,7 +48,10 @@ public final class HtmlExtractor {
   /** Nested {@code iframe srcdoc} documents read: each level is a substring of the one above, so work stays bounded. */
   private static final int MAX_SRCDOC_DEPTH = 4;
 
+  private static final System.Logger LOG = System.getLogger(HtmlExtractor.class.getName());
+
   private final String productToken;
+  private final boolean treeOnly;
 
   /**
    * @param productToken the robots product token of our crawler (e.g. {@code ForagerBot}), matched
@@ -52,11 +59,21 @@ public final class HtmlExtractor {
    * @throws IllegalArgumentException when it is empty or holds whitespace, {@code :} or {@code ,}
    */
   public HtmlExtractor(String productToken) {
+    this(productToken, false);
+  }
+
+  private HtmlExtractor(String productToken, boolean treeOnly) {
     Objects.requireNonNull(productToken, "productToken");
     if (productToken.isEmpty() || productToken.chars().anyMatch(c -> c <= ' ' || c == ':' || c == ',')) {
       throw new IllegalArgumentException("product token must be a single token: '" + productToken + "'");
     }
     this.productToken = productToken;
+    this.treeOnly = treeOnly;
+  }
+
+  /** An extractor that reads every page through jsoup's DOM: the reference the streaming reader is checked against. */
+  static HtmlExtractor treeOnly(String productToken) {
+    return new HtmlExtractor(productToken, true);
   }
 
   /**
@@ -81,7 +98,7 @@ public final class HtmlExtractor {
     Charsets.Decision decision = Charsets.detect(body, contentTypeHeader);
     int robots = 0;
     for (String value : xRobotsTagHeaders) robots |= RobotsDirectives.ofHeader(value, productToken);
-    PageScan scan = scan(body, decision);
+    DocumentScan scan = scan(body, decision);
     robots |= scan.robots();
     boolean noindex = (robots & RobotsDirectives.NOINDEX) != 0;
     boolean nofollow = (robots & RobotsDirectives.NOFOLLOW) != 0;
@@ -102,12 +119,26 @@ public final class HtmlExtractor {
     return new ExtractedPage(links, canonical, noindex, nofollow, decision.charset());
   }
 
-  private PageScan scan(byte[] body, Charsets.Decision decision) {
-    // Malformed bytes become U+FFFD; jsoup builds a tree from any text.
+  private DocumentScan scan(byte[] body, Charsets.Decision decision) {
+    // Malformed bytes become U+FFFD; both readers read any text.
     return scan(new String(body, decision.bomLength(), body.length - decision.bomLength(), decision.charset()));
   }
 
-  private PageScan scan(String html) {
+  private DocumentScan scan(String html) {
+    if (!treeOnly) {
+      try {
+        Optional<DocumentScan> streamed = StreamScan.of(html, productToken);
+        if (streamed.isPresent()) return streamed.get();
+      } catch (RuntimeException bug) {
+        // Not expected: a bug to see in the library log; the tree reads the page as well, only slower.
+        LOG.log(System.Logger.Level.WARNING, "streaming HTML reader failed; the page is read by jsoup", bug);
+      }
+    }
+    return treeScan(html);
+  }
+
+  /** The page read from jsoup's DOM: for the pages {@link StreamScan} cannot read without a tree. */
+  private PageScan treeScan(String html) {
     try {
       PageScan scan = new PageScan(productToken, AttributeValues.decoded());
       NodeTraversor.filter(scan, Parser.htmlParser().parseInput(html, ""));
@@ -127,12 +158,12 @@ public final class HtmlExtractor {
    * The document's links, then those of its {@code iframe srcdoc} documents: each is a document of its
    * own (UTF-8, its own {@code <base>}) whose fallback base is its parent's base (HTML: about:srcdoc).
    */
-  private List<String> links(PageScan scan, DocumentBase base, int depth) {
+  private List<String> links(DocumentScan scan, DocumentBase base, int depth) {
     SequencedSet<String> links = new LinkedHashSet<>();
     for (String href : scan.hrefs()) base.resolve(href).ifPresent(links::add);
     if (depth < MAX_SRCDOC_DEPTH) {
       for (String srcdoc : scan.srcdocs()) {
-        PageScan frame = scan(srcdoc);
+        DocumentScan frame = scan(srcdoc);
         // A parent base of another scheme leaves no http(s) fallback: the frame's relative links go nowhere.
         Optional<DocumentBase> frameBase = base.url().map(url -> DocumentBase.of(url, frame.baseHref(), UTF_8));
         if (frameBase.isPresent()) links.addAll(links(frame, frameBase.get(), depth + 1));

@@ -11,11 +11,9 @@ import org.jsoup.parser.Parser;
 import org.jsoup.select.NodeFilter;
 
 /**
- * Collects, in one traversal of a parsed page, everything the extractor reads from the document:
- * link targets as written, the first {@code <base href>}, the first canonical link in the head,
- * the robots meta directives for us, and the {@code iframe srcdoc} documents. Resolution happens
- * afterwards, once the base is known, because a {@code <base>} applies to links before it too. One
- * instance per page; not thread-safe.
+ * Collects, in one traversal of a page parsed by jsoup, everything the extractor reads from the
+ * document ({@link DocumentScan}): the reader for the pages {@link StreamScan} cannot read without a
+ * tree. One instance per page; not thread-safe.
  *
  * <p>What counts is what a browser shows, as the DOM has it: HTML {@code a}/{@code area}/{@code
  * frame}/{@code iframe}/{@code base}/{@code link}/{@code meta} (an SVG or MathML element of the same
@@ -23,7 +21,7 @@ import org.jsoup.select.NodeFilter;
  * content is not the page and is skipped, except a declarative shadow root, whose links are shown
  * but whose {@code <base>} is not the document's.
  */
-final class PageScan implements NodeFilter {
+final class PageScan implements NodeFilter, DocumentScan {
 
   private final String productToken;
   private final AttributeValues values;
@@ -130,25 +128,30 @@ final class PageScan implements NodeFilter {
   }
 
   /** Link targets as written, in document order, each once, rel=nofollow ones left out. */
-  SequencedSet<String> hrefs() {
+  @Override
+  public SequencedSet<String> hrefs() {
     return hrefs;
   }
 
   /** The {@code srcdoc} of each {@code iframe} that has one, in document order: documents of their own. */
-  List<String> srcdocs() {
+  @Override
+  public List<String> srcdocs() {
     return srcdocs;
   }
 
-  Optional<String> baseHref() {
+  @Override
+  public Optional<String> baseHref() {
     return Optional.ofNullable(baseHref);
   }
 
-  Optional<String> canonicalHref() {
+  @Override
+  public Optional<String> canonicalHref() {
     return Optional.ofNullable(canonicalHref);
   }
 
   /** {@link RobotsDirectives} bits from the robots meta tags for everyone or for us. */
-  int robots() {
+  @Override
+  public int robots() {
     return robots;
   }
 

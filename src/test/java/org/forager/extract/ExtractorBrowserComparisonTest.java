@@ -47,12 +47,8 @@ class ExtractorBrowserComparisonTest {
   private static final Map<String, List<List<String>>> DELIBERATE = Map.of(
       // The HTML Standard: an unparseable base is ignored. Chromium resolves nothing against it.
       "base-unparseable.html", List.of(List.of("ORIGIN/corpus/dir/relative-under-bad-base.html"), List.of()),
-      // jsoup 1.23.1 ends a body script at "</script>" inside "<!-- <script>" (double-escaped); a browser does not.
-      "script-double-escaping.html", List.of(List.of("ORIGIN/corpus/dir/in-script-after-inner-script.html"), List.of()),
       // A closed shadow root is shown, but no script (so not the harness) can read it.
       "template-declarative-shadow-root.html", List.of(List.of("ORIGIN/corpus/dir/closed-shadow.html"), List.of()),
-      // Chromium's customizable <select> parser keeps an <a> inside <option>; jsoup drops the tag, as HTML once did.
-      "tree-construction-oddities.html", List.of(List.of(), List.of("ORIGIN/corpus/dir/in-select-option.html")),
       // Undeclared valid UTF-8 is read as UTF-8; Chromium guesses (here the parent frame's windows-1252).
       "utf-8-undeclared.html", List.of(List.of("ORIGIN/caf%C3%A9/?q=caf%C3%A9"), List.of("ORIGIN/caf%C3%83%C2%A9/?q=caf%C3%A9")));
 

@@ -1,0 +1,67 @@
+package org.forager.extract;
+
+import java.util.Arrays;
+
+/**
+ * The {@code <template>} elements open (outside foreign content) and the HTML elements open inside
+ * them, for {@link StreamScan}: template content is not the page, so all that matters is where it
+ * ends. It ends at the {@code </template>} of the outermost one; an end tag inside that closes no
+ * element opened inside, or a table row outside a cell (foster parenting in a template), is where
+ * jsoup's tree and the HTML Standard part ways, so the scan then leaves the page to the tree. Not
+ * thread-safe.
+ */
+final class TemplateContent {
+
+  private String[] open = new String[8];
+  private int size;
+  private int templates;
+  private boolean inRows; // a tr, tbody, … is open without a cell: content would be foster-parented
+
+  /** Whether the scan is in template content. */
+  boolean isOpen() {
+    return templates > 0;
+  }
+
+  /** A {@code <template>} start tag. */
+  void openTemplate() {
+    templates++;
+    push("template");
+  }
+
+  /**
+   * A start tag read by the HTML rules inside template content (after {@link #openTemplate} for the
+   * template itself); returns false where the tree must decide.
+   */
+  boolean start(String name, boolean isVoid) {
+    switch (name) {
+      case "tr", "tbody", "thead", "tfoot", "colgroup", "col", "caption" -> inRows = !name.equals("caption");
+      case "td", "th" -> inRows = false;
+      case "table" -> inRows = true;
+      default -> {
+        if (inRows) return false;
+      }
+    }
+    if (!isVoid) push(name);
+    return true;
+  }
+
+  /** An end tag inside template content; returns false where the tree must decide. */
+  boolean end(String name) {
+    for (int k = size - 1; k >= 0; k--) {
+      if (open[k].equals(name)) {
+        for (int j = size - 1; j >= k; j--) {
+          if (open[j].equals("template")) templates--;
+        }
+        size = k;
+        if (templates == 0) inRows = false;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void push(String name) {
+    if (size == open.length) open = Arrays.copyOf(open, size * 2);
+    open[size++] = name;
+  }
+}

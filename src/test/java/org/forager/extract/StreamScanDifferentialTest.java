@@ -1,0 +1,157 @@
+package org.forager.extract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The streaming reader ({@link StreamScan}, what {@link HtmlExtractor} uses) against the jsoup DOM
+ * reader it replaced ({@link HtmlExtractor#treeOnly}): the same links in the same order, canonical,
+ * robots directives and charset on every page of the browser corpus and on random tag soup, except
+ * where the streaming reader is deliberately closer to browsers (listed here, and in
+ * docs/extraction.md).
+ */
+@Timeout(120)
+class StreamScanDifferentialTest {
+
+  private static final String PAGE = "https://example.org/dir/page.html";
+  private static final HtmlExtractor STREAMED = new HtmlExtractor("ForagerBot");
+  private static final HtmlExtractor TREE = HtmlExtractor.treeOnly("ForagerBot");
+
+  /** Corpus pages where the readers differ, and how: links only the streamed reader has, links only the tree has. */
+  private static final Map<String, List<List<String>>> CLOSER_TO_BROWSERS = Map.of(
+      // A <select> keeps the elements in it (HTML since 2025, Chromium); jsoup drops them.
+      "tree-construction-oddities.html", List.of(List.of("https://example.org/dir/in-select-option.html"), List.of()),
+      // jsoup ends a body script at the "</script>" of a double-escaped "<!-- <script>" section.
+      "script-double-escaping.html", List.of(List.of(), List.of("https://example.org/dir/in-script-after-inner-script.html")),
+      // A tag cut off by the end of the input is dropped; jsoup keeps "<iframe src=" (a frame of the page itself).
+      "tag-cut-off-after-equals-sign.html", List.of(List.of(), List.of("https://example.org/dir/page.html")),
+      // A <title> (RCDATA) without an end tag runs to the end of the page; jsoup ends it at the next tag.
+      "title-without-end-tag.html", List.of(List.of(), List.of("https://example.org/dir/hidden-by-title.html")));
+
+  @Test
+  void streamedReadsTheCorpusAsTheTreeDoes() throws Exception {
+    Path corpus = corpus();
+    Properties contentTypes = new Properties();
+    try (InputStream in = Files.newInputStream(corpus.resolve("content-types.properties"))) {
+      contentTypes.load(in);
+    }
+    List<Path> pages;
+    try (Stream<Path> files = Files.list(corpus)) {
+      pages = files.filter(p -> p.toString().endsWith(".html")).sorted().toList();
+    }
+    assertTrue(pages.size() >= 40, "corpus: " + pages.size());
+    for (Path page : pages) {
+      String name = page.getFileName().toString();
+      byte[] body = Files.readAllBytes(page);
+      Optional<String> type = Optional.of(contentTypes.getProperty(name, "text/html"));
+      ExtractedPage streamed = STREAMED.extract(PAGE, body, type, List.of(), List.of());
+      ExtractedPage tree = TREE.extract(PAGE, body, type, List.of(), List.of());
+      List<List<String>> expected = CLOSER_TO_BROWSERS.getOrDefault(name, List.of(List.of(), List.of()));
+      assertEquals(expected, List.of(minus(streamed.links(), tree.links()), minus(tree.links(), streamed.links())), name);
+      if (!CLOSER_TO_BROWSERS.containsKey(name)) assertEquals(tree, streamed, name);
+      else assertEquals(tree.canonical(), streamed.canonical(), name);
+    }
+  }
+
+  /** Bits of HTML that make tag soup: the tags and syntax the two readers read, and some they skip. */
+  private static final List<String> SOUP = List.of(
+      "<a href=", "<A HREF=", "<a rel=nofollow href=", "<area href=", "<frame src=", "<iframe src=",
+      "<iframe srcdoc=", "<base href=", "<link rel=canonical href=", "<meta name=robots content=",
+      "<meta name=ForagerBot content=", "\"", "'", "=", ">", "/>", "<", "</", "</a>", " ", "\n", "\t", "\r\n",
+      "<html>", "<head>", "</head>", "<body>", "</body>", "</html>", "<!--", "-->", "--!>", "<!-->", "<!DOCTYPE html>",
+      "<?xml?>", "<![CDATA[", "]]>", "<script>", "</script>", "<style>", "</style>", "<textarea>", "</textarea>",
+      "<title>", "</title>", "<noscript>", "</noscript>", "<template>", "</template>", "<svg>", "</svg>",
+      "<math>", "</math>", "<foreignObject>", "</foreignObject>", "<desc>", "<mi>", "</mi>", "<mtext>",
+      "<annotation-xml encoding=text/html>", "<table>", "</table>", "<tr>", "<td>", "</td>", "<th>", "<caption>",
+      "<tbody>", "<p>", "</p>", "<div>", "</div>", "<span>", "</span>", "<b>", "</b>", "<br>", "</br>",
+      "<font color=red>", "<img src=", "<xmp>", "</xmp>", "<noframes>", "<ul><li>", "<h1>", "<form>",
+      "&amp;", "&amp", "&amp_", "&not-", "&lt;", "&#", "&#x41;", "&#0;", "&#x80;", "&#xD800;", "&nbsp", "&",
+      ";", "\u0000", "noindex", "nofollow", "none", "text", "é", "例", "a.html", "/b?q=é", "../c", "#top",
+      "http://other.example/x", "//cdn.example/y", "javascript:x()", "mailto:a@b", " z.html ");
+
+  @Test
+  void streamedReadsTagSoupAsTheTreeDoes() {
+    SplittableRandom random = new SplittableRandom(Long.getLong("soup.seed", 15));
+    List<String> differences = new ArrayList<>();
+    int compared = 0;
+    int differing = 0;
+    for (int round = 0; round < Integer.getInteger("soup.rounds", 30_000); round++) {
+      StringBuilder html = new StringBuilder();
+      int tokens = 1 + random.nextInt(40);
+      for (int t = 0; t < tokens; t++) html.append(SOUP.get(random.nextInt(SOUP.size())));
+      String soup = closed(html.toString());
+      if (readDifferentlyOnPurpose(soup)) continue;
+      compared++;
+      byte[] body = soup.getBytes(StandardCharsets.UTF_8);
+      Optional<String> type = Optional.of("text/html; charset=utf-8");
+      ExtractedPage streamed = STREAMED.extract(PAGE, body, type, List.of(), List.of());
+      ExtractedPage tree = TREE.extract(PAGE, body, type, List.of(), List.of());
+      if (!streamed.equals(tree)) differing++;
+      if (!streamed.equals(tree) && differences.size() < 10) {
+        differences.add(soup.replace("\n", "\\n") + "\n   streamed " + streamed + "\n   tree     " + tree);
+      }
+    }
+    assertTrue(compared > 10_000, "compared " + compared);
+    int d = differing;
+    int c = compared;
+    assertEquals(List.of(), differences, () -> d + " of " + c + " differ\n" + String.join("\n", differences));
+  }
+
+  /**
+   * {@code soup} with every tag and raw text left open closed: jsoup keeps a tag cut off by the end of
+   * the input after an {@code =}, and ends a {@code <title>} or {@code <textarea>} without an end tag
+   * at the next tag; the streamed reader does as browsers (see {@link #CLOSER_TO_BROWSERS}).
+   */
+  static String closed(String soup) {
+    return soup + " x>\n</textarea></title></iframe></style></xmp></noframes></script>";
+  }
+
+  /**
+   * Soup the two readers read differently on purpose, the streamed one as browsers: an {@code <a>} in a
+   * {@code <select>} (jsoup drops it), a double-escaped script in the body (jsoup ends it early), a
+   * {@code <head>} in SVG or MathML (HTML ends foreign content there, jsoup does not), and a legacy
+   * reference before {@code -} or {@code _} in an {@code <a>} jsoup clones (adoption agency: the clone's
+   * value is not decoded); and, found by {@code HtmlExtractorFuzz#streamedMatchesTree}, a U+FFFF (jsoup's
+   * reader takes it for the end of the input) and a {@code <plaintext>} in a {@code <noscript>} (jsoup
+   * reads what follows as markup).
+   */
+  static boolean readDifferentlyOnPurpose(String soup) {
+    String lower = soup.toLowerCase(java.util.Locale.ROOT);
+    int foreign = Math.min(index(lower, "<svg"), index(lower, "<math"));
+    int script = lower.indexOf("<script");
+    return lower.indexOf("<head", foreign) >= 0 && foreign < lower.length()
+        || !AttributeValues.terminateLegacyReferences(soup).equals(soup)
+        || lower.contains("<select")
+        || soup.indexOf('\uFFFF') >= 0
+        || lower.contains("<noscript") && lower.indexOf("<plaintext", lower.indexOf("<noscript")) >= 0
+        || script >= 0 && lower.indexOf("<!--", script) >= 0;
+  }
+
+  private static int index(String s, String part) {
+    int at = s.indexOf(part);
+    return at < 0 ? s.length() : at;
+  }
+
+  private static List<String> minus(List<String> a, List<String> b) {
+    return a.stream().filter(x -> !b.contains(x)).toList();
+  }
+
+  private static Path corpus() throws URISyntaxException {
+    return Path.of(StreamScanDifferentialTest.class.getResource("browser/content-types.properties").toURI()).getParent();
+  }
+}
