@@ -55,6 +55,10 @@ final class OriginCrawler implements OriginTask {
   private boolean fetchRobotsFirst;
   /** The state as last read from or written to the store: an unchanged one is not written again. */
   private OriginState saved;
+  /** Whether a turn failed unexpectedly: {@link #failed()}. */
+  private volatile boolean failed;
+  /** When this crawler was taken up (its first turn). */
+  private Instant takenUpAt;
   /** When the origin has work next, as it left the working set: {@link #nextWork}. */
   private Optional<Instant> nextWork = Optional.empty();
   /** Whether the last page crawled was a new URL (not a recrawl): the next read goes on alternating. */
@@ -89,6 +93,20 @@ final class OriginCrawler implements OriginTask {
 
   @Override
   public OptionalLong turn() {
+    try {
+      return turnUnguarded();
+    } catch (RuntimeException e) {
+      failed = true; // the scheduler reports it; the working set does not take the origin up again this run
+      throw e;
+    }
+  }
+
+  /** Whether a turn of this origin failed unexpectedly (a bug): it stops for this run. */
+  boolean failed() {
+    return failed;
+  }
+
+  private OptionalLong turnUnguarded() {
     if (!loaded) load();
     // Defensive: whoever dispatched this turn, no request before the origin's time.
     long allowed = session.requestAllowedAt();
@@ -255,13 +273,16 @@ final class OriginCrawler implements OriginTask {
   /**
    * Brings the origin's agenda entry up to date as it leaves the working set: a run then takes it up
    * only when it has work (docs/crawl-loop.md, "The origin working set"). With sitemaps on, it is taken
-   * up again after sitemaps.reread_after even with nothing due, to read them again.
+   * up again after sitemaps.reread_after even with nothing due, to read them again, counted from the
+   * run's start (so that a daily run with the default of a day reads them daily, not every other day)
+   * or, in a continuous crawl, from when it was taken up.
    */
   private void settle() {
     if (ctx.store().leases().isPresent()) return; // a fleet's agenda is its leases (FleetCoordinator)
     CrawlConfig.Sitemaps sitemapConfig = ctx.config().sitemaps();
+    Instant from = ctx.run().continuous() ? takenUpAt : cutoff;
     Optional<Instant> takeUpBy = sitemapConfig.enabled()
-        ? Optional.of(ctx.clock().instant().plus(sitemapConfig.rereadAfter()))
+        ? Optional.of(from.plus(sitemapConfig.rereadAfter()))
         : Optional.empty();
     nextWork = ctx.store().settle(origin, takeUpBy);
   }
@@ -285,6 +306,7 @@ final class OriginCrawler implements OriginTask {
   }
 
   private void load() {
+    takenUpAt = ctx.clock().instant();
     session = new OriginSession(origin, ctx);
     robots = new RobotsStep(session);
     sitemaps = new SitemapStep(session);

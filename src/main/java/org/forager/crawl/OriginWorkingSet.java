@@ -46,6 +46,12 @@ final class OriginWorkingSet implements TaskSource {
   static final int MAX_REVISITS = 100_000;
   /** Origins that left, kept as snapshots for the status page. */
   static final int RECENTLY_FINISHED = 100;
+  /**
+   * Continuous: passes start at most this often. A pass reads the agenda from its start, entries of
+   * origins under way included, so a crawl whose entries come due all the time would otherwise pass
+   * over them all the time; a URL is at most this late.
+   */
+  static final java.time.Duration MIN_PASS_INTERVAL = java.time.Duration.ofSeconds(1);
 
   private final CrawlStore store;
   private final Function<Origin, OriginCrawler> newCrawler;
@@ -54,6 +60,10 @@ final class OriginWorkingSet implements TaskSource {
   private final ArrayDeque<AgendaEntry> page = new ArrayDeque<>();
   private final LinkedHashSet<Origin> revisits = new LinkedHashSet<>();
   private final ArrayDeque<OriginSnapshot> recentlyFinished = new ArrayDeque<>();
+  /** Origins whose turn failed unexpectedly: they stop for this run (at most MAX_REVISITS kept). */
+  private final java.util.Set<Origin> failed = new java.util.HashSet<>();
+  /** Continuous: when the pass under way (or the last) started. */
+  private Instant passStartedAt = Instant.MIN;
   /** The cutoff of this pass: entries up to it are taken. */
   private Instant passCutoff;
   /** The last entry read from the store in this pass; empty before the first. */
@@ -82,6 +92,7 @@ final class OriginWorkingSet implements TaskSource {
     this.newCrawler = newCrawler;
     this.passes = passes;
     this.passCutoff = cutoff;
+    this.passStartedAt = passes.isPresent() ? cutoff : Instant.MIN;
   }
 
   @Override
@@ -90,7 +101,7 @@ final class OriginWorkingSet implements TaskSource {
     while (tasks.size() < max) {
       Origin origin = nextOrigin();
       if (origin == null) break;
-      if (active.containsKey(origin)) continue;
+      if (active.containsKey(origin) || failed.contains(origin)) continue;
       OriginCrawler crawler = newCrawler.apply(origin);
       active.put(origin, crawler);
       tasks.add(crawler);
@@ -108,6 +119,9 @@ final class OriginWorkingSet implements TaskSource {
     if (!(task instanceof OriginCrawler crawler)) return true;
     if (crawler.resting()) return false;
     active.remove(crawler.origin(), crawler);
+    // A turn that failed (a bug) stops its origin for this run: its agenda entry was not settled, and
+    // every pass would take it up again to fail again (too many failures stop the whole crawl).
+    if (crawler.failed() && failed.size() < MAX_REVISITS) failed.add(crawler.origin());
     if (recentlyFinished.size() == RECENTLY_FINISHED) recentlyFinished.removeFirst();
     recentlyFinished.addLast(crawler.snapshot());
     // A pass under way meets the origin's new entry (it is later than the pass's cutoff, so after its
@@ -182,12 +196,17 @@ final class OriginWorkingSet implements TaskSource {
   private void startPass() {
     passDone = false;
     cursor = Optional.empty();
-    passes.ifPresent(p -> passCutoff = p.clock().get());
+    passes.ifPresent(p -> {
+      passCutoff = p.clock().get();
+      passStartedAt = passCutoff;
+    });
   }
 
   /** Continuous: asks for a pass at {@code at} unless one was asked for by then. */
   private void passAt(Instant at) {
     if (passes.isEmpty()) return;
+    Instant earliest = passStartedAt.equals(Instant.MIN) ? at : passStartedAt.plus(MIN_PASS_INTERVAL);
+    if (at.isBefore(earliest)) at = earliest;
     if (nextPassAt.isPresent() && !at.isBefore(nextPassAt.get())) return;
     nextPassAt = Optional.of(at);
     passes.get().alarm().accept(at);

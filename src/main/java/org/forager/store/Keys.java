@@ -25,8 +25,7 @@ import org.forager.url.Origin;
  *       {@link CrawlStore#setting}), {@code 'W' field(8) origin} (the agenda, {@link
  *       CrawlStore#agenda}: {@link #NEW_WORK_FIELD} for an origin with never-crawled URLs, else a
  *       due field as the due index's), {@code 'w' origin} (the field of the origin's timed agenda
- *       entry, so that {@link CrawlStore#settle} can replace it), {@code 'M' agenda} (present once the
- *       agenda holds every origin's work)
+ *       entry, so that {@link CrawlStore#settle} can replace it)
  * </ul>
  */
 final class Keys {
@@ -36,8 +35,8 @@ final class Keys {
   static final int MAX_DEPTH = 0xFFFF;
   static final byte[] URL_COUNT = meta('M', "url-count");
   static final byte[] FORMAT = meta('M', "format");
-  /** Written once the agenda was built for a store from before it (or the store began with it). */
-  static final byte[] AGENDA_BUILT = meta('M', "agenda");
+  /** The store's format: 2 since the agenda (1 had none; older Forager versions refuse 2). */
+  static final int FORMAT_VERSION = 2;
   /** The agenda field of an origin with never-crawled URLs: before every due time's. */
   static final long NEW_WORK_FIELD = 0L;
 

@@ -107,25 +107,27 @@ public final class RocksCrawlStore implements CrawlStore {
   private void loadMeta() {
     call(() -> {
       byte[] format = rocks.db.get(rocks.meta, Keys.FORMAT);
-      if (format == null) {
-        rocks.db.put(rocks.meta, writeOptions, Keys.FORMAT, new byte[] {1});
-      } else if (format.length != 1 || format[0] != 1) {
+      if (format != null && (format.length != 1 || format[0] < 1 || format[0] > Keys.FORMAT_VERSION)) {
         throw new StoreException("cannot open the crawl store at " + rocks.dir
             + ": unknown store format " + Arrays.toString(format));
       }
       byte[] count = rocks.db.get(rocks.meta, Keys.URL_COUNT);
       writes = new GroupCommit(rocks, writeOptions,
           count == null ? 0 : new ByteReader(count).readLongBigEndian());
-      if (rocks.db.get(rocks.meta, Keys.AGENDA_BUILT) == null) buildAgenda();
+      if (format == null || format[0] < Keys.FORMAT_VERSION) {
+        // Format 1 had no agenda: built, then the format raised (a crash in between builds it again). A
+        // version of Forager from before the agenda refuses format 2 rather than add URLs off the agenda.
+        if (format != null) buildAgenda();
+        rocks.db.put(rocks.meta, writeOptions, Keys.FORMAT, new byte[] {(byte) Keys.FORMAT_VERSION});
+      }
       return null;
     });
   }
 
   /**
-   * A store from before the agenda: every origin of its scope goes on it with new work, so that the
-   * first run looks at each once ({@link #settle} then puts it where its URLs say). A store opened
-   * for the first time has an empty scope, and begins with the agenda. Written in batches, the marker
-   * last: a crash in between builds it again.
+   * A store from before the agenda (format 1): every origin of its scope goes on it with new work, so
+   * that the first run looks at each once ({@link #settle} then puts it where its URLs say). Written in
+   * batches; puts of the same keys, so building it twice does no harm.
    */
   private void buildAgenda() throws RocksDBException {
     WriteBatch[] batch = {new WriteBatch()};
@@ -149,7 +151,6 @@ public final class RocksCrawlStore implements CrawlStore {
     } finally {
       batch[0].close();
     }
-    rocks.db.put(rocks.meta, writeOptions, Keys.AGENDA_BUILT, new byte[] {1});
   }
 
   /** {@inheritDoc} One batch: each origin put under 'S' and deleted from 'D'. */

@@ -1,5 +1,6 @@
 package org.forager.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -145,7 +146,7 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     store.record(crawl("http://b.example/1", T0, T0.plus(Duration.ofDays(30))), List.of());
     RocksDatabase rocks = ((RocksCrawlStore) store).database();
     rocks.db.deleteRange(rocks.meta, new byte[] {'W'}, new byte[] {'W' + 1});
-    rocks.db.delete(rocks.meta, Keys.AGENDA_BUILT);
+    rocks.db.put(rocks.meta, Keys.FORMAT, new byte[] {1});
     assertEquals(List.of(), store.agenda(T0.plus(Duration.ofDays(3650)), Optional.empty(), 10), "as an old store");
 
     reopen();
@@ -153,6 +154,20 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     store.settle(A, Optional.empty());
     reopen();
     assertEquals(List.of(AgendaEntry.newWork(B)), store.agenda(T0, Optional.empty(), 10), "built once, not again");
+    assertArrayEquals(new byte[] {2}, ((RocksCrawlStore) store).database().db.get(rocks().meta, Keys.FORMAT));
+  }
+
+  @Test
+  void aStoreOfAnUnknownLaterFormatIsRefused() throws Exception {
+    rocks().db.put(rocks().meta, Keys.FORMAT, new byte[] {3});
+    store.close();
+    StoreException e = assertThrows(StoreException.class, () -> RocksCrawlStore.open(dir.resolve("store")));
+    assertTrue(e.getMessage().contains("unknown store format [3]"), e.getMessage());
+    store = openStore(dir.resolve("other"));
+  }
+
+  private RocksDatabase rocks() {
+    return ((RocksCrawlStore) store).database();
   }
 
   private static void await(CyclicBarrier barrier) {
