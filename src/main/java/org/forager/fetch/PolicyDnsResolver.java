@@ -57,15 +57,14 @@ final class PolicyDnsResolver implements DnsResolver {
   /**
    * The ASCII (xn--) form DNS and the pins know a name by. The client's {@code Host} turns an
    * internationalized name back into Unicode before it asks (httpcore 5.3), so a pin on
-   * {@code xn--bcher-kva.test} and DNS itself would miss {@code bücher.test}.
+   * {@code xn--bcher-kva.test} and DNS itself would miss {@code bücher.test}. UTS #46 as the URL
+   * Standard has it, as the URL parser does: IDNA2003 (java.net.IDN) turned {@code faß.test}, the
+   * client's Unicode form of {@code xn--fa-hia.test}, into {@code fass.test}, another site.
    */
-  private static String ascii(String host) {
+  static String ascii(String host) {
     if (host.chars().allMatch(c -> c < 0x80)) return host;
-    try {
-      return java.net.IDN.toASCII(host, java.net.IDN.ALLOW_UNASSIGNED);
-    } catch (IllegalArgumentException e) {
-      return host; // not a name IDNA can write: asked as it is, and fails as a DNS failure
-    }
+    // Not a name UTS #46 can write: asked as it is, and fails as a DNS failure.
+    return org.forager.url.Idna.toAscii(host).orElse(host);
   }
 
   /** Only asked for Kerberos and SPNEGO, which are off: answers the name as it is, without a lookup. */

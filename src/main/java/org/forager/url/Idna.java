@@ -12,7 +12,7 @@ import java.util.Set;
  * ICU4J, whose Unicode version is ICU's (Unicode 17 for ICU 78). Stateless and thread-safe: ICU's
  * {@code IDNA} instances are immutable.
  */
-final class Idna {
+public final class Idna {
 
   private static final IDNA UTS46 = IDNA.getUTS46Instance(
       IDNA.NONTRANSITIONAL_TO_ASCII | IDNA.CHECK_BIDI | IDNA.CHECK_CONTEXTJ);
@@ -24,6 +24,15 @@ final class Idna {
       IDNA.Error.EMPTY_LABEL, IDNA.Error.LABEL_TOO_LONG, IDNA.Error.DOMAIN_NAME_TOO_LONG);
 
   private Idna() {}
+
+  /**
+   * The ASCII form of a host name as the URL Standard has it (UTS #46, non-transitional): {@code
+   * faß.example} is {@code xn--fa-hia.example}; empty when UTS #46 refuses the name.
+   */
+  public static java.util.Optional<String> toAscii(String domain) {
+    StringBuilder out = new StringBuilder(domain.length() + 16);
+    return toAscii(domain, out) ? java.util.Optional.of(out.toString()) : java.util.Optional.empty();
+  }
 
   /** Appends the ASCII form of {@code domain} (lower case, as ICU maps it); false on a UTS #46 error. */
   static boolean toAscii(String domain, StringBuilder out) {
