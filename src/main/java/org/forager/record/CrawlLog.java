@@ -40,29 +40,15 @@ public final class CrawlLog implements AutoCloseable {
   /** The first failed write, after which nothing more is written. */
   private IOException failed;
 
-  /** The open live file: the bytes it holds, and the writers over it. */
+  /** The open live file and the writers over it. */
   private static final class Sink {
-    final OutputStream file;
+    final Counting file;
     final OutputStream out;
     final JsonGenerator json;
-    long bytes;
 
     Sink(Path path) throws IOException {
       OutputStream raw = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      bytes = Files.size(path);
-      file = new FilterOutputStream(raw) {
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-          out.write(b, off, len);
-          bytes += len;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-          out.write(b);
-          bytes++;
-        }
-      };
+      file = new Counting(raw, Files.size(path));
       out = new BufferedOutputStream(file, 1 << 16);
       json = new JsonFactory().createGenerator(out);
       json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
@@ -74,6 +60,28 @@ public final class CrawlLog implements AutoCloseable {
     void close() throws IOException {
       json.close();
       out.close();
+    }
+  }
+
+  /** Counts the bytes the file holds, so that rotation needs no system call per line. */
+  private static final class Counting extends FilterOutputStream {
+    long bytes;
+
+    Counting(OutputStream file, long bytes) {
+      super(file);
+      this.bytes = bytes;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      bytes += len;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      bytes++;
     }
   }
 
@@ -166,7 +174,7 @@ public final class CrawlLog implements AutoCloseable {
       json.flush();
       sink.out.write('\n');
       sink.out.flush();
-      if (rotation.isPresent() && sink.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
+      if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
     } catch (IOException e) {
       failed = e;
       throw failure(e);
