@@ -24,7 +24,7 @@ final class IpAudit {
   /** Longer than any request (fetch_timeout bounds one to about twice its value). */
   static final long HORIZON_MILLIS = 10 * 60_000;
 
-  private record Request(long start, long end, int line) {}
+  private record Request(long start, long end) {}
 
   private static final class Window {
     final List<Request> requests = new ArrayList<>();
@@ -42,8 +42,11 @@ final class IpAudit {
     this.limits = limits;
   }
 
-  /** A request to {@code ip} from {@code start} to {@code end} (epoch nanoseconds), on log line {@code line}. */
-  void request(String ip, String origin, String url, long start, long end, int line,
+  /**
+   * A request to {@code ip} from {@code start} to {@code end} (epoch nanoseconds), on line {@code line}
+   * of the log file {@code file}.
+   */
+  void request(String ip, String origin, String url, long start, long end, String file, int line,
       List<PolitenessAudit.Violation> violations) {
     Window w = windows.computeIfAbsent(ip, x -> new Window());
     w.count++;
@@ -51,7 +54,7 @@ final class IpAudit {
     w.maxEnd = Math.max(w.maxEnd, end);
     long horizon = w.maxEnd - (HORIZON_MILLIS + limits.minDelayMillis()) * 1_000_000L;
     w.requests.removeIf(r -> r.end < horizon);
-    Request now = new Request(start, end, line);
+    Request now = new Request(start, end);
     List<Request> overlapping = new ArrayList<>();
     double closest = Double.POSITIVE_INFINITY;
     for (Request r : w.requests) {
@@ -66,10 +69,10 @@ final class IpAudit {
     w.maxInFlight = Math.max(w.maxInFlight, inFlight);
     w.minGap = Math.min(w.minGap, closest);
     if (inFlight > limits.maxInFlight()) {
-      violations.add(new PolitenessAudit.Violation(ip, line, "in flight per IP", String.format(
+      violations.add(new PolitenessAudit.Violation(ip, file, line, "in flight per IP", String.format(
           "%d requests in flight to %s at once (at most %d): %s", inFlight, ip, limits.maxInFlight(), url)));
     } else if (closest + PolitenessAudit.ROUNDING_MILLIS < limits.minDelayMillis()) {
-      violations.add(new PolitenessAudit.Violation(ip, line, "delay per IP", String.format(
+      violations.add(new PolitenessAudit.Violation(ip, file, line, "delay per IP", String.format(
           "%.1f ms from another request to %s, per-IP delay %d ms: %s", closest, ip, limits.minDelayMillis(), url)));
     }
     w.requests.add(now);

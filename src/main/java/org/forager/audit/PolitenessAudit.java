@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,11 +12,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.forager.record.CrawlLogFiles;
 import org.forager.url.Origin;
 
 /**
- * Proves politeness from {@code logs/crawl.jsonl} alone. For each origin, over the actions that sent a
- * request (refusals by a gate send none):
+ * Proves politeness from the crawl log alone ({@code logs/crawl.jsonl} and its finished parts, read
+ * as one stream in the order they were written). For each origin, over the actions that sent a request
+ * (refusals by a gate send none):
  * <ul>
  *   <li><b>one in flight</b>: no request starts before the previous one ended;
  *   <li><b>delay</b>: the gap from the end of one request to the start of the next is at least the
@@ -44,8 +44,13 @@ public final class PolitenessAudit {
   /** duration_ms is truncated to whole milliseconds, so an end time may be up to this much late. */
   public static final long ROUNDING_MILLIS = 1;
 
-  /** One broken rule. */
-  public record Violation(String origin, int line, String rule, String detail) {}
+  /**
+   * One broken rule.
+   *
+   * @param file the name of the log file the line is in (the live file or a finished part)
+   * @param line the line's number in that file, from 1
+   */
+  public record Violation(String origin, String file, int line, String rule, String detail) {}
 
   /** What one origin did. */
   public record OriginReport(String origin, long requests, long robotsRequests, long refusals,
@@ -64,7 +69,7 @@ public final class PolitenessAudit {
     public static final PerIp DEFAULTS = new PerIp(1, 0);
   }
 
-  /** The whole audit. */
+  /** The whole audit; {@code lines} counts the lines of all the log's files. */
   public record Report(long lines, long requests, List<OriginReport> origins, List<IpReport> ips,
       List<Violation> violations) {
     public boolean polite() {
@@ -96,77 +101,111 @@ public final class PolitenessAudit {
     return audit(crawlLog, PerIp.DEFAULTS);
   }
 
+  /**
+   * Audits the crawl log whose live file is {@code crawlLog}: its finished parts (gzipped or not) in the
+   * order they were written, then the live file, as one stream, so that a rule broken across two
+   * files is found as well. A part finished while the audit runs is read if it was listed at the start.
+   *
+   * @throws UncheckedIOException naming the file that cannot be read
+   */
   public static Report audit(Path crawlLog, PerIp perIp) {
-    ObjectMapper json = new ObjectMapper();
-    IpAudit ips = new IpAudit(perIp);
-    Map<String, OriginState> origins = new HashMap<>();
-    List<Violation> violations = new ArrayList<>();
-    long lines = 0;
-    long requests = 0;
-    try (BufferedReader reader = Files.newBufferedReader(crawlLog, StandardCharsets.UTF_8)) {
-      String line;
-      while ((line = reader.readLine()) != null) {
-        lines++;
-        if (line.isBlank()) continue;
-        JsonNode a;
-        try {
-          a = json.readTree(line);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-          violations.add(new Violation("", (int) lines, "log", "not a JSON object: " + e.getOriginalMessage()));
-          continue;
-        }
-        String url = a.path("url").asText();
-        String origin = Origin.ofUrl(url).toString();
-        OriginState s = origins.computeIfAbsent(origin, OriginState::new);
-        String outcome = a.path("outcome").asText();
-        boolean robots = "robots".equals(a.path("kind").asText());
-        if (outcome.startsWith("BLOCKED_") || outcome.equals("OUT_OF_SCOPE")) {
-          s.refusals++;
-          continue; // no request was sent
-        }
-        requests++;
-        Instant ts = Instant.parse(a.path("ts").asText());
-        long start = ts.getEpochSecond() * 1_000_000_000L + ts.getNano();
-        long end = start + a.path("duration_ms").asLong() * 1_000_000L;
-        if (s.lastEndNanos != Long.MIN_VALUE) {
-          if (start < s.lastStartNanos) {
-            violations.add(new Violation(origin, (int) lines, "order", "starts before the previous request of the origin"));
-          }
-          double gap = (start - s.lastEndNanos) / 1e6;
-          s.minGap = Math.min(s.minGap, gap);
-          if (start < s.lastEndNanos) {
-            s.maxInFlight = 2;
-            violations.add(new Violation(origin, (int) lines, "one in flight",
-                String.format("started %.1f ms before the previous request ended", -gap)));
-          } else if (gap + ROUNDING_MILLIS < s.lastDelayMillis) {
-            violations.add(new Violation(origin, (int) lines, "delay",
-                String.format("%.1f ms after the previous request, delay in force %d ms", gap, s.lastDelayMillis)));
-          }
-        }
-        if (robots) {
-          s.robotsRequests++;
-          s.robotsOk = !(outcome.equals("TIMEOUT") || outcome.equals("NETWORK_ERROR") || outcome.equals("DNS_ERROR")
-              || outcome.equals("RATE_LIMITED")
-              || (outcome.equals("HTTP_ERROR") && a.path("http_status").asInt() >= 500));
-        } else if (!s.robotsOk) {
-          violations.add(new Violation(origin, (int) lines, "robots.txt first",
-              "page requested without a successful robots.txt fetch before it: " + url));
-        }
-        String ip = a.path("ip").asText("");
-        if (!ip.isEmpty()) ips.request(ip, origin, url, start, end, (int) lines, violations);
-        s.requests++;
-        s.lastStartNanos = start;
-        s.lastEndNanos = end;
-        s.lastDelayMillis = a.path("delay_ms").asLong();
-      }
+    List<Path> parts;
+    try {
+      parts = CrawlLogFiles.parts(crawlLog);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + crawlLog + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot read " + crawlLog.toAbsolutePath().getParent() + ": " + e.getMessage(), e);
     }
-    List<OriginReport> reports = new ArrayList<>();
-    for (OriginState s : new TreeMap<>(origins).values()) {
-      reports.add(new OriginReport(s.origin, s.requests, s.robotsRequests, s.refusals,
-          s.minGap == Double.POSITIVE_INFINITY ? Double.NaN : s.minGap, s.requests == 0 ? 0 : s.maxInFlight));
+    Auditor auditor = new Auditor(perIp);
+    for (Path part : parts) {
+      String file = part.getFileName().toString();
+      int lineNo = 0;
+      try (BufferedReader reader = CrawlLogFiles.open(part)) {
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+          auditor.line(file, ++lineNo, line);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + part + ": " + e.getMessage(), e);
+      }
     }
-    return new Report(lines, requests, reports, ips.reports(), violations);
+    return auditor.report();
+  }
+
+  /** The audit's state, carried from one line to the next across the log's files. */
+  private static final class Auditor {
+    final ObjectMapper json = new ObjectMapper();
+    final IpAudit ips;
+    final Map<String, OriginState> origins = new HashMap<>();
+    final List<Violation> violations = new ArrayList<>();
+    long lines;
+    long requests;
+
+    Auditor(PerIp perIp) {
+      this.ips = new IpAudit(perIp);
+    }
+
+    void line(String file, int lineNo, String line) {
+      lines++;
+      if (line.isBlank()) return;
+      JsonNode a;
+      try {
+        a = json.readTree(line);
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        violations.add(new Violation("", file, lineNo, "log", "not a JSON object: " + e.getOriginalMessage()));
+        return;
+      }
+      String url = a.path("url").asText();
+      String origin = Origin.ofUrl(url).toString();
+      OriginState s = origins.computeIfAbsent(origin, OriginState::new);
+      String outcome = a.path("outcome").asText();
+      boolean robots = "robots".equals(a.path("kind").asText());
+      if (outcome.startsWith("BLOCKED_") || outcome.equals("OUT_OF_SCOPE")) {
+        s.refusals++;
+        return; // no request was sent
+      }
+      requests++;
+      Instant ts = Instant.parse(a.path("ts").asText());
+      long start = ts.getEpochSecond() * 1_000_000_000L + ts.getNano();
+      long end = start + a.path("duration_ms").asLong() * 1_000_000L;
+      if (s.lastEndNanos != Long.MIN_VALUE) {
+        if (start < s.lastStartNanos) {
+          violations.add(new Violation(origin, file, lineNo, "order",
+              "starts before the previous request of the origin"));
+        }
+        double gap = (start - s.lastEndNanos) / 1e6;
+        s.minGap = Math.min(s.minGap, gap);
+        if (start < s.lastEndNanos) {
+          s.maxInFlight = 2;
+          violations.add(new Violation(origin, file, lineNo, "one in flight",
+              String.format("started %.1f ms before the previous request ended", -gap)));
+        } else if (gap + ROUNDING_MILLIS < s.lastDelayMillis) {
+          violations.add(new Violation(origin, file, lineNo, "delay",
+              String.format("%.1f ms after the previous request, delay in force %d ms", gap, s.lastDelayMillis)));
+        }
+      }
+      if (robots) {
+        s.robotsRequests++;
+        s.robotsOk = !(outcome.equals("TIMEOUT") || outcome.equals("NETWORK_ERROR") || outcome.equals("DNS_ERROR")
+            || outcome.equals("RATE_LIMITED")
+            || (outcome.equals("HTTP_ERROR") && a.path("http_status").asInt() >= 500));
+      } else if (!s.robotsOk) {
+        violations.add(new Violation(origin, file, lineNo, "robots.txt first",
+            "page requested without a successful robots.txt fetch before it: " + url));
+      }
+      String ip = a.path("ip").asText("");
+      if (!ip.isEmpty()) ips.request(ip, origin, url, start, end, file, lineNo, violations);
+      s.requests++;
+      s.lastStartNanos = start;
+      s.lastEndNanos = end;
+      s.lastDelayMillis = a.path("delay_ms").asLong();
+    }
+
+    Report report() {
+      List<OriginReport> reports = new ArrayList<>();
+      for (OriginState s : new TreeMap<>(origins).values()) {
+        reports.add(new OriginReport(s.origin, s.requests, s.robotsRequests, s.refusals,
+            s.minGap == Double.POSITIVE_INFINITY ? Double.NaN : s.minGap, s.requests == 0 ? 0 : s.maxInFlight));
+      }
+      return new Report(lines, requests, reports, ips.reports(), violations);
+    }
   }
 }

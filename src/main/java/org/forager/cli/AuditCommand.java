@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.forager.audit.PolitenessAudit;
 import org.forager.config.Durations;
+import org.forager.record.CrawlLogFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Model.CommandSpec;
     name = "audit",
     mixinStandardHelpOptions = true,
     description = {
-      "Reads logs/crawl.jsonl of a crawl and checks, origin by origin, that no two requests were in",
+      "Reads the crawl log of a crawl (logs/crawl.jsonl and its rotated crawl-*.jsonl.gz parts, in",
+      "order) and checks, origin by origin, that no two requests were in",
       "flight at once, that every gap kept the delay in force, and that robots.txt came first; and,",
       "IP address by IP address, the crawl's politeness.per_ip limits (give them if not the defaults).",
       "Prints one line per origin and every violation; exits 3 if there is any.",
@@ -44,7 +46,7 @@ final class AuditCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Path log = dataDir.resolve("logs").resolve("crawl.jsonl");
-    if (!Files.isRegularFile(log)) {
+    if (!hasLog(log)) {
       spec.commandLine().getErr().println("forager: " + dataDir + " has no crawl log (no " + log + ")");
       return Main.EXIT_USAGE;
     }
@@ -76,12 +78,21 @@ final class AuditCommand implements Callable<Integer> {
       }
     }
     for (PolitenessAudit.Violation v : report.violations()) {
-      out.printf("VIOLATION line %d %s: %s: %s%n", v.line(), v.origin(), v.rule(), v.detail());
+      out.printf("VIOLATION %s line %d %s: %s: %s%n", v.file(), v.line(), v.origin(), v.rule(), v.detail());
     }
     out.printf("%s: %,d requests to %,d origins in %,d log lines, %,d violations%n",
         report.polite() ? "POLITE" : "NOT POLITE", report.requests(), report.origins().size(), report.lines(),
         report.violations().size());
     out.flush();
     return report.polite() ? 0 : EXIT_VIOLATIONS;
+  }
+
+  /** Whether the live file or any finished part of the log is there. */
+  private static boolean hasLog(Path live) {
+    try {
+      return !CrawlLogFiles.parts(live).isEmpty();
+    } catch (java.io.IOException e) {
+      return Files.isRegularFile(live);
+    }
   }
 }

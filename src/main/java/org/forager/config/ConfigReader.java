@@ -25,7 +25,7 @@ final class ConfigReader {
   static final List<String> ROOT_KEYS = List.of(
       "user_agent", "seeds", "data_dir", "max_actions", "concurrency", "politeness", "robots", "recrawl",
       "skip_extensions", "limits", "do_not_crawl", "url_query_parameters", "network", "store", "warc", "sitemaps",
-      "do_not_crawl_file", "fleet", "status", "duplicates", "scope", "sites");
+      "do_not_crawl_file", "fleet", "status", "duplicates", "scope", "sites", "log");
   static final List<String> POLITENESS_KEYS =
       List.of("min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay", "per_ip");
   static final List<String> PER_IP_KEYS = List.of("max_in_flight", "min_delay");
@@ -86,7 +86,8 @@ final class ConfigReader {
             .get("skip_links", Values::bool).orElse(defaults.duplicates().skipLinks())),
         root.has("scope") ? ScopeReader.read(root.section("scope", ScopeReader.KEYS)) : defaults.scope(),
         root.get("sites", (path, node) -> SiteReader.read(path, node, politeness, limits.maxPagesPerOrigin()))
-            .orElse(defaults.sites()));
+            .orElse(defaults.sites()),
+        log(root.section("log", List.of("rotate_size", "rotate_at_start", "keep"))));
   }
 
   private static String userAgent(String path, JsonNode node) {
@@ -197,6 +198,14 @@ final class ConfigReader {
         section.get("compression", ConfigReader::warcCompression).orElse(defaults.compression()),
         section.get("zstd_level", (path, node) -> Values.wholeNumber(path, node, 1, 19))
             .map(Long::intValue).orElse(defaults.zstdLevel()));
+  }
+
+  private static CrawlConfig.Log log(Section section) {
+    CrawlConfig.Log defaults = CrawlConfig.Log.defaults();
+    return new CrawlConfig.Log(
+        section.get("rotate_size", Values::positiveSize).orElse(defaults.rotateBytes()),
+        section.get("rotate_at_start", Values::bool).orElse(defaults.rotateAtStart()),
+        section.get("keep", Values::positiveDuration).or(defaults::keep));
   }
 
   private static CrawlConfig.Warc.Compression warcCompression(String path, JsonNode node) {

@@ -41,7 +41,8 @@ public record CrawlConfig(
     Status status,
     Duplicates duplicates,
     ScopeConfig scope,
-    Sites sites) {
+    Sites sites,
+    Log log) {
 
   public static final String DEFAULT_USER_AGENT =
       "ForagerBot/0.1 (+https://github.com/forager-crawler/forager)";
@@ -59,6 +60,18 @@ public record CrawlConfig(
     this(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions,
         limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status,
         duplicates, ScopeConfig.defaults(), Sites.NONE);
+  }
+
+  /** With the default crawl-log rotation: the constructor from before {@code log} existed. */
+  public CrawlConfig(
+      String userAgent, List<String> seeds, Path dataDir, long maxActions, int concurrency,
+      Politeness politeness, Robots robots, Recrawl recrawl, List<String> skipExtensions, Limits limits,
+      List<DoNotCrawlRule> doNotCrawl, List<QueryParameterRule> urlQueryParameters, Network network,
+      Store store, Warc warc, Sitemaps sitemaps, Optional<Path> doNotCrawlFile, Fleet fleet, Status status,
+      Duplicates duplicates, ScopeConfig scope, Sites sites) {
+    this(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl, skipExtensions,
+        limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet, status,
+        duplicates, scope, sites, Log.defaults());
   }
 
   /**
@@ -475,6 +488,25 @@ public record CrawlConfig(
   }
 
   /**
+   * Rotation and retention of the crawl log, {@code logs/crawl.jsonl} (docs/configuration.md, {@code log}).
+   *
+   * @param rotateBytes the live file is finished (renamed, then gzipped) once it reaches this size
+   * @param rotateAtStart also finish a non-empty live file when a crawl starts, so that each run has its own
+   * @param keep finished files whose last line is older than this are deleted; empty: all are kept
+   */
+  public record Log(long rotateBytes, boolean rotateAtStart, Optional<Duration> keep) {
+    public static final long DEFAULT_ROTATE_BYTES = 256L << 20;
+
+    public static Log defaults() {
+      return new Log(DEFAULT_ROTATE_BYTES, false, Optional.empty());
+    }
+  }
+
+  public CrawlConfig withLog(Log log) {
+    return toBuilder().log(log).build();
+  }
+
+  /**
    * Which URLs the crawl may take on (docs/scope.md). Enforced by {@code org.forager.scope.Scope}.
    *
    * @param mode what the seeds stand for: their origins, their registrable domains, or a start into
@@ -619,6 +651,7 @@ public record CrawlConfig(
     b.duplicates = duplicates;
     b.scope = scope;
     b.sites = sites;
+    b.log = log;
     return b;
   }
 
@@ -646,6 +679,7 @@ public record CrawlConfig(
     private Duplicates duplicates;
     private ScopeConfig scope;
     private Sites sites;
+    private Log log;
 
     private Builder() {}
 
@@ -759,10 +793,15 @@ public record CrawlConfig(
       return this;
     }
 
+    public Builder log(Log log) {
+      this.log = log;
+      return this;
+    }
+
     public CrawlConfig build() {
       return new CrawlConfig(userAgent, seeds, dataDir, maxActions, concurrency, politeness, robots, recrawl,
           skipExtensions, limits, doNotCrawl, urlQueryParameters, network, store, warc, sitemaps, doNotCrawlFile, fleet,
-          status, duplicates, scope, sites);
+          status, duplicates, scope, sites, log);
     }
   }
 
@@ -799,7 +838,8 @@ public record CrawlConfig(
         Status.defaults(),
         Duplicates.defaults(),
         ScopeConfig.defaults(),
-        Sites.NONE);
+        Sites.NONE,
+        Log.defaults());
   }
 
   /** The product token robots.txt groups and meta robots names are matched on: the User-Agent up to '/' or space. */

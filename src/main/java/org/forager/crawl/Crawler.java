@@ -191,7 +191,7 @@ public final class Crawler implements AutoCloseable {
       WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), config.warc().maxFileBytes(),
           recordCompression(config.warc()), "Forager/" + version());
       opened.add(warc);
-      CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"));
+      CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"), config.log(), clock);
       opened.add(log);
       CachingResolver dnsCache = HttpFetcher.Options.dnsCache(config);
       Fetcher fetcher = newFetcher.apply(dnsCache);

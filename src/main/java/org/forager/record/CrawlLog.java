@@ -2,58 +2,128 @@ package org.forager.record;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
+import org.forager.config.CrawlConfig;
 
 /**
  * Appends one JSON object per crawl action to {@code logs/crawl.jsonl}. Each line is written whole
  * and handed to the operating system before {@link #write} returns, so a killed process leaves
  * complete lines only (at worst one torn last line). Thread-safe.
  *
+ * <p>Rotation ({@link #open(Path, CrawlConfig.Log, Clock)}): once the live file reaches {@code
+ * rotate_size}, after a whole line, it is finished into a gzipped part beside it and a new live file
+ * started (see {@link LogRotation} for the steps and why a kill loses nothing); readers read the
+ * parts in order with {@link CrawlLogFiles}.
+ *
  * <p>Errors: a write that fails (disk full) throws an {@link UncheckedIOException} naming the file,
  * and so does every later write, without touching the file: what a failed write left (at worst a
  * torn line) stays last, to be cut by the next {@link #open}, even if space comes back meanwhile.
- * {@link #close} after such a failure releases the file without trying to write again.
+ * {@link #close} after such a failure releases the file without trying to write again. A rotation
+ * whose rename fails fails the same way.
  */
 public final class CrawlLog implements AutoCloseable {
 
   private final Path path;
-  private final OutputStream file;
-  private final OutputStream out;
-  private final JsonGenerator json;
+  /** Empty: the file grows without rotation. */
+  private final Optional<LogRotation> rotation;
+  private Sink sink;
   /** The first failed write, after which nothing more is written. */
   private IOException failed;
 
-  private CrawlLog(Path path, OutputStream file, OutputStream out, JsonGenerator json) {
-    this.path = path;
-    this.file = file;
-    this.out = out;
-    this.json = json;
-  }
+  /** The open live file and the writers over it. */
+  private static final class Sink {
+    final Counting file;
+    final OutputStream out;
+    final JsonGenerator json;
 
-  /**
-   * Opens the log for appending, creating the file and its directory. A last line left unfinished by
-   * a killed process is cut off first, so that every line stays one whole JSON object.
-   */
-  public static CrawlLog open(Path file) {
-    try {
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      cutUnfinishedLine(file);
-      OutputStream raw = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      OutputStream out = new java.io.BufferedOutputStream(raw, 1 << 16);
-      JsonGenerator json = new JsonFactory().createGenerator(out);
+    Sink(Path path) throws IOException {
+      OutputStream raw = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      file = new Counting(raw, Files.size(path));
+      out = new BufferedOutputStream(file, 1 << 16);
+      json = new JsonFactory().createGenerator(out);
       json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
       // One object per line: no separator between root values (Jackson's default is a space).
       json.setRootValueSeparator(null);
       json.configure(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM, false);
-      return new CrawlLog(file, raw, out, json);
+    }
+
+    void close() throws IOException {
+      json.close();
+      out.close();
+    }
+  }
+
+  /** Counts the bytes the file holds, so that rotation needs no system call per line. */
+  private static final class Counting extends FilterOutputStream {
+    long bytes;
+
+    Counting(OutputStream file, long bytes) {
+      super(file);
+      this.bytes = bytes;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      bytes += len;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      bytes++;
+    }
+  }
+
+  private CrawlLog(Path path, Optional<LogRotation> rotation, Sink sink) {
+    this.path = path;
+    this.rotation = rotation;
+    this.sink = sink;
+  }
+
+  /**
+   * Opens the log for appending, without rotation, creating the file and its directory. A last line
+   * left unfinished by a killed process is cut off first, so that every line stays one whole JSON
+   * object.
+   */
+  public static CrawlLog open(Path file) {
+    return open(file, Optional.empty(), Clock.systemUTC());
+  }
+
+  /**
+   * Opens the log as {@link #open(Path)} does, rotating it as {@code policy} says: first the parts a
+   * killed process left are finished and the expired ones deleted; with {@code rotateAtStart} a
+   * non-empty live file is finished. Only one process may open a log directory at a time (the
+   * store's lock sees to it for a crawl).
+   *
+   * @param clock the time retention counts from
+   */
+  public static CrawlLog open(Path file, CrawlConfig.Log policy, Clock clock) {
+    return open(file, Optional.of(policy), clock);
+  }
+
+  private static CrawlLog open(Path file, Optional<CrawlConfig.Log> policy, Clock clock) {
+    LogRotation rotation = null;
+    try {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      cutUnfinishedLine(file);
+      if (policy.isPresent()) {
+        rotation = LogRotation.start(file, policy.get(), clock);
+        if (policy.get().rotateAtStart() && Files.exists(file) && Files.size(file) > 0) rotation.finish();
+      }
+      return new CrawlLog(file, Optional.ofNullable(rotation), new Sink(file));
     } catch (IOException e) {
+      if (rotation != null) rotation.close();
       throw new UncheckedIOException("cannot open crawl log " + file + ": " + e.getMessage(), e);
     }
   }
@@ -82,6 +152,7 @@ public final class CrawlLog implements AutoCloseable {
    */
   public synchronized void write(CrawlAction a) {
     if (failed != null) throw failure(failed);
+    JsonGenerator json = sink.json;
     try {
       json.writeStartObject();
       json.writeStringField("ts", a.ts().toString());
@@ -101,12 +172,20 @@ public final class CrawlLog implements AutoCloseable {
       if (a.outOfScopeLinks() > 0) json.writeNumberField("out_of_scope_links", a.outOfScopeLinks());
       json.writeEndObject();
       json.flush();
-      out.write('\n');
-      out.flush();
+      sink.out.write('\n');
+      sink.out.flush();
+      if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
     } catch (IOException e) {
       failed = e;
       throw failure(e);
     }
+  }
+
+  /** Finishes the live file after a whole line and starts the next. */
+  private void rotate(LogRotation r) throws IOException {
+    sink.close();
+    r.finish();
+    sink = new Sink(path);
   }
 
   private UncheckedIOException failure(IOException e) {
@@ -118,18 +197,20 @@ public final class CrawlLog implements AutoCloseable {
     else json.writeNullField(name);
   }
 
+  /** Closes the live file, then waits for the compression of a part finished last. */
   @Override
   public synchronized void close() {
     try {
       if (failed != null) {
         // The buffers hold what could not be written; writing it now could land after a torn line.
-        file.close();
+        sink.file.close();
         return;
       }
-      json.close();
-      out.close();
+      sink.close();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot close crawl log " + path + ": " + e.getMessage(), e);
+    } finally {
+      rotation.ifPresent(LogRotation::close);
     }
   }
 }

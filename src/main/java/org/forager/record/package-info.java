@@ -1,5 +1,6 @@
 /**
- * The crawl log ({@code logs/crawl.jsonl}, one line per crawl action as it happens) and the
+ * The crawl log ({@code logs/crawl.jsonl}, one line per crawl action as it happens, finished into
+ * gzipped parts as it grows: {@link org.forager.record.CrawlLogFiles} reads them in order) and the
  * end-of-run summary of outcomes.
  */
 package org.forager.record;

@@ -102,4 +102,46 @@ class PolitenessAuditTest {
     assertEquals(List.of("delay per IP"), delayed.violations().stream().map(PolitenessAudit.Violation::rule).toList());
     assertTrue(delayed.violations().get(0).detail().contains("http://c.example/robots.txt"), delayed.violations().toString());
   }
+
+  @Test
+  void aViolationSplitAcrossARotatedPartAndTheLiveFileIsFound() throws Exception {
+    Path logs = Files.createDirectories(tmp.resolve("logs"));
+    // Parts out of name order (sequence 10 after 9) and one still uncompressed: read by sequence.
+    gzip(logs.resolve("crawl-20261121T000000Z-9.jsonl.gz"),
+        line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 10, 100));
+    gzip(logs.resolve("crawl-20261121T000000Z-10.jsonl.gz"),
+        line("2026-11-21T00:00:00.110Z", "page", "http://a.example/", "FETCHED", 200, 500, 100));
+    Files.write(logs.resolve("crawl-20261121T000001Z-11.jsonl"),
+        List.of(line("2026-11-21T00:00:00.710Z", "page", "http://a.example/1", "FETCHED", 200, 10, 100)));
+    Files.write(logs.resolve("crawl-20261121T000001Z-12.jsonl.gz.tmp"), List.of("half a gzip, never read"));
+    Files.write(logs.resolve("crawl.jsonl"), List.of(
+        // Starts while /1 (the part before) is still in flight.
+        line("2026-11-21T00:00:00.715Z", "page", "http://a.example/2", "FETCHED", 200, 10, 100)));
+
+    PolitenessAudit.Report report = PolitenessAudit.audit(logs.resolve("crawl.jsonl"));
+
+    assertEquals(4, report.lines());
+    assertEquals(4, report.requests());
+    assertEquals(1, report.violations().size(), report.violations().toString());
+    PolitenessAudit.Violation v = report.violations().get(0);
+    assertEquals("one in flight", v.rule());
+    assertEquals("crawl.jsonl", v.file());
+    assertEquals(1, v.line());
+  }
+
+  @Test
+  void onlyRotatedPartsWithoutALiveFileAreAudited() throws Exception {
+    Path logs = Files.createDirectories(tmp.resolve("logs"));
+    gzip(logs.resolve("crawl-20261121T000000Z-1.jsonl.gz"),
+        line("2026-11-21T00:00:00.000Z", "page", "http://a.example/", "FETCHED", 200, 10, 100));
+    PolitenessAudit.Report report = PolitenessAudit.audit(logs.resolve("crawl.jsonl"));
+    assertEquals(List.of("robots.txt first"), report.violations().stream().map(PolitenessAudit.Violation::rule).toList());
+    assertEquals("crawl-20261121T000000Z-1.jsonl.gz", report.violations().get(0).file());
+  }
+
+  private static void gzip(Path file, String... lines) throws Exception {
+    try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(file))) {
+      for (String l : lines) out.write((l + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
 }

@@ -13,6 +13,7 @@ import org.forager.config.CrawlConfig;
 import org.forager.config.Overrides;
 import org.forager.audit.PolitenessAudit;
 import org.forager.crawl.Crawler;
+import org.forager.record.CrawlLogFiles;
 import org.forager.record.RunSummary;
 
 /** Runs a real crawl from a YAML configuration in a test's data directory, and reads its outputs. */
@@ -96,18 +97,28 @@ public final class TestCrawl {
     if (!report.polite()) throw new AssertionError("the crawl log shows impoliteness: " + report.violations());
   }
 
-  /** The crawl log's lines, parsed. */
+  /** The crawl log's lines, parsed: its finished parts (gzipped or not) in order, then the live file. */
   public static List<JsonNode> log(Path dataDir) {
+    List<JsonNode> lines = new java.util.ArrayList<>();
     try {
-      return Files.readAllLines(dataDir.resolve("logs/crawl.jsonl")).stream().map(line -> {
-        try {
-          return JSON.readTree(line);
-        } catch (IOException e) {
-          throw new UncheckedIOException("bad crawl log line: " + line, e);
+      for (Path part : CrawlLogFiles.parts(dataDir.resolve("logs/crawl.jsonl"))) {
+        try (java.io.BufferedReader reader = CrawlLogFiles.open(part)) {
+          for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            lines.add(parse(line));
+          }
         }
-      }).toList();
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+    return lines;
+  }
+
+  private static JsonNode parse(String line) {
+    try {
+      return JSON.readTree(line);
+    } catch (IOException e) {
+      throw new UncheckedIOException("bad crawl log line: " + line, e);
     }
   }
 
