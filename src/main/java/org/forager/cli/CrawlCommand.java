@@ -34,7 +34,8 @@ import picocli.CommandLine.Model.CommandSpec;
       "Running again with the same data directory resumes where the last run stopped.",
       "",
       "Writes under the data directory: store/ (the crawl database), warc/*.warc.gz (or .warc.zst),",
-      "logs/crawl.jsonl (one line per crawl action), logs/library.log (what libraries log);",
+      "logs/crawl.jsonl (one line per crawl action; rotated to logs/crawl-*.jsonl.gz at log.rotate_size),",
+      "logs/library.log (what libraries log);",
       "prints a summary of outcomes at the end.",
     },
     footer = {
