@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.forager.audit.PolitenessAudit;
 import org.forager.store.CrawlStore;
@@ -55,6 +56,9 @@ class FleetCrawlTest {
   /** Runs on every page request, with the requester's User-Agent. */
   private volatile java.util.function.IntConsumer onPageRequest = n -> {};
   private final Map<Integer, String> userAgentOfRequest = new ConcurrentHashMap<>();
+  /** The path and site of the page request being answered, for onPageRequest (requests of one site are one at a time). */
+  private final ThreadLocal<String> currentPath = new ThreadLocal<>();
+  private final ThreadLocal<Integer> currentSite = new ThreadLocal<>();
 
   @BeforeAll
   static void startServer() {
@@ -83,7 +87,7 @@ class FleetCrawlTest {
 
   @AfterEach
   void stopAll() {
-    for (Process child : children) child.destroyForcibly();
+    for (Process child : children) child.destroyForcibly(); // SIGKILL ends a stopped process too
     sites.forEach(TestSite::close);
   }
 
@@ -164,13 +168,78 @@ class FleetCrawlTest {
     assertStoreComplete(store);
   }
 
+  /**
+   * Issue 16: a process frozen past its lease (SIGSTOP: a GC pause, a stalled VM) used to finish what
+   * it was doing on resuming, unfenced. Frozen while the server answers one of its requests, then
+   * resumed once the other process took the origin over: the server sees no overlap and no interval
+   * under min_delay, the frozen process's late record of that page is refused (the new holder
+   * fetches it again), and it carries on with other origins.
+   */
+  @Test
+  void aProcessFrozenPastItsLeaseSendsNothingLateAndItsLateWritesAreRefused() throws Exception {
+    String store = postgres.freshSchema();
+    int freezeAt = ORIGINS * PAGES / 6;
+    CountDownLatch frozen = new CountDownLatch(1);
+    CountDownLatch takenOver = new CountDownLatch(1);
+    AtomicReference<String> frozenPath = new AtomicReference<>();
+    AtomicInteger frozenChild = new AtomicInteger(-1);
+    AtomicInteger frozenSite = new AtomicInteger(-1);
+    AtomicLong stoppedAt = new AtomicLong();
+    onPageRequest = n -> {
+      String ua = userAgentOfRequest.get(n);
+      int c = Integer.parseInt(ua.substring("FleetBot-".length(), ua.indexOf('/')));
+      if (n == freezeAt) {
+        // Stopped before the answer leaves: the process gets it, with everything else, on resuming.
+        signal("STOP", children.get(c));
+        stoppedAt.set(System.nanoTime());
+        frozenChild.set(c);
+        frozenPath.set(currentPath.get());
+        frozenSite.set(currentSite.get());
+        frozen.countDown();
+      } else if (n > freezeAt && currentSite.get() == frozenSite.get() && c != frozenChild.get()) {
+        takenOver.countDown(); // the other process's first page of that origin
+      }
+    };
+    for (int c = 0; c < 2; c++) children.add(startChild(c, store));
+    assertTrue(frozen.await(WAIT_SECONDS, TimeUnit.SECONDS), "the crawl reached " + freezeAt + " page requests");
+    int stale = frozenChild.get();
+    TestSite site = sites.get(frozenSite.get());
+    assertTrue(takenOver.await(WAIT_SECONDS, TimeUnit.SECONDS), "the other process took " + site.origin() + " over");
+    assertTrue(System.nanoTime() - stoppedAt.get() >= TimeUnit.SECONDS.toNanos(2), "taken over after the 2 s lease");
+    long pagesBefore = pagesFetchedBy(stale);
+    signal("CONT", children.get(stale));
+    for (int c = 0; c < 2; c++) assertEquals(0, awaitExit(c), "child " + c + " exit status");
+
+    assertPoliteOnTheServers();
+    assertTrue(output(stale).contains("write was refused"), "the late record was refused:\n" + output(stale));
+    assertTrue(pagesFetchedBy(stale) > pagesBefore, "it carried on with other origins:\n" + output(stale));
+    assertEquals(2, site.count(frozenPath.get()), "the page whose record was refused is fetched again");
+    for (TestSite s : sites) {
+      for (String path : pagePaths()) assertTrue(s.count(path) >= 1, s.url(path) + " fetched");
+    }
+    for (int c = 0; c < 2; c++) assertAuditPasses(c);
+    assertStoreComplete(store);
+  }
+
+  private static void signal(String name, Process process) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + name);
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError("kill -" + name, e);
+    }
+  }
+
   private void page(TestSite site, String path, String... hrefs) {
     StringBuilder html = new StringBuilder("<!doctype html><title>" + path + "</title>");
     for (String href : hrefs) html.append("<a href=\"").append(href).append("\">link</a>\n");
     String body = html.toString();
+    int siteIndex = sites.indexOf(site);
     site.route(path, ex -> {
       int n = pageRequests.incrementAndGet();
       userAgentOfRequest.put(n, ex.getRequestHeaders().getFirst("User-Agent"));
+      currentPath.set(path);
+      currentSite.set(siteIndex);
       onPageRequest.accept(n);
       TestSite.respond(ex, 200, "text/html", body);
     });
@@ -194,6 +263,7 @@ class FleetCrawlTest {
     yaml.append("network: { allow_private_addresses: true }\n");
     yaml.append("store: { kind: postgres, url: \"").append(storeUrl).append("\" }\n");
     yaml.append("fleet: { lease: 2s }\n");
+    yaml.append("limits: { fetch_timeout: 1s }\n"); // a request must end within its lease
     Path config = Files.writeString(tmp.resolve("child" + c + ".yaml"), yaml);
     String[] args = new String[extraArgs.length + 1];
     args[0] = "--quiet";
