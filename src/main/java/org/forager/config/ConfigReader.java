@@ -57,7 +57,7 @@ final class ConfigReader {
     Section root = Section.of("", tree.get(), ROOT_KEYS);
     Politeness politeness = politeness(root.section("politeness", POLITENESS_KEYS));
     Limits limits = limits(root.section("limits", LIMITS_KEYS));
-    return new CrawlConfig(
+    return checkFleet(new CrawlConfig(
         root.get("user_agent", ConfigReader::userAgent).orElse(defaults.userAgent()),
         root.get("seeds", (path, node) -> Values.list(path, node, ConfigReader::seed)).orElse(defaults.seeds()),
         root.get("data_dir", ConfigReader::path).orElse(defaults.dataDir()),
@@ -87,7 +87,22 @@ final class ConfigReader {
         root.has("scope") ? ScopeReader.read(root.section("scope", ScopeReader.KEYS)) : defaults.scope(),
         root.get("sites", (path, node) -> SiteReader.read(path, node, politeness, limits.maxPagesPerOrigin()))
             .orElse(defaults.sites()),
-        log(root.section("log", List.of("rotate_size", "rotate_at_start", "keep"))));
+        log(root.section("log", List.of("rotate_size", "rotate_at_start", "keep")))));
+  }
+
+  /**
+   * A fleet process starts a request only while its lease outlasts the request's timeout
+   * (docs/fleet.md, "Fencing"): with a fetch timeout over half the lease, it never could.
+   */
+  private static CrawlConfig checkFleet(CrawlConfig config) {
+    Duration lease = config.fleet().lease();
+    Duration fetchTimeout = config.limits().fetchTimeout();
+    if (config.store().kind().equals("postgres") && fetchTimeout.compareTo(lease.dividedBy(2)) > 0) {
+      throw ConfigException.at("fleet.lease", "must be at least twice limits.fetch_timeout ("
+          + Durations.format(fetchTimeout) + ") for a fleet's requests to end within their lease, got "
+          + Durations.format(lease));
+    }
+    return config;
   }
 
   private static String userAgent(String path, JsonNode node) {

@@ -15,6 +15,11 @@ import org.forager.store.OriginLeases;
  * per address every {@code fleet.lease / 3} at most, not one per request. An address another process
  * holds is asked again a third of a lease later. Thread-safe; what it remembers is bounded by the
  * addresses used within one lease.
+ *
+ * <p>A request is allowed only while more than two thirds of the address's lease are left (counted
+ * from when the call that took or renewed it was sent, on the monotonic clock): more than the
+ * request's own timeout, which a fleet's configuration keeps under half the lease. Address leases
+ * guard no writes, so they carry no epoch (docs/fleet.md, "Fencing").
  */
 final class FleetAddresses {
 
@@ -57,7 +62,8 @@ final class FleetAddresses {
     if (held) {
       heldUntil.put(a, now + leaseNanos);
       askAgainAt.remove(a);
-      return true;
+      // A reply that came late leaves less of the lease than a request may need: not now.
+      return now + leaseNanos - System.nanoTime() > leaseNanos * 2 / 3;
     }
     heldUntil.remove(a);
     askAgainAt.put(a, now + recheckNanos());

@@ -19,6 +19,7 @@ import java.util.function.Function;
 import org.forager.frontier.OriginTask;
 import org.forager.frontier.Scheduler;
 import org.forager.frontier.TaskSource;
+import org.forager.store.LeaseLostException;
 import org.forager.store.OriginLeases;
 import org.forager.store.OriginLeases.Release;
 import org.forager.store.OriginState;
@@ -32,9 +33,13 @@ import org.forager.url.Origin;
  * nothing, and no other process holds a live lease (one that dies is waited for, and its origins
  * taken over once its leases expire). {@link #close} releases what is still held.
  *
- * <p>A turn starts only while this process holds the origin's lease with at least a third of it
- * left, counted from when the claim or renewal was sent: an origin lost on renewal (its lease
- * expired and another process took it) stops after the turn in flight.
+ * <p>A turn starts only while this process holds the origin's lease with enough of it left for the
+ * turn's request to end, by its own timeout ({@code limits.fetch_timeout}), before the lease does,
+ * with a tenth of the lease to spare ({@link #minLeftNanos}); the lease counted from when the claim or
+ * renewal was sent, on this process's monotonic clock (which runs on while the process is frozen).
+ * An origin lost on renewal (its lease expired and another process took it) stops after the turn in
+ * flight; a write the store refuses because another process claimed the origin meanwhile ({@link
+ * LeaseLostException}) drops the origin with a one-line notice, and the process goes on with the others.
  *
  * <p>Thread-safe: turns run on the scheduler's threads, claims and renewals on one thread of its own.
  */
@@ -49,6 +54,7 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
   private final Duration lease;
   private final long leaseNanos;
   private final long renewEveryNanos;
+  private final long minLeftNanos;
   private final int maxOrigins;
 
   private final ReentrantLock lock = new ReentrantLock();
@@ -82,7 +88,24 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
     this.lease = ctx.config().fleet().lease();
     this.leaseNanos = lease.toNanos();
     this.renewEveryNanos = leaseNanos / 3;
+    this.minLeftNanos = minLeftNanos(lease, ctx.config().limits().fetchTimeout());
     this.maxOrigins = ctx.config().concurrency();
+  }
+
+  /**
+   * How much of its lease an origin must have left for a turn to start: its request's whole timeout
+   * plus a tenth of the lease (for the time between this check and the request, and the database's
+   * and this process's clocks running at slightly different rates), and never less than a third.
+   *
+   * @throws IllegalArgumentException when a turn could never start: {@code fetchTimeout} is more than
+   *     half of {@code lease} (the configuration reader refuses such a fleet with one line)
+   */
+  static long minLeftNanos(Duration lease, Duration fetchTimeout) {
+    if (fetchTimeout.compareTo(lease.dividedBy(2)) > 0) {
+      throw new IllegalArgumentException("limits.fetch_timeout (" + fetchTimeout + ") must be at most half of"
+          + " fleet.lease (" + lease + ")");
+    }
+    return Math.max(lease.toNanos() / 3, fetchTimeout.toNanos() + lease.toNanos() / 10);
   }
 
   /** Starts claiming; the scheduler must be running (or about to) to take the origins. */
@@ -320,11 +343,24 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
       } finally {
         lock.unlock();
       }
-      // A renewal is late: wait for it rather than start a turn the lease might not cover.
-      if (left <= renewEveryNanos) return OptionalLong.of(now + renewEveryNanos / 4);
+      // A renewal is late: wait for it rather than start a request the lease might not cover.
+      if (left < minLeftNanos) return OptionalLong.of(now + renewEveryNanos / 4);
       OptionalLong next;
       try {
         next = crawler.turn();
+      } catch (LeaseLostException e) {
+        // Another process holds the origin now: what this turn learned is not written over its state.
+        lock.lock();
+        try {
+          if (tasks.get(origin) == this && deadlines.containsKey(origin)) {
+            lose(origin, "another process claimed it; its write was refused");
+          } else {
+            Notice.println("forager: fleet: " + e.getMessage() + " (dropped)");
+          }
+        } finally {
+          lock.unlock();
+        }
+        return OptionalLong.empty();
       } catch (RuntimeException e) {
         finished(this, true); // the scheduler drops the task: give the origin back, done for this run
         throw e;

@@ -13,6 +13,13 @@ import org.forager.url.Origin;
  *
  * <p>Lease times are the store's clock; a caller must consider a lease ended {@code lease} after it
  * sent the call that granted or renewed it, whatever it hears later.
+ *
+ * <p>Leases are fenced: each claim of an origin is a new epoch of it, and the store remembers the
+ * epoch it granted this process (a store instance is one process's). Writes that depend on holding
+ * an origin ({@link CrawlStore#record} of its URLs, {@link CrawlStore#saveOriginState} of it, {@link
+ * #release}) are refused once another claim moved its epoch: {@code record} and {@code
+ * saveOriginState} throw {@link LeaseLostException} and write nothing, {@code release} returns
+ * false. An origin this process never claimed is not fenced.
  */
 public interface OriginLeases {
 

@@ -87,6 +87,9 @@ class ConfigErrorsTest {
         arguments("fleet: { lease: 0s }", "config: fleet.lease: must be > 0"),
         arguments("fleet: { lease: 100ms }", "config: fleet.lease: must be at least 300ms, got 100ms"),
         arguments("fleet: { leases: 1m }", "config: fleet: unknown key 'leases' (did you mean 'lease'?)"),
+        arguments("store: { kind: postgres, url: \"jdbc:postgresql://127.0.0.1/x\" }\nfleet: { lease: 50s }",
+            "config: fleet.lease: must be at least twice limits.fetch_timeout (30s) for a fleet's requests to end"
+                + " within their lease, got 50s"),
         // Ranges.
         arguments("limits: { max_depth: -1 }", "config: limits.max_depth: must be ≥ 0"),
         arguments("limits: { max_depth: 3000000000 }", "config: limits.max_depth: must be ≤ 2147483647"),

@@ -1,6 +1,7 @@
 package org.forager.crawl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.forager.audit.PolitenessAudit;
 import org.forager.store.CrawlStore;
@@ -55,6 +57,9 @@ class FleetCrawlTest {
   /** Runs on every page request, with the requester's User-Agent. */
   private volatile java.util.function.IntConsumer onPageRequest = n -> {};
   private final Map<Integer, String> userAgentOfRequest = new ConcurrentHashMap<>();
+  /** The path and site of the page request being answered, for onPageRequest (requests of one site are one at a time). */
+  private final ThreadLocal<String> currentPath = new ThreadLocal<>();
+  private final ThreadLocal<Integer> currentSite = new ThreadLocal<>();
 
   @BeforeAll
   static void startServer() {
@@ -83,7 +88,7 @@ class FleetCrawlTest {
 
   @AfterEach
   void stopAll() {
-    for (Process child : children) child.destroyForcibly();
+    for (Process child : children) child.destroyForcibly(); // SIGKILL ends a stopped process too
     sites.forEach(TestSite::close);
   }
 
@@ -164,13 +169,85 @@ class FleetCrawlTest {
     assertStoreComplete(store);
   }
 
+  /**
+   * Issue 16: a process frozen past its lease (SIGSTOP: a GC pause, a stalled VM) used to finish what
+   * it was doing on resuming, unfenced. Process A holds five origins, B one; A is frozen while the
+   * server answers a request of A's first origin (the first a claim takes once A's leases expired),
+   * and resumed once B, done with its own, took that one over: the server sees no overlap and no
+   * interval under min_delay, A's late record of that page is refused (B fetches it again), and A
+   * carries on with its other origins, which nobody took.
+   */
+  @Test
+  void aProcessFrozenPastItsLeaseSendsNothingLateAndItsLateWritesAreRefused() throws Exception {
+    String store = postgres.freshSchema();
+    int victim = 0; // a claim takes free origins in order: A's first five, B the last
+    for (int s = 1; s < ORIGINS; s++) {
+      if (sites.get(s).origin().compareTo(sites.get(victim).origin()) < 0) victim = s;
+    }
+    int victimSite = victim;
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch frozen = new CountDownLatch(1);
+    CountDownLatch takenOver = new CountDownLatch(1);
+    AtomicReference<String> frozenPath = new AtomicReference<>();
+    AtomicInteger victimRequests = new AtomicInteger();
+    AtomicLong stoppedAt = new AtomicLong();
+    onPageRequest = n -> {
+      started.countDown();
+      if (currentSite.get() != victimSite) return;
+      int c = Integer.parseInt(userAgentOfRequest.get(n).substring("FleetBot-".length(), 10));
+      if (c == 0 && victimRequests.incrementAndGet() == 5) {
+        // Stopped before the answer leaves: A gets it, with everything else, on resuming.
+        signal("STOP", children.get(0));
+        stoppedAt.set(System.nanoTime());
+        frozenPath.set(currentPath.get());
+        frozen.countDown();
+      } else if (c == 1) {
+        takenOver.countDown(); // B's first page of that origin
+      }
+    };
+    children.add(startChild(0, store, 5));
+    assertTrue(started.await(WAIT_SECONDS, TimeUnit.SECONDS), "A claimed its origins and started");
+    children.add(startChild(1, store, 1));
+    assertTrue(frozen.await(WAIT_SECONDS, TimeUnit.SECONDS), "A requested a fifth page of its first origin");
+    TestSite site = sites.get(victimSite);
+    assertTrue(takenOver.await(WAIT_SECONDS, TimeUnit.SECONDS), "B took " + site.origin() + " over");
+    assertTrue(System.nanoTime() - stoppedAt.get() >= TimeUnit.SECONDS.toNanos(2), "taken over after the 2 s lease");
+    long pagesBefore = pagesFetchedBy(0);
+    signal("CONT", children.get(0));
+    for (int c = 0; c < 2; c++) assertEquals(0, awaitExit(c), "child " + c + " exit status");
+
+    assertPoliteOnTheServers();
+    String a = output(0);
+    assertTrue(a.contains("write was refused"), "A's late record was refused:\n" + a);
+    assertFalse(a.contains("\tat "), "one-line notices, no stack trace:\n" + a);
+    assertTrue(pagesFetchedBy(0) > pagesBefore, "A carried on with its other origins:\n" + a);
+    assertEquals(2, site.count(frozenPath.get()), "the page whose record was refused is fetched again");
+    for (TestSite s : sites) {
+      for (String path : pagePaths()) assertTrue(s.count(path) >= 1, s.url(path) + " fetched");
+    }
+    for (int c = 0; c < 2; c++) assertAuditPasses(c);
+    assertStoreComplete(store);
+  }
+
+  private static void signal(String name, Process process) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + name);
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError("kill -" + name, e);
+    }
+  }
+
   private void page(TestSite site, String path, String... hrefs) {
     StringBuilder html = new StringBuilder("<!doctype html><title>" + path + "</title>");
     for (String href : hrefs) html.append("<a href=\"").append(href).append("\">link</a>\n");
     String body = html.toString();
+    int siteIndex = sites.indexOf(site);
     site.route(path, ex -> {
       int n = pageRequests.incrementAndGet();
       userAgentOfRequest.put(n, ex.getRequestHeaders().getFirst("User-Agent"));
+      currentPath.set(path);
+      currentSite.set(siteIndex);
       onPageRequest.accept(n);
       TestSite.respond(ex, 200, "text/html", body);
     });
@@ -183,17 +260,22 @@ class FleetCrawlTest {
   }
 
   private Process startChild(int c, String storeUrl, String... extraArgs) throws IOException {
+    return startChild(c, storeUrl, 2, extraArgs); // each process holds two origins at a time: six need three
+  }
+
+  private Process startChild(int c, String storeUrl, int concurrency, String... extraArgs) throws IOException {
     Path data = tmp.resolve("child" + c);
     StringBuilder yaml = new StringBuilder();
     yaml.append("user_agent: \"FleetBot-").append(c).append("/1.0\"\n");
     yaml.append("data_dir: \"").append(data).append("\"\n");
     yaml.append("seeds:\n");
     for (TestSite site : sites) yaml.append("  - \"").append(site.url("/")).append("\"\n");
-    yaml.append("concurrency: 2\n"); // each process holds two origins at a time: six origins need three
+    yaml.append("concurrency: ").append(concurrency).append("\n");
     yaml.append("politeness: { min_delay: ").append(MIN_DELAY_MILLIS).append("ms, response_time_factor: 0 }\n");
     yaml.append("network: { allow_private_addresses: true }\n");
     yaml.append("store: { kind: postgres, url: \"").append(storeUrl).append("\" }\n");
     yaml.append("fleet: { lease: 2s }\n");
+    yaml.append("limits: { fetch_timeout: 1s }\n"); // a request must end within its lease
     Path config = Files.writeString(tmp.resolve("child" + c + ".yaml"), yaml);
     String[] args = new String[extraArgs.length + 1];
     args[0] = "--quiet";

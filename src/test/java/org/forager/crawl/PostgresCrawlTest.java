@@ -130,7 +130,7 @@ class PostgresCrawlTest {
       List<String> seeds = IpPolitenessCrawlTest.seeds(sites);
       // Two origins a process at most: the two processes hold different origins of the one address.
       String yaml = "store: { kind: postgres, url: \"" + url + "\" }\nconcurrency: 2\n"
-          + "fleet: { lease: 3s }\n"
+          + "fleet: { lease: 3s }\nlimits: { fetch_timeout: 1s }\n"
           + "politeness: { min_delay: 20ms, max_delay: 2s, response_time_factor: 0 }\n"
           + TestCrawl.pinnedToLoopback(IpPolitenessCrawlTest.HOSTS);
       List<Thread> processes = new java.util.ArrayList<>();

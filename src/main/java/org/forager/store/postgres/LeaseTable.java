@@ -1,13 +1,18 @@
 package org.forager.store.postgres;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.forager.store.LeaseLostException;
 import org.forager.store.OriginLeases.Release;
 import org.forager.url.Origin;
 
@@ -30,9 +35,10 @@ final class LeaseTable {
         LIMIT ?
         FOR UPDATE SKIP LOCKED
       )
-      UPDATE origin_lease l SET owner = ?, expires_at = now() + ? * interval '1 microsecond', done_until = NULL
+      UPDATE origin_lease l SET owner = ?, expires_at = now() + ? * interval '1 microsecond', done_until = NULL,
+        epoch = l.epoch + 1
       FROM free WHERE l.origin = free.origin
-      RETURNING l.origin
+      RETURNING l.origin, l.epoch
       """;
 
   // The done_until of each kind of release. NOTHING_DUE runs in a statement of its own after the
@@ -50,10 +56,39 @@ final class LeaseTable {
       WHERE origin = ? AND owner = ?
       """;
 
+  // A share lock: a claim (which takes the row FOR UPDATE SKIP LOCKED) cannot move the epoch until
+  // the fenced write commits, and skips the origin meanwhile.
+  private static final String FENCE = "SELECT 1 FROM origin_lease WHERE origin = ? AND epoch = ? FOR SHARE";
+
   private final Database database;
+  /**
+   * The epoch of each origin this store's process was granted (by its latest claim of it): the fence
+   * its writes of that origin carry. An origin lost stays here, so its late writes are refused;
+   * a release removes it. A store is one process's: its claims are its process's.
+   */
+  private final Map<String, Long> epochs = new ConcurrentHashMap<>();
 
   LeaseTable(Database database) {
     this.database = database;
+  }
+
+  /**
+   * In a transaction writing what holding {@code origin} taught this process: checks (and keeps
+   * until the commit) that the origin's epoch is still the one this process was granted. An origin
+   * this process never claimed is not fenced (a store used without leases).
+   *
+   * @throws LeaseLostException when another claim moved the epoch since
+   */
+  void fence(Connection connection, String origin) throws SQLException {
+    Long epoch = epochs.get(origin);
+    if (epoch == null) return;
+    try (PreparedStatement fence = connection.prepareStatement(FENCE)) {
+      fence.setString(1, origin);
+      fence.setLong(2, epoch);
+      try (ResultSet row = fence.executeQuery()) {
+        if (!row.next()) throw new LeaseLostException(Origin.ofUrl(origin));
+      }
+    }
   }
 
   List<Origin> claim(String owner, int max, Duration lease, Instant dueBy) {
@@ -66,7 +101,15 @@ final class LeaseTable {
         claim.setInt(2, max);
         claim.setString(3, owner);
         claim.setLong(4, micros(lease));
-        return origins(claim);
+        List<Origin> origins = new ArrayList<>();
+        try (ResultSet rows = claim.executeQuery()) {
+          while (rows.next()) {
+            epochs.put(rows.getString(1), rows.getLong(2));
+            origins.add(Origin.ofUrl(rows.getString(1)));
+          }
+        }
+        Collections.sort(origins);
+        return origins;
       }
     });
   }
@@ -86,11 +129,21 @@ final class LeaseTable {
 
   boolean release(String owner, Origin origin, Release release) {
     checkOwner(owner);
-    return database.inTransaction(connection -> {
+    // Granted by a claim of this store, or (an origin never claimed here: a store used by hand)
+    // whatever epoch the row has.
+    Long epoch = epochs.get(origin.toString());
+    boolean released = database.inTransaction(connection -> {
       try (PreparedStatement lock = connection.prepareStatement(
-          "SELECT 1 FROM origin_lease WHERE origin = ? AND owner = ? FOR UPDATE")) {
+          "SELECT 1 FROM origin_lease WHERE origin = ? AND owner = ? AND (epoch = ? OR ?::bigint IS NULL) FOR UPDATE")) {
         lock.setString(1, origin.toString());
         lock.setString(2, owner);
+        for (int i = 3; i <= 4; i++) {
+          if (epoch != null) {
+            lock.setLong(i, epoch);
+          } else {
+            lock.setNull(i, Types.BIGINT);
+          }
+        }
         try (ResultSet row = lock.executeQuery()) {
           if (!row.next()) return false;
         }
@@ -109,10 +162,12 @@ final class LeaseTable {
           update.setString(i++, origin.toString());
         }
         update.setString(i++, origin.toString());
-        update.setString(i, owner);
+        update.setString(i, owner); // the row is locked, its epoch checked: it cannot have moved
         return update.executeUpdate() == 1;
       }
     });
+    if (released) epochs.remove(origin.toString(), epoch);
+    return released;
   }
 
   boolean othersHoldLeases(String owner) {

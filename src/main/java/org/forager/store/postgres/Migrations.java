@@ -23,7 +23,8 @@ final class Migrations {
   static final List<String> FILES = List.of("V1__crawl_store.sql", "V2__origin_done_until.sql",
       "V3__duplicates.sql", "V4__crawl_setting.sql", "V5__seed_origins.sql", "V6__priority.sql",
       "V7__run_progress.sql",
-      "V8__address_lease.sql");
+      "V8__address_lease.sql",
+      "V9__lease_epoch.sql");
 
   /** Any constant: serializes schema changes of every store opening this database. */
   private static final long LOCK_KEY = 0x666f7261676572L; // "forager"

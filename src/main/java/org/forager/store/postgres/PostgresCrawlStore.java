@@ -415,6 +415,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
    * history), then, if the page links anywhere, the insert of the discovered URLs not known yet,
    * then, at the page's first crawl only, the lock and update of the known, never-crawled URLs it
    * links to ({@link Inlinks}). A URL recorded without being added is added first, as a seed.
+   * When this store claimed the URL's origin, the transaction first checks the origin's lease epoch
+   * ({@link LeaseTable#fence}): a crawl by a holder that lost the origin is refused whole.
    */
   @Override
   public void record(CrawlRecord record, Collection<Candidate> discovered) {
@@ -428,6 +430,9 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     SqlTime.micros(record.fetchedAt()); // out-of-range instants fail before the transaction
     SqlTime.micros(record.nextFetchAt());
     database.inTransaction(connection -> {
+      // A stale holder's crawl is refused whole: the new holder's view of the URL (and of what it
+      // links to) is the one kept; the URL is still due for it, so it is fetched again.
+      leases.fence(connection, origin);
       int fetchCount = crawl(connection, origin, record);
       if (fetchCount == 0) {
         insertNew(connection, self, self.priorities(0), 0);
@@ -595,6 +600,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   @Override
   public void saveOriginState(OriginState state) {
     database.inTransaction(connection -> {
+      leases.fence(connection, state.origin().toString());
       try (PreparedStatement upsert = connection.prepareStatement(SAVE_ORIGIN_STATE)) {
         upsert.setString(1, state.origin().toString());
         upsert.setLong(2, state.delayMillis());

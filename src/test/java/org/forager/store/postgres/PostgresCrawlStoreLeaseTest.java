@@ -12,11 +12,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.forager.store.Candidate;
 import org.forager.store.Concurrently;
 import org.forager.store.CrawlRecord;
+import org.forager.store.LeaseLostException;
 import org.forager.store.OriginLeases.Release;
+import org.forager.store.OriginState;
 import org.forager.url.Origin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -44,6 +47,7 @@ class PostgresCrawlStoreLeaseTest {
 
   private static TestPostgres postgres;
   private String schema;
+  private String url;
   private PostgresCrawlStore one;
   private PostgresCrawlStore two;
 
@@ -59,7 +63,7 @@ class PostgresCrawlStoreLeaseTest {
 
   @BeforeEach
   void openTwoStores() {
-    String url = postgres.freshSchema();
+    url = postgres.freshSchema();
     schema = url.substring(url.indexOf("currentSchema=") + "currentSchema=".length());
     one = PostgresCrawlStore.open(url, 4);
     two = PostgresCrawlStore.open(url, 4);
@@ -149,6 +153,69 @@ class PostgresCrawlStoreLeaseTest {
     assertEquals(List.of(B), one.renew("dead", HOUR));
     assertFalse(one.release("dead", A, UNFINISHED));
     assertEquals(List.of(A), two.renew("alive", HOUR));
+  }
+
+  @Test
+  void aStaleHoldersLateWritesAreRefusedAndTheNewHoldersStateKept() {
+    one.addScope(List.of(A, B));
+    one.addCandidates(List.of(Candidate.seed("https://a.example/"), Candidate.seed("https://b.example/")));
+    assertEquals(List.of(A, B), one.claim("stale", 5, HOUR, Instant.MAX));
+    expire("stale", A); // it stalled past its lease
+    assertEquals(List.of(A), two.claim("new", 5, HOUR, Instant.MAX));
+    OriginState newState = new OriginState(A, Optional.empty(), 7000, 3);
+    two.saveOriginState(newState);
+
+    // What the stale holder learned of A after losing it: refused, nothing written.
+    Instant later = Instant.now().plus(HOUR);
+    LeaseLostException lost = assertThrows(LeaseLostException.class,
+        () -> one.record(crawled("https://a.example/", later), List.of(Candidate.seed("https://a.example/new"))));
+    assertEquals(A, lost.origin());
+    assertThrows(LeaseLostException.class, () -> one.saveOriginState(new OriginState(A, Optional.empty(), 1, 9)));
+    assertFalse(one.release("stale", A, UNFINISHED));
+    assertEquals(newState, two.originState(A).orElseThrow());
+    assertEquals(0, two.url("https://a.example/").orElseThrow().fetchCount());
+    assertTrue(two.url("https://a.example/new").isEmpty());
+    assertEquals(List.of("2"), postgres.query("SELECT epoch FROM " + schema + ".origin_lease WHERE origin = '" + A + "'"));
+
+    // It carries on with the origin it still holds; the new holder's writes go through.
+    one.record(crawled("https://b.example/", later), List.of());
+    one.saveOriginState(new OriginState(B, Optional.empty(), 1000, 5));
+    assertEquals(1, two.url("https://b.example/").orElseThrow().fetchCount());
+    two.record(crawled("https://a.example/", later), List.of());
+    assertEquals(1, one.url("https://a.example/").orElseThrow().fetchCount());
+    assertTrue(one.release("stale", B, UNFINISHED));
+  }
+
+  @Test
+  void anOriginClaimedAgainByItsFormerHolderIsWrittenUnderTheNewEpoch() {
+    one.addScope(List.of(A));
+    one.addCandidates(List.of(Candidate.seed("https://a.example/")));
+    assertEquals(List.of(A), one.claim("one", 5, HOUR, Instant.MAX));
+    assertTrue(one.release("one", A, UNFINISHED));
+    assertEquals(List.of(A), two.claim("two", 5, HOUR, Instant.MAX));
+    assertTrue(two.release("two", A, UNFINISHED));
+    assertEquals(List.of(A), one.claim("one", 5, HOUR, Instant.MAX)); // epoch 3
+    one.record(crawled("https://a.example/", Instant.now().plus(HOUR)), List.of());
+    assertEquals(1, one.url("https://a.example/").orElseThrow().fetchCount());
+  }
+
+  @Test
+  void aClaimSkipsAnOriginWhileItsHoldersFencedWriteIsOpen() throws Exception {
+    one.addScope(List.of(A));
+    assertEquals(List.of(A), one.claim("one", 5, HOUR, Instant.MAX));
+    expire("one", A);
+    // A fenced write holds the lease row's share lock until it commits: a claim meanwhile skips A.
+    try (var connection = java.sql.DriverManager.getConnection(url)) {
+      connection.setAutoCommit(false);
+      try (var lock = connection.prepareStatement(
+          "SELECT 1 FROM origin_lease WHERE origin = ? AND epoch = 1 FOR SHARE")) {
+        lock.setString(1, A.toString());
+        assertTrue(lock.executeQuery().next());
+      }
+      assertEquals(List.of(), two.claim("two", 5, HOUR, Instant.MAX));
+      connection.commit();
+    }
+    assertEquals(List.of(A), two.claim("two", 5, HOUR, Instant.MAX));
   }
 
   @Test
