@@ -72,7 +72,7 @@ class ConfigErrorsTest {
             "config: do_not_crawl[0]: unknown key 'hots' (did you mean 'host'?)"),
         arguments("colour: blue", "config: unknown key 'colour' (known keys: user_agent, seeds, data_dir, max_actions,"
             + " concurrency, politeness, robots, recrawl, skip_extensions, limits, do_not_crawl, url_query_parameters,"
-            + " network, store, warc, sitemaps, do_not_crawl_file, fleet, status, duplicates, scope, sites)"),
+            + " network, store, warc, sitemaps, do_not_crawl_file, fleet, status, duplicates, scope, sites, log)"),
         arguments("politeness: { per_ip: { max_in_flight: 0 } }",
             "config: politeness.per_ip.max_in_flight: must be ≥ 1"),
         arguments("politeness: { per_ip: { max_in_flight: two } }",
