@@ -156,9 +156,9 @@ final class PageStep {
     for (CrawlAction target : outOfScopeTargets) session.log(target);
     outOfScopeTargets.clear();
     // Links to URLs of the origin crawled lately change nothing in the store: not sent there.
-    List<Candidate> toStore = admitted;
-    if (admitted.stream().anyMatch(c -> session.crawled.contains(c.url()))) {
-      toStore = admitted.stream().filter(c -> !session.crawled.contains(c.url())).toList();
+    List<Candidate> toStore = new ArrayList<>(admitted.size());
+    for (Candidate c : admitted) {
+      if (!session.crawled.contains(c.url())) toStore.add(c);
     }
     ctx.store().record(record, toStore);
     session.crawled.add(url);

@@ -97,6 +97,12 @@ final class Keys {
         .writeBytes(originBytes).toByteArray();
   }
 
+  /** The agenda key of an entry. */
+  static byte[] agenda(AgendaEntry entry) {
+    long field = entry.at().equals(AgendaEntry.NEW_WORK) ? NEW_WORK_FIELD : dueField(entry.at());
+    return agenda(field, entry.origin().toString());
+  }
+
   /** The first agenda key after every entry at or before {@code cutoff}. */
   static byte[] agendaUpperBound(Instant cutoff) {
     long field = dueField(cutoff);

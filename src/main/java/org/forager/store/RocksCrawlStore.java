@@ -327,8 +327,7 @@ public final class RocksCrawlStore implements CrawlStore {
   public List<AgendaEntry> agenda(Instant cutoff, Optional<AgendaEntry> after, int limit) {
     if (limit <= 0) return List.of();
     byte[] from = after.map(e -> {
-      long field = e.at().equals(AgendaEntry.NEW_WORK) ? Keys.NEW_WORK_FIELD : Keys.dueField(e.at());
-      byte[] key = Keys.agenda(field, e.origin().toString());
+      byte[] key = Keys.agenda(e);
       return Arrays.copyOf(key, key.length + 1); // the first key after it
     }).orElse(new byte[] {'W'});
     return call(() -> {

@@ -1,10 +1,8 @@
 package org.forager.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -17,14 +15,11 @@ class LogConfigTest {
   @TempDir Path dir;
 
   private CrawlConfig load(String yaml) throws IOException {
-    Path file = Files.writeString(dir.resolve("forager.yaml"), yaml);
-    return ConfigLoader.load(Optional.of(file), Overrides.none());
+    return YamlFiles.load(dir, yaml);
   }
 
   private String error(String yaml) throws IOException {
-    Path file = Files.writeString(dir.resolve("forager.yaml"), yaml);
-    return assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.of(file), Overrides.none()))
-        .getMessage();
+    return YamlFiles.error(dir, yaml);
   }
 
   @Test

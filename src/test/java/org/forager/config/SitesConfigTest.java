@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.forager.config.CrawlConfig.Politeness;
 import org.forager.url.Origin;
@@ -26,8 +24,7 @@ class SitesConfigTest {
   @TempDir Path dir;
 
   private CrawlConfig load(String yaml) throws IOException {
-    Path file = Files.writeString(dir.resolve("forager.yaml"), yaml);
-    return ConfigLoader.load(Optional.of(file), Overrides.none());
+    return YamlFiles.load(dir, yaml);
   }
 
   private static Sites.Settings settings(CrawlConfig config, String origin) {

@@ -1,12 +1,9 @@
 package org.forager.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.forager.config.CrawlConfig.Warc.Compression;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,14 +14,11 @@ class WarcConfigTest {
   @TempDir Path dir;
 
   private CrawlConfig load(String yaml) throws IOException {
-    Path file = Files.writeString(dir.resolve("forager.yaml"), yaml);
-    return ConfigLoader.load(Optional.of(file), Overrides.none());
+    return YamlFiles.load(dir, yaml);
   }
 
   private String error(String yaml) throws IOException {
-    Path file = Files.writeString(dir.resolve("forager.yaml"), yaml);
-    return assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.of(file), Overrides.none()))
-        .getMessage();
+    return YamlFiles.error(dir, yaml);
   }
 
   @Test
