@@ -63,7 +63,7 @@ final class OriginWorkingSet implements TaskSource {
   /** Origins whose turn failed unexpectedly: they stop for this run (at most MAX_REVISITS kept). */
   private final java.util.Set<Origin> failed = new java.util.HashSet<>();
   /** Continuous: when the pass under way (or the last) started. */
-  private Instant passStartedAt = Instant.MIN;
+  private Instant passStartedAt;
   /** The cutoff of this pass: entries up to it are taken. */
   private Instant passCutoff;
   /** The last entry read from the store in this pass; empty before the first. */
@@ -92,7 +92,7 @@ final class OriginWorkingSet implements TaskSource {
     this.newCrawler = newCrawler;
     this.passes = passes;
     this.passCutoff = cutoff;
-    this.passStartedAt = passes.isPresent() ? cutoff : Instant.MIN;
+    this.passStartedAt = cutoff;
   }
 
   @Override
@@ -205,7 +205,7 @@ final class OriginWorkingSet implements TaskSource {
   /** Continuous: asks for a pass at {@code at} unless one was asked for by then. */
   private void passAt(Instant at) {
     if (passes.isEmpty()) return;
-    Instant earliest = passStartedAt.equals(Instant.MIN) ? at : passStartedAt.plus(MIN_PASS_INTERVAL);
+    Instant earliest = passStartedAt.plus(MIN_PASS_INTERVAL);
     if (at.isBefore(earliest)) at = earliest;
     if (nextPassAt.isPresent() && !at.isBefore(nextPassAt.get())) return;
     nextPassAt = Optional.of(at);
