@@ -179,24 +179,6 @@ public final class SimHash {
 
   private static final int NOT_A_WORD_CHAR = -1;
 
-  /**
-   * Per ASCII byte, what the UTF-8 reading does with it: {@link #SKIP}, {@link #MARKUP}, {@link
-   * #REFERENCE}, or the lower-cased letter or digit it is (every one above those three), so that the
-   * text of most pages costs one table read a byte.
-   */
-  private static final byte[] ASCII = new byte[128];
-  private static final int SKIP = 0;
-  private static final int MARKUP = 1;
-  private static final int REFERENCE = 2;
-
-  static {
-    for (int c = 0; c < 128; c++) {
-      if (isWordChar((char) c)) ASCII[c] = (byte) lowerCase((char) c);
-    }
-    ASCII['<'] = MARKUP;
-    ASCII['&'] = REFERENCE;
-  }
-
   private static OptionalLong ofUtf8Html(byte[] b) {
     Votes votes = new Votes();
     long w1 = 0;
@@ -206,16 +188,11 @@ public final class SimHash {
     int i = 0;
     while (i < n) {
       int c = b[i];
-      int kind = c >= 0 ? ASCII[c] : -1;
-      if (kind == SKIP) {
-        i++;
-        continue;
-      }
-      if (kind == MARKUP) {
+      if (c == '<') {
         i = skipMarkup(b, i);
         continue;
       }
-      if (kind == REFERENCE) {
+      if (c == '&') {
         int end = i + 1;
         for (int chars = 1; end < n && chars < 32; chars++) {
           if (b[end] == '#') {
@@ -229,25 +206,16 @@ public final class SimHash {
         i = end < n && b[end] == ';' ? end + 1 : i + 1;
         continue;
       }
-      if (kind < 0 && wordChar(b, i) == NOT_A_WORD_CHAR) {
+      int wc = wordChar(b, i);
+      if (wc == NOT_A_WORD_CHAR) {
         i++;
         continue;
       }
       long h = 0xcbf29ce484222325L; // FNV-1a 64 of the lower-cased word
-      while (i < n) {
-        int d = b[i];
-        if (d >= 0) {
-          int lower = ASCII[d];
-          if (lower <= REFERENCE) break;
-          h = (h ^ lower) * 0x100000001b3L;
-          i++;
-        } else {
-          int wc = wordChar(b, i);
-          if (wc == NOT_A_WORD_CHAR) break;
-          h = (h ^ lowerCase((char) wc)) * 0x100000001b3L;
-          i += width(b[i]);
-        }
-      }
+      do {
+        h = (h ^ lowerCase((char) wc)) * 0x100000001b3L;
+        i += width(b[i]);
+      } while (i < n && (wc = wordChar(b, i)) != NOT_A_WORD_CHAR);
       words++;
       if (words >= SHINGLE) votes.add(mix(w1 * 0x9E3779B97F4A7C15L + w2 * 0xC2B2AE3D27D4EB4FL + h));
       w1 = w2;
