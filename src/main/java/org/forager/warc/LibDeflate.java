@@ -29,7 +29,7 @@ final class LibDeflate {
         if (probe == null) return new Availability(Optional.of("libdeflate could not allocate a compressor"));
         Natives.libdeflate_free_compressor(probe);
         return new Availability(Optional.empty());
-      } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+      } catch (LinkageError e) { // no library, an old one without a function, or JNA unable to load itself
         return new Availability(Optional.of("libdeflate is not installed (Debian/Ubuntu: apt-get install libdeflate0)"));
       }
     }
