@@ -13,6 +13,7 @@ import org.forager.config.CrawlConfig.Politeness;
 import org.forager.config.CrawlConfig.Recrawl;
 import org.forager.config.CrawlConfig.Robots;
 import org.forager.config.CrawlConfig.Store;
+import org.forager.warc.RecordCompression;
 
 /**
  * Builds a {@link CrawlConfig} from the tree of a configuration file: every key of the contract, with
@@ -77,7 +78,7 @@ final class ConfigReader {
             .orElse(defaults.urlQueryParameters()),
         NetworkReader.read(root.section("network", NetworkReader.KEYS)),
         store(root.section("store", STORE_KEYS)),
-        warc(root.section("warc", List.of("max_file_size", "gzip_level", "compression", "zstd_level"))),
+        warc(root.section("warc", List.of("max_file_size", "gzip_level", "compression", "zstd_level", "gzip_engine"))),
         sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files", "reread_after"))),
         root.get("do_not_crawl_file", ConfigReader::path),
         fleet(root.section("fleet", List.of("lease"))),
@@ -212,7 +213,22 @@ final class ConfigReader {
             .map(Long::intValue).orElse(defaults.gzipLevel()),
         section.get("compression", ConfigReader::warcCompression).orElse(defaults.compression()),
         section.get("zstd_level", (path, node) -> Values.wholeNumber(path, node, 1, 19))
-            .map(Long::intValue).orElse(defaults.zstdLevel()));
+            .map(Long::intValue).orElse(defaults.zstdLevel()),
+        section.get("gzip_engine", ConfigReader::gzipEngine).orElse(defaults.gzipEngine()));
+  }
+
+  private static CrawlConfig.Warc.GzipEngine gzipEngine(String path, JsonNode node) {
+    String text = Values.nonBlank(path, node);
+    for (CrawlConfig.Warc.GzipEngine e : CrawlConfig.Warc.GzipEngine.values()) {
+      if (!e.configName().equals(text)) continue;
+      if (e == CrawlConfig.Warc.GzipEngine.LIBDEFLATE) {
+        RecordCompression.libdeflateUnavailable().ifPresent(why -> {
+          throw ConfigException.at(path, why + "; or use auto");
+        });
+      }
+      return e;
+    }
+    throw ConfigException.at(path, "must be auto, libdeflate or zlib, found " + ConfigException.quote(text));
   }
 
   private static CrawlConfig.Log log(Section section) {

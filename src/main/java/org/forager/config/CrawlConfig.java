@@ -373,7 +373,7 @@ public record CrawlConfig(
    * @param compression how each record is compressed: a gzip member or a zstd frame
    * @param zstdLevel zstd level of each record's frame, 1 (fastest) to 19
    */
-  public record Warc(long maxFileBytes, int gzipLevel, Compression compression, int zstdLevel) {
+  public record Warc(long maxFileBytes, int gzipLevel, Compression compression, int zstdLevel, GzipEngine gzipEngine) {
 
     /** The container of each record (docs/warc.md says which readers read which). */
     public enum Compression {
@@ -386,6 +386,26 @@ public record CrawlConfig(
       public String configName() {
         return name().toLowerCase(Locale.ROOT);
       }
+    }
+
+    /** What makes the gzip members' DEFLATE streams (docs/warc.md). */
+    public enum GzipEngine {
+      /** libdeflate when the system has it, else the JDK's zlib: the default. */
+      AUTO,
+      /** The system's libdeflate; the crawl refuses to start without it. */
+      LIBDEFLATE,
+      /** The JDK's zlib. */
+      ZLIB;
+
+      /** The name the configuration file uses, e.g. {@code libdeflate}. */
+      public String configName() {
+        return name().toLowerCase(Locale.ROOT);
+      }
+    }
+
+    /** The gzip engine chosen for the system ({@link GzipEngine#AUTO}). */
+    public Warc(long maxFileBytes, int gzipLevel, Compression compression, int zstdLevel) {
+      this(maxFileBytes, gzipLevel, compression, zstdLevel, GzipEngine.AUTO);
     }
 
     /** Gzip records at {@code gzipLevel}, the zstd level left at its default. */

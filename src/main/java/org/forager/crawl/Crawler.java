@@ -205,7 +205,8 @@ public final class Crawler implements AutoCloseable {
   /** The records' compression the configuration asks for. */
   static RecordCompression recordCompression(CrawlConfig.Warc warc) {
     return switch (warc.compression()) {
-      case GZIP -> RecordCompression.gzip(warc.gzipLevel());
+      case GZIP -> RecordCompression.gzip(warc.gzipLevel(),
+          RecordCompression.GzipEngine.valueOf(warc.gzipEngine().name()));
       case ZSTD -> RecordCompression.zstd(warc.zstdLevel());
     };
   }

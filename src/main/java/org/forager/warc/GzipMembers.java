@@ -24,6 +24,9 @@ final class GzipMembers implements RecordCodec {
     0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, (byte) 0xff // no flags, no mtime, unknown OS
   };
 
+  /** The header's length: where the DEFLATE stream starts. */
+  static final int HEADER_LENGTH = 10;
+
   private final int level;
   private final ConcurrentLinkedQueue<Deflater> pool = new ConcurrentLinkedQueue<>();
 
@@ -55,6 +58,26 @@ final class GzipMembers implements RecordCodec {
       deflater.reset();
       pool.offer(deflater);
     }
+  }
+
+  /**
+   * A gzip member of {@code plain} with room for {@code deflatedLength} bytes of raw DEFLATE at
+   * {@link #HEADER_LENGTH}, for the caller to fill: this class's header and the trailer (CRC-32 and
+   * length of {@code plain}) are written.
+   */
+  static byte[] frame(byte[] plain, int deflatedLength) {
+    byte[] member = new byte[HEADER_LENGTH + deflatedLength + 8];
+    System.arraycopy(HEADER, 0, member, 0, HEADER_LENGTH);
+    CRC32 crc = new CRC32();
+    crc.update(plain);
+    int at = HEADER_LENGTH + deflatedLength;
+    putIntLe(member, at, (int) crc.getValue());
+    putIntLe(member, at + 4, plain.length);
+    return member;
+  }
+
+  private static void putIntLe(byte[] to, int at, int value) {
+    for (int i = 0; i < 4; i++) to[at + i] = (byte) (value >>> (8 * i));
   }
 
   private static void writeIntLe(ByteArrayOutputStream out, int value) {

@@ -7,8 +7,24 @@ package org.forager.warc;
  * @param format gzip members (WARC 1.1 annex D, {@code .warc.gz}) or zstd frames (the IIPC
  *     warc-zstd proposal, {@code .warc.zst})
  * @param level the compression level: 0 (store) to 9 for gzip, 1 to 19 for zstd
+ * @param engine for gzip, what deflates (ignored for zstd)
  */
-public record RecordCompression(Format format, int level) {
+public record RecordCompression(Format format, int level, GzipEngine engine) {
+
+  /** What makes a gzip member's DEFLATE stream; the members read the same either way. */
+  public enum GzipEngine {
+    /** {@link #LIBDEFLATE} when the system has it, else {@link #ZLIB}. */
+    AUTO,
+    /** The system's libdeflate ({@link LibDeflate}): about 2.5 times zlib's speed at level 1, smaller. */
+    LIBDEFLATE,
+    /** The JDK's zlib. */
+    ZLIB
+  }
+
+  /** With the gzip engine chosen for the system ({@link GzipEngine#AUTO}). */
+  public RecordCompression(Format format, int level) {
+    this(format, level, GzipEngine.AUTO);
+  }
 
   /** The container of each record, and the file name suffix that says which. */
   public enum Format {
@@ -52,6 +68,30 @@ public record RecordCompression(Format format, int level) {
     return new RecordCompression(Format.GZIP, level);
   }
 
+  /**
+   * Gzip members at {@code level}, deflated by {@code engine}.
+   *
+   * @throws IllegalStateException for {@link GzipEngine#LIBDEFLATE} when the system has no libdeflate,
+   *     with the one-line reason
+   */
+  public static RecordCompression gzip(int level, GzipEngine engine) {
+    if (engine == GzipEngine.LIBDEFLATE && LibDeflate.unavailable().isPresent()) {
+      throw new IllegalStateException("warc.gzip_engine is libdeflate, but " + LibDeflate.unavailable().get());
+    }
+    return new RecordCompression(Format.GZIP, level, engine);
+  }
+
+  /** Empty when libdeflate can be used here, else the one-line reason it cannot. */
+  public static java.util.Optional<String> libdeflateUnavailable() {
+    return LibDeflate.unavailable();
+  }
+
+  /** The engine that deflates gzip members here: {@link GzipEngine#AUTO} resolved. */
+  public GzipEngine effectiveEngine() {
+    if (engine != GzipEngine.AUTO) return engine;
+    return LibDeflate.unavailable().isEmpty() ? GzipEngine.LIBDEFLATE : GzipEngine.ZLIB;
+  }
+
   /** Zstd frames at {@code level}. */
   public static RecordCompression zstd(int level) {
     return new RecordCompression(Format.ZSTD, level);
@@ -65,7 +105,10 @@ public record RecordCompression(Format format, int level) {
   /** A compressor of records in this format. */
   RecordCodec codec() {
     return switch (format) {
-      case GZIP -> new GzipMembers(level);
+      // libdeflate when the system has it: the same gzip members for a fraction of the CPU. Level 0
+      // stores the record: zlib's stored blocks cost nothing either.
+      case GZIP -> level > 0 && effectiveEngine() == GzipEngine.LIBDEFLATE
+          ? new LibDeflateGzipMembers(level) : new GzipMembers(level);
       case ZSTD -> new ZstdFrames(level);
     };
   }

@@ -8,7 +8,7 @@ import org.forager.config.CrawlConfig.Warc.Compression;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code warc} section's compression keys: {@code compression} and {@code zstd_level}. */
+/** The {@code warc} section's compression keys: {@code compression}, {@code zstd_level}, {@code gzip_engine}. */
 class WarcConfigTest {
 
   @TempDir Path dir;
@@ -27,6 +27,26 @@ class WarcConfigTest {
     assertEquals(Compression.GZIP, warc.compression());
     assertEquals(1, warc.gzipLevel());
     assertEquals(1, warc.zstdLevel());
+    assertEquals(CrawlConfig.Warc.GzipEngine.AUTO, warc.gzipEngine());
+  }
+
+  @Test
+  void theGzipEngineIsChosenByName() throws IOException {
+    assertEquals(CrawlConfig.Warc.GzipEngine.ZLIB, load("warc: { gzip_engine: zlib }").warc().gzipEngine());
+    assertEquals("config: warc.gzip_engine: must be auto, libdeflate or zlib, found \"isal\"",
+        error("warc: { gzip_engine: isal }"));
+  }
+
+  @Test
+  void libdeflateAsksForTheLibraryOrSaysWhyNotInOneLine() throws IOException {
+    java.util.Optional<String> unavailable = org.forager.warc.RecordCompression.libdeflateUnavailable();
+    if (unavailable.isEmpty()) {
+      assertEquals(CrawlConfig.Warc.GzipEngine.LIBDEFLATE,
+          load("warc: { gzip_engine: libdeflate }").warc().gzipEngine());
+    } else {
+      assertEquals("config: warc.gzip_engine: " + unavailable.get() + "; or use auto",
+          error("warc: { gzip_engine: libdeflate }"));
+    }
   }
 
   @Test

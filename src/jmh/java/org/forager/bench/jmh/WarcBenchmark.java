@@ -30,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Fetches per second through {@link WarcRecorder#write}: a 200 response with the 30 KB page (sent
  * without content coding, so the stored body is the page) becomes a request and a response record,
  * each serialized, digested (block and payload SHA-1) and compressed as its own gzip member or zstd
- * frame ({@code codec}: {@code gzip-N} or {@code zstd-N}, N the level), then appended to the current
+ * frame ({@code codec}: {@code gzip-N} as the crawl makes it, with libdeflate where installed, {@code
+ * zlib-N} with the JDK's zlib, or {@code zstd-N}; N the level), then appended to the current
  * file. Files rotate at the crawl's default 1 GiB and are deleted after the trial.
  *
  * <p>{@link #pageBefore} and {@link #page} add the crawl log's digest to the write, as the crawl
@@ -46,7 +47,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 2)
 public class WarcBenchmark {
 
-  @Param({"gzip-1", "zstd-1", "zstd-3"})
+  @Param({"gzip-1", "zlib-1", "zstd-1", "zstd-3"})
   public String codec;
 
   private Path dir;
@@ -58,7 +59,11 @@ public class WarcBenchmark {
     dir = ScratchDir.create("warc");
     String[] parts = codec.split("-");
     int level = Integer.parseInt(parts[1]);
-    RecordCompression compression = parts[0].equals("zstd") ? RecordCompression.zstd(level) : RecordCompression.gzip(level);
+    RecordCompression compression = switch (parts[0]) {
+      case "zstd" -> RecordCompression.zstd(level);
+      case "zlib" -> RecordCompression.gzip(level, RecordCompression.GzipEngine.ZLIB);
+      default -> RecordCompression.gzip(level);
+    };
     recorder = WarcRecorder.open(dir, WarcRecorder.DEFAULT_MAX_FILE_BYTES, compression, "Forager/jmh");
     byte[] body = SyntheticSite.page();
     byte[] requestHead = ("GET /news/2026/11/climate-talks-1234.html HTTP/1.1\r\nHost: www.example.org\r\n"
