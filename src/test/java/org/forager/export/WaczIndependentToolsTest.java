@@ -22,7 +22,9 @@ import org.forager.testweb.CapturedConsole;
 import org.forager.testweb.NodeTools;
 import org.forager.testweb.TestSite;
 import org.forager.warc.WarcIndexes;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,16 +47,21 @@ class WaczIndependentToolsTest {
 
   @RegisterExtension final CapturedConsole console = new CapturedConsole();
   @TempDir Path tmp;
-  private NodeTools tools;
+  private static NodeTools tools;
   private Path data;
   private ZipFile ours;
 
+  @BeforeAll
+  static void findTools() {
+    String why = NodeTools.notFound("check indexes and packages with warcio and js-wacz");
+    var found = NodeTools.find();
+    if (found.isEmpty()) System.err.println("WaczIndependentToolsTest skipped: " + why);
+    Assumptions.assumeTrue(found.isPresent(), why);
+    tools = found.get();
+  }
+
   @BeforeEach
   void crawlAndPackage() throws Exception {
-    var found = NodeTools.find();
-    if (found.isEmpty()) System.err.println("WaczIndependentToolsTest skipped: " + NodeTools.notFound("check indexes and packages with warcio and js-wacz"));
-    Assumptions.assumeTrue(found.isPresent(), () -> NodeTools.notFound("check indexes and packages with warcio and js-wacz"));
-    tools = found.get();
     data = tmp.resolve("data");
     try (TestSite site = TestSite.start()) {
       ArchivedSite.crawl(site, data, "");
@@ -63,6 +70,11 @@ class WaczIndependentToolsTest {
     assertEquals(0, Main.run("export", "--data-dir", data.toString(), "--format", "wacz", "--output", wacz.toString()),
         console.err());
     ours = new ZipFile(wacz.toFile());
+  }
+
+  @AfterEach
+  void closePackage() throws IOException {
+    if (ours != null) ours.close();
   }
 
   @Test
