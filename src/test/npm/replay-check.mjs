@@ -11,32 +11,37 @@ if (!executablePath || !url || !expected || !timeout) {
 }
 const browser = await chromium.launch({
   executablePath,
+  // No host name resolves but loopback's: the replay must come from the package alone.
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-    '--disable-component-update', '--no-first-run'],
+    '--disable-component-update', '--no-first-run', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'],
 });
-try {
-  const page = await browser.newPage();
-  page.on('console', (m) => console.error(`console ${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-  await page.goto(url);
-  const deadline = Date.now() + Number(timeout);
-  for (;;) {
-    for (const frame of page.frames()) {
-      const text = await frame.evaluate(() => (document.body ? document.body.innerText : '')).catch(() => '');
-      if (text.includes(expected)) {
-        console.log(`found in frame ${frame.url()}`);
-        process.exitCode = 0;
+async function check() {
+  try {
+    const page = await browser.newPage();
+    page.on('console', (m) => console.error(`console ${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+    await page.goto(url);
+    const deadline = Date.now() + Number(timeout);
+    for (;;) {
+      for (const frame of page.frames()) {
+        const text = await frame.evaluate(() => (document.body ? document.body.innerText : '')).catch(() => '');
+        if (text.includes(expected)) {
+          console.log(`found in frame ${frame.url()}`);
+          process.exitCode = 0;
+          return;
+        }
+      }
+      if (Date.now() > deadline) {
+        console.log(`not found; frames: ${page.frames().map((f) => f.url()).join(' ')}`);
+        process.exitCode = 1;
         return;
       }
+      // Polls frames that appear as the replay loads; the deadline bounds it.
+      await page.waitForTimeout(200);
     }
-    if (Date.now() > deadline) {
-      console.log(`not found; frames: ${page.frames().map((f) => f.url()).join(' ')}`);
-      process.exitCode = 1;
-      return;
-    }
-    // Polls frames that appear as the replay loads; the deadline bounds it.
-    await page.waitForTimeout(200);
+  } finally {
+    await browser.close();
   }
-} finally {
-  await browser.close();
 }
+
+await check();
