@@ -64,9 +64,9 @@ public final class WaczExporter {
       throw new UncheckedIOException("cannot write " + output + ": " + e, e);
     }
     try {
-      Summary summary = write(warcs, indexDir, temp, software, created);
+      Counts counts = write(warcs, indexDir, temp, software, created);
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      return new Summary(summary.warcFiles(), summary.captures(), summary.pages(), Files.size(target));
+      return new Summary(warcs.size(), counts.captures(), counts.pages(), Files.size(target));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + output + ": " + e, e);
     } finally {
@@ -78,7 +78,9 @@ public final class WaczExporter {
     }
   }
 
-  private static Summary write(List<Path> warcs, Path indexDir, Path zipFile, String software, Instant created)
+  private record Counts(long captures, long pages) {}
+
+  private static Counts write(List<Path> warcs, Path indexDir, Path zipFile, String software, Instant created)
       throws IOException {
     List<Path> indexes = new ArrayList<>();
     for (Path warc : warcs) indexes.add(WarcIndexes.ensure(indexDir, warc));
@@ -96,7 +98,7 @@ public final class WaczExporter {
       WaczEntries.Resource manifest = zip.addDeflated("datapackage.json", o -> o.write(datapackage));
       zip.addDeflated("datapackage-digest.json", o -> o.write(digest(manifest)));
     }
-    return new Summary(warcs.size(), captures[0], pages[0].count(), 0);
+    return new Counts(captures[0], pages[0].count());
   }
 
   /** The finished {@code .warc.gz} files, by name (their creation order). */

@@ -52,9 +52,14 @@ class ReplayWebPageTest {
     Path index = Files.writeString(tmp.resolve("index.html"), "<!doctype html><html><head><meta charset=\"utf-8\">"
         + "<script src=\"/ui.js\"></script></head><body><replay-web-page source=\"/crawl.wacz\" url=\"" + pageUrl
         + "\" replayBase=\"/replay/\" embed=\"replayonly\"></replay-web-page></body></html>");
-    try (StaticFileServer server = StaticFileServer.start(Map.of("/", index, "/index.html", index,
-        "/ui.js", replayWebPage.get().resolve("ui.js"), "/replay/sw.js", replayWebPage.get().resolve("sw.js"),
-        "/crawl.wacz", wacz))) {
+    // The replay frame's page, as the service worker serves it once active: served here too, so a
+    // frame that loads before the worker controls it finds it as well.
+    Path app = Files.writeString(tmp.resolve("app.html"), "<!doctype html><html><head><script src=\"/ui.js\">"
+        + "</script></head><body><replay-app-main></replay-app-main></body></html>");
+    Path ui = replayWebPage.get().resolve("ui.js");
+    try (StaticFileServer server = StaticFileServer.start(Map.of("/", index, "/index.html", index, "/ui.js", ui,
+        "/replay/", app, "/replay/index.html", app, "/replay/ui.js", ui,
+        "/replay/sw.js", replayWebPage.get().resolve("sw.js"), "/crawl.wacz", wacz))) {
       NodeTools.Result result = tools.get().runScript(Duration.ofSeconds(120), "replay-check.mjs",
           chromium.get().toString(), server.url("/"), ArchivedSite.PAGE_A_TEXT, "60000");
       assertEquals(0, result.exitCode(), "the replayed page shows its text:\n" + result.stdout() + result.stderr());
