@@ -46,6 +46,7 @@ import org.forager.store.Stores;
 import org.forager.url.Origin;
 import org.forager.url.UrlNormalizer;
 import org.forager.warc.RecordCompression;
+import org.forager.warc.WarcIndexes;
 import org.forager.warc.WarcRecorder;
 import org.forager.warc.WarcRepair;
 
@@ -189,7 +190,7 @@ public final class Crawler implements AutoCloseable {
             + "%,d torn bytes cut)%n", r.file().getFileName(), r.keptBytes(), r.cutBytes());
       }
       WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), config.warc().maxFileBytes(),
-          recordCompression(config.warc()), "Forager/" + version());
+          recordCompression(config.warc()), "Forager/" + version(), dataDir.resolve(WarcIndexes.DIRECTORY));
       opened.add(warc);
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"), config.log(), clock);
       opened.add(log);

@@ -6,6 +6,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -21,6 +23,10 @@ final class WarcFile {
   private final FileChannel channel;
   private long size;
   private boolean damaged;
+  // Where each member starts, kept as it is written: the file's CDXJ index points at them, and
+  // knowing them spares a pass that would decompress the whole file to find them.
+  private long[] starts = new long[1024];
+  private int records;
 
   private WarcFile(Path openPath, Path finalPath, FileChannel channel) {
     this.openPath = openPath;
@@ -38,6 +44,11 @@ final class WarcFile {
   /** The path the file has while it is written. */
   Path openPath() {
     return openPath;
+  }
+
+  /** The path the file has once finished. */
+  Path finalPath() {
+    return finalPath;
   }
 
   /** Bytes written so far. */
@@ -68,7 +79,10 @@ final class WarcFile {
         total += buffers[i].remaining();
       }
       for (long written = 0; written < total; ) written += channel.write(buffers);
-      size += total;
+      for (byte[] member : members) {
+        recordStart(size);
+        size += member.length;
+      }
     } catch (IOException e) {
       try {
         channel.truncate(before);
@@ -80,6 +94,21 @@ final class WarcFile {
       }
       throw e;
     }
+  }
+
+  /** Each member written, in order: its offset and compressed length. */
+  List<RecordSpan> spans() {
+    List<RecordSpan> spans = new ArrayList<>(records);
+    for (int i = 0; i < records; i++) {
+      long end = i + 1 < records ? starts[i + 1] : size;
+      spans.add(new RecordSpan(starts[i], end - starts[i]));
+    }
+    return spans;
+  }
+
+  private void recordStart(long offset) {
+    if (records == starts.length) starts = Arrays.copyOf(starts, records * 2);
+    starts[records++] = offset;
   }
 
   /** Flushes to disk, closes, and renames to the final name (never over an existing file). */

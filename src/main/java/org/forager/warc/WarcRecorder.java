@@ -42,17 +42,25 @@ import org.netpreserve.jwarc.WarcRecord;
  * thrown as an {@link UncheckedIOException} whose message names the file. A failed write leaves
  * the file cut back to its last whole record and in use; if it cannot be cut back, the file is
  * left with its {@code .open} name and the next write starts a new file.
+ *
+ * <p>Given an index directory, the recorder writes each finished file's CDXJ index there
+ * ({@link WarcIndexes}), in the thread that finished the file, outside the lock; a failure to
+ * write an index is logged, not thrown: the WARC file is whole, and {@link WarcIndexes#ensure}
+ * builds the index later.
  */
 public final class WarcRecorder implements AutoCloseable {
 
   /** The rotation size the crawl uses unless configured otherwise: 1 GiB, the usual WARC size. */
   public static final long DEFAULT_MAX_FILE_BYTES = 1L << 30;
 
+  private static final System.Logger LOG = System.getLogger(WarcRecorder.class.getName());
+
   private final Path dir;
   private final long maxFileBytes;
   private final RecordCodec codec;
   private final String software;
   private final Optional<String> hostname;
+  private final Optional<Path> indexDir;
   // A lock rather than synchronized: a virtual thread blocked in file I/O under synchronized pins
   // its carrier thread on JDK 21.
   private final ReentrantLock lock = new ReentrantLock();
@@ -61,7 +69,8 @@ public final class WarcRecorder implements AutoCloseable {
   private boolean closed;
 
   private WarcRecorder(Path dir, long maxFileBytes, RecordCompression compression, String software,
-      Optional<String> hostname) {
+      Optional<String> hostname, Optional<Path> indexDir) {
+    this.indexDir = indexDir;
     this.codec = compression.codec();
     this.names = new WarcFileNames(compression.format().suffix());
     this.dir = dir;
@@ -97,13 +106,27 @@ public final class WarcRecorder implements AutoCloseable {
    * docs/benchmarks.md for what each costs and docs/warc.md for what reads each).
    */
   public static WarcRecorder open(Path warcDir, long maxFileBytes, RecordCompression compression, String software) {
+    return open(warcDir, maxFileBytes, compression, software, Optional.empty());
+  }
+
+  /**
+   * As {@link #open(Path, long, RecordCompression, String)}, writing the CDXJ index of each
+   * finished file into {@code indexDir} (created when first needed; see {@link WarcIndexes}).
+   */
+  public static WarcRecorder open(Path warcDir, long maxFileBytes, RecordCompression compression, String software,
+      Path indexDir) {
+    return open(warcDir, maxFileBytes, compression, software, Optional.of(indexDir));
+  }
+
+  private static WarcRecorder open(Path warcDir, long maxFileBytes, RecordCompression compression, String software,
+      Optional<Path> indexDir) {
     if (maxFileBytes <= 0) throw new IllegalArgumentException("max WARC file size must be positive: " + maxFileBytes);
     try {
       Files.createDirectories(warcDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create WARC directory " + warcDir + ": " + e, e);
     }
-    return new WarcRecorder(warcDir, maxFileBytes, compression, software, localHostname());
+    return new WarcRecorder(warcDir, maxFileBytes, compression, software, localHostname(), indexDir);
   }
 
   /**
@@ -124,6 +147,7 @@ public final class WarcRecorder implements AutoCloseable {
   public void write(FetchResult.Response response, BodyDigests digests) {
     // Compression happens here, outside the lock, in the caller's thread.
     List<byte[]> members = CaptureRecords.of(response, digests).stream().map(this::compress).toList();
+    Optional<WarcFile> full = Optional.empty();
     lock.lock();
     try {
       if (closed) throw new IllegalStateException("WARC recorder is closed");
@@ -131,11 +155,13 @@ public final class WarcRecorder implements AutoCloseable {
       append(file, members);
       if (file.size() >= maxFileBytes) {
         current = Optional.empty();
-        finish(file);
+        full = Optional.of(finish(file));
       }
     } finally {
       lock.unlock();
     }
+    // Indexed outside the lock: the other threads go on writing into the next file meanwhile.
+    full.ifPresent(this::index);
   }
 
   /**
@@ -153,6 +179,7 @@ public final class WarcRecorder implements AutoCloseable {
       Optional<WarcFile> file = current;
       current = Optional.empty();
       file.ifPresent(WarcRecorder::finish);
+      file.ifPresent(this::index);
     } finally {
       lock.unlock();
     }
@@ -189,12 +216,23 @@ public final class WarcRecorder implements AutoCloseable {
     }
   }
 
-  private static void finish(WarcFile file) {
+  private static WarcFile finish(WarcFile file) {
     try {
       file.finish();
+      return file;
     } catch (IOException e) {
       file.abandon();
       throw failure("cannot finish WARC file", file.openPath(), e);
+    }
+  }
+
+  /** Writes a finished file's CDXJ index ({@link WarcIndexes}); a failure costs only the index. */
+  private void index(WarcFile file) {
+    if (indexDir.isEmpty()) return;
+    try {
+      WarcIndexes.write(indexDir.get(), file.finalPath(), file.spans());
+    } catch (UncheckedIOException e) {
+      LOG.log(System.Logger.Level.WARNING, "{0}; forager export builds it", e.getMessage());
     }
   }
 

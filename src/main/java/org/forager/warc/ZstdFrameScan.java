@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.Consumer;
 
 /**
  * Finds how much of a {@code .warc.zst} file is whole: the longest prefix made of complete zstd
@@ -27,24 +28,36 @@ final class ZstdFrameScan {
 
   /** The length of the longest prefix of {@code in} made of complete, valid frames. */
   static long completeFramesLength(InputStream in) throws IOException {
+    return scan(in, span -> { });
+  }
+
+  /**
+   * Hands {@code spans} each complete data frame (one record each; skippable frames are passed
+   * over) of the longest valid prefix, in order, and returns that prefix's length. Offsets count
+   * from where {@code in} stands.
+   */
+  static long scan(InputStream in, Consumer<RecordSpan> spans) throws IOException {
     long complete = 0;
     while (true) {
-      long length;
+      Frame frame;
       try {
-        length = frameLength(in);
+        frame = frame(in);
       } catch (EOFException | FrameException torn) {
         return complete;
       }
-      if (length == 0) return complete;
-      complete += length;
+      if (frame.length() == 0) return complete;
+      if (!frame.skippable()) spans.accept(new RecordSpan(complete, frame.length()));
+      complete += frame.length();
     }
   }
 
-  /** Reads one frame; 0 at a clean end of input; throws on a torn or invalid frame. */
-  private static long frameLength(InputStream in) throws IOException {
+  private record Frame(long length, boolean skippable) {}
+
+  /** Reads one frame; length 0 at a clean end of input; throws on a torn or invalid frame. */
+  private static Frame frame(InputStream in) throws IOException {
     ByteArrayOutputStream frame = new ByteArrayOutputStream();
     int first = in.read();
-    if (first < 0) return 0;
+    if (first < 0) return new Frame(0, false);
     frame.write(first);
     copy(in, frame, 3);
     int magic = intLe(frame.toByteArray(), 0);
@@ -52,7 +65,7 @@ final class ZstdFrameScan {
       copy(in, frame, 4);
       long size = intLe(frame.toByteArray(), 4) & 0xFFFFFFFFL;
       in.skipNBytes(size);
-      return 8 + size;
+      return new Frame(8 + size, true);
     }
     if (magic != FRAME_MAGIC) throw new FrameException();
     int descriptor = copy(in, frame, 1);
@@ -72,7 +85,7 @@ final class ZstdFrameScan {
     } while (!last);
     if ((descriptor & 0x04) != 0) copy(in, frame, 4); // content checksum
     verify(frame.toByteArray());
-    return frame.size();
+    return new Frame(frame.size(), false);
   }
 
   /** Decompresses the frame, discarding the output: zstd checks the content checksum at its end. */

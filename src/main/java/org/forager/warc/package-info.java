@@ -4,7 +4,8 @@
  * record, in size-rotated files that carry a {@code .open} suffix until complete. {@link
  * org.forager.warc.WarcRecorder} is the entry point and is safe to share between crawling threads;
  * {@link org.forager.warc.Digests} gives the {@code sha1:BASE32} digests used here and in the crawl
- * log, {@link org.forager.warc.BodyDigests} a body's digests computed once for both. See
+ * log, {@link org.forager.warc.BodyDigests} a body's digests computed once for both;
+ * {@link org.forager.warc.WarcIndexes} the CDXJ index of each finished file. See
  * {@code docs/warc.md}.
  */
 package org.forager.warc;

@@ -1,0 +1,139 @@
+package org.forager.warc;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The CDXJ index of each finished WARC file ({@link CdxjLines} says what a line holds), the form
+ * pywb and OpenWayback look pages up in: {@code NAME.cdxj} for the WARC file {@code NAME} (e.g.
+ * {@code forager-…​.warc.gz.cdxj}) in an index directory of its own, so that the WARC directory
+ * holds WARC files only (a crawl's are {@code DATA_DIR/indexes/} and {@code DATA_DIR/warc/}, pywb's
+ * collection layout). Lines are sorted (by SURT, then timestamp: the order a binary search needs),
+ * one per response, revisit or resource record.
+ *
+ * <p>An index is written through a temporary file renamed into place, so an index file is always
+ * whole; it is derived data, and a missing one (a crawl killed between finishing a file and
+ * indexing it, files from before indexes existed) is built by {@link #ensure}. Safe to use from
+ * many threads and processes at once: each writes its own temporary file, and two builds of one
+ * index write the same lines.
+ */
+public final class WarcIndexes {
+
+  /** The name of a crawl's index directory in its data directory, beside {@code warc}. */
+  public static final String DIRECTORY = "indexes";
+  /** Appended to the WARC file's name to name its index. */
+  public static final String SUFFIX = ".cdxj";
+
+  private static final System.Logger LOG = System.getLogger(WarcIndexes.class.getName());
+
+  private WarcIndexes() {}
+
+  /** The index file of {@code warcFile} in {@code indexDir}; it may not exist yet. */
+  public static Path indexOf(Path indexDir, Path warcFile) {
+    return indexDir.resolve(warcFile.getFileName() + SUFFIX);
+  }
+
+  /**
+   * The index of a finished WARC file ({@code .warc.gz} or {@code .warc.zst}), built from the file
+   * and written first if it does not exist.
+   *
+   * @throws UncheckedIOException naming the file, if it cannot be read or its index written
+   * @throws IllegalArgumentException if the file's name ends neither in .warc.gz nor .warc.zst
+   */
+  public static Path ensure(Path indexDir, Path warcFile) {
+    Path index = indexOf(indexDir, warcFile);
+    if (Files.isRegularFile(index)) return index;
+    return write(indexDir, warcFile, scan(warcFile));
+  }
+
+  /**
+   * Writes the index of a finished WARC file whose records lie at {@code spans}, replacing any
+   * earlier one.
+   *
+   * @throws UncheckedIOException naming the file, if it cannot be read or its index written
+   */
+  static Path write(Path indexDir, Path warcFile, List<RecordSpan> spans) {
+    List<String> lines = lines(warcFile, spans);
+    Path index = indexOf(indexDir, warcFile);
+    try {
+      Files.createDirectories(index.getParent());
+      Path temp = Files.createTempFile(index.getParent(), "." + index.getFileName(), ".tmp");
+      try {
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE);
+            BufferedWriter out = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(channel),
+                StandardCharsets.UTF_8), 1 << 16)) {
+          for (String line : lines) out.append(line).append('\n');
+          out.flush();
+          // On disk before it is announced: a reader takes any .cdxj file as whole.
+          channel.force(true);
+        }
+        Files.move(temp, index, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the index " + index + ": " + e, e);
+    }
+    return index;
+  }
+
+  /** The sorted index lines of the records at {@code spans}; a record that cannot be read is logged and left out. */
+  static List<String> lines(Path warcFile, List<RecordSpan> spans) {
+    String filename = warcFile.getFileName().toString();
+    List<String> lines = new ArrayList<>();
+    try (FileChannel file = FileChannel.open(warcFile)) {
+      for (RecordSpan span : spans) {
+        try {
+          CdxjLines.of(file, filename, span).ifPresent(lines::add);
+        } catch (IOException | RuntimeException e) {
+          // Lenient as with anything read: one unreadable record must not cost the file its index.
+          LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",
+              span.offset(), warcFile, e.toString());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + warcFile + " to index it: " + e, e);
+    }
+    lines.sort(null);
+    return lines;
+  }
+
+  /** Where the records of a finished file lie, found by reading it. */
+  static List<RecordSpan> scan(Path warcFile) {
+    String name = warcFile.getFileName().toString();
+    Optional<RecordCompression.Format> format = formatOf(name);
+    if (format.isEmpty()) throw new IllegalArgumentException("not a .warc.gz or .warc.zst file: " + warcFile);
+    List<RecordSpan> spans = new ArrayList<>();
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(warcFile), 1 << 16)) {
+      switch (format.get()) {
+        case GZIP -> GzipMemberScan.scan(in, spans::add);
+        case ZSTD -> ZstdFrameScan.scan(in, spans::add);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + warcFile + " to index it: " + e, e);
+    }
+    return spans;
+  }
+
+  /** The records' compression a WARC file name says, if it names a finished Forager WARC file. */
+  public static Optional<RecordCompression.Format> formatOf(String fileName) {
+    for (RecordCompression.Format f : RecordCompression.Format.values()) {
+      if (fileName.endsWith(f.suffix())) return Optional.of(f);
+    }
+    return Optional.empty();
+  }
+}
