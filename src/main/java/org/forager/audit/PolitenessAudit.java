@@ -36,6 +36,8 @@ import org.forager.url.Origin;
  *   <li><b>delay per IP</b>: at least {@code min_delay} from the end of one request to an address to
  *       the start of another, less {@link #ROUNDING_MILLIS} (see {@link IpAudit}).
  * </ul>
+ * Lines of other kinds sent no request; of those, an operator's {@code set-delay} order ({@code
+ * "kind": "control"}) makes its delay the one in force for the origin's next request.
  * Memory grows with the number of origins and addresses, not of actions: the log is streamed, each
  * origin keeps only its last request, each address a window of its recent ones.
  */
@@ -43,6 +45,8 @@ public final class PolitenessAudit {
 
   /** duration_ms is truncated to whole milliseconds, so an end time may be up to this much late. */
   public static final long ROUNDING_MILLIS = 1;
+  /** The kinds of line that are crawl actions; others (an operator's {@code control} orders) sent no request. */
+  private static final java.util.Set<String> REQUEST_KINDS = java.util.Set.of("page", "robots", "sitemap", "");
 
   /**
    * One broken rule.
@@ -153,11 +157,21 @@ public final class PolitenessAudit {
         violations.add(new Violation("", file, lineNo, "log", "not a JSON object: " + e.getOriginalMessage()));
         return;
       }
+      String kind = a.path("kind").asText();
+      if (!REQUEST_KINDS.contains(kind)) {
+        // Not a crawl action (an operator's order, a kind added later): no request was sent. Only a
+        // delay the operator set matters: the origin's next request may come that soon.
+        if (kind.equals("control") && a.path("action").asText().equals("set-delay")) {
+          OriginState s = origins.get(a.path("target").asText());
+          if (s != null) s.lastDelayMillis = a.path("delay_ms").asLong(s.lastDelayMillis);
+        }
+        return;
+      }
       String url = a.path("url").asText();
       String origin = Origin.ofUrl(url).toString();
       OriginState s = origins.computeIfAbsent(origin, OriginState::new);
       String outcome = a.path("outcome").asText();
-      boolean robots = "robots".equals(a.path("kind").asText());
+      boolean robots = "robots".equals(kind);
       if (outcome.startsWith("BLOCKED_") || outcome.equals("OUT_OF_SCOPE")) {
         s.refusals++;
         return; // no request was sent
