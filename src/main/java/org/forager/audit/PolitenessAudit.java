@@ -36,6 +36,9 @@ import org.forager.url.Origin;
  *   <li><b>delay per IP</b>: at least {@code min_delay} from the end of one request to an address to
  *       the start of another, less {@link #ROUNDING_MILLIS} (see {@link IpAudit}).
  * </ul>
+ * Lines of other kinds sent no request; of those, an operator's {@code set-delay} order ({@code
+ * "kind": "control"}) lets the origin's later requests come as soon as the delay it set, when that is
+ * shorter than the one logged.
  * Memory grows with the number of origins and addresses, not of actions: the log is streamed, each
  * origin keeps only its last request, each address a window of its recent ones.
  */
@@ -43,6 +46,8 @@ public final class PolitenessAudit {
 
   /** duration_ms is truncated to whole milliseconds, so an end time may be up to this much late. */
   public static final long ROUNDING_MILLIS = 1;
+  /** The kinds of line that are crawl actions; others (an operator's {@code control} orders) sent no request. */
+  private static final java.util.Set<String> REQUEST_KINDS = java.util.Set.of("page", "robots", "sitemap", "");
 
   /**
    * One broken rule.
@@ -87,6 +92,9 @@ public final class PolitenessAudit {
     long lastStartNanos = Long.MIN_VALUE;
     long lastEndNanos = Long.MIN_VALUE;
     long lastDelayMillis;
+    /** The delay an operator set last (-1: none), and when: requests after it may come that soon. */
+    long operatorDelayMillis = -1;
+    long operatorAtNanos;
     boolean robotsOk;
 
     OriginState(String origin) {
@@ -130,6 +138,20 @@ public final class PolitenessAudit {
     return auditor.report();
   }
 
+  /**
+   * The delay a request starting at {@code start} owed the origin's previous one: the one logged with
+   * that request, or a shorter one an operator set before {@code start} (a turn under way when the
+   * order came may still log the old one).
+   */
+  private static long delayInForce(OriginState s, long start) {
+    if (s.operatorDelayMillis < 0 || start < s.operatorAtNanos) return s.lastDelayMillis;
+    return Math.min(s.lastDelayMillis, s.operatorDelayMillis);
+  }
+
+  private static long nanos(Instant ts) {
+    return ts.getEpochSecond() * 1_000_000_000L + ts.getNano();
+  }
+
   /** The audit's state, carried from one line to the next across the log's files. */
   private static final class Auditor {
     final ObjectMapper json = new ObjectMapper();
@@ -153,18 +175,28 @@ public final class PolitenessAudit {
         violations.add(new Violation("", file, lineNo, "log", "not a JSON object: " + e.getOriginalMessage()));
         return;
       }
+      String kind = a.path("kind").asText();
+      if (!REQUEST_KINDS.contains(kind)) {
+        // Not a crawl action (an operator's order, a kind added later): no request was sent. Only a
+        // delay the operator set matters: the origin's next request may come that soon.
+        if (kind.equals("control") && a.path("action").asText().equals("set-delay") && a.has("delay_ms")) {
+          OriginState s = origins.computeIfAbsent(a.path("target").asText(), OriginState::new);
+          s.operatorDelayMillis = a.path("delay_ms").asLong();
+          s.operatorAtNanos = nanos(Instant.parse(a.path("ts").asText()));
+        }
+        return;
+      }
       String url = a.path("url").asText();
       String origin = Origin.ofUrl(url).toString();
       OriginState s = origins.computeIfAbsent(origin, OriginState::new);
       String outcome = a.path("outcome").asText();
-      boolean robots = "robots".equals(a.path("kind").asText());
+      boolean robots = "robots".equals(kind);
       if (outcome.startsWith("BLOCKED_") || outcome.equals("OUT_OF_SCOPE")) {
         s.refusals++;
         return; // no request was sent
       }
       requests++;
-      Instant ts = Instant.parse(a.path("ts").asText());
-      long start = ts.getEpochSecond() * 1_000_000_000L + ts.getNano();
+      long start = nanos(Instant.parse(a.path("ts").asText()));
       long end = start + a.path("duration_ms").asLong() * 1_000_000L;
       if (s.lastEndNanos != Long.MIN_VALUE) {
         if (start < s.lastStartNanos) {
@@ -177,9 +209,9 @@ public final class PolitenessAudit {
           s.maxInFlight = 2;
           violations.add(new Violation(origin, file, lineNo, "one in flight",
               String.format("started %.1f ms before the previous request ended", -gap)));
-        } else if (gap + ROUNDING_MILLIS < s.lastDelayMillis) {
+        } else if (gap + ROUNDING_MILLIS < delayInForce(s, start)) {
           violations.add(new Violation(origin, file, lineNo, "delay",
-              String.format("%.1f ms after the previous request, delay in force %d ms", gap, s.lastDelayMillis)));
+              String.format("%.1f ms after the previous request, delay in force %d ms", gap, delayInForce(s, start))));
         }
       }
       if (robots) {

@@ -19,6 +19,9 @@ import org.forager.config.Overrides;
 import org.forager.crawl.Crawler;
 import org.forager.record.RunSummary;
 import org.forager.record.TerminalText;
+import org.forager.status.ControlFile;
+import org.forager.status.ControlServer;
+import org.forager.status.ControlToken;
 import org.forager.status.StatusServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -45,6 +48,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "  forager crawl --config forager.yaml",
       "  forager crawl --data-dir crawl-data          # resume an earlier crawl",
       "  forager crawl --config forager.yaml --status-port 8090   # watch at http://127.0.0.1:8090/",
+      "  forager ctl --data-dir crawl-data block example.org      # from another terminal, while it runs",
       "",
       "Exit status: 0 when the run finished, 1 on a runtime failure, 2 on bad usage or config.",
     })
@@ -129,12 +133,36 @@ final class CrawlCommand implements Callable<Integer> {
       status.ifPresent(StatusServer::close);
       throw e;
     }
+    // The control API, always on (loopback, a free port): whoever must stop, pause or block the crawl
+    // can, with or without a status page (docs/status.md, "Control").
+    ControlToken token = ControlToken.generate();
+    ControlServer controlServer;
+    try {
+      controlServer = ControlServer.start(crawler.control(), token);
+    } catch (IOException | RuntimeException e) {
+      crawler.close();
+      status.ifPresent(StatusServer::close);
+      throw e;
+    }
+    ControlFile controlFile = new ControlFile(controlServer.uri(), token.value(), ProcessHandle.current().pid(),
+        started, status.map(StatusServer::uri));
     status.ifPresent(s -> {
       crawler.listener(s.listener());
+      s.enableControl(crawler.control(), token);
       spec.commandLine().getErr().println("forager: status page at " + s.uri() + " (metrics at " + s.uri()
           + "metrics)");
+      spec.commandLine().getErr().println("forager: the page with its buttons (pause, block; keep this link to "
+          + "yourself): " + s.pageWithToken(token));
       s.exposureWarning().ifPresent(w -> spec.commandLine().getErr().println("forager: warning: " + w));
     });
+    try {
+      controlFile.write(cfg.dataDir());
+    } catch (RuntimeException e) {
+      controlServer.close();
+      crawler.close();
+      status.ifPresent(StatusServer::close);
+      throw e;
+    }
     Thread hook = new Thread(() -> {
       // SIGINT/SIGTERM: let the fetches in flight finish and the outputs close, for a while.
       System.err.println("forager: stopping after the fetches in flight...");
@@ -159,6 +187,8 @@ final class CrawlCommand implements Callable<Integer> {
         return Main.EXIT_RUNTIME;
       }
     } finally {
+      controlFile.remove(cfg.dataDir());
+      controlServer.close();
       crawler.close();
       status.ifPresent(StatusServer::close);
       // Only now may a shutdown hook waiting for us let the JVM halt: the summary is out.

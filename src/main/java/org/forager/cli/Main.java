@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "A polite web crawler: crawls the origins of its seeds into a crawl database, WARC files and a crawl log.",
     subcommands = {CrawlCommand.class, ExportCommand.class, AuditCommand.class, StatusCommand.class,
-        CommandLine.HelpCommand.class})
+        CtlCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
   public static final int EXIT_RUNTIME = 1;

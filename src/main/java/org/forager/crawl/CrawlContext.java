@@ -71,9 +71,10 @@ record CrawlContext(
    * @param wakeAt in continuous mode, asks that an origin be woken at a time (its rest over, a URL a
    *     sitemap brought forward)
    * @param origins the origins the crawl has taken on; new ones are admitted through it
+   * @param control the operator's orders: origins paused or blocked, delays set
    */
   record Run(ActionBudget budget, boolean continuous, Consumer<Origin> wake, BiConsumer<Origin, Instant> wakeAt,
-      KnownOrigins origins) {}
+      KnownOrigins origins, CrawlControl control) {}
 
   /**
    * How a sitemap entry ranks: by its {@code <priority>} ({@link Ranking#sitemapEntry}) unless the

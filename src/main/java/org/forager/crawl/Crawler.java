@@ -75,8 +75,11 @@ public final class Crawler implements AutoCloseable {
   private final CachingResolver dnsCache;
   private final WarcRecorder warc;
   private final CrawlLog log;
+  private final CrawlControl control;
   /** More unexpected errors than this within a minute stop the crawl. */
   static final int MAX_UNEXPECTED_ERRORS_PER_MINUTE = 20;
+  /** How often a fleet process reads the operators' blocks again. */
+  static final long BLOCKS_REFRESH_SECONDS = 5;
 
   private final LongAdder unexpectedErrors = new LongAdder();
   private final ErrorBudget errorBudget =
@@ -102,6 +105,7 @@ public final class Crawler implements AutoCloseable {
     this.dnsCache = dnsCache;
     this.warc = warc;
     this.log = log;
+    this.control = new CrawlControl(store, log, clock, this::stop);
   }
 
   /** Opens (or creates) the data directory: store, WARC directory and crawl log. */
@@ -219,6 +223,14 @@ public final class Crawler implements AutoCloseable {
   }
 
 
+  /**
+   * The operator's hold on this crawl: pause, block, add seeds, stop (docs/status.md, "Control"); what
+   * the control API and {@code forager ctl} act through.
+   */
+  public CrawlControl control() {
+    return control;
+  }
+
   /** The crawl database of this crawl, for reading; the crawler owns it. */
   public CrawlStore store() {
     return store;
@@ -257,7 +269,7 @@ public final class Crawler implements AutoCloseable {
       // The scope is read against the seeds' origins only: the origins an earlier run took on must not
       // widen a narrower scope given now (open, then domains).
       Gatekeeper gatekeeper = new Gatekeeper(config,
-          Scope.of(ScopeSetting.resolve(config.scope(), store), new SeedOriginPages(store)));
+          Scope.of(ScopeSetting.resolve(config.scope(), store), new SeedOriginPages(store)), control.blocklist());
       KnownOrigins origins = new KnownOrigins(store, gatekeeper.scope()::mayAddOrigin);
       AtomicReference<CrawlContext> context = new AtomicReference<>();
       boolean fleetMode = leases != null;
@@ -278,7 +290,8 @@ public final class Crawler implements AutoCloseable {
           }))
           : Optional.empty();
       OriginWorkingSet workingSet = fleetMode ? null
-          : new OriginWorkingSet(store, crawlers, o -> new OriginCrawler(o, context.get(), started), started, passes);
+          : new OriginWorkingSet(store, crawlers, o -> new OriginCrawler(o, context.get(), started), started, passes,
+              control::blocks);
       passesOf.set(workingSet);
       Consumer<Origin> wake = origin -> {
         OriginCrawler c = crawlers.get(origin);
@@ -297,7 +310,7 @@ public final class Crawler implements AutoCloseable {
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),
-          new CrawlContext.Run(budget, continuous, wake, wakeAt, origins));
+          new CrawlContext.Run(budget, continuous, wake, wakeAt, origins, control));
       context.set(ctx);
       FleetCoordinator fleet = null;
       if (leases != null) {
@@ -312,11 +325,23 @@ public final class Crawler implements AutoCloseable {
         s.workingSet(workingSet, ActiveOrigins.capacity(config));
       }
       if (stopRequested) s.stop();
+      control.attach(new CrawlControl.Run(s, gatekeeper, extraGate, origins, wake, crawlers));
+      if (fleetMode) {
+        // Another process of the fleet may block a host: its blocks are read again now and then.
+        alarms.scheduleWithFixedDelay(() -> {
+          try {
+            control.refreshBlocks();
+          } catch (RuntimeException e) {
+            LOG.warn("cannot read the operators' blocks again; keeping those read last", e);
+          }
+        }, BLOCKS_REFRESH_SECONDS, BLOCKS_REFRESH_SECONDS, TimeUnit.SECONDS);
+      }
       ctx.outputs().listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache, origins,
           workingSet == null ? List::of : workingSet::recentlyFinished));
       try {
         runScheduler(s, crawlers, summary);
       } finally {
+        control.detach();
         alarms.shutdownNow();
         if (fleet != null) fleet.close();
         fleetAddresses.ifPresent(FleetAddresses::releaseAll);

@@ -81,6 +81,20 @@ final class KnownOrigins {
   }
 
   /**
+   * Whether the crawl has the origin of {@code url} (normalized) or now takes it on (a seed added to
+   * a running crawl), within scope.max_origins.
+   */
+  boolean admit(String url) {
+    Origin origin = Origin.ofUrl(url);
+    if (cached.contains(origin)) return true;
+    if (!store.inScope(Set.of(origin)).isEmpty()) {
+      remember(origin);
+      return true;
+    }
+    return takeOn(new LinkedHashSet<>(Set.of(origin))).isEmpty();
+  }
+
+  /**
    * Takes on the new origins of one page (or sitemap batch) in one store write, up to
    * scope.max_origins; returns those refused. One write for a page of a hundred thousand new hosts,
    * not one each.

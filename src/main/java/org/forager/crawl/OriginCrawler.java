@@ -108,6 +108,11 @@ final class OriginCrawler implements OriginTask {
 
   private OptionalLong turnUnguarded() {
     if (!loaded) load();
+    // The operator's orders (CrawlControl): a delay set for the origin holds from this turn on; a
+    // paused origin sends nothing until resumed (which brings its turn forward).
+    CrawlControl control = ctx.run().control();
+    session.politeness.operatorDelay(control.delayMillis(origin));
+    if (control.paused(origin)) return OptionalLong.of(System.nanoTime() + CrawlControl.PAUSED_ORIGIN_RECHECK_NANOS);
     // Defensive: whoever dispatched this turn, no request before the origin's time.
     long allowed = session.requestAllowedAt();
     if (allowed - System.nanoTime() > 0) return OptionalLong.of(allowed);
@@ -122,6 +127,8 @@ final class OriginCrawler implements OriginTask {
     // may change while the crawl runs): robots.txt comes first, so an origin whose robots.txt may not
     // be requested can have no request at all.
     Optional<Verdict.Rejected> closed = closedByLocalPolicy();
+    // Blocked by the operator: the origin leaves the run with its URLs untouched, for an unblock.
+    if (control.blocks(origin)) return finish();
     while (true) {
       if (session.givenUp() || ctx.run().budget().exhausted()) return finish();
       PendingUrl next = nextPending();
@@ -137,6 +144,10 @@ final class OriginCrawler implements OriginTask {
         // excluded host is never contacted at all.
         Optional<Verdict.Rejected> refused = localRefusal(next).or(() -> closed);
         if (refused.isPresent()) {
+          if (control.blocks(origin)) { // blocked since the turn began
+            todo.addFirst(next);
+            return finish();
+          }
           if (!ctx.run().budget().tryTake()) {
             todo.addFirst(next);
             return finish();

@@ -10,7 +10,8 @@ import org.forager.config.CrawlConfig.Politeness;
  * capped by max_delay, and never less than the robots.txt Crawl-delay: max_delay caps what Forager
  * chooses, not what the site asks for (an origin asking more than max_crawl_delay is put off by the
  * crawl loop). A 429 or 503 raises the penalty to at least twice the delay (1 s at least); every
- * normal answer lowers it by a quarter, so it decays back slowly.
+ * normal answer lowers it by a quarter, so it decays back slowly. An operator may set the delay
+ * ({@link #operatorDelay}); the site's Crawl-delay and the penalty still floor it.
  *
  * <p>Confined to the origin's turns (see {@link org.forager.frontier.OriginTask}); not thread-safe.
  */
@@ -25,6 +26,8 @@ final class OriginPoliteness {
   private int next;
   private long crawlDelayMillis;
   private long penaltyMillis;
+  /** The delay an operator set (forager ctl set-delay), or -1: the computed one. */
+  private long operatorMillis = -1;
 
   OriginPoliteness(Politeness config) {
     this.config = config;
@@ -56,8 +59,18 @@ final class OriginPoliteness {
     if (delayMillis > base) penaltyMillis = Math.min(delayMillis, config.maxDelay().toMillis());
   }
 
+  /**
+   * The delay an operator set for the origin, in place of the one computed from min_delay, the
+   * response times and max_delay; empty: back to the computed one. The site's own asks (Crawl-delay,
+   * a rate-limit penalty) still hold: it is never less than they are.
+   */
+  void operatorDelay(java.util.OptionalLong millis) {
+    operatorMillis = millis.orElse(-1);
+  }
+
   long delayMillis() {
-    long chosen = Math.min(config.maxDelay().toMillis(), Math.max(baseMillis(), penaltyMillis));
+    long chosen = operatorMillis >= 0 ? Math.max(operatorMillis, penaltyMillis)
+        : Math.min(config.maxDelay().toMillis(), Math.max(baseMillis(), penaltyMillis));
     return Math.max(chosen, crawlDelayMillis);
   }
 

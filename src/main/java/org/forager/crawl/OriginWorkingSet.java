@@ -57,6 +57,7 @@ final class OriginWorkingSet implements TaskSource {
   private final Function<Origin, OriginCrawler> newCrawler;
   private final Map<Origin, OriginCrawler> active;
   private final Optional<Passes> passes;
+  private final java.util.function.Predicate<Origin> blocked;
   private final ArrayDeque<AgendaEntry> page = new ArrayDeque<>();
   private final LinkedHashSet<Origin> revisits = new LinkedHashSet<>();
   private final ArrayDeque<OriginSnapshot> recentlyFinished = new ArrayDeque<>();
@@ -87,6 +88,16 @@ final class OriginWorkingSet implements TaskSource {
    */
   OriginWorkingSet(CrawlStore store, Map<Origin, OriginCrawler> active, Function<Origin, OriginCrawler> newCrawler,
       Instant cutoff, Optional<Passes> passes) {
+    this(store, active, newCrawler, cutoff, passes, origin -> false);
+  }
+
+  /**
+   * @param blocked origins not to take up (an operator blocked them): a wake or a later pass brings
+   *     them back once unblocked
+   */
+  OriginWorkingSet(CrawlStore store, Map<Origin, OriginCrawler> active, Function<Origin, OriginCrawler> newCrawler,
+      Instant cutoff, Optional<Passes> passes, java.util.function.Predicate<Origin> blocked) {
+    this.blocked = blocked;
     this.store = store;
     this.active = active;
     this.newCrawler = newCrawler;
@@ -101,7 +112,7 @@ final class OriginWorkingSet implements TaskSource {
     while (tasks.size() < max) {
       Origin origin = nextOrigin();
       if (origin == null) break;
-      if (active.containsKey(origin) || failed.contains(origin)) continue;
+      if (active.containsKey(origin) || failed.contains(origin) || blocked.test(origin)) continue;
       OriginCrawler crawler = newCrawler.apply(origin);
       active.put(origin, crawler);
       tasks.add(crawler);

@@ -31,7 +31,7 @@ import java.util.function.BiConsumer;
  *
  * <p>A task that returned finished is parked: {@link #wake} brings it back. {@link #run} blocks
  * until every task finished, or the stop condition holds (then it waits
- * for the turns in flight and returns). {@link #stop} may be called from any thread.
+ * for the turns in flight and returns). {@link #stop} and {@link #pause} may be called from any thread.
  *
  * <p>With a {@link TaskSource} ({@link #workingSet}) the scheduler holds at most a capacity of tasks
  * (in line or running): it takes more from the source as room frees, and a finished task leaves
@@ -74,6 +74,8 @@ public final class Scheduler {
   private long seq;
   private int inFlight;
   private boolean stopRequested;
+  /** Whether no turn may start ({@link #pause}); turns in flight finish. */
+  private boolean paused;
   /** Where more tasks come from, when the working set is bounded; null when every task is given to run. */
   private TaskSource source;
   private int capacity;
@@ -157,6 +159,31 @@ public final class Scheduler {
     try {
       stopRequested = true;
       changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Pauses the run ({@code true}: no new turn starts; turns in flight finish, and the tasks keep their
+   * places in line) or resumes it. A paused run does not end while tasks wait; {@link #stop} still
+   * ends it.
+   */
+  public void pause(boolean paused) {
+    lock.lock();
+    try {
+      this.paused = paused;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Turns running now (each of a different task, each making at most its one request). */
+  public int turnsInFlight() {
+    lock.lock();
+    try {
+      return inFlight;
     } finally {
       lock.unlock();
     }
@@ -255,7 +282,7 @@ public final class Scheduler {
         changed.await();
         continue;
       }
-      if (inFlight >= concurrency) {
+      if (inFlight >= concurrency || paused) {
         changed.await();
         continue;
       }

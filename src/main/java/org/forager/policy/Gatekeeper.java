@@ -37,6 +37,7 @@ public final class Gatekeeper implements RequestGate {
   private final int maxDepth;
   private final int maxRepeatedSegments;
   private final Optional<ExclusionFile> exclusionFile;
+  private final Blocklist blocklist;
 
   /** The crawl's gates, with {@code scope.*} read against the origins the store has in scope. */
   public Gatekeeper(CrawlConfig config, Set<Origin> scopeOrigins) {
@@ -44,7 +45,13 @@ public final class Gatekeeper implements RequestGate {
   }
 
   public Gatekeeper(CrawlConfig config, Scope scope) {
+    this(config, scope, new Blocklist());
+  }
+
+  /** The crawl's gates, with the hosts an operator blocks in the running crawl ({@code blocklist}). */
+  public Gatekeeper(CrawlConfig config, Scope scope, Blocklist blocklist) {
     this.scope = scope;
+    this.blocklist = blocklist;
     Set<String> hosts = new HashSet<>();
     Set<String> domains = new HashSet<>();
     for (DoNotCrawlRule rule : config.doNotCrawl()) {
@@ -134,12 +141,17 @@ public final class Gatekeeper implements RequestGate {
 
   /**
    * The gates that decide whether a (normalized) URL may be requested at all, for any purpose:
-   * scope, {@code do_not_crawl}, the exclusion file and {@code url_query_parameters}. The trap limits
+   * scope, the operator's blocks ({@link Blocklist}), {@code do_not_crawl}, the exclusion file and
+   * {@code url_query_parameters}. The trap limits
    * and skip_extensions are for pages only: a robots.txt or a sitemap ({@code .xml.gz}) is not a page.
    */
   @Override
   public Verdict checkRequest(String url) {
     if (!scope.mayRequest(url)) return local(scope.refuses(url).orElse("out of scope"));
+    if (!blocklist.isEmpty()) {
+      Optional<String> blocked = blocklist.covering(Origin.ofUrl(url).host());
+      if (blocked.isPresent()) return local("blocked by the operator: " + blocked.get() + " (forager ctl block)");
+    }
     if (!doNotCrawlHosts.isEmpty()) {
       Optional<String> rule = doNotCrawlHosts.match(Origin.ofUrl(url).host());
       if (rule.isPresent()) return local("do_not_crawl " + rule.get());

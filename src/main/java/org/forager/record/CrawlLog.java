@@ -171,14 +171,44 @@ public final class CrawlLog implements AutoCloseable {
       optional(json, "reason", a.reason());
       if (a.outOfScopeLinks() > 0) json.writeNumberField("out_of_scope_links", a.outOfScopeLinks());
       json.writeEndObject();
-      json.flush();
-      sink.out.write('\n');
-      sink.out.flush();
-      if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
+      endLine();
     } catch (IOException e) {
       failed = e;
       throw failure(e);
     }
+  }
+
+  /**
+   * Appends an operator's order ({@code "kind": "control"}), in line with the actions around it.
+   *
+   * @throws UncheckedIOException naming the file when this or an earlier write failed
+   */
+  public synchronized void write(ControlRecord c) {
+    if (failed != null) throw failure(failed);
+    JsonGenerator json = sink.json;
+    try {
+      json.writeStartObject();
+      json.writeStringField("ts", c.ts().toString());
+      json.writeStringField("kind", "control");
+      json.writeStringField("action", c.action());
+      json.writeStringField("by", c.by());
+      optional(json, "target", c.target());
+      if (c.delayMillis().isPresent()) json.writeNumberField("delay_ms", c.delayMillis().getAsLong());
+      optional(json, "result", c.result());
+      json.writeEndObject();
+      endLine();
+    } catch (IOException e) {
+      failed = e;
+      throw failure(e);
+    }
+  }
+
+  /** Ends the line just written, hands it to the operating system, and rotates when the file is full. */
+  private void endLine() throws IOException {
+    sink.json.flush();
+    sink.out.write('\n');
+    sink.out.flush();
+    if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
   }
 
   /** Finishes the live file after a whole line and starts the next. */

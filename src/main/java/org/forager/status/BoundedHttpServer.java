@@ -1,5 +1,6 @@
 package org.forager.status;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -47,12 +49,18 @@ final class BoundedHttpServer implements AutoCloseable {
    * @param maxConnections connections served at once
    * @param exchangeTimeout from accept to the connection's close, at most
    * @param maxHeadBytes the request line and headers, at most
+   * @param maxBodyBytes a request's body ({@code Content-Length}), at most: 413 beyond it
    */
-  record Limits(int maxConnections, Duration exchangeTimeout, int maxHeadBytes) {
+  record Limits(int maxConnections, Duration exchangeTimeout, int maxHeadBytes, int maxBodyBytes) {
     static final Limits DEFAULT = new Limits(16, Duration.ofSeconds(10), 8 * 1024);
 
+    /** With a body of at most 16 KiB: the control API's orders are small JSON objects. */
+    Limits(int maxConnections, Duration exchangeTimeout, int maxHeadBytes) {
+      this(maxConnections, exchangeTimeout, maxHeadBytes, 16 * 1024);
+    }
+
     Limits {
-      if (maxConnections < 1 || maxHeadBytes < 64) throw new IllegalArgumentException("limits too small");
+      if (maxConnections < 1 || maxHeadBytes < 64 || maxBodyBytes < 0) throw new IllegalArgumentException("limits too small");
       if (exchangeTimeout.toMillis() < 1 || exchangeTimeout.toMillis() > Integer.MAX_VALUE) {
         throw new IllegalArgumentException("exchange timeout out of range: " + exchangeTimeout);
       }
@@ -62,7 +70,8 @@ final class BoundedHttpServer implements AutoCloseable {
   /** Answers one request. Runs on a connection's thread; must be safe for concurrent use. */
   @FunctionalInterface
   interface Handler {
-    Reply handle(RequestHead request);
+    /** @param body the request's body, read whole ({@code Content-Length}); empty when it has none */
+    Reply handle(RequestHead request, byte[] body);
   }
 
   /** An answer: status, body, and headers besides Content-Length and Connection. */
@@ -186,9 +195,10 @@ final class BoundedHttpServer implements AutoCloseable {
     Reply reply;
     boolean head = false;
     try {
-      RequestHead request = RequestHead.read(socket.getInputStream(), limits.maxHeadBytes());
+      InputStream in = new BufferedInputStream(socket.getInputStream(), 1024);
+      RequestHead request = RequestHead.read(in, limits.maxHeadBytes());
       head = request.method().equals("HEAD");
-      reply = handler.handle(request);
+      reply = handler.handle(request, readBody(in, request));
     } catch (RequestHead.Refused e) {
       reply = Reply.text(e.status(), e.getMessage());
     } catch (RuntimeException e) {
@@ -197,6 +207,29 @@ final class BoundedHttpServer implements AutoCloseable {
     }
     write(socket.getOutputStream(), reply, head);
     linger(socket, deadline);
+  }
+
+  /**
+   * The request's body: exactly {@code Content-Length} bytes, at most {@link Limits#maxBodyBytes};
+   * chunked bodies are refused (411), whose length is known only at their end.
+   */
+  private byte[] readBody(InputStream in, RequestHead request) throws IOException, RequestHead.Refused {
+    if (request.header("transfer-encoding").isPresent()) {
+      throw new RequestHead.Refused(411, "a body needs a Content-Length (chunked bodies are not read)");
+    }
+    Optional<String> length = request.header("content-length");
+    if (length.isEmpty()) return new byte[0];
+    String digits = length.get();
+    if (digits.isEmpty() || digits.length() > 9 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw new RequestHead.Refused(400, "malformed Content-Length");
+    }
+    int n = Integer.parseInt(digits);
+    if (n > limits.maxBodyBytes()) {
+      throw new RequestHead.Refused(413, "a body of at most " + limits.maxBodyBytes() + " bytes");
+    }
+    byte[] body = in.readNBytes(n);
+    if (body.length < n) throw new java.io.EOFException("closed before the end of the body");
+    return body;
   }
 
   private static void write(OutputStream out, Reply reply, boolean head) throws IOException {
@@ -230,8 +263,14 @@ final class BoundedHttpServer implements AutoCloseable {
     return switch (status) {
       case 200 -> "OK";
       case 400 -> "Bad Request";
+      case 401 -> "Unauthorized";
+      case 403 -> "Forbidden";
       case 404 -> "Not Found";
       case 405 -> "Method Not Allowed";
+      case 409 -> "Conflict";
+      case 411 -> "Length Required";
+      case 413 -> "Content Too Large";
+      case 415 -> "Unsupported Media Type";
       case 421 -> "Misdirected Request";
       case 431 -> "Request Header Fields Too Large";
       case 505 -> "HTTP Version Not Supported";

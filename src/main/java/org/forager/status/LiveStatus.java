@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import org.forager.crawl.CrawlControl;
 import org.forager.crawl.CrawlListener;
 import org.forager.crawl.OriginSnapshot;
 import org.forager.crawl.RunView;
@@ -32,6 +34,7 @@ final class LiveStatus implements CrawlListener {
   private final RateHistory rate = new RateHistory(RATE_SAMPLES);
   private volatile RunView run;
   private volatile Instant finishedAt;
+  private volatile Supplier<CrawlControl.State> control;
 
   LiveStatus(Clock clock) {
     this.clock = clock;
@@ -54,6 +57,11 @@ final class LiveStatus implements CrawlListener {
     finishedAt = clock.instant();
   }
 
+  /** The control's state goes into the reports from now on. */
+  void control(Supplier<CrawlControl.State> state) {
+    this.control = state;
+  }
+
   /** Takes one sample of the rates; called once a second. */
   void sample() {
     RunView r = run;
@@ -66,7 +74,7 @@ final class LiveStatus implements CrawlListener {
     Instant finished = finishedAt;
     if (r == null) {
       return new StatusReport("waiting", "", now.toString(), 0, new StatusReport.Totals(0, 0, 0, 0, 0, 0, 0, 0, 0),
-          outcomes(new RunSummary()), rate.points(), List.of(), List.of(), errors.newestFirst());
+          outcomes(new RunSummary()), rate.points(), List.of(), List.of(), errors.newestFirst(), control());
     }
     RunSummary summary = r.summary();
     // Sorting every origin is O(n log n) per poll: fine for a page polled once a second by a person.
@@ -86,8 +94,15 @@ final class LiveStatus implements CrawlListener {
         (int) Math.min(Integer.MAX_VALUE, r.originsInScope()));
     Instant end = finished == null ? now : finished;
     double elapsed = Math.max(0, Duration.between(r.started(), end).toMillis()) / 1000.0;
-    return new StatusReport(finished == null ? "running" : "finished", r.started().toString(), now.toString(),
-        elapsed, totals, outcomes(summary), rate.points(), busiest, slowest, errors.newestFirst());
+    StatusReport.Control control = control();
+    String state = finished != null ? "finished" : control.paused() ? "paused" : "running";
+    return new StatusReport(state, r.started().toString(), now.toString(),
+        elapsed, totals, outcomes(summary), rate.points(), busiest, slowest, errors.newestFirst(), control);
+  }
+
+  private StatusReport.Control control() {
+    Supplier<CrawlControl.State> c = control;
+    return c == null ? StatusReport.Control.NONE : StatusReport.Control.of(c.get());
   }
 
   private static List<StatusReport.OriginRow> top(List<OriginSnapshot> origins, Comparator<OriginSnapshot> by) {

@@ -13,11 +13,13 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.forager.crawl.CrawlControl;
 import org.forager.status.BoundedHttpServer.Reply;
 
 /**
  * What the status server answers (docs/status.md): the page at {@code /}, its JSON at
- * {@code /api/status}, the metrics at {@code /metrics}; GET and HEAD only, and only to the hosts
+ * {@code /api/status}, the metrics at {@code /metrics}, GET and HEAD only; once enabled, the control
+ * API under {@code /api/control/} ({@link ControlEndpoints}); and only to the hosts
  * {@link AllowedHosts} lets through. Every crawled string reaches the JSON escaped by
  * {@link HtmlSafeEscapes}; the page sets them as text only, under a Content-Security-Policy that lets
  * no script run but its own. Thread-safe.
@@ -31,6 +33,8 @@ final class StatusEndpoints implements BoundedHttpServer.Handler {
   private final LiveStatus live;
   private final CrawlMetrics metrics;
   private final AllowedHosts hosts;
+  private final java.util.concurrent.atomic.AtomicReference<ControlEndpoints> control =
+      new java.util.concurrent.atomic.AtomicReference<>();
   private final ObjectMapper json = new ObjectMapper(new JsonFactoryBuilder()
       .characterEscapes(new HtmlSafeEscapes()).build())
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
@@ -45,13 +49,27 @@ final class StatusEndpoints implements BoundedHttpServer.Handler {
     this.hosts = hosts;
   }
 
+  /**
+   * Serves the control API under {@code /api/control/} from now on, for the page's buttons (404 there
+   * until then), and reports its state in {@code /api/status}.
+   */
+  void enableControl(CrawlControl crawlControl, ControlToken token) {
+    ControlEndpoints endpoints = new ControlEndpoints(crawlControl, token, hosts);
+    control.set(endpoints);
+    live.control(endpoints::state);
+  }
+
   @Override
-  public Reply handle(RequestHead request) {
+  public Reply handle(RequestHead request, byte[] body) {
     if (!hosts.allows(request.host())) {
       return Reply.text(request.host().isEmpty() ? 400 : 421, "this server answers only the names it is "
           + "known by (status.bind, localhost, status.allowed_hosts)");
     }
     String path = request.path();
+    if (path.startsWith(ControlEndpoints.PREFIX)) {
+      ControlEndpoints endpoints = control.get();
+      return endpoints == null ? Reply.text(404, "no control here") : endpoints.handle(request, body);
+    }
     boolean known = path.equals("/") || path.equals("/index.html") || path.equals("/api/status")
         || path.equals("/metrics");
     if (!known) return Reply.text(404, "not found");

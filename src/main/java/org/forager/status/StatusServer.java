@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.forager.config.CrawlConfig;
+import org.forager.crawl.CrawlControl;
 import org.forager.crawl.CrawlListener;
 import org.forager.crawl.RunView;
 import org.forager.record.CrawlAction;
@@ -30,7 +31,8 @@ import org.forager.store.CrawlStore;
  * }
  * }</pre>
  *
- * <p>Answers only GET and HEAD, only to the hosts it is known by ({@link AllowedHosts}), with at most
+ * <p>Answers only GET and HEAD (and, once {@link #enableControl enabled}, the control API's POSTs,
+ * which need the crawl's token), only to the hosts it is known by ({@link AllowedHosts}), with at most
  * {@link #MAX_CONNECTIONS} connections at once. The page has no authentication and shows the URLs
  * crawled: bind it to loopback (the default) unless the network is trusted ({@link #exposureWarning}).
  * Thread-safe.
@@ -46,10 +48,12 @@ public final class StatusServer implements AutoCloseable {
   private final ScheduledExecutorService sampler;
   private final CrawlMetrics metrics;
   private final CrawlListener listener;
+  private final StatusEndpoints endpoints;
 
   private StatusServer(BoundedHttpServer server, ScheduledExecutorService sampler, LiveStatus live,
-      CrawlMetrics metrics) {
+      CrawlMetrics metrics, StatusEndpoints endpoints) {
     this.server = server;
+    this.endpoints = endpoints;
     this.sampler = sampler;
     this.metrics = metrics;
     this.listener = new CrawlListener() {
@@ -113,7 +117,7 @@ public final class StatusServer implements AutoCloseable {
       return t;
     });
     StatusServer status = new StatusServer(BoundedHttpServer.start(listening, limits, endpoints), sampler, live,
-        metrics);
+        metrics, endpoints);
     sampler.scheduleAtFixedRate(live::sample, 0, 1, TimeUnit.SECONDS);
     return status;
   }
@@ -142,6 +146,19 @@ public final class StatusServer implements AutoCloseable {
     return Optional.of("the status page listens on " + where + ", port " + address.getPort() + ", not on loopback: "
         + "anyone who can reach that address can read the crawl's URLs, errors and metrics (there is no "
         + "authentication; see status.bind)");
+  }
+
+  /**
+   * Serves the crawl's control API under {@code /api/control/} too, for the page's buttons, with the
+   * same token as {@code forager ctl} uses; the page reports the control's state (paused, blocks).
+   */
+  public void enableControl(CrawlControl control, ControlToken token) {
+    endpoints.enableControl(control, token);
+  }
+
+  /** The page, carrying the control token in its fragment: a browser never sends a fragment to a server. */
+  public URI pageWithToken(ControlToken token) {
+    return URI.create(uri() + "#token=" + token.value());
   }
 
   /** The listener to register with the crawler ({@code Crawler.listener}). */

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.forager.store.AgendaEntry;
+import org.forager.store.Block;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
@@ -215,6 +216,22 @@ final class TimedCrawlStore implements CrawlStore {
   @Override
   public long urlCount() {
     return time(urlCount, store::urlCount);
+  }
+
+  /** The operator's blocks, untimed: read at start and on a block or unblock, never on the hot path. */
+  @Override
+  public List<Block> blocks() {
+    return store.blocks();
+  }
+
+  @Override
+  public void block(Block block) {
+    store.block(block);
+  }
+
+  @Override
+  public boolean unblock(String host) {
+    return store.unblock(host);
   }
 
   /** The wrapped store's leases, untimed: a fleet must stay a fleet with the status page on. */

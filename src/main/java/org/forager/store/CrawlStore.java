@@ -163,6 +163,18 @@ public interface CrawlStore extends AutoCloseable {
    */
   void saveSetting(String name, String value);
 
+  /**
+   * The hosts an operator blocked ({@link Block}), kept across runs and shared by every process of a
+   * fleet, in host order.
+   */
+  List<Block> blocks();
+
+  /** Adds a block, or replaces the one of its host; as durable as every write of this store once this returns. */
+  void block(Block block);
+
+  /** Removes the block of {@code host} (as {@link Block#host}); whether there was one. */
+  boolean unblock(String host);
+
   /** Visits every known URL, in URL order. */
   void forEachUrl(Consumer<UrlRecord> visitor);
 

@@ -25,7 +25,8 @@ import org.forager.url.Origin;
  *       {@link CrawlStore#setting}), {@code 'W' field(8) origin} (the agenda, {@link
  *       CrawlStore#agenda}: {@link #NEW_WORK_FIELD} for an origin with never-crawled URLs, else a
  *       due field as the due index's), {@code 'w' origin} (the field of the origin's timed agenda
- *       entry, so that {@link CrawlStore#settle} can replace it)
+ *       entry, so that {@link CrawlStore#settle} can replace it), {@code 'B' host} (an operator's
+ *       block, {@link CrawlStore#blocks})
  * </ul>
  */
 final class Keys {
@@ -192,6 +193,11 @@ final class Keys {
 
   static byte[] setting(String name) {
     return meta('C', name);
+  }
+
+  /** An operator's block of a host ({@link CrawlStore#blocks}). */
+  static byte[] block(String host) {
+    return meta('B', host);
   }
 
   static byte[] meta(char table, String name) {

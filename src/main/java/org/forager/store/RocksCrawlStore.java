@@ -494,6 +494,38 @@ public final class RocksCrawlStore implements CrawlStore {
     });
   }
 
+  /** {@inheritDoc} The 'B' table. */
+  @Override
+  public List<Block> blocks() {
+    return call(() -> {
+      List<Block> blocks = new ArrayList<>();
+      scanTable('B', (key, value) ->
+          blocks.add(Values.decodeBlock(new String(key, 1, key.length - 1, StandardCharsets.UTF_8), value)));
+      return List.copyOf(blocks);
+    });
+  }
+
+  /** {@inheritDoc} One put, written to the write-ahead log as {@link #saveSetting} is. */
+  @Override
+  public void block(Block block) {
+    call(() -> {
+      rocks.db.put(rocks.meta, writeOptions, Keys.block(block.host()), Values.encodeBlock(block));
+      return null;
+    });
+  }
+
+  @Override
+  public boolean unblock(String host) {
+    byte[] key = Keys.block(Block.checkHost(host));
+    return call(() -> {
+      // Under the lifecycle lock, not atomic with a block of the same host at once: the operator's
+      // actions come one at a time.
+      if (rocks.db.get(rocks.meta, key) == null) return false;
+      rocks.db.delete(rocks.meta, writeOptions, key);
+      return true;
+    });
+  }
+
   /** {@inheritDoc} Sees the URLs as they were when it started; must not close the store. */
   @Override
   public void forEachUrl(Consumer<UrlRecord> visitor) {

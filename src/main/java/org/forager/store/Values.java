@@ -165,6 +165,16 @@ final class Values {
     return versioned(value).readRestAsString();
   }
 
+  /** A block's value (its host is the key): the version byte, when, who. */
+  static byte[] encodeBlock(Block block) {
+    return new ByteWriter(24).writeByte(VERSION).writeInstant(block.since()).writeString(block.by()).toByteArray();
+  }
+
+  static Block decodeBlock(String host, byte[] value) {
+    ByteReader in = versioned(value);
+    return new Block(host, in.readInstant(), in.readString());
+  }
+
   private static void writeCrawl(ByteWriter out, CrawlRecord crawl) {
     // The outcome by name, not ordinal: the enum may be reordered, the names are the contract.
     out.writeInstant(crawl.fetchedAt())

@@ -43,6 +43,20 @@ class PolitenessAuditTest {
   }
 
   @Test
+  void anOperatorsControlLinesAreNoRequestsAndADelaySetShorterIsTheOneInForceAfterIt() throws Exception {
+    PolitenessAudit.Report report = audit(
+        line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 10, 500),
+        "{\"ts\":\"2026-11-21T00:00:00.020Z\",\"kind\":\"control\",\"action\":\"pause\",\"by\":\"cli\",\"target\":null}",
+        "{\"ts\":\"2026-11-21T00:00:00.030Z\",\"kind\":\"control\",\"action\":\"set-delay\",\"by\":\"cli\","
+            + "\"target\":\"http://a.example\",\"delay_ms\":100,\"result\":\"100ms\"}",
+        line("2026-11-21T00:00:00.120Z", "page", "http://a.example/", "FETCHED", 200, 10, 100),
+        line("2026-11-21T00:00:00.180Z", "page", "http://a.example/x", "FETCHED", 200, 10, 100));
+    assertEquals(3, report.requests(), "the control lines are not requests");
+    assertEquals(List.of("delay"), report.violations().stream().map(PolitenessAudit.Violation::rule).toList(),
+        "110 ms after robots.txt is polite once 100 ms was set; 50 ms after the page is not");
+  }
+
+  @Test
   void aShortGapOverlapAndPageBeforeRobotsAreViolations() throws Exception {
     PolitenessAudit.Report report = audit(
         line("2026-11-21T00:00:00.000Z", "page", "http://a.example/", "FETCHED", 200, 10, 100),

@@ -63,6 +63,21 @@ public abstract class CrawlStoreConformanceTest {
   }
 
   @Test
+  void blocksAreKeptAcrossReopeningAndUnblockRemovesOne() {
+    assertEquals(List.of(), store.blocks());
+    store.block(new Block("example.org", T0, "cli"));
+    store.block(new Block("a.example", T0, "api"));
+    store.block(new Block("a.example", T0.plusSeconds(1), "page")); // replaces the first of its host
+    reopen();
+    assertEquals(List.of(new Block("a.example", T0.plusSeconds(1), "page"), new Block("example.org", T0, "cli")),
+        store.blocks());
+    assertTrue(store.unblock("a.example"));
+    assertFalse(store.unblock("a.example"));
+    reopen();
+    assertEquals(List.of(new Block("example.org", T0, "cli")), store.blocks());
+  }
+
+  @Test
   void aUrlTwiceInOneCallIsAddedOnceWithItsShallowestDepth() {
     List<Candidate> batch = List.of(link("https://a.example/x", 3), seed("https://a.example/y"),
         link("https://a.example/x", 1), link("https://a.example/x", 2));

@@ -41,4 +41,10 @@ public final class CapturedConsole implements BeforeEachCallback, AfterEachCallb
   public String err() {
     return err.toString(StandardCharsets.UTF_8);
   }
+
+  /** Forgets what was captured so far. */
+  public void reset() {
+    out.reset();
+    err.reset();
+  }
 }

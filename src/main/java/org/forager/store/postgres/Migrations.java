@@ -24,7 +24,8 @@ final class Migrations {
       "V3__duplicates.sql", "V4__crawl_setting.sql", "V5__seed_origins.sql", "V6__priority.sql",
       "V7__run_progress.sql",
       "V8__address_lease.sql",
-      "V9__lease_epoch.sql");
+      "V9__lease_epoch.sql",
+      "V10__blocked_host.sql");
 
   /** Any constant: serializes schema changes of every store opening this database. */
   private static final long LOCK_KEY = 0x666f7261676572L; // "forager"

@@ -21,6 +21,7 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
 import org.forager.store.AgendaEntry;
+import org.forager.store.Block;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlSettings;
@@ -654,6 +655,48 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         upsert.executeUpdate();
       }
       return null;
+    });
+  }
+
+  @Override
+  public List<Block> blocks() {
+    return database.inTransaction(connection -> {
+      List<Block> blocks = new ArrayList<>();
+      try (PreparedStatement select =
+          connection.prepareStatement("SELECT host, since, blocked_by FROM blocked_host ORDER BY host")) {
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) {
+            blocks.add(new Block(rows.getString("host"), SqlTime.get(rows, "since"), rows.getString("blocked_by")));
+          }
+        }
+      }
+      return List.copyOf(blocks);
+    });
+  }
+
+  /** {@inheritDoc} One upsert. */
+  @Override
+  public void block(Block block) {
+    database.inTransaction(connection -> {
+      try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO blocked_host (host, since, blocked_by) "
+          + "VALUES (?, ?, ?) ON CONFLICT (host) DO UPDATE SET since = excluded.since, blocked_by = excluded.blocked_by")) {
+        upsert.setString(1, block.host());
+        upsert.setObject(2, SqlTime.micros(block.since()));
+        upsert.setString(3, block.by());
+        upsert.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public boolean unblock(String host) {
+    Block.checkHost(host);
+    return database.inTransaction(connection -> {
+      try (PreparedStatement delete = connection.prepareStatement("DELETE FROM blocked_host WHERE host = ?")) {
+        delete.setString(1, host);
+        return delete.executeUpdate() > 0;
+      }
     });
   }
 

@@ -1,0 +1,132 @@
+package org.forager.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.forager.crawl.Crawler;
+import org.forager.status.ControlFile;
+import org.forager.status.ControlServer;
+import org.forager.status.ControlToken;
+import org.forager.testweb.CapturedConsole;
+import org.forager.testweb.TestCrawl;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code forager ctl} against a running {@code forager crawl}, and without one (issue 17 item 1). */
+@Timeout(90)
+class CtlCommandTest {
+
+  @TempDir Path tmp;
+
+  @RegisterExtension final CapturedConsole console = new CapturedConsole();
+
+  @Test
+  void ordersFromTheCommandLineReachTheRunningCrawlAndItsLog() throws Exception {
+    CountDownLatch arrived = new CountDownLatch(1);
+    CountDownLatch open = new CountDownLatch(1);
+    Path data = tmp.resolve("data");
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\n").linking("/p0").linking("/extra").route("/hold", ex -> {
+        arrived.countDown();
+        try {
+          open.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        TestSite.respond(ex, 200, "text/html", "<a href=\"/p0\">p0</a>");
+      });
+      Path config = Files.writeString(tmp.resolve("forager.yaml"), """
+          politeness: { min_delay: 10ms, response_time_factor: 0 }
+          network: { allow_private_addresses: true }
+          limits: { fetch_timeout: 30s }
+          """);
+      CompletableFuture<Integer> crawl = CompletableFuture.supplyAsync(() -> Main.run("crawl", "--config",
+          config.toString(), "--seed", site.url("/hold"), "--data-dir", data.toString(), "--quiet"));
+      assertTrue(arrived.await(20, TimeUnit.SECONDS), "the crawl reached the held page");
+      assertTrue(Files.exists(ControlFile.in(data)), "the crawl said where its control API is");
+
+      assertEquals(0, ctl(data, "pause"));
+      assertEquals(0, ctl(data, "block", "Blocked.Example:8080"));
+      assertEquals(0, ctl(data, "set-delay", site.origin(), "30ms"));
+      assertEquals(0, ctl(data, "add-seed", site.url("/extra"), "ftp://example.org/"));
+      assertEquals(2, ctl(data, "set-delay", site.origin(), "soon"), "a bad duration is bad usage");
+      assertEquals(2, ctl(data, "launch"), "an unknown order is bad usage");
+      assertEquals(0, ctl(data, "resume"));
+      open.countDown();
+      assertEquals(0, ctl(data, "stop"));
+      assertEquals(0, crawl.get(30, TimeUnit.SECONDS));
+
+      String out = console.out();
+      assertTrue(out.contains("paused: no new request starts"), out);
+      assertTrue(out.contains("blocked blocked.example and every host under it"), out);
+      assertTrue(out.contains(site.url("/extra") + ": added"), out);
+      assertTrue(out.contains("ftp://example.org/: refused: not an http(s) URL"), out);
+      assertTrue(console.err().contains("forager: \"soon\" is not a duration"), console.err());
+      assertFalse(Files.exists(ControlFile.in(data)), "removed at the crawl's clean exit");
+
+      List<String> orders = TestCrawl.log(data).stream().filter(l -> l.get("kind").asText().equals("control"))
+          .map(l -> l.get("action").asText() + " by " + l.get("by").asText()).toList();
+      assertEquals(List.of("pause by cli", "block by cli", "set-delay by cli", "add-seed by cli", "add-seed by cli",
+          "resume by cli", "stop by cli"), orders);
+      JsonNode block = TestCrawl.log(data).stream().filter(l -> l.path("action").asText().equals("block"))
+          .findFirst().orElseThrow();
+      assertEquals("blocked.example", block.get("target").asText());
+      assertTrue(Instant.parse(block.get("ts").asText()).isAfter(Instant.now().minusSeconds(60)));
+    }
+    try (Crawler reopened = Crawler.open(TestCrawl.config(data, List.of(), ""))) {
+      assertEquals("blocked.example", reopened.control().state().blocks().get(0).host(), "kept in the store");
+    }
+    console.reset();
+    assertEquals(1, ctl(data, "pause"));
+    assertEquals("forager: no crawl is running on " + data + " (no " + ControlFile.in(data) + ")\n", console.err());
+  }
+
+  @Test
+  void aControlFileLeftByAKilledCrawlOrWithAnotherTokenIsOneClearLine() throws Exception {
+    Path data = Files.createDirectories(tmp.resolve("data"));
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    new ControlFile(URI.create("http://127.0.0.1:" + closedPort + "/"), "stale", 1, Instant.EPOCH, Optional.empty())
+        .write(data);
+    assertEquals(1, ctl(data, "pause"));
+    String err = console.err();
+    assertEquals(1, err.lines().count(), err);
+    assertTrue(err.startsWith("forager: no crawl is running on " + data + ": nothing answers at"), err);
+
+    try (Crawler crawler = Crawler.open(TestCrawl.config(data, List.of(), ""));
+        ControlServer server = ControlServer.start(crawler.control(), ControlToken.generate())) {
+      new ControlFile(server.uri(), ControlToken.generate().value(), 1, Instant.EPOCH, Optional.empty()).write(data);
+      console.reset();
+      assertEquals(1, ctl(data, "pause"));
+      assertTrue(console.err().startsWith("forager: the crawl at " + server.uri() + " refused the token in "),
+          console.err());
+      assertFalse(crawler.control().state().paused());
+    }
+  }
+
+  private static int ctl(Path data, String... args) {
+    String[] all = new String[args.length + 3];
+    all[0] = "ctl";
+    all[1] = "--data-dir";
+    all[2] = data.toString();
+    System.arraycopy(args, 0, all, 3, args.length);
+    return Main.run(all);
+  }
+}
