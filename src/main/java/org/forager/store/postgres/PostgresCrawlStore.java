@@ -37,10 +37,14 @@ import org.forager.url.Origin;
  * The crawl store on a PostgreSQL database, which several crawler processes can share. See
  * {@code docs/fleet.md} for the schema and the leases.
  *
- * <p>Safe for concurrent use, within a process and across processes. Every method is one
- * transaction (READ COMMITTED), retried when PostgreSQL aborts it for a deadlock; a return means
+ * <p>Safe for concurrent use, within a process and across processes. Every method runs in one
+ * transaction (READ COMMITTED), retried when PostgreSQL aborts it for a deadlock; the writes of the
+ * crawl loop ({@link #record}, {@link #saveOriginState}, {@link #firstWithDigest}, {@link
+ * #addCandidates}, {@link #bringForward}) share their transaction with other calls of the moment
+ * ({@link GroupCommitter}: one commit for many), each as if run alone in call order. A return means
  * the transaction committed, so its writes survive the process being killed (and, with PostgreSQL's
- * default {@code synchronous_commit}, a machine crash). Deduplication is exact: a URL is inserted
+ * default {@code synchronous_commit}, a machine crash). A server that cannot be reached is a {@link
+ * org.forager.store.StoreUnavailableException}. Deduplication is exact: a URL is inserted
  * with {@code ON CONFLICT DO NOTHING} on its primary key, so of two processes adding it at once one
  * inserts it and the other waits for that transaction and finds it known.
  *
@@ -175,10 +179,12 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   private final Database database;
   private final LeaseTable leases;
+  private final GroupCommitter groups;
 
-  private PostgresCrawlStore(Database database) {
+  private PostgresCrawlStore(Database database, GroupCommitter.Options options) {
     this.database = database;
     this.leases = new LeaseTable(database);
+    this.groups = new GroupCommitter(database, leases, options);
   }
 
   /**
@@ -195,7 +201,12 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   /** As {@link #open(String)}, with at most {@code maxConnections} connections to the server. */
   public static PostgresCrawlStore open(String jdbcUrl, int maxConnections) {
-    return open(jdbcUrl, Optional.empty(), maxConnections);
+    return open(jdbcUrl, Optional.empty(), maxConnections, GroupCommitter.Options.DEFAULT);
+  }
+
+  /** As {@link #open(String, int)}, gathering groups of writes as {@code groups} says (tests). */
+  static PostgresCrawlStore open(String jdbcUrl, int maxConnections, GroupCommitter.Options groups) {
+    return open(jdbcUrl, Optional.empty(), maxConnections, groups);
   }
 
   /**
@@ -210,15 +221,16 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   }
 
   static PostgresCrawlStore open(CrawlConfig.Store store, UnaryOperator<String> env) {
-    return open(store.url(), Passwords.of(store, env), DEFAULT_CONNECTIONS);
+    return open(store.url(), Passwords.of(store, env), DEFAULT_CONNECTIONS, GroupCommitter.Options.DEFAULT);
   }
 
-  private static PostgresCrawlStore open(String jdbcUrl, Optional<String> password, int maxConnections) {
+  private static PostgresCrawlStore open(String jdbcUrl, Optional<String> password, int maxConnections,
+      GroupCommitter.Options groups) {
     if (maxConnections < 1) throw new IllegalArgumentException("maxConnections must be at least 1");
     Database database = Database.connect(jdbcUrl, password, maxConnections);
     try {
       Migrations.migrate(database);
-      return new PostgresCrawlStore(database);
+      return new PostgresCrawlStore(database, groups);
     } catch (RuntimeException e) {
       database.close();
       throw e;
@@ -383,7 +395,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     CandidateRows rows = CandidateRows.of(candidates);
     if (rows.isEmpty()) return 0;
     Integer[] priorities = rows.priorities(0);
-    return database.inTransaction(connection -> count(insertNew(connection, rows, priorities, 0)));
+    return groups.submit(Optional.empty(), connection -> count(insertNew(connection, rows, priorities, 0)));
   }
 
   @Override
@@ -411,11 +423,11 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   }
 
   /**
-   * {@inheritDoc} One transaction of one to four statements: the crawl (the URL's due row and
+   * {@inheritDoc} One to four statements in a group's transaction: the crawl (the URL's due row and
    * history), then, if the page links anywhere, the insert of the discovered URLs not known yet,
    * then, at the page's first crawl only, the lock and update of the known, never-crawled URLs it
    * links to ({@link Inlinks}). A URL recorded without being added is added first, as a seed.
-   * When this store claimed the URL's origin, the transaction first checks the origin's lease epoch
+   * When this store claimed the URL's origin, the group first checks the origin's lease epoch
    * ({@link LeaseTable#fence}): a crawl by a holder that lost the origin is refused whole.
    */
   @Override
@@ -429,10 +441,9 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     CandidateRows self = CandidateRows.of(List.of(Candidate.seed(record.url())));
     SqlTime.micros(record.fetchedAt()); // out-of-range instants fail before the transaction
     SqlTime.micros(record.nextFetchAt());
-    database.inTransaction(connection -> {
-      // A stale holder's crawl is refused whole: the new holder's view of the URL (and of what it
-      // links to) is the one kept; the URL is still due for it, so it is fetched again.
-      leases.fence(connection, origin);
+    // A stale holder's crawl is refused whole (the fence): the new holder's view of the URL (and of
+    // what it links to) is the one kept; the URL is still due for it, so it is fetched again.
+    groups.submit(Optional.of(origin), connection -> {
       int fetchCount = crawl(connection, origin, record);
       if (fetchCount == 0) {
         insertNew(connection, self, self.priorities(0), 0);
@@ -494,7 +505,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   public boolean bringForward(String url, Instant dueAt) {
     String origin = CandidateRows.origin(url);
     OffsetDateTime at = SqlTime.micros(dueAt);
-    return database.inTransaction(connection -> {
+    return groups.submit(Optional.empty(), connection -> {
       try (PreparedStatement update = connection.prepareStatement(BRING_FORWARD)) {
         update.setObject(1, at);
         update.setString(2, origin);
@@ -511,7 +522,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   @Override
   public Optional<String> firstWithDigest(String digest, String url) {
     String origin = CandidateRows.origin(url);
-    return database.inTransaction(connection -> {
+    return groups.submit(Optional.empty(), connection -> {
       // Under READ COMMITTED a conflicting insert waits for the other transaction, then does nothing;
       // the SELECT after it then sees the committed holder.
       try (PreparedStatement insert = connection.prepareStatement(
@@ -599,8 +610,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   @Override
   public void saveOriginState(OriginState state) {
-    database.inTransaction(connection -> {
-      leases.fence(connection, state.origin().toString());
+    groups.submit(Optional.of(state.origin().toString()), connection -> {
       try (PreparedStatement upsert = connection.prepareStatement(SAVE_ORIGIN_STATE)) {
         upsert.setString(1, state.origin().toString());
         upsert.setLong(2, state.delayMillis());
@@ -729,7 +739,13 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   /** Closes the connections; closing twice is harmless. Calls after it throw {@link IllegalStateException}. */
   @Override
   public void close() {
+    groups.close();
     database.close();
+  }
+
+  /** Transactions the group commit has committed so far: each holds one or more calls (tests). */
+  long groupTransactions() {
+    return groups.transactions();
   }
 
   /**
