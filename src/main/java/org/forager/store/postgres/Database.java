@@ -22,8 +22,11 @@ import org.forager.store.StoreUnavailableException;
  */
 final class Database implements AutoCloseable {
 
-  /** Deadlock detected, serialization failure: the transaction did nothing and can run again. */
-  private static final Set<String> RETRYABLE = Set.of("40P01", "40001");
+  /**
+   * Deadlock detected, serialization failure, a lock not granted within a group's lock_timeout
+   * ({@link GroupCommitter}): the transaction did nothing and can run again.
+   */
+  private static final Set<String> RETRYABLE = Set.of("40P01", "40001", "55P03");
   private static final int ATTEMPTS = 5;
   /**
    * The server is not there (class 08: connection exception; 57P01-03: shut down by an administrator,
@@ -106,7 +109,9 @@ final class Database implements AutoCloseable {
         if (attempt < ATTEMPTS && RETRYABLE.contains(e.getSQLState())) continue;
         if (closed) throw new IllegalStateException("the crawl database " + name + " is closed", e);
         if (unavailable(e)) {
-          throw new StoreUnavailableException("crawl database " + name + " unavailable: " + reason(e, password), e);
+          // The first line says it; the server's context lines ("Where: ...") would only repeat it.
+          String reason = reason(e, password).lines().findFirst().orElse("");
+          throw new StoreUnavailableException("crawl database " + name + " unavailable: " + reason, e);
         }
         throw new StoreException("crawl database " + name + ": " + reason(e, password), e);
       }

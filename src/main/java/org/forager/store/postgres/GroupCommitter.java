@@ -37,6 +37,13 @@ import org.forager.url.Origin;
  * failure is its caller's alone. A server that cannot be reached fails the whole group with {@link
  * StoreUnavailableException} (nothing is retried then: a commit cut off may have happened).
  *
+ * <p>A group of several calls waits at most {@value #LOCK_TIMEOUT} for any row lock (PostgreSQL's
+ * {@code lock_timeout}): another process's group holding rows this one needs (a URL both discovered,
+ * a link into an origin the other is crawling) is waited for briefly, the group then run again, and
+ * after {@value #LOCK_ATTEMPTS} attempts its calls one per transaction, as before group commit. So two
+ * processes' groups never wait on each other for long, nor deadlock for PostgreSQL's one second of
+ * {@code deadlock_timeout}.
+ *
  * <p>Thread-safe. {@link #close} fails the calls still waiting.
  */
 final class GroupCommitter implements AutoCloseable {
@@ -54,6 +61,11 @@ final class GroupCommitter implements AutoCloseable {
       if (maxWait.isNegative()) throw new IllegalArgumentException("maxWait must not be negative");
     }
   }
+
+  /** The longest a group of several calls waits for a row lock. */
+  static final String LOCK_TIMEOUT = "100ms";
+  /** Attempts of a group that found its rows locked before its calls run one per transaction. */
+  static final int LOCK_ATTEMPTS = 3;
 
   private final Database database;
   private final LeaseTable leases;
@@ -145,8 +157,15 @@ final class GroupCommitter implements AutoCloseable {
   }
 
   private void run(List<Call<?>> group) {
+    int[] attempts = {0};
     try {
       database.inTransaction(connection -> {
+        if (group.size() > 1) {
+          if (++attempts[0] > LOCK_ATTEMPTS) throw new GroupTooContended();
+          try (var limit = connection.createStatement()) {
+            limit.execute("SET LOCAL lock_timeout = '" + LOCK_TIMEOUT + "'");
+          }
+        }
         runAll(connection, group);
         return null;
       });
@@ -155,7 +174,7 @@ final class GroupCommitter implements AutoCloseable {
     } catch (StoreUnavailableException | IllegalStateException e) {
       for (Call<?> call : group) call.result.completeExceptionally(e);
     } catch (RuntimeException e) {
-      if (group.size() == 1) {
+      if (group.size() == 1 && !(e instanceof GroupTooContended)) {
         group.get(0).result.completeExceptionally(e);
         return;
       }
@@ -199,6 +218,15 @@ final class GroupCommitter implements AutoCloseable {
       case Error error -> throw error;
       default -> new StoreException(String.valueOf(e.getMessage()), e);
     };
+  }
+
+  /** A group that kept finding rows locked by others: its calls go one per transaction. */
+  private static final class GroupTooContended extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    GroupTooContended() {
+      super("too contended", null, false, false);
+    }
   }
 
   /** One caller's work and how it ended. */

@@ -63,7 +63,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   /** Connections per store unless told otherwise: enough for many origins crawled at once. */
   public static final int DEFAULT_CONNECTIONS = 8;
 
-  // Returns the ordinal (from 1) of each candidate it added.
+  // Returns the ordinal (from 1) of each candidate it added, and (ordinal null) each origin of them
+  // released as done, which the caller reopens (REOPEN).
   private static final String INSERT_NEW = """
       WITH candidate AS (
         SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[], ?::integer[], ?::integer[])
@@ -81,16 +82,28 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         INSERT INTO crawl_url_count AS n (origin, urls)
         SELECT origin, count(*) FROM added GROUP BY origin ORDER BY origin
         ON CONFLICT (origin) DO UPDATE SET urls = n.urls + excluded.urls
-      ), reopened AS (
-        -- New URLs are new work: an origin released as done is free again. The update locks the
-        -- lease row even when it changes nothing, so a release deciding "done" at the same moment
-        -- either waits for this transaction and sees the URLs, or is seen here and cleared.
-        UPDATE origin_lease l SET done_until = NULL,
-          expires_at = CASE WHEN l.done_until IS NULL THEN l.expires_at ELSE now() END
-        FROM (SELECT DISTINCT origin FROM added ORDER BY origin) a
-        WHERE l.origin = a.origin
+      ), locked AS (
+        -- New URLs are new work: an origin released as done must be free again. The lease row is
+        -- locked until the commit, so a release deciding "done" at the same moment (it locks the row
+        -- FOR UPDATE, then looks for due URLs) either waits for this transaction and sees the URLs,
+        -- or is waited for and its done_until read here (a locking read returns the row's newest
+        -- version). A key-share lock: neither the fence nor a renewal of the holder conflicts with it.
+        SELECT l.origin, l.done_until FROM origin_lease l
+        WHERE l.origin IN (SELECT origin FROM added)
+        ORDER BY l.origin
+        FOR KEY SHARE OF l
       )
-      SELECT c.i FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
+      SELECT c.i, NULL::text AS done FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
+      UNION ALL
+      SELECT NULL, origin FROM locked WHERE done_until IS NOT NULL
+      """;
+
+  // An origin released as done that got new URLs is free at once. A statement of its own, after
+  // INSERT_NEW locked the row: its snapshot sees the release that INSERT_NEW may have waited for.
+  // Only released rows change (a held one has no done_until), so a renewal never waits for it.
+  private static final String REOPEN = """
+      UPDATE origin_lease SET done_until = NULL, expires_at = now()
+      WHERE origin = ANY(?::text[]) AND done_until IS NOT NULL
       """;
 
   // A 2xx response replaces the validators, a 304 refreshes those it sends (RFC 9110 section
@@ -765,8 +778,19 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       insert.setArray(6, connection.createArrayOf("integer", rows.hops()));
       insert.setInt(7, inlinks);
       boolean[] added = new boolean[rows.urls().length];
+      List<String> done = new ArrayList<>();
       try (ResultSet ordinals = insert.executeQuery()) {
-        while (ordinals.next()) added[ordinals.getInt(1) - 1] = true;
+        while (ordinals.next()) {
+          int i = ordinals.getInt(1);
+          if (ordinals.wasNull()) done.add(ordinals.getString(2));
+          else added[i - 1] = true;
+        }
+      }
+      if (!done.isEmpty()) {
+        try (PreparedStatement reopen = connection.prepareStatement(REOPEN)) {
+          reopen.setArray(1, connection.createArrayOf("text", done.toArray()));
+          reopen.executeUpdate();
+        }
       }
       return added;
     }
