@@ -40,7 +40,8 @@ import org.forager.url.Origin;
  * <p>Safe for concurrent use, within a process and across processes. Every method runs in one
  * transaction (READ COMMITTED), retried when PostgreSQL aborts it for a deadlock; the writes of the
  * crawl loop ({@link #record}, {@link #saveOriginState}, {@link #firstWithDigest}, {@link
- * #addCandidates}, {@link #bringForward}) share their transaction with other calls of the moment
+ * #addCandidates}, {@link #bringForward}) and its frequent calls ({@link #due}, {@link #holdAddress})
+ * share their transaction with other calls of the moment
  * ({@link GroupCommitter}: one commit for many), each as if run alone in call order. A return means
  * the transaction committed, so its writes survive the process being killed (and, with PostgreSQL's
  * default {@code synchronous_commit}, a machine crash). A server that cannot be reached is a {@link
@@ -414,7 +415,9 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   @Override
   public List<DueCandidate> due(Origin origin, Instant cutoff, int limit) {
     if (limit <= 0) return List.of();
-    return database.inTransaction(connection -> {
+    // In a group: the crawl loop reads an origin's next URLs after most pages (more transactions
+    // than every write together before group commit); the group's writes before it are visible to it.
+    return groups.submit(Optional.empty(), connection -> {
       try (PreparedStatement select = connection.prepareStatement(DUE)) {
         select.setString(1, origin.toString());
         select.setInt(2, limit);
@@ -741,7 +744,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   @Override
   public boolean holdAddress(String owner, String address, Duration lease) {
-    return leases.holdAddress(owner, address, lease);
+    return leases.holdAddress(owner, address, lease, groups);
   }
 
   @Override
