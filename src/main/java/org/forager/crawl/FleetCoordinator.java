@@ -23,6 +23,7 @@ import org.forager.store.LeaseLostException;
 import org.forager.store.OriginLeases;
 import org.forager.store.OriginLeases.Release;
 import org.forager.store.OriginState;
+import org.forager.store.StoreUnavailableException;
 import org.forager.url.Origin;
 
 /**
@@ -41,6 +42,12 @@ import org.forager.url.Origin;
  * flight; a write the store refuses because another process claimed the origin meanwhile ({@link
  * LeaseLostException}) drops the origin with a one-line notice, and the process goes on with the others.
  *
+ * <p>While the database is out of reach ({@link StoreUnavailableException}) no turn starts: the
+ * process asks the database again with a growing pause ({@link StoreOutage}), and once it answers,
+ * renews its leases (keeping the origins nobody took meanwhile, dropping those another process
+ * claimed) before any turn goes on. An origin whose turn failed for the outage is put back
+ * (released at the renewal, then claimed anew).
+ *
  * <p>Thread-safe: turns run on the scheduler's threads, claims and renewals on one thread of its own.
  */
 final class FleetCoordinator implements AutoCloseable, TaskSource {
@@ -56,6 +63,7 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
   private final long renewEveryNanos;
   private final long minLeftNanos;
   private final int maxOrigins;
+  private final StoreOutage outage = new StoreOutage();
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
@@ -145,6 +153,12 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
     } finally {
       lock.unlock();
     }
+    if (outage.down() && !held.isEmpty()) {
+      // Each save would wait for the database in vain; the leases expire on their own.
+      Notice.printf("forager: fleet: the crawl database is unavailable: %d origins are left to their leases"
+          + " (free for the fleet %s after the last renewal)", held.size(), lease);
+      return;
+    }
     for (LeasedOrigin task : held) {
       try {
         task.crawler.saveState();
@@ -160,7 +174,13 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
     long nextRenewal = System.nanoTime() + renewEveryNanos;
     while (true) {
       try {
-        if (System.nanoTime() - nextRenewal >= 0) {
+        if (outage.down()) {
+          // The renewal asks the database; answered, every lease held is known again before any
+          // turn goes on (the outage may have outlasted them).
+          renew();
+          outage.back(heldCount());
+          nextRenewal = System.nanoTime() + renewEveryNanos;
+        } else if (System.nanoTime() - nextRenewal >= 0) {
           nextRenewal = System.nanoTime() + renewEveryNanos;
           renew();
         }
@@ -171,14 +191,20 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
           scheduler.stop();
           return;
         }
+      } catch (StoreUnavailableException e) {
+        outage.lost(e);
+        nextRenewal = System.nanoTime() + outage.nextRetryNanos();
       } catch (RuntimeException e) {
-        // The database briefly unreachable: tried again at the next tick. Meanwhile leases run out
-        // and turns stop on their own.
+        // Tried again at the next tick. Meanwhile leases run out and turns stop on their own.
         Notice.println("forager: fleet: " + e.getMessage());
+      }
+      if (outage.down() && System.nanoTime() - nextRenewal >= 0) {
+        nextRenewal = System.nanoTime() + outage.nextRetryNanos(); // a turn found it gone: ask again soon
       }
       lock.lock();
       try {
-        while (!closed && !claimWanted) {
+        // While the database is away, only its answer matters: claims wait for it.
+        while (!closed && (!claimWanted || outage.down())) {
           long wait = nextRenewal - System.nanoTime();
           if (wait <= 0) break;
           changed.awaitNanos(wait);
@@ -255,6 +281,15 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
     Notice.printf("forager: fleet: lost %s (%s); it stops after the turn in flight%n", origin, why);
   }
 
+  private int heldCount() {
+    lock.lock();
+    try {
+      return deadlines.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private boolean holdsNothing() {
     lock.lock();
     try {
@@ -267,6 +302,18 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
   /** The cutoff of claims and of "nothing due": the run's start, or now when crawling continuously. */
   private Instant runCutoff() {
     return ctx.run().continuous() ? ctx.clock().instant() : cutoff;
+  }
+
+  /** Forgets an origin whose turn the database failed; its lease is released at the next renewal. */
+  private void drop(LeasedOrigin task) {
+    lock.lock();
+    try {
+      if (tasks.get(task.origin) != task) return;
+      tasks.remove(task.origin);
+      deadlines.remove(task.origin);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** A turn found the origin finished (or failed): it goes back to the fleet with when it is done until. */
@@ -290,7 +337,11 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
       // Done for any run whose cutoff is this one's; a later run tries it again.
       release = new Release.DoneUntil(cutoff.plusNanos(1000));
     }
-    leases.release(owner, task.origin, release);
+    try {
+      leases.release(owner, task.origin, release);
+    } catch (StoreUnavailableException e) {
+      outage.lost(e); // still held in the database: the renewal after the outage releases it
+    }
   }
 
   /** {@inheritDoc} None: the coordinator adds the origins it claims itself ({@link Scheduler#add}). */
@@ -330,6 +381,8 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
     @Override
     public OptionalLong turn() {
       long now = System.nanoTime();
+      // Nothing fetched could be recorded; and the lease is checked again once renewed.
+      if (outage.down()) return OptionalLong.of(now + StoreOutage.FIRST_RETRY_NANOS);
       long left;
       lock.lock();
       try {
@@ -360,6 +413,12 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
         } finally {
           lock.unlock();
         }
+        return OptionalLong.empty();
+      } catch (StoreUnavailableException e) {
+        // Not the origin's fault: this crawler stops (a turn cut short may have left it half-way)
+        // and the origin goes back to the fleet once the database answers (the renewal releases it).
+        outage.lost(e);
+        drop(this);
         return OptionalLong.empty();
       } catch (RuntimeException e) {
         finished(this, true); // the scheduler drops the task: give the origin back, done for this run

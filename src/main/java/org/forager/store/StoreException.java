@@ -6,7 +6,9 @@ package org.forager.store;
  * and the reason. Callers in the crawl loop treat it as unanticipated (DESIGN.md: a store error
  * sets the origin's patience to 0).
  */
-public final class StoreException extends RuntimeException {
+public class StoreException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
 
   public StoreException(String message) {
     super(message);

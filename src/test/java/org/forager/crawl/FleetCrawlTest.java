@@ -63,7 +63,7 @@ class FleetCrawlTest {
 
   @BeforeAll
   static void startServer() {
-    postgres = TestPostgres.start(serverDir.resolve("pg"));
+    postgres = TestPostgres.startRestartable(serverDir.resolve("pg")); // one test stops it for a while
   }
 
   @AfterAll
@@ -227,6 +227,73 @@ class FleetCrawlTest {
     }
     for (int c = 0; c < 2; c++) assertAuditPasses(c);
     assertStoreComplete(store);
+  }
+
+  /**
+   * Issue 16, item 3: the crawl database stopped mid-crawl for three times the lease, then started
+   * again. Each process says in one line that it lost the database and pauses (no page requested
+   * while it is down but the one each origin had under way when it went), says in one line that it
+   * is back, renews or gives up its leases, and the fleet finishes the crawl: every page fetched and
+   * recorded, one request in flight per origin across processes, no interval under min_delay.
+   */
+  @Test
+  void aDatabaseOutageLongerThanTheLeasePausesTheFleetWhichThenFinishesTheCrawl() throws Exception {
+    String store = postgres.freshSchema();
+    int stopAt = ORIGINS * PAGES / 3;
+    CountDownLatch reached = new CountDownLatch(1);
+    onPageRequest = n -> {
+      if (n == stopAt) reached.countDown();
+    };
+    for (int c = 0; c < 2; c++) children.add(startChild(c, store, 3));
+    assertTrue(reached.await(WAIT_SECONDS, TimeUnit.SECONDS), "the crawl reached " + stopAt + " page requests");
+    postgres.stop();
+    long stoppedAt = System.nanoTime();
+    int requestsAtStop = pageRequests.get();
+    try {
+      for (int c = 0; c < 2; c++) awaitOutput(c, "crawling paused until it is back");
+      // The outage itself: three times the 2 s lease, so that every lease ran out meanwhile.
+      long left = TimeUnit.SECONDS.toNanos(6) - (System.nanoTime() - stoppedAt);
+      if (left > 0) TimeUnit.NANOSECONDS.sleep(left);
+    } finally {
+      postgres.restart();
+    }
+    int requestsDuringOutage = pageRequests.get() - requestsAtStop;
+    for (int c = 0; c < 2; c++) assertEquals(0, awaitExit(c), "child " + c + " exit status");
+
+    // At most the request each origin had under way as the database went: its record then failed.
+    assertTrue(requestsDuringOutage <= ORIGINS, requestsDuringOutage + " page requests while the database was down");
+    int repeated = 0;
+    for (TestSite site : sites) {
+      for (String path : pagePaths()) {
+        assertTrue(site.count(path) >= 1, site.url(path) + " fetched");
+        repeated += (int) site.count(path) - 1;
+      }
+    }
+    assertTrue(repeated <= ORIGINS, "at most one repeated fetch per origin, got " + repeated);
+    assertPoliteOnTheServers();
+    for (int c = 0; c < 2; c++) {
+      String out = output(c);
+      assertEquals(1, count(out, "crawling paused until it is back"), "one line for the outage:\n" + out);
+      assertTrue(out.contains("the crawl database is back after"), "one line for the return:\n" + out);
+      assertFalse(out.contains("\tat "), "no stack trace:\n" + out);
+      assertAuditPasses(c);
+    }
+    assertStoreComplete(store);
+  }
+
+  private void awaitOutput(int c, String text) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (!output(c).contains(text)) {
+      assertTrue(System.nanoTime() < deadline, "child " + c + " printed \"" + text + "\":\n" + output(c));
+      assertTrue(children.get(c).isAlive(), "child " + c + " is alive:\n" + output(c));
+      TimeUnit.MILLISECONDS.sleep(50); // polling a file another process writes
+    }
+  }
+
+  private static int count(String text, String part) {
+    int n = 0;
+    for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) n++;
+    return n;
   }
 
   private static void signal(String name, Process process) {

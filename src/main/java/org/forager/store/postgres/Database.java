@@ -5,22 +5,34 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.util.Optional;
 import java.util.Set;
 import org.forager.config.StoreUrl;
 import org.forager.store.StoreException;
+import org.forager.store.StoreUnavailableException;
 
 /**
  * The connection pool of one store and the one way to use it: a transaction that commits, or rolls
  * back and is retried when PostgreSQL aborted it for a deadlock or a serialization failure.
- * Connections are not in auto-commit mode, so every call is one transaction. Safe for concurrent
- * use.
+ * Connections are not in auto-commit mode, so every call is one transaction. A server that cannot be
+ * reached (down, restarting, refusing connections) is a {@link StoreUnavailableException}, never
+ * retried here: the caller decides how to wait, and the pool makes new connections once the server
+ * is back (a broken connection is evicted on its first error). Safe for concurrent use.
  */
 final class Database implements AutoCloseable {
 
-  /** Deadlock detected, serialization failure: the transaction did nothing and can run again. */
-  private static final Set<String> RETRYABLE = Set.of("40P01", "40001");
+  /**
+   * Deadlock detected, serialization failure, a lock not granted within a group's lock_timeout
+   * ({@link GroupCommitter}): the transaction did nothing and can run again.
+   */
+  private static final Set<String> RETRYABLE = Set.of("40P01", "40001", "55P03");
   private static final int ATTEMPTS = 5;
+  /**
+   * The server is not there (class 08: connection exception; 57P01-03: shut down by an administrator,
+   * crashed, starting up or shutting down; 53300: too many connections).
+   */
+  private static final Set<String> UNAVAILABLE = Set.of("57P01", "57P02", "57P03", "53300");
 
   private final HikariDataSource pool;
   /** The JDBC URL without its secrets ({@link StoreUrl#redact}), for messages. */
@@ -96,6 +108,11 @@ final class Database implements AutoCloseable {
       } catch (SQLException e) {
         if (attempt < ATTEMPTS && RETRYABLE.contains(e.getSQLState())) continue;
         if (closed) throw new IllegalStateException("the crawl database " + name + " is closed", e);
+        if (unavailable(e)) {
+          // The first line says it; the server's context lines ("Where: ...") would only repeat it.
+          String reason = reason(e, password).lines().findFirst().orElse("");
+          throw new StoreUnavailableException("crawl database " + name + " unavailable: " + reason, e);
+        }
         throw new StoreException("crawl database " + name + ": " + reason(e, password), e);
       }
     }
@@ -106,6 +123,26 @@ final class Database implements AutoCloseable {
   public void close() {
     closed = true;
     pool.close();
+  }
+
+  /**
+   * Whether a failure says the server cannot be reached rather than that the work was wrong. The
+   * pool's own timeout waiting for a connection counts (its cause is the last failed attempt, or all
+   * connections were busy for the whole timeout: a server that cannot keep up either).
+   */
+  static boolean unavailable(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLTransientConnectionException) return true;
+      if (t instanceof SQLException s && s.getSQLState() != null
+          && (s.getSQLState().startsWith("08") || UNAVAILABLE.contains(s.getSQLState()))) {
+        return true;
+      }
+      if (t instanceof java.net.ConnectException || t instanceof java.io.EOFException
+          || t instanceof java.net.SocketException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The driver's message, without any secret it might repeat. */

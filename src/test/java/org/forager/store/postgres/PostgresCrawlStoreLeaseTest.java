@@ -204,11 +204,11 @@ class PostgresCrawlStoreLeaseTest {
     one.addScope(List.of(A));
     assertEquals(List.of(A), one.claim("one", 5, HOUR, Instant.MAX));
     expire("one", A);
-    // A fenced write holds the lease row's share lock until it commits: a claim meanwhile skips A.
+    // A fenced write holds the lease row's key-share lock until it commits: a claim meanwhile skips A.
     try (var connection = java.sql.DriverManager.getConnection(url)) {
       connection.setAutoCommit(false);
       try (var lock = connection.prepareStatement(
-          "SELECT 1 FROM origin_lease WHERE origin = ? AND epoch = 1 FOR SHARE")) {
+          "SELECT 1 FROM origin_lease WHERE origin = ? AND epoch = 1 FOR KEY SHARE")) {
         lock.setString(1, A.toString());
         assertTrue(lock.executeQuery().next());
       }

@@ -22,28 +22,59 @@ public final class TestPostgres implements AutoCloseable {
 
   private static final AtomicInteger SCHEMAS = new AtomicInteger();
 
-  private final EmbeddedPostgres server;
+  private final Path dataDir;
+  private final boolean restartable;
+  private volatile EmbeddedPostgres server;
+  private final int port;
 
-  private TestPostgres(EmbeddedPostgres server) {
+  private TestPostgres(EmbeddedPostgres server, Path dataDir, boolean restartable) {
     this.server = server;
+    this.dataDir = dataDir;
+    this.restartable = restartable;
+    this.port = server.getPort();
   }
 
   public static TestPostgres start(Path dataDir) {
+    return new TestPostgres(startServer(dataDir, true, 0), dataDir, false);
+  }
+
+  /**
+   * A server that {@link #stop} and {@link #restart} take down and bring back on the same data and
+   * port, as an outage of a real one: its data directory is kept when it stops (the test's temporary
+   * directory goes at the end).
+   */
+  public static TestPostgres startRestartable(Path dataDir) {
+    return new TestPostgres(startServer(dataDir, false, 0), dataDir, true);
+  }
+
+  private static EmbeddedPostgres startServer(Path dataDir, boolean clean, int port) {
     try {
-      return new TestPostgres(EmbeddedPostgres.builder()
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
           .setDataDirectory(dataDir)
-          .setCleanDataDirectory(true)
+          .setCleanDataDirectory(clean)
           .setServerConfig("listen_addresses", "127.0.0.1")
-          .setServerConfig("fsync", "off") // tests kill no machine; spare the shared disk
-          .start());
+          .setServerConfig("fsync", "off"); // tests kill no machine; spare the shared disk
+      if (port != 0) builder.setPort(port);
+      return builder.start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the test PostgreSQL server", e);
     }
   }
 
+  /** Stops the server (a fast shutdown: its sessions are cut off); {@link #restart} brings it back. */
+  public void stop() throws IOException {
+    if (!restartable) throw new IllegalStateException("not started with startRestartable");
+    server.close();
+  }
+
+  /** Starts the stopped server again, on the same data and port. */
+  public void restart() {
+    server = startServer(dataDir, false, port);
+  }
+
   /** The URL of the server's {@code postgres} database. */
   public String jdbcUrl() {
-    return "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres?user=postgres";
+    return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
   }
 
   /** Creates a new, empty schema; returns a URL whose connections use it. */
@@ -69,7 +100,7 @@ public final class TestPostgres implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     query("SELECT pg_reload_conf()");
-    String url = "jdbc:postgresql://127.0.0.1:" + server.getPort() + "/postgres?user=" + role;
+    String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=" + role;
     // The server reloads its rules on a signal, soon but not at once: wait until they hold.
     long deadline = System.nanoTime() + 10_000_000_000L;
     while (true) {
