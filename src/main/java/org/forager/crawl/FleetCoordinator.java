@@ -63,7 +63,7 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
   private final long renewEveryNanos;
   private final long minLeftNanos;
   private final int maxOrigins;
-  private final StoreOutage outage = new StoreOutage();
+  private final StoreOutage outage;
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
@@ -90,6 +90,7 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
     this.leases = leases;
     this.owner = owner;
     this.ctx = ctx;
+    this.outage = new StoreOutage(ctx.clock(), ctx.outputs().log()::write);
     this.cutoff = cutoff;
     this.scheduler = scheduler;
     this.newCrawler = newCrawler;

@@ -1,13 +1,17 @@
 package org.forager.crawl;
 
+import java.time.Clock;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.forager.record.EventRecord;
 import org.forager.store.StoreUnavailableException;
 
 /**
  * Whether this process's crawl database is out of reach (docs/fleet.md, "Database outages"), and
  * how long to wait before asking it again. While it is, the process starts no request: what it
  * fetched could not be recorded. One line tells the operator when it is lost and one when it is back
- * (the terminal and {@code logs/library.log}), however many calls failed in between. Thread-safe.
+ * (the terminal, {@code logs/library.log} and the crawl log as {@code "kind": "event"} lines), however
+ * many calls failed in between. Thread-safe.
  */
 final class StoreOutage {
 
@@ -16,9 +20,17 @@ final class StoreOutage {
   static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
   static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(5);
 
+  private final Clock clock;
+  private final Consumer<EventRecord> log;
   private volatile boolean down;
   private long since;
   private long retryNanos = FIRST_RETRY_NANOS;
+
+  /** @param log where the crawl log takes the two events (a failure to write them is the log's to report) */
+  StoreOutage(Clock clock, Consumer<EventRecord> log) {
+    this.clock = clock;
+    this.log = log;
+  }
 
   /** Whether the database is out of reach now: no request may start. */
   boolean down() {
@@ -34,6 +46,7 @@ final class StoreOutage {
     String line = "forager: fleet: " + e.getMessage() + "; crawling paused until it is back";
     Notice.println(line);
     LOG.warn(line);
+    event("store-unavailable", line);
   }
 
   /** How long to wait before asking the database again: doubles while it stays away. */
@@ -51,5 +64,14 @@ final class StoreOutage {
         + " (%d origins still held)", (System.nanoTime() - since) / 1e9, held);
     Notice.println(line);
     LOG.warn(line);
+    event("store-back", line);
+  }
+
+  private void event(String name, String line) {
+    try {
+      log.accept(new EventRecord(clock.instant(), name, line.substring("forager: fleet: ".length())));
+    } catch (RuntimeException e) { // the log's own failure surfaces at its next action's write
+      LOG.warn("could not write the {} event to the crawl log: {}", name, e.getMessage());
+    }
   }
 }

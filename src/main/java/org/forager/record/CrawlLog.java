@@ -203,6 +203,28 @@ public final class CrawlLog implements AutoCloseable {
     }
   }
 
+  /**
+   * Appends an event of the crawl itself ({@code "kind": "event"}), in line with the actions around it.
+   *
+   * @throws UncheckedIOException naming the file when this or an earlier write failed
+   */
+  public synchronized void write(EventRecord e) {
+    if (failed != null) throw failure(failed);
+    JsonGenerator json = sink.json;
+    try {
+      json.writeStartObject();
+      json.writeStringField("ts", e.ts().toString());
+      json.writeStringField("kind", "event");
+      json.writeStringField("event", e.event());
+      json.writeStringField("detail", e.detail());
+      json.writeEndObject();
+      endLine();
+    } catch (IOException io) {
+      failed = io;
+      throw failure(io);
+    }
+  }
+
   /** Ends the line just written, hands it to the operating system, and rotates when the file is full. */
   private void endLine() throws IOException {
     sink.json.flush();

@@ -277,6 +277,9 @@ class FleetCrawlTest {
       assertTrue(out.contains("the crawl database is back after"), "one line for the return:\n" + out);
       assertFalse(out.contains("\tat "), "no stack trace:\n" + out);
       assertAuditPasses(c);
+      String log = Files.readString(tmp.resolve("child" + c).resolve("logs/crawl.jsonl"));
+      assertEquals(1, count(log, "\"event\":\"store-unavailable\""), "the crawl log says the database was lost");
+      assertEquals(1, count(log, "\"event\":\"store-back\""), "the crawl log says it came back");
     }
     assertStoreComplete(store);
   }
