@@ -64,6 +64,8 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
   private final long minLeftNanos;
   private final int maxOrigins;
   private final StoreOutage outage;
+  /** How long an origin blocked by the operator is left alone before a process looks at it again. */
+  static final java.time.Duration BLOCKED_REST = java.time.Duration.ofMinutes(1);
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
@@ -330,7 +332,12 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
       lock.unlock();
     }
     Release release;
-    if (!givenUp) {
+    if (ctx.run().control().blocks(task.origin)) {
+      // Blocked by the operator: its URLs stay due, so "nothing due" would reopen it at once and every
+      // process would claim it over and over; it is looked at again only after a while (an unblock
+      // takes effect within that).
+      release = new Release.DoneUntil(ctx.clock().instant().plus(BLOCKED_REST));
+    } else if (!givenUp) {
       release = new Release.NothingDue(runCutoff());
     } else if (ctx.run().continuous()) {
       release = new Release.DoneUntil(ctx.clock().instant().plus(OriginCrawler.GIVEN_UP_REST));

@@ -13,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.forager.warc.RecordCompression;
 import org.forager.warc.WarcIndexes;
@@ -59,7 +60,10 @@ public final class WaczExporter {
     Path target = output.toAbsolutePath();
     Path temp;
     try {
-      temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+      // Not Files.createTempFile: its files are 0600, and a package is meant to be served and shared
+      // (mode as any new file's, like the WARC files': 0644 under the usual umask).
+      temp = Files.createFile(target.resolveSibling(
+          "." + target.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + output + ": " + e, e);
     }

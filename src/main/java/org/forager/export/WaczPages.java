@@ -58,7 +58,7 @@ final class WaczPages {
   void addFrom(Path warcFile, Path index) throws IOException {
     List<Long> offsets = new ArrayList<>();
     for (String line : Files.readAllLines(index, StandardCharsets.UTF_8)) {
-      JsonNode fields = JSON.readTree(line.substring(line.indexOf('{')));
+      JsonNode fields = JSON.readTree(json(line));
       String mime = fields.path("mime").asText("").toLowerCase(Locale.ROOT);
       if (HTML.contains(mime) && fields.path("status").asText().equals("200")) {
         offsets.add(fields.path("offset").asLong());
@@ -69,6 +69,17 @@ final class WaczPages {
       Optional<Page> page = read(warcFile, offset);
       if (page.isPresent()) write(page.get());
     }
+  }
+
+  /**
+   * The JSON block of a CDXJ line: after the key and the timestamp, which hold no space (the key's
+   * spaces are escaped) but may hold braces (a URL's decoded {@code %7B}).
+   */
+  static String json(String line) {
+    int keyEnd = line.indexOf(' ');
+    int timestampEnd = keyEnd < 0 ? -1 : line.indexOf(' ', keyEnd + 1);
+    if (timestampEnd < 0) throw new IllegalArgumentException("not a CDXJ line: " + line);
+    return line.substring(timestampEnd + 1);
   }
 
   /** The first page listed: the crawl's first page, usually its seed. */

@@ -6,14 +6,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code DATA_DIR/control.json}: where a running crawl's control API listens and its token, for
@@ -54,8 +58,12 @@ public record ControlFile(URI url, String token, long pid, Instant started, Opti
     statusPage.ifPresent(page -> json.put("status_page", page.toString()));
     try {
       Files.deleteIfExists(temporary); // left by a crash: its mode is not to be trusted
-      createPrivate(temporary);
-      Files.write(temporary, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json));
+      // Created and written through one channel: no moment in which another user of a shared data
+      // directory could put a link of theirs in its place and catch the token.
+      try (SeekableByteChannel channel = createPrivate(temporary)) {
+        ByteBuffer bytes = ByteBuffer.wrap(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json));
+        while (bytes.hasRemaining()) channel.write(bytes);
+      }
       try {
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {
@@ -66,11 +74,13 @@ public record ControlFile(URI url, String token, long pid, Instant started, Opti
     }
   }
 
-  private static void createPrivate(Path file) throws IOException {
+  private static SeekableByteChannel createPrivate(Path file) throws IOException {
+    Set<StandardOpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     try {
-      Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      return Files.newByteChannel(file, options,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     } catch (UnsupportedOperationException notPosix) {
-      Files.createFile(file); // the directory's access control decides who reads it
+      return Files.newByteChannel(file, options); // the directory's access control decides who reads it
     } catch (FileAlreadyExistsException e) {
       throw new IOException("another process writes " + file + " at the same time", e);
     }

@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.Optional;
 
 /**
@@ -71,7 +72,10 @@ public final class WarcIndexes {
     Path index = indexOf(indexDir, warcFile);
     try {
       Files.createDirectories(index.getParent());
-      Path temp = Files.createTempFile(index.getParent(), "." + index.getFileName(), ".tmp");
+      // Not Files.createTempFile: its files are 0600, and replay tools may read the indexes as another
+      // user (mode as any new file's, like the WARC files').
+      Path temp = Files.createFile(index.resolveSibling(
+          "." + index.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp"));
       try {
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE);
             BufferedWriter out = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(channel),
