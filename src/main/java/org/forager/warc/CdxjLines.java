@@ -4,7 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
-import java.nio.channels.FileChannel;
+import java.io.ByteArrayInputStream;
+import java.nio.channels.Channels;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
@@ -38,12 +39,23 @@ final class CdxjLines {
   private CdxjLines() {}
 
   /**
-   * The line of the record at {@code span} of {@code file}, or empty for a record that has none.
+   * The line of the record at {@code span}, read through {@code heads}, or empty for a record that has none.
    *
    * @throws IOException if the span holds no readable record
    */
-  static Optional<String> of(FileChannel file, String filename, RecordSpan span) throws IOException {
-    try (WarcReader reader = new WarcReader(new SpanChannel(file, span))) {
+  static Optional<String> of(RecordHeads heads, String filename, RecordSpan span) throws IOException {
+    byte[] head = heads.head(span);
+    try {
+      return of(head, filename, span);
+    } catch (IOException | RuntimeException e) {
+      if (head.length < RecordHeads.HEAD_BYTES) throw e;
+      return of(heads.whole(span), filename, span); // headers longer than the head read
+    }
+  }
+
+  /** The line of a record whose uncompressed bytes begin with {@code bytes}. */
+  private static Optional<String> of(byte[] bytes, String filename, RecordSpan span) throws IOException {
+    try (WarcReader reader = new WarcReader(Channels.newChannel(new ByteArrayInputStream(bytes)))) {
       WarcRecord record = reader.next().orElseThrow(() -> new IOException("no record"));
       if (!(record instanceof WarcResponse || record instanceof WarcRevisit || record instanceof WarcResource)) {
         return Optional.empty();

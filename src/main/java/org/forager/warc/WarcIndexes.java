@@ -99,10 +99,12 @@ public final class WarcIndexes {
   static List<String> lines(Path warcFile, List<RecordSpan> spans) {
     String filename = warcFile.getFileName().toString();
     List<String> lines = new ArrayList<>();
-    try (FileChannel file = FileChannel.open(warcFile)) {
+    RecordCompression.Format format = formatOf(filename)
+        .orElseThrow(() -> new IllegalArgumentException("not a .warc.gz or .warc.zst file: " + warcFile));
+    try (FileChannel file = FileChannel.open(warcFile); RecordHeads heads = new RecordHeads(file, format)) {
       for (RecordSpan span : spans) {
         try {
-          CdxjLines.of(file, filename, span).ifPresent(lines::add);
+          CdxjLines.of(heads, filename, span).ifPresent(lines::add);
         } catch (IOException | RuntimeException e) {
           // Lenient as with anything read: one unreadable record must not cost the file its index.
           LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",

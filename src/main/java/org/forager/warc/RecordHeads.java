@@ -1,0 +1,113 @@
+package org.forager.warc;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+
+/**
+ * The uncompressed beginning of records of one WARC file, read at their {@link RecordSpan}s, for
+ * indexing: one {@link Inflater} (or zstd context) for all of them, ended by {@link #close}.
+ *
+ * <p>Why not a jwarc {@code WarcReader} per record: its gzip channel never ends its inflater, so each
+ * record's native zlib state waits for a garbage collection; indexing a 1 GiB file that way held
+ * some 400 MB of native memory at once (peak RSS of a 30,000-page crawl 600 -> 800 MiB,
+ * docs/benchmarks.md). Not thread-safe.
+ */
+final class RecordHeads implements AutoCloseable {
+
+  /** Enough for the WARC and HTTP headers of nearly every record; {@link #whole} for the others. */
+  static final int HEAD_BYTES = 64 * 1024;
+
+  private final FileChannel file;
+  private final RecordCompression.Format format;
+  private Inflater inflater;
+  private ZstdDecompressCtx zstd;
+
+  RecordHeads(FileChannel file, RecordCompression.Format format) {
+    this.file = file;
+    this.format = format;
+  }
+
+  /** Up to {@link #HEAD_BYTES} of the record's uncompressed bytes. */
+  byte[] head(RecordSpan span) throws IOException {
+    return read(span, HEAD_BYTES);
+  }
+
+  /** The record's uncompressed bytes, all of them. */
+  byte[] whole(RecordSpan span) throws IOException {
+    return read(span, Integer.MAX_VALUE - 16);
+  }
+
+  private byte[] read(RecordSpan span, int limit) throws IOException {
+    if (span.length() > Integer.MAX_VALUE - 16) throw new IOException("record of " + span.length() + " bytes");
+    byte[] compressed = new byte[(int) span.length()];
+    ByteBuffer buffer = ByteBuffer.wrap(compressed);
+    while (buffer.hasRemaining()) {
+      if (file.read(buffer, span.offset() + buffer.position()) < 0) throw new IOException("file ends inside the record");
+    }
+    return switch (format) {
+      case GZIP -> inflate(compressed, limit);
+      case ZSTD -> unzstd(compressed, limit);
+    };
+  }
+
+  private byte[] inflate(byte[] member, int limit) throws IOException {
+    int start = gzipHeaderLength(member);
+    if (inflater == null) inflater = new Inflater(true);
+    inflater.reset();
+    inflater.setInput(member, start, member.length - start);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(limit, 4 * member.length));
+    byte[] chunk = new byte[16 * 1024];
+    try {
+      while (out.size() < limit && !inflater.finished()) {
+        int n = inflater.inflate(chunk, 0, Math.min(chunk.length, limit - out.size()));
+        if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) throw new IOException("gzip member cut short");
+        out.write(chunk, 0, n);
+      }
+    } catch (DataFormatException e) {
+      throw new IOException("bad gzip member: " + e.getMessage(), e);
+    }
+    return out.toByteArray();
+  }
+
+  /** The length of a gzip member's header (RFC 1952 2.3), optional fields included. */
+  static int gzipHeaderLength(byte[] m) throws IOException {
+    if (m.length < 10 || (m[0] & 0xFF) != 0x1f || (m[1] & 0xFF) != 0x8b || m[2] != 8) throw new IOException("not a gzip member");
+    int flags = m[3] & 0xFF;
+    int at = 10;
+    if ((flags & 4) != 0) { // FEXTRA
+      if (at + 2 > m.length) throw new IOException("gzip header cut short");
+      at += 2 + ((m[at] & 0xFF) | (m[at + 1] & 0xFF) << 8);
+    }
+    for (int bit : new int[] {8, 16}) { // FNAME, FCOMMENT: zero-terminated
+      if ((flags & bit) == 0) continue;
+      while (at < m.length && m[at] != 0) at++;
+      at++;
+    }
+    if ((flags & 2) != 0) at += 2; // FHCRC
+    if (at > m.length) throw new IOException("gzip header cut short");
+    return at;
+  }
+
+  private byte[] unzstd(byte[] frame, int limit) throws IOException {
+    long size = Zstd.getFrameContentSize(frame);
+    if (size < 0 || size > Integer.MAX_VALUE - 16) throw new IOException("zstd frame without a usable content size");
+    if (zstd == null) zstd = new ZstdDecompressCtx();
+    byte[] record = zstd.decompress(frame, (int) size); // a frame is one record: small, and zstd is fast
+    if (record.length <= limit) return record;
+    byte[] head = new byte[limit];
+    System.arraycopy(record, 0, head, 0, limit);
+    return head;
+  }
+
+  @Override
+  public void close() {
+    if (inflater != null) inflater.end();
+    if (zstd != null) zstd.close();
+  }
+}
