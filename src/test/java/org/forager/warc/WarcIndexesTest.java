@@ -116,7 +116,7 @@ class WarcIndexesTest {
     assertEquals(List.of("warc"), WarcFiles.list(tmp, "").stream().map(p -> p.getFileName().toString()).toList());
   }
 
-  /** Responses (HTML, text, gzip-encoded, a redirect without Content-Type) and a 304. */
+  /** Responses (HTML, text, gzip-encoded, a redirect without Content-Type, headers past the head read) and a 304. */
   private static void writeSome(WarcRecorder recorder) {
     for (int i = 0; i < 4; i++) {
       byte[] html = ("<html><head><title>Page " + i + "</title></head><body>" + "x".repeat(500 * i) + "</body></html>")
@@ -130,6 +130,10 @@ class WarcIndexesTest {
         new Header("Content-Type", "text/html"), new Header("Content-Encoding", "gzip")), raw, raw, Optional.empty()));
     recorder.write(Responses.response("http://example.org/moved", 301, List.of(new Header("Location", "/p/0")),
         new byte[0], new byte[0], Optional.empty()));
+    // HTTP headers longer than the head an index line is first read from: read again whole.
+    recorder.write(Responses.response("http://example.org/long-headers", 200, List.of(
+        new Header("X-Filler", "y".repeat(3 * RecordHeads.HEAD_BYTES)), new Header("Content-Type", "text/plain")),
+        "long".getBytes(UTF_8), "long".getBytes(UTF_8), Optional.empty()));
     FetchResult.Response notModified = Responses.response("http://example.org/t0.txt", 304,
         List.of(new Header("ETag", "\"v1\"")), new byte[0], new byte[0], Optional.empty());
     recorder.write(notModified);
