@@ -20,12 +20,10 @@ import java.util.zip.Inflater;
  */
 final class RecordHeads implements AutoCloseable {
 
-  /**
-   * Enough for the WARC and HTTP headers of nearly every record ({@link #whole} for the others), and
-   * little more: every byte inflated past the headers is CPU spent for nothing (64 KiB, a whole page
-   * each, cost some 5 % of a crawl's CPU).
-   */
-  static final int HEAD_BYTES = 8 * 1024;
+  /** A head never read past: headers longer than this are read {@link #whole}. */
+  static final int HEAD_BYTES = 64 * 1024;
+  /** The first read of a head: the WARC and HTTP headers of most records fit. */
+  private static final int FIRST_BYTES = 2 * 1024;
 
   private final FileChannel file;
   private final RecordCompression.Format format;
@@ -37,7 +35,11 @@ final class RecordHeads implements AutoCloseable {
     this.format = format;
   }
 
-  /** Up to {@link #HEAD_BYTES} of the record's uncompressed bytes. */
+  /**
+   * The record's uncompressed bytes up to the end of its HTTP headers (the second blank line), or all
+   * of them if shorter, or {@link #HEAD_BYTES} of them if the headers are longer: no more is inflated
+   * than an index line needs (inflating whole pages to index them cost some 5 % of a crawl's CPU).
+   */
   byte[] head(RecordSpan span) throws IOException {
     return read(span, HEAD_BYTES);
   }
@@ -65,18 +67,31 @@ final class RecordHeads implements AutoCloseable {
     if (inflater == null) inflater = new Inflater(true);
     inflater.reset();
     inflater.setInput(member, start, member.length - start);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(limit, 4 * member.length));
+    boolean headOnly = limit == HEAD_BYTES;
+    ByteArrayOutputStream out = new ByteArrayOutputStream(headOnly ? FIRST_BYTES : Math.min(limit, 4 * member.length));
     byte[] chunk = new byte[16 * 1024];
+    int step = headOnly ? FIRST_BYTES : chunk.length;
     try {
       while (out.size() < limit && !inflater.finished()) {
-        int n = inflater.inflate(chunk, 0, Math.min(chunk.length, limit - out.size()));
+        int n = inflater.inflate(chunk, 0, Math.min(step, limit - out.size()));
         if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) throw new IOException("gzip member cut short");
         out.write(chunk, 0, n);
+        if (headOnly && blankLines(out.toByteArray()) >= 2) break;
+        step = Math.min(chunk.length, step * 2);
       }
     } catch (DataFormatException e) {
       throw new IOException("bad gzip member: " + e.getMessage(), e);
     }
     return out.toByteArray();
+  }
+
+  /** How many CRLF CRLF sequences {@code bytes} holds, up to 2: the ends of the WARC and the HTTP headers. */
+  static int blankLines(byte[] bytes) {
+    int found = 0;
+    for (int i = 3; i < bytes.length && found < 2; i++) {
+      if (bytes[i] == '\n' && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r') found++;
+    }
+    return found;
   }
 
   /** The length of a gzip member's header (RFC 1952 2.3), optional fields included. */

@@ -2,6 +2,7 @@ package org.forager.warc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayOutputStream;
@@ -66,6 +67,23 @@ class RecordHeadsTest {
       assertArrayEquals(Arrays.copyOf(plain, RecordHeads.HEAD_BYTES), heads.head(span));
       assertArrayEquals(plain, heads.whole(span));
       assertArrayEquals(Arrays.copyOf(plain, RecordHeads.HEAD_BYTES), heads.head(span), "read again, inflater reused");
+    }
+  }
+
+  @Test
+  void aHeadEndsSoonAfterTheHttpHeadersNotAtTheBodysEnd() throws IOException {
+    byte[] headers = ("WARC/1.1\r\nWARC-Type: response\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+    byte[] plain = new byte[headers.length + 500_000];
+    System.arraycopy(headers, 0, plain, 0, headers.length);
+    System.arraycopy(record(500_000), 0, plain, headers.length, 500_000);
+    RecordSpan span = write(memberWithOptionalFields(plain));
+    try (FileChannel file = FileChannel.open(dir.resolve("f"));
+        RecordHeads heads = new RecordHeads(file, RecordCompression.Format.GZIP)) {
+      byte[] head = heads.head(span);
+      assertArrayEquals(Arrays.copyOf(plain, head.length), head);
+      assertEquals(2, RecordHeads.blankLines(head));
+      assertTrue(head.length <= 4096, head.length + " bytes inflated for " + headers.length + " of headers");
     }
   }
 
