@@ -4,7 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
-import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -55,7 +56,8 @@ final class CdxjLines {
 
   /** The line of a record whose uncompressed bytes begin with {@code bytes}. */
   private static Optional<String> of(byte[] bytes, String filename, RecordSpan span) throws IOException {
-    try (WarcReader reader = new WarcReader(Channels.newChannel(new ByteArrayInputStream(bytes)))) {
+    // The bytes as the reader's buffer, behind a channel with nothing more: no copy, no buffer of its own.
+    try (WarcReader reader = new WarcReader(Channels.newChannel(InputStream.nullInputStream()), ByteBuffer.wrap(bytes))) {
       WarcRecord record = reader.next().orElseThrow(() -> new IOException("no record"));
       if (!(record instanceof WarcResponse || record instanceof WarcRevisit || record instanceof WarcResource)) {
         return Optional.empty();

@@ -2,10 +2,10 @@ package org.forager.warc;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDecompressCtx;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.Arrays;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
@@ -25,8 +25,16 @@ final class RecordHeads implements AutoCloseable {
   /** The first read of a head: the WARC and HTTP headers of most records fit. */
   private static final int FIRST_BYTES = 2 * 1024;
 
+  /** Buffers kept from one record to the next unless a large record grew them past this. */
+  private static final int KEEP_BUFFER_BYTES = 1 << 20;
+
   private final FileChannel file;
   private final RecordCompression.Format format;
+  private final byte[] chunk = new byte[16 * 1024];
+  private byte[] compressed = new byte[32 * 1024];
+  /** The record's bytes inflated so far: {@code out[0, size)}. */
+  private byte[] out = new byte[16 * 1024];
+  private int size;
   private Inflater inflater;
   private ZstdDecompressCtx zstd;
 
@@ -51,65 +59,78 @@ final class RecordHeads implements AutoCloseable {
 
   private byte[] read(RecordSpan span, int limit) throws IOException {
     if (span.length() > Integer.MAX_VALUE - 16) throw new IOException("record of " + span.length() + " bytes");
-    byte[] compressed = new byte[(int) span.length()];
-    ByteBuffer buffer = ByteBuffer.wrap(compressed);
+    int length = (int) span.length();
+    if (compressed.length < length) compressed = new byte[length];
+    ByteBuffer buffer = ByteBuffer.wrap(compressed, 0, length);
     while (buffer.hasRemaining()) {
       if (file.read(buffer, span.offset() + buffer.position()) < 0) throw new IOException("file ends inside the record");
     }
-    return switch (format) {
-      case GZIP -> inflate(compressed, limit);
-      case ZSTD -> unzstd(compressed, limit);
+    byte[] bytes = switch (format) {
+      case GZIP -> inflate(compressed, length, limit);
+      case ZSTD -> unzstd(Arrays.copyOf(compressed, length), limit);
     };
+    if (compressed.length > KEEP_BUFFER_BYTES) compressed = new byte[32 * 1024];
+    if (out.length > KEEP_BUFFER_BYTES) out = new byte[16 * 1024];
+    return bytes;
   }
 
-  private byte[] inflate(byte[] member, int limit) throws IOException {
-    int start = gzipHeaderLength(member);
+  private byte[] inflate(byte[] member, int length, int limit) throws IOException {
+    int start = gzipHeaderLength(member, length);
     if (inflater == null) inflater = new Inflater(true);
     inflater.reset();
-    inflater.setInput(member, start, member.length - start);
+    inflater.setInput(member, start, length - start);
     boolean headOnly = limit == HEAD_BYTES;
-    ByteArrayOutputStream out = new ByteArrayOutputStream(headOnly ? FIRST_BYTES : Math.min(limit, 4 * member.length));
-    byte[] chunk = new byte[16 * 1024];
+    size = 0;
     int step = headOnly ? FIRST_BYTES : chunk.length;
     try {
-      while (out.size() < limit && !inflater.finished()) {
-        int n = inflater.inflate(chunk, 0, Math.min(step, limit - out.size()));
+      while (size < limit && !inflater.finished()) {
+        int n = inflater.inflate(chunk, 0, Math.min(step, limit - size));
         if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) throw new IOException("gzip member cut short");
-        out.write(chunk, 0, n);
-        if (headOnly && blankLines(out.toByteArray()) >= 2) break;
+        append(n);
+        if (headOnly && blankLines(out, size) >= 2) break;
         step = Math.min(chunk.length, step * 2);
       }
     } catch (DataFormatException e) {
       throw new IOException("bad gzip member: " + e.getMessage(), e);
     }
-    return out.toByteArray();
+    return Arrays.copyOf(out, size);
+  }
+
+  private void append(int n) {
+    if (size + n > out.length) out = Arrays.copyOf(out, Math.max(size + n, 2 * out.length));
+    System.arraycopy(chunk, 0, out, size, n);
+    size += n;
   }
 
   /** How many CRLF CRLF sequences {@code bytes} holds, up to 2: the ends of the WARC and the HTTP headers. */
   static int blankLines(byte[] bytes) {
+    return blankLines(bytes, bytes.length);
+  }
+
+  private static int blankLines(byte[] bytes, int length) {
     int found = 0;
-    for (int i = 3; i < bytes.length && found < 2; i++) {
+    for (int i = 3; i < length && found < 2; i++) {
       if (bytes[i] == '\n' && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r') found++;
     }
     return found;
   }
 
   /** The length of a gzip member's header (RFC 1952 2.3), optional fields included. */
-  static int gzipHeaderLength(byte[] m) throws IOException {
-    if (m.length < 10 || (m[0] & 0xFF) != 0x1f || (m[1] & 0xFF) != 0x8b || m[2] != 8) throw new IOException("not a gzip member");
+  static int gzipHeaderLength(byte[] m, int length) throws IOException {
+    if (length < 10 || (m[0] & 0xFF) != 0x1f || (m[1] & 0xFF) != 0x8b || m[2] != 8) throw new IOException("not a gzip member");
     int flags = m[3] & 0xFF;
     int at = 10;
     if ((flags & 4) != 0) { // FEXTRA
-      if (at + 2 > m.length) throw new IOException("gzip header cut short");
+      if (at + 2 > length) throw new IOException("gzip header cut short");
       at += 2 + ((m[at] & 0xFF) | (m[at + 1] & 0xFF) << 8);
     }
     for (int bit : new int[] {8, 16}) { // FNAME, FCOMMENT: zero-terminated
       if ((flags & bit) == 0) continue;
-      while (at < m.length && m[at] != 0) at++;
+      while (at < length && m[at] != 0) at++;
       at++;
     }
     if ((flags & 2) != 0) at += 2; // FHCRC
-    if (at > m.length) throw new IOException("gzip header cut short");
+    if (at > length) throw new IOException("gzip header cut short");
     return at;
   }
 
