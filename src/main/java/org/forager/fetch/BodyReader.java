@@ -42,6 +42,9 @@ final class BodyReader {
    */
   static final int RATIO_FLOOR = 64 * 1024;
 
+  /** The largest first buffer an announced length makes. */
+  static final int PRESIZE_LIMIT = 1 << 20;
+
   private final int maxBytes;
   private final long maxRatio;
 
@@ -57,7 +60,17 @@ final class BodyReader {
    * @param deadlineNanos a {@link System#nanoTime()} value after which reading stops
    */
   Body read(InputStream wire, List<String> contentEncoding, long deadlineNanos) {
-    RawCapture raw = new RawCapture(wire, maxBytes);
+    return read(wire, contentEncoding, deadlineNanos, -1);
+  }
+
+  /**
+   * As {@link #read(InputStream, List, long)}, with the body's announced length ({@code -1}: unknown),
+   * which sizes the first buffer up to {@link #PRESIZE_LIMIT}: a server that announces more than it
+   * sends costs at most that much memory for nothing.
+   */
+  Body read(InputStream wire, List<String> contentEncoding, long deadlineNanos, long contentLength) {
+    int expected = contentLength < 0 ? 8192 : (int) Math.min(contentLength, PRESIZE_LIMIT);
+    RawCapture raw = new RawCapture(wire, maxBytes, expected);
     Optional<List<String>> codings = ContentCoding.toUndo(contentEncoding);
     if (codings.isEmpty() || codings.get().isEmpty()) return asReceived(raw, deadlineNanos);
     return decoded(raw, codings.get(), deadlineNanos);

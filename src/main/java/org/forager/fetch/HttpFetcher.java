@@ -408,7 +408,7 @@ public final class HttpFetcher implements Fetcher {
     }
     try {
       InputStream wire = entity.getContent();
-      return wire == null ? Body.EMPTY : bodyReader.read(wire, encodings, deadline);
+      return wire == null ? Body.EMPTY : bodyReader.read(wire, encodings, deadline, entity.getContentLength());
     } catch (IOException e) {
       return Body.cutShort(BodyReader.wireFailure(deadline));
     }

@@ -1,5 +1,6 @@
 package org.forager.fetch;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,6 +32,21 @@ class BodyReaderTest {
 
     assertEquals(Optional.empty(), body.truncation());
     assertTrue(body.complete());
+  }
+
+  /** The announced length sizes the buffer; a body shorter, longer or over the cap is read as it comes. */
+  @Test
+  void anAnnouncedLengthTrueOrFalseNeverChangesTheBytesRead() {
+    byte[] page = new byte[30_000];
+    for (int i = 0; i < page.length; i++) page[i] = (byte) i;
+    for (long announced : new long[] {-1, 0, 1, 29_999, 30_000, 30_001, 1L << 40}) {
+      Body body = reader.read(new ByteArrayInputStream(page), List.of(), LATER, announced);
+      assertArrayEquals(page, body.raw(), "announced " + announced);
+      assertTrue(body.complete(), "announced " + announced);
+    }
+    Body over = reader.read(new ByteArrayInputStream(new byte[200_000]), List.of(), LATER, 200_000);
+    assertEquals(100_000, over.raw().length);
+    assertEquals(Optional.of(Truncation.MAX_PAGE_BYTES), over.truncation());
   }
 
   @Test
