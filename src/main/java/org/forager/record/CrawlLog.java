@@ -184,10 +184,7 @@ public final class CrawlLog implements AutoCloseable {
    * @throws UncheckedIOException naming the file when this or an earlier write failed
    */
   public synchronized void write(ControlRecord c) {
-    if (failed != null) throw failure(failed);
-    JsonGenerator json = sink.json;
-    try {
-      json.writeStartObject();
+    line(json -> {
       json.writeStringField("ts", c.ts().toString());
       json.writeStringField("kind", "control");
       json.writeStringField("action", c.action());
@@ -195,12 +192,7 @@ public final class CrawlLog implements AutoCloseable {
       optional(json, "target", c.target());
       if (c.delayMillis().isPresent()) json.writeNumberField("delay_ms", c.delayMillis().getAsLong());
       optional(json, "result", c.result());
-      json.writeEndObject();
-      endLine();
-    } catch (IOException e) {
-      failed = e;
-      throw failure(e);
-    }
+    });
   }
 
   /**
@@ -209,14 +201,26 @@ public final class CrawlLog implements AutoCloseable {
    * @throws UncheckedIOException naming the file when this or an earlier write failed
    */
   public synchronized void write(EventRecord e) {
-    if (failed != null) throw failure(failed);
-    JsonGenerator json = sink.json;
-    try {
-      json.writeStartObject();
+    line(json -> {
       json.writeStringField("ts", e.ts().toString());
       json.writeStringField("kind", "event");
       json.writeStringField("event", e.event());
       json.writeStringField("detail", e.detail());
+    });
+  }
+
+  /** The fields of one line. */
+  private interface Fields {
+    void write(JsonGenerator json) throws IOException;
+  }
+
+  /** Writes one line of {@code fields}; caller holds the lock. */
+  private void line(Fields fields) {
+    if (failed != null) throw failure(failed);
+    JsonGenerator json = sink.json;
+    try {
+      json.writeStartObject();
+      fields.write(json);
       json.writeEndObject();
       endLine();
     } catch (IOException io) {
