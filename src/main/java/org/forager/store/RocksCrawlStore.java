@@ -366,13 +366,21 @@ public final class RocksCrawlStore implements CrawlStore {
       try (Slice upper = new Slice(Keys.dueUpperBound(origin, cutoff));
           ReadOptions options = new ReadOptions().setIterateUpperBound(upper);
           RocksIterator it = rocks.db.newIterator(rocks.due, options)) {
-        for (it.seek(prefix); it.isValid() && fresh.size() < limit; it.next()) {
+        boolean atRecrawls = false; // where a seek to the first recrawl would put the iterator
+        for (it.seek(prefix); it.isValid(); it.next()) {
           byte[] key = it.key();
-          if (Arrays.compareUnsigned(key, firstRecrawl) >= 0) break;
+          if (Arrays.compareUnsigned(key, firstRecrawl) >= 0) {
+            atRecrawls = true;
+            break;
+          }
+          if (fresh.size() == limit) break;
           fresh.add(dueCandidate(key, it.value(), prefix));
         }
         it.status();
-        for (it.seek(firstRecrawl); it.isValid() && recrawls.size() < limit; it.next()) {
+        // Past the upper bound already: no recrawl is due either. Stopped at the limit: seek (a seek is
+        // most of a short read's cost, so only then).
+        if (!atRecrawls && it.isValid()) it.seek(firstRecrawl);
+        for (; it.isValid() && recrawls.size() < limit; it.next()) {
           recrawls.add(dueCandidate(it.key(), it.value(), prefix));
         }
         it.status();
