@@ -38,7 +38,9 @@ import java.util.Optional;
  * </ul>
  *
  * <p>Standard output: once every address is bound and the seeds file is written, exactly one line
- * {@code READY hosts=H pages=P port=PORT latency_ms=L first=127.1.0.1 last=ADDRESS} ; when it stops,
+ * {@code READY hosts=H pages=P port=PORT latency_ms=L first=127.1.0.1 last=ADDRESS started_ms=T}, where T
+ * is when the server started in ms since the epoch: the origin of the log file's times, so a script
+ * can place its own clock readings in the log; when it stops,
  * the audit files are written, then {@code AUDIT requests=N pages=N distinct_pages=N coverage=F
  * private=N max_in_flight=N min_interval_ms=F} and {@code STOPPED}. Wait for {@code READY} before
  * crawling, and for {@code STOPPED} (or the process's exit) before reading the audit.
@@ -79,7 +81,7 @@ public final class SyntheticWeb {
     WebConfig c = options.config;
     System.out.println("READY hosts=" + c.hosts() + " pages=" + c.pages() + " port=" + c.port()
         + " latency_ms=" + c.latency().toMillis() + " first=" + Hosts.address(0) + " last="
-        + Hosts.address(c.hosts() - 1));
+        + Hosts.address(c.hosts() - 1) + " started_ms=" + startedEpochMillis(server));
     System.out.flush();
     if (options.stopOnEof) {
       Thread watcher = new Thread(() -> {
@@ -118,6 +120,11 @@ public final class SyntheticWeb {
     System.out.println(audit.summaryLine());
     System.out.println("STOPPED");
     System.out.flush();
+  }
+
+  /** When the server started ({@link SyntheticWebServer#startNanos()}) on the wall clock, in ms since the epoch. */
+  static long startedEpochMillis(SyntheticWebServer server) {
+    return System.currentTimeMillis() - (System.nanoTime() - server.startNanos()) / 1_000_000;
   }
 
   /** {@code audit.json} gives {@code audit-hosts.csv}; another name gets {@code -hosts.csv} appended. */

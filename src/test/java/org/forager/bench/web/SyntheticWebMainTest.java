@@ -43,12 +43,18 @@ class SyntheticWebMainTest {
     Path seeds = dir.resolve("seeds.txt");
     Path audit = dir.resolve("audit.json");
     Path log = dir.resolve("requests.csv");
+    long launched = System.currentTimeMillis();
     Process p = start("--hosts", "3", "--pages", "20", "--latency-ms", "5", "--port", String.valueOf(port),
         "--seeds-file", seeds.toString(), "--audit-file", audit.toString(), "--log-file", log.toString(),
         "--stop-on-eof");
     BufferedReader out = stdout(p);
-    assertEquals("READY hosts=3 pages=20 port=" + port + " latency_ms=5 first=127.1.0.1 last=127.1.0.3",
-        out.readLine());
+    String ready = out.readLine();
+    long read = System.currentTimeMillis();
+    String prefix = "READY hosts=3 pages=20 port=" + port + " latency_ms=5 first=127.1.0.1 last=127.1.0.3 started_ms=";
+    assertTrue(ready.startsWith(prefix), ready);
+    long started = Long.parseLong(ready.substring(prefix.length()));
+    // Within a millisecond of rounding: after the launch, before the line was read.
+    assertTrue(started >= launched - 1 && started <= read + 1, launched + " " + ready + " " + read);
     assertEquals(List.of("http://127.1.0.1:" + port + "/", "http://127.1.0.2:" + port + "/",
         "http://127.1.0.3:" + port + "/"), Files.readAllLines(seeds));
     try (RawHttp http = new RawHttp(1, port)) {
