@@ -43,10 +43,7 @@ final class StoreOutage {
     down = true;
     since = System.nanoTime();
     retryNanos = FIRST_RETRY_NANOS;
-    String line = "forager: fleet: " + e.getMessage() + "; crawling paused until it is back";
-    Notice.println(line);
-    LOG.warn(line);
-    event("store-unavailable", line);
+    tell("store-unavailable", e.getMessage() + "; crawling paused until it is back");
   }
 
   /** How long to wait before asking the database again: doubles while it stays away. */
@@ -60,16 +57,17 @@ final class StoreOutage {
   synchronized void back(int held) {
     if (!down) return;
     down = false;
-    String line = String.format("forager: fleet: the crawl database is back after %.1f s; crawling resumes"
-        + " (%d origins still held)", (System.nanoTime() - since) / 1e9, held);
-    Notice.println(line);
-    LOG.warn(line);
-    event("store-back", line);
+    tell("store-back", String.format("the crawl database is back after %.1f s; crawling resumes"
+        + " (%d origins still held)", (System.nanoTime() - since) / 1e9, held));
   }
 
-  private void event(String name, String line) {
+  /** One line to the terminal and the library log, and the event to the crawl log. */
+  private void tell(String name, String detail) {
+    String line = "forager: fleet: " + detail;
+    Notice.println(line);
+    LOG.warn(line);
     try {
-      log.accept(new EventRecord(clock.instant(), name, line.substring("forager: fleet: ".length())));
+      log.accept(new EventRecord(clock.instant(), name, detail));
     } catch (RuntimeException e) { // the log's own failure surfaces at its next action's write
       LOG.warn("could not write the {} event to the crawl log: {}", name, e.getMessage());
     }

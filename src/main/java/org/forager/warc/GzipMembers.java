@@ -40,20 +40,17 @@ final class GzipMembers implements RecordCodec {
     Deflater deflater = pool.poll();
     if (deflater == null) deflater = new Deflater(level, true);
     try {
-      CRC32 crc = new CRC32();
-      crc.update(plain);
       deflater.setInput(plain);
       deflater.finish();
-      ByteArrayOutputStream out = new ByteArrayOutputStream(plain.length / 2 + 64);
-      out.write(HEADER, 0, HEADER.length);
+      ByteArrayOutputStream deflated = new ByteArrayOutputStream(plain.length / 2 + 64);
       byte[] buffer = new byte[16 * 1024];
       while (!deflater.finished()) {
         int n = deflater.deflate(buffer);
-        out.write(buffer, 0, n);
+        deflated.write(buffer, 0, n);
       }
-      writeIntLe(out, (int) crc.getValue());
-      writeIntLe(out, plain.length);
-      return out.toByteArray();
+      byte[] member = frame(plain, deflated.size());
+      System.arraycopy(deflated.toByteArray(), 0, member, HEADER_LENGTH, deflated.size());
+      return member;
     } finally {
       deflater.reset();
       pool.offer(deflater);
@@ -80,10 +77,5 @@ final class GzipMembers implements RecordCodec {
     for (int i = 0; i < 4; i++) to[at + i] = (byte) (value >>> (8 * i));
   }
 
-  private static void writeIntLe(ByteArrayOutputStream out, int value) {
-    out.write(value);
-    out.write(value >>> 8);
-    out.write(value >>> 16);
-    out.write(value >>> 24);
-  }
+
 }

@@ -15,29 +15,27 @@ import java.util.Optional;
  */
 final class LibDeflate {
 
-  private static final Availability AVAILABILITY = Availability.probe();
+  /** Empty when libdeflate can be used here, else the one-line reason it cannot. */
+  private static final Optional<String> UNAVAILABLE = probe();
 
   private LibDeflate() {}
 
-  /** Whether the library is usable here, or the one-line reason it is not. */
-  record Availability(Optional<String> unavailable) {
-    static Availability probe() {
-      if (Native.SIZE_T_SIZE != Long.BYTES) return new Availability(Optional.of("libdeflate is used on 64-bit systems only"));
-      try {
-        Native.register(Natives.class, NativeLibrary.getInstance("deflate"));
-        Pointer probe = Natives.libdeflate_alloc_compressor(1);
-        if (probe == null) return new Availability(Optional.of("libdeflate could not allocate a compressor"));
-        Natives.libdeflate_free_compressor(probe);
-        return new Availability(Optional.empty());
-      } catch (LinkageError e) { // no library, an old one without a function, or JNA unable to load itself
-        return new Availability(Optional.of("libdeflate is not installed (Debian/Ubuntu: apt-get install libdeflate0)"));
-      }
+  private static Optional<String> probe() {
+    if (Native.SIZE_T_SIZE != Long.BYTES) return Optional.of("libdeflate is used on 64-bit systems only");
+    try {
+      Native.register(Natives.class, NativeLibrary.getInstance("deflate"));
+      Pointer probe = Natives.libdeflate_alloc_compressor(1);
+      if (probe == null) return Optional.of("libdeflate could not allocate a compressor");
+      Natives.libdeflate_free_compressor(probe);
+      return Optional.empty();
+    } catch (LinkageError e) { // no library, an old one without a function, or JNA unable to load itself
+      return Optional.of("libdeflate is not installed (Debian/Ubuntu: apt-get install libdeflate0)");
     }
   }
 
   /** Empty when libdeflate can be used, else why not. */
   static Optional<String> unavailable() {
-    return AVAILABILITY.unavailable();
+    return UNAVAILABLE;
   }
 
   /** A new compressor at {@code level} (0 to 12); free it with {@link #free}. */

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.forager.config.CrawlConfig.Warc.Compression;
+import org.forager.warc.RecordCompression;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +41,7 @@ class WarcConfigTest {
 
   @Test
   void libdeflateAsksForTheLibraryOrSaysWhyNotInOneLine() throws IOException {
-    java.util.Optional<String> unavailable = org.forager.warc.RecordCompression.libdeflateUnavailable();
+    Optional<String> unavailable = RecordCompression.libdeflateUnavailable();
     if (unavailable.isEmpty()) {
       assertEquals(CrawlConfig.Warc.GzipEngine.LIBDEFLATE,
           load("warc: { gzip_engine: libdeflate }").warc().gzipEngine());
