@@ -89,7 +89,8 @@ final class CaptureRecords {
       boolean revisit) {
     boolean readable = HttpHead.statusLineReadable(r);
     if (!revisit && !readable) return Optional.empty();
-    return Optional.of(new CdxjLines.Fields(record.target(), date, revisit,
+    return Optional.of(new CdxjLines.Fields(record.target(), date,
+        revisit ? CdxjLines.Kind.REVISIT : CdxjLines.Kind.RESPONSE,
         revisit ? Optional.empty() : HttpHead.contentType(r), readable ? Optional.of(r.status()) : Optional.empty(),
         record.headers().first("WARC-Payload-Digest")));
   }

@@ -17,7 +17,8 @@ import org.netpreserve.jwarc.URIs;
  * where SURT is the URL's canonical SURT form (jwarc's, pywb's canonicalization: host reversed,
  * {@code www.} and default ports dropped, query arguments sorted, lower case), TIMESTAMP the
  * {@code WARC-Date} as {@code yyyyMMddHHmmss} in UTC, and the JSON object has {@code url},
- * {@code mime} (the HTTP Content-Type without parameters; {@code warc/revisit} for a revisit),
+ * {@code mime} (the HTTP Content-Type without parameters; {@code warc/revisit} for a revisit, the
+ * record's Content-Type for a resource),
  * {@code status}, {@code digest} (the payload digest without its {@code sha1:} label),
  * {@code length} and {@code offset} (of the compressed record in the file) and {@code filename};
  * all values strings, a field without a value left out (warcio's choices, so its index of the same
@@ -38,18 +39,28 @@ final class CdxjLines {
       .disable(StreamWriteFeature.AUTO_CLOSE_CONTENT)
       .build();
 
+  /** The kinds of record an index lists, each with its own rule for {@code mime}. */
+  enum Kind {
+    /** {@code mime} is the HTTP Content-Type without parameters. */
+    RESPONSE,
+    /** {@code mime} is {@code warc/revisit}. */
+    REVISIT,
+    /** {@code mime} is the record's own Content-Type, parameters and all (warcio's choice). */
+    RESOURCE
+  }
+
   /**
    * What a line says of one response, revisit or resource record, as its headers say it.
    *
    * @param url the {@code WARC-Target-URI}
    * @param date the {@code WARC-Date}
-   * @param revisit whether the record is a revisit, whose mime is {@code warc/revisit}
-   * @param contentType the HTTP {@code Content-Type} field's value as a reader parses it (of the
-   *     record itself for a non-HTTP record), parameters and all
+   * @param contentType the {@code Content-Type} field's value as a reader parses it (the HTTP one of a
+   *     response, the record's own of a resource), parameters and all; the values of several such
+   *     fields joined with {@code ", "}, as warcio (a fetch API {@code Headers}) reads them
    * @param status the HTTP status, when the record holds an HTTP response head
    * @param payloadDigest the {@code WARC-Payload-Digest}, label and all
    */
-  record Fields(String url, Instant date, boolean revisit, Optional<String> contentType, Optional<Integer> status,
+  record Fields(String url, Instant date, Kind kind, Optional<String> contentType, Optional<Integer> status,
       Optional<String> payloadDigest) {}
 
   private CdxjLines() {}
@@ -69,7 +80,8 @@ final class CdxjLines {
       Optional<String> mime = mime(fields);
       if (mime.isPresent()) json.writeStringField("mime", mime.get());
       if (fields.status().isPresent()) json.writeStringField("status", fields.status().get().toString());
-      if (fields.payloadDigest().isPresent()) json.writeStringField("digest", withoutLabel(fields.payloadDigest().get()));
+      Optional<String> digest = fields.payloadDigest().flatMap(CdxjLines::withoutLabel);
+      if (digest.isPresent()) json.writeStringField("digest", digest.get());
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a StringWriter does not fail
     }
@@ -101,13 +113,22 @@ final class CdxjLines {
     return URIs.toNormalizedSurt(url).replace(" ", "%20").replace("\n", "%0A").replace("\r", "%0D");
   }
 
+  /**
+   * The {@code mime} field as warcio writes it: none for a missing or empty Content-Type, but an
+   * empty one for a Content-Type of parameters only ({@code ;charset=utf-8}).
+   */
   private static Optional<String> mime(Fields fields) {
-    if (fields.revisit()) return Optional.of("warc/revisit");
-    return fields.contentType().map(t -> t.split(";", 2)[0].trim()).filter(t -> !t.isEmpty());
+    Optional<String> type = fields.contentType().filter(t -> !t.isEmpty());
+    return switch (fields.kind()) {
+      case REVISIT -> Optional.of("warc/revisit");
+      case RESPONSE -> type.map(t -> t.split(";", 2)[0].trim());
+      case RESOURCE -> type;
+    };
   }
 
-  private static String withoutLabel(String digest) {
-    int colon = digest.indexOf(':');
-    return colon < 0 ? digest : digest.substring(colon + 1);
+  /** The digest without its label: {@code sha1:ABC} gives {@code ABC}; one without a label has none (as in warcio). */
+  private static Optional<String> withoutLabel(String digest) {
+    String[] parts = digest.split(":", -1);
+    return parts.length < 2 ? Optional.empty() : Optional.of(parts[1]);
   }
 }

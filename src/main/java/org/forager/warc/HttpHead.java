@@ -39,18 +39,22 @@ final class HttpHead {
   }
 
   /**
-   * The value of the first {@code Content-Type} field of the head {@link #of} writes, as WARC readers
-   * parse it back (jwarc, which the read-back index uses): the line's bytes as ISO-8859-1, the
-   * name up to its first colon, trimmed, any case. Surrounding whitespace is left for the caller.
+   * The {@code Content-Type} of the head {@link #of} writes, as WARC readers parse it back (jwarc,
+   * which the read-back index uses): each field's line as ISO-8859-1 bytes, its name up to the first
+   * colon, trimmed, any case, its value without the spaces and tabs around it; the values of several
+   * such fields joined with {@code ", "}. Empty when the head has no such field.
    */
   static Optional<String> contentType(FetchResult.Response response) {
+    StringBuilder values = null;
     for (Header h : response.headers()) {
       String line = fieldLine(h);
       if (hasWiderCharacters(line)) line = new String(bytes(line), StandardCharsets.ISO_8859_1);
       int colon = line.indexOf(':');
-      if (line.substring(0, colon).trim().equalsIgnoreCase("Content-Type")) return Optional.of(line.substring(colon + 1));
+      if (!line.substring(0, colon).trim().equalsIgnoreCase("Content-Type")) continue;
+      values = values == null ? new StringBuilder() : values.append(", ");
+      values.append(stripSpacesAndTabs(line.substring(colon + 1)));
     }
-    return Optional.empty();
+    return values == null ? Optional.empty() : Optional.of(values.toString());
   }
 
   /**
@@ -66,6 +70,14 @@ final class HttpHead {
       if ((c < ' ' && c != '\t') || c == 0x7F) return false;
     }
     return true;
+  }
+
+  private static String stripSpacesAndTabs(String s) {
+    int start = 0;
+    int end = s.length();
+    while (start < end && (s.charAt(start) == ' ' || s.charAt(start) == '\t')) start++;
+    while (end > start && (s.charAt(end - 1) == ' ' || s.charAt(end - 1) == '\t')) end--;
+    return s.substring(start, end);
   }
 
   private static String fieldLine(Header h) {

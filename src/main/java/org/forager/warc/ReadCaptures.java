@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
+import java.util.List;
 import java.util.Optional;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.WarcCaptureRecord;
@@ -48,17 +49,20 @@ final class ReadCaptures {
         return Optional.empty();
       }
       WarcCaptureRecord capture = (WarcCaptureRecord) record;
-      boolean revisit = record instanceof WarcRevisit;
-      return Optional.of(new CdxjLines.Fields(capture.target(), capture.date(), revisit,
-          revisit ? Optional.empty() : contentType(capture), status(capture),
+      CdxjLines.Kind kind = record instanceof WarcRevisit ? CdxjLines.Kind.REVISIT
+          : record instanceof WarcResource ? CdxjLines.Kind.RESOURCE : CdxjLines.Kind.RESPONSE;
+      return Optional.of(new CdxjLines.Fields(capture.target(), capture.date(), kind,
+          kind == CdxjLines.Kind.REVISIT ? Optional.empty() : contentType(capture), status(capture),
           capture.headers().first("WARC-Payload-Digest")));
     }
   }
 
+  /** The HTTP Content-Type of an HTTP response, else the record's own; several fields' values joined. */
   private static Optional<String> contentType(WarcCaptureRecord record) throws IOException {
-    return record instanceof WarcResponse response && isHttp(record)
-        ? response.http().headers().first("Content-Type")
-        : record.headers().first("Content-Type");
+    List<String> values = record instanceof WarcResponse response && isHttp(record)
+        ? response.http().headers().all("Content-Type")
+        : record.headers().all("Content-Type");
+    return values.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", values));
   }
 
   private static Optional<Integer> status(WarcCaptureRecord record) throws IOException {
