@@ -30,17 +30,17 @@ import org.netpreserve.jwarc.WarcTruncationReason;
  */
 final class CaptureRecords {
 
+  static final URI SERVER_NOT_MODIFIED = WarcRevisit.SERVER_NOT_MODIFIED_1_1;
+
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+  private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+
   /**
    * A record to write, with its index line's fields when an index lists it.
    *
    * @param cdxj empty for a record without an index line (a request)
    */
   record Entry(WarcRecord record, Optional<CdxjLines.Fields> cdxj) {}
-
-  static final URI SERVER_NOT_MODIFIED = WarcRevisit.SERVER_NOT_MODIFIED_1_1;
-
-  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-  private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
   private CaptureRecords() {}
 
