@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import org.forager.fetch.FetchResult;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
+import org.netpreserve.jwarc.WarcCaptureRecord;
 import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcRequest;
 import org.netpreserve.jwarc.WarcResponse;
@@ -23,7 +24,9 @@ import org.netpreserve.jwarc.WarcTruncationReason;
 /**
  * Builds the WARC/1.1 records of one fetch (WARC 1.1 sections 6.4 to 6.7): a {@code request}
  * record, then a {@code response} record, or for a 304 a {@code revisit} record with the
- * server-not-modified profile. Stateless and thread-safe.
+ * server-not-modified profile; and, for the response or revisit, what its CDXJ index line says,
+ * from the values it is written with (the same as read back from the record: {@link ReadCaptures}).
+ * Stateless and thread-safe.
  */
 final class CaptureRecords {
 
@@ -32,18 +35,20 @@ final class CaptureRecords {
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
+  /**
+   * A record to write, with its index line's fields when an index lists it.
+   *
+   * @param cdxj empty for a record without an index line (a request)
+   */
+  record Entry(WarcRecord record, Optional<CdxjLines.Fields> cdxj) {}
+
   private CaptureRecords() {}
 
   /**
-   * The records to write, in order. The request record is left out when the fetcher gave no
-   * request head (there is nothing to store that a reader could parse).
+   * The records to write, in order, given the body's digests. The request record is left out when
+   * the fetcher gave no request head (there is nothing to store that a reader could parse).
    */
-  static List<WarcRecord> of(FetchResult.Response response) {
-    return of(response, BodyDigests.of(response));
-  }
-
-  /** As {@link #of(FetchResult.Response)}, with the body's digests already computed. */
-  static List<WarcRecord> of(FetchResult.Response response, BodyDigests digests) {
+  static List<Entry> of(FetchResult.Response response, BodyDigests digests) {
     // WARC/1.1 allows fractions of a second (section 5.4); milliseconds are what readers expect.
     Instant date = response.startedAt().truncatedTo(ChronoUnit.MILLIS);
     Optional<String> ip = response.remoteAddress().flatMap(CaptureRecords::ipLiteral);
@@ -51,7 +56,7 @@ final class CaptureRecords {
     UUID responseId = UUID.randomUUID();
     boolean hasRequest = response.requestHead().length > 0;
 
-    List<WarcRecord> records = new ArrayList<>(2);
+    List<Entry> records = new ArrayList<>(2);
     if (hasRequest) {
       byte[] head = response.requestHead();
       WarcRequest.Builder b = new WarcRequest.Builder(response.url())
@@ -62,16 +67,35 @@ final class CaptureRecords {
           .blockDigest(Digests.sha1(head))
           .body(MediaType.HTTP_REQUEST, head);
       ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
-      records.add(b.build());
+      records.add(new Entry(b.build(), Optional.empty()));
     }
-    records.add(response.status() == 304
+    boolean revisit = response.status() == 304;
+    WarcCaptureRecord capture = revisit
         ? revisit(response, date, ip, responseId, hasRequest ? Optional.of(requestId) : Optional.empty())
         : response(response, digests, date, ip, responseId,
-            hasRequest ? Optional.of(requestId) : Optional.empty()));
+            hasRequest ? Optional.of(requestId) : Optional.empty());
+    records.add(new Entry(capture, cdxj(response, capture, date, revisit)));
     return records;
   }
 
-  private static WarcRecord response(FetchResult.Response r, BodyDigests digests, Instant date,
+  /**
+   * What the record's index line says, from what it was written with: the URL and payload digest
+   * as its WARC headers hold them (no parsing: they are in memory), the date it was given (the
+   * line has whole seconds, which the millisecond WARC-Date keeps), and the HTTP fields as
+   * {@link HttpHead} wrote them. Read back, a response whose status line jwarc cannot parse has
+   * no line, a revisit one without a status; so here too.
+   */
+  private static Optional<CdxjLines.Fields> cdxj(FetchResult.Response r, WarcCaptureRecord record, Instant date,
+      boolean revisit) {
+    boolean readable = HttpHead.statusLineReadable(r);
+    if (!revisit && !readable) return Optional.empty();
+    return Optional.of(new CdxjLines.Fields(record.target(), date,
+        revisit ? CdxjLines.Kind.REVISIT : CdxjLines.Kind.RESPONSE,
+        revisit ? Optional.empty() : HttpHead.contentType(r), readable ? Optional.of(r.status()) : Optional.empty(),
+        record.headers().first("WARC-Payload-Digest")));
+  }
+
+  private static WarcResponse response(FetchResult.Response r, BodyDigests digests, Instant date,
       Optional<String> ip, UUID id, Optional<UUID> requestId) {
     byte[] head = HttpHead.of(r);
     byte[] payload = r.rawBody();
@@ -105,7 +129,7 @@ final class CaptureRecords {
   }
 
   /** Headers only: a 304 has no payload, and the profile says the content did not change. */
-  private static WarcRecord revisit(FetchResult.Response r, Instant date, Optional<String> ip, UUID id,
+  private static WarcRevisit revisit(FetchResult.Response r, Instant date, Optional<String> ip, UUID id,
       Optional<UUID> requestId) {
     byte[] head = HttpHead.of(r);
     WarcRevisit.Builder b = new WarcRevisit.Builder(r.url(), SERVER_NOT_MODIFIED)

@@ -2,86 +2,110 @@ package org.forager.warc;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import java.io.IOException;
 import java.io.StringWriter;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
+import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
-import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.URIs;
-import org.netpreserve.jwarc.WarcCaptureRecord;
-import org.netpreserve.jwarc.WarcReader;
-import org.netpreserve.jwarc.WarcRecord;
-import org.netpreserve.jwarc.WarcResource;
-import org.netpreserve.jwarc.WarcResponse;
-import org.netpreserve.jwarc.WarcRevisit;
 
 /**
- * The CDXJ line of one record, as pywb and warcio write them: {@code SURT TIMESTAMP {json}}, where
- * SURT is the URL's canonical SURT form (jwarc's, pywb's canonicalization: host reversed,
+ * Formats the CDXJ line of one record, as pywb and warcio write them: {@code SURT TIMESTAMP {json}},
+ * where SURT is the URL's canonical SURT form (jwarc's, pywb's canonicalization: host reversed,
  * {@code www.} and default ports dropped, query arguments sorted, lower case), TIMESTAMP the
  * {@code WARC-Date} as {@code yyyyMMddHHmmss} in UTC, and the JSON object has {@code url},
- * {@code mime} (the HTTP Content-Type without parameters; {@code warc/revisit} for a revisit),
+ * {@code mime} (the HTTP Content-Type without parameters; {@code warc/revisit} for a revisit, the
+ * record's Content-Type for a resource),
  * {@code status}, {@code digest} (the payload digest without its {@code sha1:} label),
  * {@code length} and {@code offset} (of the compressed record in the file) and {@code filename};
  * all values strings, a field without a value left out (warcio's choices, so its index of the same
- * file matches line for line). Only {@code response}, {@code revisit} and {@code resource}
- * records have a line; requests, metadata and warcinfo have none, as in pywb. Stateless.
+ * file matches line for line).
+ *
+ * <p>The one formatter of both ways a line is made: from the values a record was written with
+ * ({@link CaptureRecords}) and from a record read back ({@link ReadCaptures}), so an index built at
+ * either time has the same bytes. A line is made in two steps because where a record lies is known
+ * only once it is in the file: {@link #start} (everything but the position, off the file's lock),
+ * then {@link #line}. Stateless and thread-safe.
  */
 final class CdxjLines {
 
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
-  private static final JsonFactory JSON = new JsonFactory();
+  // The object is closed by line(), after the position: the generator must not close it first.
+  private static final JsonFactory JSON = JsonFactory.builder()
+      .disable(StreamWriteFeature.AUTO_CLOSE_CONTENT)
+      .build();
+
+  /** The kinds of record an index lists, each with its own rule for {@code mime}. */
+  enum Kind {
+    /** {@code mime} is the HTTP Content-Type without parameters. */
+    RESPONSE,
+    /** {@code mime} is {@code warc/revisit}. */
+    REVISIT,
+    /** {@code mime} is the record's own Content-Type, parameters and all (warcio's choice). */
+    RESOURCE
+  }
+
+  /**
+   * What a line says of one response, revisit or resource record, as its headers say it.
+   *
+   * @param url the {@code WARC-Target-URI}
+   * @param date the {@code WARC-Date}
+   * @param contentType the {@code Content-Type} field's value as a reader parses it (the HTTP one of a
+   *     response, the record's own of a resource), parameters and all; the values of several such
+   *     fields joined with {@code ", "}, as warcio (a fetch API {@code Headers}) reads them
+   * @param status the HTTP status, when the record holds an HTTP response head
+   * @param payloadDigest the {@code WARC-Payload-Digest}, label and all
+   */
+  record Fields(String url, Instant date, Kind kind, Optional<String> contentType, Optional<Integer> status,
+      Optional<String> payloadDigest) {}
 
   private CdxjLines() {}
 
   /**
-   * The line of the record at {@code span}, read through {@code heads}, or empty for a record that has none.
+   * The line up to where the record lies: key, timestamp and the JSON object's first fields, the
+   * object left open for {@link #line}.
    *
-   * @throws IOException if the span holds no readable record
+   * @throws RuntimeException if the URL has no SURT form (jwarc cannot parse it): the record has no line
    */
-  static Optional<String> of(RecordHeads heads, String filename, RecordSpan span) throws IOException {
-    byte[] head = heads.head(span);
-    try {
-      return of(head, filename, span);
-    } catch (IOException | RuntimeException e) {
-      if (head.length < RecordHeads.HEAD_BYTES) throw e;
-      return of(heads.whole(span), filename, span); // headers longer than the head read
+  static String start(Fields fields) {
+    StringWriter line = new StringWriter(256);
+    line.append(urlKey(fields.url())).append(' ').append(TIMESTAMP.format(fields.date())).append(' ');
+    try (JsonGenerator json = JSON.createGenerator(line)) {
+      json.writeStartObject();
+      json.writeStringField("url", fields.url());
+      Optional<String> mime = mime(fields);
+      if (mime.isPresent()) json.writeStringField("mime", mime.get());
+      if (fields.status().isPresent()) json.writeStringField("status", fields.status().get().toString());
+      Optional<String> digest = fields.payloadDigest().flatMap(CdxjLines::withoutLabel);
+      if (digest.isPresent()) json.writeStringField("digest", digest.get());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter does not fail
     }
+    return line.toString();
   }
 
-  /** The line of a record whose uncompressed bytes begin with {@code bytes}. */
-  private static Optional<String> of(byte[] bytes, String filename, RecordSpan span) throws IOException {
-    // The bytes as the reader's buffer, behind a channel with nothing more: no copy, no buffer of its own.
-    try (WarcReader reader = new WarcReader(Channels.newChannel(InputStream.nullInputStream()), ByteBuffer.wrap(bytes))) {
-      WarcRecord record = reader.next().orElseThrow(() -> new IOException("no record"));
-      if (!(record instanceof WarcResponse || record instanceof WarcRevisit || record instanceof WarcResource)) {
-        return Optional.empty();
-      }
-      WarcCaptureRecord capture = (WarcCaptureRecord) record;
-      String url = capture.target();
-      StringWriter line = new StringWriter(256);
-      line.append(urlKey(url)).append(' ').append(TIMESTAMP.format(capture.date())).append(' ');
-      try (JsonGenerator json = JSON.createGenerator(line)) {
-        json.writeStartObject();
-        json.writeStringField("url", url);
-        Optional<String> mime = mime(capture);
-        if (mime.isPresent()) json.writeStringField("mime", mime.get());
-        Optional<Integer> status = status(capture);
-        if (status.isPresent()) json.writeStringField("status", status.get().toString());
-        Optional<String> digest = capture.headers().first("WARC-Payload-Digest");
-        if (digest.isPresent()) json.writeStringField("digest", withoutLabel(digest.get()));
-        json.writeStringField("length", Long.toString(span.length()));
-        json.writeStringField("offset", Long.toString(span.offset()));
-        json.writeStringField("filename", filename);
-        json.writeEndObject();
-      }
-      return Optional.of(line.toString());
+  /**
+   * The whole line: {@code start} followed by the record's place in its file.
+   *
+   * @param fileField {@link #fileField} of the file's name
+   */
+  static String line(String start, RecordSpan span, String fileField) {
+    return start + ",\"length\":\"" + span.length() + "\",\"offset\":\"" + span.offset() + "\"" + fileField;
+  }
+
+  /** The end of every line of the file {@code filename}: its field, and the end of the object. */
+  static String fileField(String filename) {
+    StringWriter out = new StringWriter(filename.length() + 16);
+    try (JsonGenerator json = JSON.createGenerator(out)) {
+      json.writeString(filename);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+    return ",\"filename\":" + out + "}";
   }
 
   /** The URL's SURT, with the characters that would break a CDXJ line escaped. */
@@ -89,31 +113,22 @@ final class CdxjLines {
     return URIs.toNormalizedSurt(url).replace(" ", "%20").replace("\n", "%0A").replace("\r", "%0D");
   }
 
-  private static Optional<String> mime(WarcCaptureRecord record) throws IOException {
-    if (record instanceof WarcRevisit) return Optional.of("warc/revisit");
-    Optional<String> type = record instanceof WarcResponse response && isHttp(record)
-        ? response.http().headers().first("Content-Type")
-        : record.headers().first("Content-Type");
-    return type.map(t -> t.split(";", 2)[0].trim()).filter(t -> !t.isEmpty());
+  /**
+   * The {@code mime} field as warcio writes it: none for a missing or empty Content-Type, but an
+   * empty one for a Content-Type of parameters only ({@code ;charset=utf-8}).
+   */
+  private static Optional<String> mime(Fields fields) {
+    Optional<String> type = fields.contentType().filter(t -> !t.isEmpty());
+    return switch (fields.kind()) {
+      case REVISIT -> Optional.of("warc/revisit");
+      case RESPONSE -> type.map(t -> t.split(";", 2)[0].trim());
+      case RESOURCE -> type;
+    };
   }
 
-  private static Optional<Integer> status(WarcCaptureRecord record) throws IOException {
-    if (!isHttp(record)) return Optional.empty();
-    if (record instanceof WarcResponse response) return Optional.of(response.http().status());
-    if (!(record instanceof WarcRevisit revisit)) return Optional.empty();
-    try {
-      return Optional.of(revisit.http().status());
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty(); // a revisit may hold no HTTP head at all (WARC 1.1 section 6.7)
-    }
-  }
-
-  private static boolean isHttp(WarcRecord record) {
-    return record.contentType().base().equals(MediaType.HTTP);
-  }
-
-  private static String withoutLabel(String digest) {
-    int colon = digest.indexOf(':');
-    return colon < 0 ? digest : digest.substring(colon + 1);
+  /** The digest without its label: {@code sha1:ABC} gives {@code ABC}; one without a label has none (as in warcio). */
+  private static Optional<String> withoutLabel(String digest) {
+    String[] parts = digest.split(":", -1);
+    return parts.length < 2 ? Optional.empty() : Optional.of(parts[1]);
   }
 }

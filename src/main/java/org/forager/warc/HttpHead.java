@@ -3,6 +3,7 @@ package org.forager.warc;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.forager.fetch.FetchResult;
@@ -32,12 +33,56 @@ final class HttpHead {
     ByteArrayOutputStream out = new ByteArrayOutputStream(512);
     line(out, statusLineVersion(response.protocol()) + " " + response.status() + " "
         + clean(response.reason()));
-    for (Header h : response.headers()) {
-      String name = h.name().equalsIgnoreCase("Transfer-Encoding") ? RENAMED_TRANSFER_ENCODING : h.name();
-      line(out, clean(name) + ": " + clean(h.value()));
-    }
+    for (Header h : response.headers()) line(out, fieldLine(h));
     line(out, "");
     return out.toByteArray();
+  }
+
+  /**
+   * The {@code Content-Type} of the head {@link #of} writes, as WARC readers parse it back (jwarc,
+   * which the read-back index uses): each field's line as ISO-8859-1 bytes, its name up to the first
+   * colon, trimmed, any case, its value without the spaces and tabs around it; the values of several
+   * such fields joined with {@code ", "}. Empty when the head has no such field.
+   */
+  static Optional<String> contentType(FetchResult.Response response) {
+    StringBuilder values = null;
+    for (Header h : response.headers()) {
+      String line = fieldLine(h);
+      if (hasWiderCharacters(line)) line = new String(bytes(line), StandardCharsets.ISO_8859_1);
+      int colon = line.indexOf(':');
+      if (!line.substring(0, colon).trim().equalsIgnoreCase("Content-Type")) continue;
+      values = values == null ? new StringBuilder() : values.append(", ");
+      values.append(stripSpacesAndTabs(line.substring(colon + 1)));
+    }
+    return values == null ? Optional.empty() : Optional.of(values.toString());
+  }
+
+  /**
+   * Whether WARC readers parse the status line {@link #of} writes: jwarc's lenient parser takes a
+   * status of one to three digits and a reason of visible characters, spaces and tabs. Read back, a
+   * response whose status line it cannot parse has no index line, a revisit one without a status.
+   */
+  static boolean statusLineReadable(FetchResult.Response response) {
+    if (response.status() < 0 || response.status() > 999) return false;
+    String reason = clean(response.reason());
+    for (int i = 0; i < reason.length(); i++) {
+      char c = reason.charAt(i);
+      if ((c < ' ' && c != '\t') || c == 0x7F) return false;
+    }
+    return true;
+  }
+
+  private static String stripSpacesAndTabs(String s) {
+    int start = 0;
+    int end = s.length();
+    while (start < end && (s.charAt(start) == ' ' || s.charAt(start) == '\t')) start++;
+    while (end > start && (s.charAt(end - 1) == ' ' || s.charAt(end - 1) == '\t')) end--;
+    return s.substring(start, end);
+  }
+
+  private static String fieldLine(Header h) {
+    String name = h.name().equalsIgnoreCase("Transfer-Encoding") ? RENAMED_TRANSFER_ENCODING : h.name();
+    return clean(name) + ": " + clean(h.value());
   }
 
   /**
@@ -69,9 +114,13 @@ final class HttpHead {
    * HTTP clients do); a field with wider characters was decoded otherwise and is written as UTF-8.
    */
   private static byte[] bytes(String s) {
+    return s.getBytes(hasWiderCharacters(s) ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+  }
+
+  private static boolean hasWiderCharacters(String s) {
     for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) > 0xFF) return s.getBytes(StandardCharsets.UTF_8);
+      if (s.charAt(i) > 0xFF) return true;
     }
-    return s.getBytes(StandardCharsets.ISO_8859_1);
+    return false;
   }
 }

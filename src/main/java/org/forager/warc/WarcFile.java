@@ -7,31 +7,41 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * One WARC file being written: it lives as {@code NAME.open} until {@link #finish()} renames it
- * to {@code NAME}. Not thread-safe: {@link WarcRecorder} serializes access.
+ * One WARC file being written, with the CDXJ index lines of the records it holds: it lives as
+ * {@code NAME.open} until {@link #finish()} renames it to {@code NAME}. Not thread-safe:
+ * {@link WarcRecorder} serializes access.
  */
 final class WarcFile {
 
   static final String OPEN_SUFFIX = ".open";
 
+  /**
+   * One compressed record (a gzip member or zstd frame) to append.
+   *
+   * @param cdxjStart its index line up to its place in the file ({@link CdxjLines#start}), when
+   *     the file's index lists it
+   */
+  record Member(byte[] bytes, Optional<String> cdxjStart) {}
+
   private final Path openPath;
   private final Path finalPath;
   private final FileChannel channel;
+  private final String fileField;
   private long size;
   private boolean damaged;
-  // Where each member starts, kept as it is written: the file's CDXJ index points at them, and
-  // knowing them spares a pass that would decompress the whole file to find them.
-  private long[] starts = new long[1024];
-  private int records;
+  // Each line is finished as its record is written (its place is known then): the index is written
+  // from them when the file is finished, without reading the file back. One string per record.
+  private List<String> indexLines = new ArrayList<>();
 
   private WarcFile(Path openPath, Path finalPath, FileChannel channel) {
     this.openPath = openPath;
     this.finalPath = finalPath;
     this.channel = channel;
+    this.fileField = CdxjLines.fileField(finalPath.getFileName().toString());
   }
 
   /** Creates {@code dir/name.open}; fails rather than overwrite an existing file. */
@@ -65,24 +75,21 @@ final class WarcFile {
   }
 
   /**
-   * Appends the members one after the other. On failure the file is cut back to where it was, so
-   * it still ends on a record boundary; if even that fails, the file is {@link #damaged()}.
+   * Appends the members one after the other, and keeps their index lines. On failure the file is
+   * cut back to where it was, so it still ends on a record boundary, and no line is kept; if even
+   * that fails, the file is {@link #damaged()}.
    */
-  void append(List<byte[]> members) throws IOException {
+  void append(List<Member> members) throws IOException {
     long before = size;
     try {
       // One gathering write (writev) for the record pair rather than a system call per member.
       ByteBuffer[] buffers = new ByteBuffer[members.size()];
       long total = 0;
       for (int i = 0; i < buffers.length; i++) {
-        buffers[i] = ByteBuffer.wrap(members.get(i));
+        buffers[i] = ByteBuffer.wrap(members.get(i).bytes());
         total += buffers[i].remaining();
       }
       for (long written = 0; written < total; ) written += channel.write(buffers);
-      for (byte[] member : members) {
-        recordStart(size);
-        size += member.length;
-      }
     } catch (IOException e) {
       try {
         channel.truncate(before);
@@ -94,21 +101,22 @@ final class WarcFile {
       }
       throw e;
     }
-  }
-
-  /** Each member written, in order: its offset and compressed length. */
-  List<RecordSpan> spans() {
-    List<RecordSpan> spans = new ArrayList<>(records);
-    for (int i = 0; i < records; i++) {
-      long end = i + 1 < records ? starts[i + 1] : size;
-      spans.add(new RecordSpan(starts[i], end - starts[i]));
+    for (Member member : members) {
+      RecordSpan span = new RecordSpan(size, member.bytes().length);
+      member.cdxjStart().ifPresent(start -> indexLines.add(CdxjLines.line(start, span, fileField)));
+      size += span.length();
     }
-    return spans;
   }
 
-  private void recordStart(long offset) {
-    if (records == starts.length) starts = Arrays.copyOf(starts, records * 2);
-    starts[records++] = offset;
+  /**
+   * The index lines of the records written, sorted; the file keeps none after this (a file holds
+   * tens of thousands of records: their lines go once the index is written).
+   */
+  List<String> takeIndexLines() {
+    List<String> lines = indexLines;
+    indexLines = new ArrayList<>();
+    lines.sort(null);
+    return lines;
   }
 
   /** Flushes to disk, closes, and renames to the final name (never over an existing file). */

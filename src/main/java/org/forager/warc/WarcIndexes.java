@@ -26,9 +26,12 @@ import java.util.Optional;
  * collection layout). Lines are sorted (by SURT, then timestamp: the order a binary search needs),
  * one per response, revisit or resource record.
  *
- * <p>An index is written through a temporary file renamed into place, so an index file is always
- * whole; it is derived data, and a missing one (a crawl killed between finishing a file and
- * indexing it, files from before indexes existed) is built by {@link #ensure}. Safe to use from
+ * <p>{@link WarcRecorder} builds a file's lines from the records as it writes them, and writes the
+ * index when the file is finished, without reading the file back. An index is written through a
+ * temporary file renamed into place, so an index file is always whole; it is derived data, and a
+ * missing one (a crawl killed between finishing a file and indexing it, files finished by
+ * {@link WarcRepair}, files from before indexes existed) is built by {@link #ensure}, which reads
+ * the file back: the same lines, byte for byte ({@link CdxjLines} formats both). Safe to use from
  * many threads and processes at once: each writes its own temporary file, and two builds of one
  * index write the same lines.
  */
@@ -58,17 +61,16 @@ public final class WarcIndexes {
   public static Path ensure(Path indexDir, Path warcFile) {
     Path index = indexOf(indexDir, warcFile);
     if (Files.isRegularFile(index)) return index;
-    return write(indexDir, warcFile, scan(warcFile));
+    return write(indexDir, warcFile, lines(warcFile, scan(warcFile)));
   }
 
   /**
-   * Writes the index of a finished WARC file whose records lie at {@code spans}, replacing any
-   * earlier one.
+   * Writes the index of a finished WARC file, replacing any earlier one.
    *
-   * @throws UncheckedIOException naming the file, if it cannot be read or its index written
+   * @param lines the index's lines, sorted
+   * @throws UncheckedIOException naming the index, if it cannot be written
    */
-  static Path write(Path indexDir, Path warcFile, List<RecordSpan> spans) {
-    List<String> lines = lines(warcFile, spans);
+  static Path write(Path indexDir, Path warcFile, List<String> lines) {
     Path index = indexOf(indexDir, warcFile);
     try {
       Files.createDirectories(index.getParent());
@@ -95,16 +97,21 @@ public final class WarcIndexes {
     return index;
   }
 
-  /** The sorted index lines of the records at {@code spans}; a record that cannot be read is logged and left out. */
+  /**
+   * The sorted index lines of the records at {@code spans}, read back from the file; a record that
+   * cannot be read is logged and left out.
+   */
   static List<String> lines(Path warcFile, List<RecordSpan> spans) {
     String filename = warcFile.getFileName().toString();
+    String fileField = CdxjLines.fileField(filename);
     List<String> lines = new ArrayList<>();
     RecordCompression.Format format = formatOf(filename)
         .orElseThrow(() -> new IllegalArgumentException("not a .warc.gz or .warc.zst file: " + warcFile));
     try (FileChannel file = FileChannel.open(warcFile); RecordHeads heads = new RecordHeads(file, format)) {
       for (RecordSpan span : spans) {
         try {
-          CdxjLines.of(heads, filename, span).ifPresent(lines::add);
+          Optional<CdxjLines.Fields> fields = ReadCaptures.of(heads, span);
+          if (fields.isPresent()) lines.add(CdxjLines.line(CdxjLines.start(fields.get()), span, fileField));
         } catch (IOException | RuntimeException e) {
           // Lenient as with anything read: one unreadable record must not cost the file its index.
           LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",

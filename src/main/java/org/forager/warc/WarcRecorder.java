@@ -44,9 +44,9 @@ import org.netpreserve.jwarc.WarcRecord;
  * left with its {@code .open} name and the next write starts a new file.
  *
  * <p>Given an index directory, the recorder writes each finished file's CDXJ index there
- * ({@link WarcIndexes}), in the thread that finished the file, outside the lock; a failure to
- * write an index is logged, not thrown: the WARC file is whole, and {@link WarcIndexes#ensure}
- * builds the index later.
+ * ({@link WarcIndexes}), in the thread that finished the file, outside the lock, from the lines it
+ * made as it wrote the records (no pass reads the file back); a failure to write an index is
+ * logged, not thrown: the WARC file is whole, and {@link WarcIndexes#ensure} builds the index later.
  */
 public final class WarcRecorder implements AutoCloseable {
 
@@ -145,8 +145,10 @@ public final class WarcRecorder implements AutoCloseable {
    * (the crawl log wants the same SHA-1: computing it once saves a pass over the body).
    */
   public void write(FetchResult.Response response, BodyDigests digests) {
-    // Compression happens here, outside the lock, in the caller's thread.
-    List<byte[]> members = CaptureRecords.of(response, digests).stream().map(this::compress).toList();
+    // Compression and index lines happen here, outside the lock, in the caller's thread.
+    List<WarcFile.Member> members = CaptureRecords.of(response, digests).stream()
+        .map(e -> new WarcFile.Member(compress(e.record()), e.cdxj().flatMap(this::cdxjStart)))
+        .toList();
     Optional<WarcFile> full = Optional.empty();
     lock.lock();
     try {
@@ -194,7 +196,7 @@ public final class WarcRecorder implements AutoCloseable {
     } catch (IOException e) {
       throw failure("cannot create WARC file", dir.resolve(name + WarcFile.OPEN_SUFFIX), e);
     }
-    append(file, List.of(compress(WarcinfoRecord.of(name, software, hostname, now))));
+    append(file, List.of(new WarcFile.Member(compress(WarcinfoRecord.of(name, software, hostname, now)), Optional.empty())));
     current = Optional.of(file);
     return file;
   }
@@ -203,7 +205,21 @@ public final class WarcRecorder implements AutoCloseable {
     return codec.compress(RecordBytes.of(record));
   }
 
-  private void append(WarcFile file, List<byte[]> members) {
+  /**
+   * The start of a record's index line, when this recorder writes indexes. A URL jwarc cannot
+   * parse has no line, as when the index is built by reading the file back.
+   */
+  private Optional<String> cdxjStart(CdxjLines.Fields fields) {
+    if (indexDir.isEmpty()) return Optional.empty();
+    try {
+      return Optional.of(CdxjLines.start(fields));
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "WARC record of {0} left out of its index: {1}", fields.url(), e.toString());
+      return Optional.empty();
+    }
+  }
+
+  private void append(WarcFile file, List<WarcFile.Member> members) {
     try {
       file.append(members);
     } catch (IOException e) {
@@ -226,11 +242,14 @@ public final class WarcRecorder implements AutoCloseable {
     }
   }
 
-  /** Writes a finished file's CDXJ index ({@link WarcIndexes}); a failure costs only the index. */
+  /**
+   * Writes a finished file's CDXJ index ({@link WarcIndexes}) from the lines its records were
+   * written with; a failure costs only the index.
+   */
   private void index(WarcFile file) {
     if (indexDir.isEmpty()) return;
     try {
-      WarcIndexes.write(indexDir.get(), file.finalPath(), file.spans());
+      WarcIndexes.write(indexDir.get(), file.finalPath(), file.takeIndexLines());
     } catch (UncheckedIOException e) {
       LOG.log(System.Logger.Level.WARNING, "{0}; forager export builds it", e.getMessage());
     }

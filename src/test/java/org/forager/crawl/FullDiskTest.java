@@ -136,6 +136,12 @@ class FullDiskTest {
       assertTrue(pages.containsAll(List.of("/", "/p0", "/p" + (PAGES - 1))), pages.toString());
       TestCrawl.log(data); // every line whole JSON
       TestCrawl.assertWarcFilesFinishedAndReadable(data);
+      // Each index was written as its file was finished, from the records written: none of a record
+      // the full disk cut off (it must match the index read back from the file).
+      TestCrawl.assertIndexesAsReadBack(data);
+      try (Stream<Path> warcs = Files.list(data.resolve("warc")); Stream<Path> indexes = Files.list(data.resolve("indexes"))) {
+        assertEquals(warcs.count(), indexes.count(), "an index per WARC file");
+      }
       TestCrawl.assertPolite(data);
     }
   }

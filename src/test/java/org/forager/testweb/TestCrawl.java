@@ -1,11 +1,14 @@
 package org.forager.testweb;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.forager.config.ConfigLoader;
@@ -15,6 +18,7 @@ import org.forager.audit.PolitenessAudit;
 import org.forager.crawl.Crawler;
 import org.forager.record.CrawlLogFiles;
 import org.forager.record.RunSummary;
+import org.forager.warc.WarcIndexes;
 
 /** Runs a real crawl from a YAML configuration in a test's data directory, and reads its outputs. */
 public final class TestCrawl {
@@ -85,6 +89,38 @@ public final class TestCrawl {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Every finished WARC file's index, as the crawl wrote it when it finished the file, is the one
+   * {@link WarcIndexes#ensure} builds by reading the file back, byte for byte (the index is deleted
+   * and rebuilt); fails if no file has an index.
+   *
+   * @return how many lines the indexes have in all
+   */
+  public static int assertIndexesAsReadBack(Path dataDir) {
+    Path indexes = dataDir.resolve(WarcIndexes.DIRECTORY);
+    int files = 0;
+    int lines = 0;
+    try (var warcs = Files.list(dataDir.resolve("warc"))) {
+      for (Path warc : warcs.sorted().toList()) {
+        Path index = WarcIndexes.indexOf(indexes, warc);
+        if (WarcIndexes.formatOf(warc.getFileName().toString()).isEmpty() || !Files.exists(index)) continue;
+        byte[] written = Files.readAllBytes(index);
+        Files.delete(index);
+        byte[] readBack = Files.readAllBytes(WarcIndexes.ensure(indexes, warc));
+        if (!Arrays.equals(written, readBack)) {
+          throw new AssertionError("index of " + warc + " written at finish:\n" + new String(written, UTF_8)
+              + "read back:\n" + new String(readBack, UTF_8));
+        }
+        files++;
+        lines += (int) new String(written, UTF_8).lines().count();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (files == 0) throw new AssertionError("no WARC file of " + dataDir + " has an index");
+    return lines;
   }
 
   public static void assertPolite(Path dataDir) {
