@@ -44,7 +44,8 @@ class SimHashReferenceTest {
       {(byte) 0xED, (byte) 0xBF, (byte) 0xBF}, {(byte) 0xEE, (byte) 0x80, (byte) 0x80},
       {(byte) 0xEF, (byte) 0xBF, (byte) 0xBF}, {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
       {(byte) 0xF0, (byte) 0x9F}, {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80},
-      {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+      {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+      {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
       {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}, {(byte) 0xFE}, {(byte) 0xFF},
       {(byte) 0x00}, {(byte) 0x7F}, {(byte) 0x9C}, {(byte) 0x8A}};
 
@@ -83,6 +84,22 @@ class SimHashReferenceTest {
         page.append(random.nextBoolean() ? ";" : " ").append("word").append(k).append(' ');
       }
       assertSameValues(page.toString().getBytes(UTF_8));
+    }
+  }
+
+  @Test
+  void asciiWordsOfEveryLengthAtEveryOffsetHaveTheReferenceValues() {
+    // The UTF-8 reading takes 64 bytes at a time and words of up to 16 bytes from the 16 before their
+    // end: words around those sizes, from the page's first byte on, ended by every kind of byte.
+    String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    String[] ends = {" ", "<b>", "&amp;", "é", "\u00a0", ".", "&", "<"};
+    for (int offset = 0; offset < 70; offset++) {
+      for (int length = 1; length <= 140; length += length < 20 ? 1 : 7) {
+        StringBuilder page = new StringBuilder(" ".repeat(offset));
+        for (int k = 0; k < length; k++) page.append(letters.charAt((k * 7 + offset) % letters.length()));
+        page.append(ends[(offset + length) % ends.length]).append("two three four ".repeat(1 + length % 5));
+        assertSameValues(page.toString().getBytes(UTF_8));
+      }
     }
   }
 
