@@ -1,5 +1,9 @@
 package org.forager.dedup;
 
+import static org.forager.dedup.Shingles.FNV_BASIS;
+import static org.forager.dedup.Shingles.FNV_PRIME;
+import static org.forager.dedup.WordChars.NONE;
+
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.OptionalLong;
@@ -13,19 +17,17 @@ import java.util.OptionalLong;
  * <p>The text is read in one pass over the decoded HTML, without building a tree: markup, comments
  * and the content of {@code script} and {@code style} elements are skipped, character references
  * separate words, a word is a run of letters and digits, lower-cased. The features are the
- * shingles of 3 consecutive words. Stateless and thread-safe.
+ * shingles of 3 consecutive words. The values never change between versions: stored simhashes are
+ * compared with new ones. Stateless and thread-safe.
  */
 public final class SimHash {
-
-  /** Fewer words than one shingle: no simhash, since an empty text would match every other. */
-  static final int SHINGLE = 3;
 
   private SimHash() {}
 
   /** The simhash of an HTML body decoded with {@code charset}; empty with fewer than 3 words of text. */
   public static OptionalLong ofHtml(byte[] body, Charset charset) {
     // UTF-8, most of the web, is read as bytes: no decoded copy, same value as decoding first.
-    if (charset.equals(StandardCharsets.UTF_8)) return ofUtf8Html(body);
+    if (charset.equals(StandardCharsets.UTF_8)) return Utf8Html.simhash(body);
     return ofWords(new String(body, charset), true);
   }
 
@@ -45,10 +47,7 @@ public final class SimHash {
   }
 
   private static OptionalLong ofWords(String s, boolean html) {
-    Votes votes = new Votes();
-    long w1 = 0;
-    long w2 = 0;
-    int words = 0;
+    Shingles shingles = new Shingles();
     int n = s.length();
     int i = 0;
     while (i < n) {
@@ -58,78 +57,30 @@ public final class SimHash {
         continue;
       }
       if (html && c == '&') {
-        // A character reference: a word boundary, its name is no word.
-        int end = i + 1;
-        while (end < n && end - i < 32 && (isWordChar(s.charAt(end)) || s.charAt(end) == '#')) end++;
-        i = end < n && s.charAt(end) == ';' ? end + 1 : i + 1;
+        i = skipReference(s, i);
         continue;
       }
-      if (!isWordChar(c)) {
+      int lower = WordChars.lowerCase(c);
+      if (lower == NONE) {
         i++;
         continue;
       }
-      long h = 0xcbf29ce484222325L; // FNV-1a 64 of the lower-cased word
-      while (i < n && isWordChar(c = s.charAt(i))) {
-        h = (h ^ lowerCase(c)) * 0x100000001b3L;
+      long h = FNV_BASIS;
+      do {
+        h = (h ^ lower) * FNV_PRIME;
         i++;
-      }
-      words++;
-      if (words >= SHINGLE) votes.add(mix(w1 * 0x9E3779B97F4A7C15L + w2 * 0xC2B2AE3D27D4EB4FL + h));
-      w1 = w2;
-      w2 = h;
+      } while (i < n && (lower = WordChars.lowerCase(s.charAt(i))) != NONE);
+      shingles.add(h);
     }
-    if (words < SHINGLE) return OptionalLong.empty();
-    return OptionalLong.of(votes.majority());
+    return shingles.simhash();
   }
 
-  // ASCII first: the text of most pages is, and the Character methods cost a table walk per char.
-  private static boolean isWordChar(char c) {
-    if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    return Character.isLetterOrDigit(c);
-  }
-
-  private static char lowerCase(char c) {
-    if (c < 0x80) return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
-    return Character.toLowerCase(c);
-  }
-
-  /**
-   * Per bit of the features, whether more features have it set than not. Counted bit-sliced: plane
-   * j holds bit j of all 64 counters, so adding a feature is a ripple-carry add across planes (two
-   * planes on average) instead of 64 counter updates.
-   */
-  private static final class Votes {
-    private final long[] planes = new long[Integer.SIZE];
-    private int features;
-
-    void add(long feature) {
-      long carry = feature;
-      for (int j = 0; carry != 0; j++) {
-        long overflow = planes[j] & carry;
-        planes[j] ^= carry;
-        carry = overflow;
-      }
-      features++;
-    }
-
-    /** Bit b is set when more than half of the features have bit b set (a tie leaves it clear). */
-    long majority() {
-      long hash = 0;
-      int used = Integer.SIZE - Integer.numberOfLeadingZeros(features); // no count exceeds features
-      for (int bit = 0; bit < 64; bit++) {
-        long ones = 0;
-        for (int j = 0; j < used; j++) ones |= (planes[j] >>> bit & 1L) << j;
-        if (2 * ones > features) hash |= 1L << bit;
-      }
-      return hash;
-    }
-  }
-
-  /** A finalizer (SplitMix64's): every input bit flips each output bit with probability about 1/2. */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
+  /** Past a character reference starting at {@code i}: a word boundary, its name is no word. */
+  private static int skipReference(String s, int i) {
+    int n = s.length();
+    int end = i + 1;
+    while (end < n && end - i < 32 && (s.charAt(end) == '#' || WordChars.lowerCase(s.charAt(end)) != NONE)) end++;
+    return end < n && s.charAt(end) == ';' ? end + 1 : i + 1;
   }
 
   /** Past a tag, comment or declaration starting at {@code i}; past its element for script and style. */
@@ -140,175 +91,34 @@ public final class SimHash {
     }
     int end = s.indexOf('>', i + 1);
     if (end < 0) return s.length();
-    String raw = rawTextElement(s, i + 1);
-    if (raw != null) {
-      // Script and style hold no text a reader sees; their content ends at the matching end tag.
-      for (int close = s.indexOf("</", end + 1); close >= 0; close = s.indexOf("</", close + 2)) {
-        if (asciiMatchesIgnoringCase(s, close + 2, raw)) return close;
-      }
-      return s.length();
-    }
+    if (isStartTag(s, i + 1, "script")) return rawTextEnd(s, end + 1, "script");
+    if (isStartTag(s, i + 1, "style")) return rawTextEnd(s, end + 1, "style");
     return end + 1;
   }
 
-  private static String rawTextElement(String s, int nameStart) {
-    for (String name : new String[] {"script", "style"}) {
-      int after = nameStart + name.length();
-      if (asciiMatchesIgnoringCase(s, nameStart, name)
-          && (after >= s.length() || !isWordChar(s.charAt(after)))) {
-        return name;
-      }
+  /** Whether the tag name at {@code at} is {@code name} (lower-case ASCII), in any case. */
+  private static boolean isStartTag(String s, int at, String name) {
+    int after = at + name.length();
+    return asciiMatchesIgnoringCase(s, at, name)
+        && (after >= s.length() || WordChars.lowerCase(s.charAt(after)) == NONE);
+  }
+
+  /** Where the text of a script or style element from {@code from} ends: at its end tag. */
+  private static int rawTextEnd(String s, int from, String name) {
+    // Script and style hold no text a reader sees; their content ends at the matching end tag.
+    for (int close = s.indexOf("</", from); close >= 0; close = s.indexOf("</", close + 2)) {
+      if (asciiMatchesIgnoringCase(s, close + 2, name)) return close;
     }
-    return null;
+    return s.length();
   }
 
   /** Whether {@code name} (lower-case ASCII) is at {@code at}, ASCII letters in any case, as HTML tag names are. */
   private static boolean asciiMatchesIgnoringCase(String s, int at, String name) {
-    if (at < 0 || at + name.length() > s.length()) return false;
+    if (at + name.length() > s.length()) return false;
     for (int k = 0; k < name.length(); k++) {
       char c = s.charAt(at + k);
       if (c != name.charAt(k) && c != name.charAt(k) - ('a' - 'A')) return false;
     }
     return true;
-  }
-
-  // --- The same reading of UTF-8 bytes, without decoding them into a String first.
-  // A character is what new String(bytes, UTF_8) would make of the bytes: a valid one- to three-byte
-  // sequence is its BMP char; anything else (a four-byte sequence, whose surrogates are no letters,
-  // or malformed bytes, which decode to U+FFFD) separates words. SimHashTest checks the two agree.
-
-  private static final int NOT_A_WORD_CHAR = -1;
-
-  private static OptionalLong ofUtf8Html(byte[] b) {
-    Votes votes = new Votes();
-    long w1 = 0;
-    long w2 = 0;
-    int words = 0;
-    int n = b.length;
-    int i = 0;
-    while (i < n) {
-      int c = b[i];
-      if (c == '<') {
-        i = skipMarkup(b, i);
-        continue;
-      }
-      if (c == '&') {
-        int end = i + 1;
-        for (int chars = 1; end < n && chars < 32; chars++) {
-          if (b[end] == '#') {
-            end++;
-          } else if (wordChar(b, end) != NOT_A_WORD_CHAR) {
-            end += width(b[end]);
-          } else {
-            break;
-          }
-        }
-        i = end < n && b[end] == ';' ? end + 1 : i + 1;
-        continue;
-      }
-      int wc = wordChar(b, i);
-      if (wc == NOT_A_WORD_CHAR) {
-        i++;
-        continue;
-      }
-      long h = 0xcbf29ce484222325L; // FNV-1a 64 of the lower-cased word
-      do {
-        h = (h ^ lowerCase((char) wc)) * 0x100000001b3L;
-        i += width(b[i]);
-      } while (i < n && (wc = wordChar(b, i)) != NOT_A_WORD_CHAR);
-      words++;
-      if (words >= SHINGLE) votes.add(mix(w1 * 0x9E3779B97F4A7C15L + w2 * 0xC2B2AE3D27D4EB4FL + h));
-      w1 = w2;
-      w2 = h;
-    }
-    if (words < SHINGLE) return OptionalLong.empty();
-    return OptionalLong.of(votes.majority());
-  }
-
-  /** The letter or digit encoded at {@code i}, or {@link #NOT_A_WORD_CHAR}. */
-  private static int wordChar(byte[] b, int i) {
-    int b0 = b[i];
-    if (b0 >= 0) return isWordChar((char) b0) ? b0 : NOT_A_WORD_CHAR;
-    int lead = b0 & 0xFF;
-    char c;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-      if (i + 1 >= b.length || !continuation(b[i + 1])) return NOT_A_WORD_CHAR;
-      c = (char) ((lead & 0x1F) << 6 | (b[i + 1] & 0x3F));
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      if (i + 2 >= b.length || !continuation(b[i + 1]) || !continuation(b[i + 2])) return NOT_A_WORD_CHAR;
-      int second = b[i + 1] & 0xFF;
-      if (lead == 0xE0 && second < 0xA0) return NOT_A_WORD_CHAR; // overlong
-      if (lead == 0xED && second > 0x9F) return NOT_A_WORD_CHAR; // a surrogate
-      c = (char) ((lead & 0x0F) << 12 | (second & 0x3F) << 6 | (b[i + 2] & 0x3F));
-    } else {
-      return NOT_A_WORD_CHAR;
-    }
-    return Character.isLetterOrDigit(c) ? c : NOT_A_WORD_CHAR;
-  }
-
-  /** The length of the sequence a word character starts with (only called on one). */
-  private static int width(byte lead) {
-    if (lead >= 0) return 1;
-    return (lead & 0xE0) == 0xC0 ? 2 : 3;
-  }
-
-  private static boolean continuation(byte b) {
-    return (b & 0xC0) == 0x80;
-  }
-
-  private static int skipMarkup(byte[] b, int i) {
-    if (startsWith(b, i, "<!--")) {
-      int end = indexOf(b, "-->", i + 4);
-      return end < 0 ? b.length : end + 3;
-    }
-    int end = indexOf(b, '>', i + 1);
-    if (end < 0) return b.length;
-    String raw = rawTextElement(b, i + 1);
-    if (raw != null) {
-      for (int close = indexOf(b, "</", end + 1); close >= 0; close = indexOf(b, "</", close + 2)) {
-        if (asciiMatchesIgnoringCase(b, close + 2, raw)) return close;
-      }
-      return b.length;
-    }
-    return end + 1;
-  }
-
-  private static String rawTextElement(byte[] b, int nameStart) {
-    for (String name : new String[] {"script", "style"}) {
-      int after = nameStart + name.length();
-      if (asciiMatchesIgnoringCase(b, nameStart, name)
-          && (after >= b.length || wordChar(b, after) == NOT_A_WORD_CHAR)) {
-        return name;
-      }
-    }
-    return null;
-  }
-
-  private static boolean asciiMatchesIgnoringCase(byte[] b, int at, String name) {
-    if (at < 0 || at + name.length() > b.length) return false;
-    for (int k = 0; k < name.length(); k++) {
-      int c = b[at + k];
-      if (c != name.charAt(k) && c != name.charAt(k) - ('a' - 'A')) return false;
-    }
-    return true;
-  }
-
-  private static boolean startsWith(byte[] b, int at, String ascii) {
-    if (at + ascii.length() > b.length) return false;
-    for (int k = 0; k < ascii.length(); k++) if (b[at + k] != ascii.charAt(k)) return false;
-    return true;
-  }
-
-  private static int indexOf(byte[] b, char ascii, int from) {
-    for (int k = from; k < b.length; k++) if (b[k] == ascii) return k;
-    return -1;
-  }
-
-  private static int indexOf(byte[] b, String ascii, int from) {
-    char first = ascii.charAt(0);
-    for (int k = from; k + ascii.length() <= b.length; k++) {
-      if (b[k] == first && startsWith(b, k, ascii)) return k;
-    }
-    return -1;
   }
 }

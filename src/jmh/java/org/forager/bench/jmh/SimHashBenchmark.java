@@ -1,5 +1,6 @@
 package org.forager.bench.jmh;
 
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.forager.dedup.SimHash;
@@ -14,7 +15,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** Simhashes per second of the 30 KB page ({@link SimHash#ofHtml}: decode, skip markup, shingle, vote). */
+/**
+ * Simhashes per second of the 30 KB page ({@link SimHash#ofHtml}: decode, skip markup, shingle,
+ * vote): as UTF-8 bytes (the crawl's usual path), decoded as windows-1252 (the String path), and
+ * with a fifth of its words in other scripts (UTF-8's multi-byte characters).
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -23,15 +28,32 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 2)
 public class SimHashBenchmark {
 
+  private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
+
   private byte[] body;
+  private byte[] nonAsciiBody;
 
   @Setup
   public void setUp() {
     body = SyntheticSite.page();
+    // Common words, so about a fifth of the text: accented Latin, Cyrillic, Greek, CJK.
+    nonAsciiBody = new String(body, StandardCharsets.UTF_8).replace(" the ", " thé ").replace(" of ", " из ")
+        .replace(" and ", " καί ").replace(" to ", " 東京 ").replace(" in ", " straße ")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   @Benchmark
   public long simhash() {
     return SimHash.ofHtml(body, StandardCharsets.UTF_8).orElseThrow();
+  }
+
+  @Benchmark
+  public long simhashWindows1252() {
+    return SimHash.ofHtml(body, WINDOWS_1252).orElseThrow();
+  }
+
+  @Benchmark
+  public long simhashNonAscii() {
+    return SimHash.ofHtml(nonAsciiBody, StandardCharsets.UTF_8).orElseThrow();
   }
 }

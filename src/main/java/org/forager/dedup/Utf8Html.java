@@ -1,0 +1,244 @@
+package org.forager.dedup;
+
+import static org.forager.dedup.Shingles.FNV_BASIS;
+import static org.forager.dedup.Shingles.FNV_PRIME;
+import static org.forager.dedup.WordChars.NONE;
+
+import java.util.OptionalLong;
+
+/**
+ * {@link SimHash}'s reading of HTML from UTF-8 bytes, without decoding them into a String first:
+ * the same words, so the same simhash, as reading {@code new String(bytes, UTF_8)}. A character is
+ * what that decoder makes of the bytes: a valid one- to three-byte sequence is its BMP char;
+ * anything else (a four-byte sequence, whose surrogates are no letters, or malformed bytes, which
+ * decode to U+FFFD) separates words. One instance reads one page.
+ */
+final class Utf8Html {
+
+  /** The bytes {@link #asciiText} reads at once: one bit each in a long. */
+  private static final int SPAN = Long.SIZE;
+
+  /** The bytes classified at once: enough to pay for the vector loop's setup, small to allocate. */
+  private static final int WINDOW = 4096;
+
+  private final byte[] b;
+  private final WordHashes words;
+  private final byte[] classes = new byte[WINDOW];
+  private int classified; // the page index of classes[0]
+  private int classifiedEnd;
+
+  private Utf8Html(byte[] b, WordHashes words) {
+    this.b = b;
+    this.words = words;
+  }
+
+  /** The simhash of UTF-8 HTML; empty with fewer than {@value Shingles#SHINGLE} words. */
+  static OptionalLong simhash(byte[] b) {
+    Shingles shingles = new Shingles();
+    WordHashes words = new WordHashes(shingles);
+    new Utf8Html(b, words).read();
+    words.flush();
+    return shingles.simhash();
+  }
+
+  private void read() {
+    int n = b.length;
+    int i = 0;
+    while (i < n) {
+      byte c = b[i];
+      if (c == '<') {
+        i = skipMarkup(b, i);
+      } else if (c == '&') {
+        i = skipReference(b, i);
+      } else {
+        int next = c >= 0 && i + SPAN <= n ? asciiText(i) : i;
+        i = next > i ? next : word(b, i, words);
+      }
+    }
+  }
+
+  /**
+   * Adds the words of the ASCII text at {@code i}, reading 64 bytes at most and no further than the
+   * first {@code '<'}, {@code '&'} or non-ASCII byte; returns where it stopped ({@code i} when it
+   * could not tell where the first word ends). Text takes no branch per byte, nor a mispredicted
+   * one per word: a bit per byte marks letters and digits, and each word is a run of set bits.
+   */
+  private int asciiText(int i) {
+    if (i + SPAN > classifiedEnd) classify(i);
+    long letters = 0;
+    long stops = 0;
+    for (int j = 0; j < SPAN; j += Long.BYTES) {
+      long x = Swar.load(classes, i - classified + j);
+      letters |= Swar.mask(x & Swar.TOPS) << j;
+      long stop = (x << 1 & Swar.TOPS) | (Swar.load(b, i + j) & Swar.TOPS); // '<', '&', non-ASCII
+      if (stop != 0) stops |= Swar.mask(stop) << j; // rare in text: a branch predicted right
+    }
+    int end = Long.numberOfTrailingZeros(stops); // 64 when there is none
+    letters &= (stops & -stops) - 1; // the bits below the first stop: all when none
+    // A word reaching the end may go on past it, unless a tag or a reference follows.
+    boolean open = end == SPAN || b[i + end] < 0;
+    long firsts = letters & ~(letters << 1);
+    long lasts = letters & ~(letters >>> 1);
+    int next = i + end;
+    if (open && end > 0 && (lasts >>> (end - 1) & 1) != 0) {
+      // The last word may go on: leave it to the next read, which starts with it.
+      int first = Long.SIZE - 1 - Long.numberOfLeadingZeros(firsts);
+      firsts &= ~(1L << first);
+      lasts &= ~(1L << (end - 1));
+      next = i + first;
+    }
+    words.addAscii(b, i, firsts, lasts);
+    return next;
+  }
+
+  /** Classifies the window of bytes from {@code from}, which must hold {@link #SPAN} bytes. */
+  private void classify(int from) {
+    int length = Math.min(WINDOW, b.length - from);
+    System.arraycopy(b, from, classes, 0, length);
+    classify(classes, length);
+    classified = from;
+    classifiedEnd = from + length;
+  }
+
+  /**
+   * Replaces each byte of {@code c[0, length)} with its class: bit 7 set for an ASCII letter or
+   * digit, bit 6 for {@code '<'} or {@code '&'} (and for a few non-ASCII bytes, which stop ASCII text
+   * anyway). Adds, ands and ors on each byte alone, no branch and no table: the JIT runs the loop 32
+   * or 64 bytes per instruction (in place, as its vectorizer wants: with the page and the classes
+   * at different indexes it did not).
+   */
+  private static void classify(byte[] c, int length) {
+    for (int k = 0; k < length; k++) {
+      int x = c[k];
+      int low = x & 0x7F;
+      int folded = low | 0x20;
+      int letter = (folded + (0x80 - 'a')) & ~(folded + (0x7F - 'z'));
+      int digit = (low + (0x80 - '0')) & ~(low + (0x7F - '9'));
+      int lt = low ^ '<';
+      int amp = low ^ '&';
+      // The range and equality tests of Swar, on one seven-bit byte: x + 0x7F carries into bit 7
+      // unless x is 0; the equality tests carry into bit 6, where the flag goes.
+      int stop = ~(((lt & 0x3F) + 0x3F) | lt) | ~(((amp & 0x3F) + 0x3F) | amp);
+      c[k] = (byte) ((letter | digit) & ~x & 0x80 | stop & 0x40);
+    }
+  }
+
+  /** Adds the word at {@code i} and returns its end; {@code i + 1} when no word starts there. */
+  private static int word(byte[] b, int i, WordHashes words) {
+    int n = b.length;
+    int start = i;
+    long h = FNV_BASIS;
+    while (i < n) {
+      int lower = WordChars.asciiLowerCase(b[i]);
+      if (lower != NONE) {
+        i++;
+      } else if (b[i] < 0 && (lower = nonAsciiLowerCase(b, i)) != NONE) {
+        i += width(b[i]);
+      } else {
+        break;
+      }
+      h = (h ^ lower) * FNV_PRIME;
+    }
+    if (i == start) return i + 1; // no letter or digit: a word boundary
+    words.add(h);
+    return i;
+  }
+
+  /** Past a character reference starting at {@code i}: a word boundary, its name is no word. */
+  private static int skipReference(byte[] b, int i) {
+    int n = b.length;
+    int end = i + 1;
+    for (int chars = 1; end < n && chars < 32; chars++) { // 31 chars, as the String reading counts
+      if (b[end] == '#' || WordChars.asciiLowerCase(b[end]) != NONE) {
+        end++;
+      } else if (b[end] < 0 && nonAsciiLowerCase(b, end) != NONE) {
+        end += width(b[end]);
+      } else {
+        break;
+      }
+    }
+    return end < n && b[end] == ';' ? end + 1 : i + 1;
+  }
+
+  /**
+   * The lower case of the letter or digit a multi-byte sequence at {@code i} encodes, else
+   * {@link WordChars#NONE}.
+   */
+  private static int nonAsciiLowerCase(byte[] b, int i) {
+    int lead = b[i] & 0xFF;
+    char c;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      if (i + 1 >= b.length || !continuation(b[i + 1])) return NONE;
+      c = (char) ((lead & 0x1F) << 6 | (b[i + 1] & 0x3F));
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      if (i + 2 >= b.length || !continuation(b[i + 1]) || !continuation(b[i + 2])) return NONE;
+      int second = b[i + 1] & 0xFF;
+      if (lead == 0xE0 && second < 0xA0) return NONE; // overlong
+      if (lead == 0xED && second > 0x9F) return NONE; // a surrogate
+      c = (char) ((lead & 0x0F) << 12 | (second & 0x3F) << 6 | (b[i + 2] & 0x3F));
+    } else {
+      return NONE;
+    }
+    return WordChars.lowerCase(c);
+  }
+
+  /** The length of the sequence a letter or digit starts with (only called on one). */
+  private static int width(byte lead) {
+    if (lead >= 0) return 1;
+    return (lead & 0xE0) == 0xC0 ? 2 : 3;
+  }
+
+  private static boolean continuation(byte b) {
+    return (b & 0xC0) == 0x80;
+  }
+
+  /** Past a tag, comment or declaration starting at {@code i}; past its element for script and style. */
+  private static int skipMarkup(byte[] b, int i) {
+    if (startsWith(b, i, "<!--")) {
+      // The first "-->" from i + 4: the first '>' from i + 6 with "--" before it.
+      for (int end = Swar.indexOf(b, '>', i + 6); end >= 0; end = Swar.indexOf(b, '>', end + 1)) {
+        if (b[end - 1] == '-' && b[end - 2] == '-') return end + 1;
+      }
+      return b.length;
+    }
+    int end = Swar.indexOf(b, '>', i + 1);
+    if (end < 0) return b.length;
+    if (isStartTag(b, i + 1, "script")) return rawTextEnd(b, end + 1, "script");
+    if (isStartTag(b, i + 1, "style")) return rawTextEnd(b, end + 1, "style");
+    return end + 1;
+  }
+
+  /** Whether the tag name at {@code at} is {@code name} (lower-case ASCII), in any case. */
+  private static boolean isStartTag(byte[] b, int at, String name) {
+    int after = at + name.length();
+    return asciiMatchesIgnoringCase(b, at, name) && (after >= b.length || !isWordChar(b, after));
+  }
+
+  /** Where the text of a script or style element from {@code from} ends: at its end tag. */
+  private static int rawTextEnd(byte[] b, int from, String name) {
+    // Script and style hold no text a reader sees; their content ends at the matching end tag.
+    for (int close = Swar.indexOf(b, '<', from); close >= 0; close = Swar.indexOf(b, '<', close + 1)) {
+      if (close + 1 < b.length && b[close + 1] == '/' && asciiMatchesIgnoringCase(b, close + 2, name)) return close;
+    }
+    return b.length;
+  }
+
+  private static boolean isWordChar(byte[] b, int i) {
+    return WordChars.asciiLowerCase(b[i]) != NONE || (b[i] < 0 && nonAsciiLowerCase(b, i) != NONE);
+  }
+
+  private static boolean asciiMatchesIgnoringCase(byte[] b, int at, String name) {
+    if (at + name.length() > b.length) return false;
+    for (int k = 0; k < name.length(); k++) {
+      int c = b[at + k];
+      if (c != name.charAt(k) && c != name.charAt(k) - ('a' - 'A')) return false;
+    }
+    return true;
+  }
+
+  private static boolean startsWith(byte[] b, int at, String ascii) {
+    if (at + ascii.length() > b.length) return false;
+    for (int k = 0; k < ascii.length(); k++) if (b[at + k] != ascii.charAt(k)) return false;
+    return true;
+  }
+}
