@@ -13,8 +13,13 @@ final class RecordBytes {
 
   private RecordBytes() {}
 
+  /** Room for a record's WARC header beside its block: most are well under this, the stream grows if not. */
+  private static final int HEADER_ROOM = 2048;
+
   static byte[] of(WarcRecord record) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+    // Sized for the whole record: growing by doubling from 8 KiB copied a 30 KB page three times.
+    long size = record.body().size() + HEADER_ROOM;
+    ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(size, 1 << 24));
     try {
       new WarcWriter(Channels.newChannel(out), WarcCompression.NONE).write(record);
     } catch (IOException e) {
