@@ -11,16 +11,21 @@ import org.netpreserve.jwarc.WarcWriter;
 /** Serializes a record, uncompressed, in memory (WARC 1.1 section 4). Stateless and thread-safe. */
 final class RecordBytes {
 
+  /** Room for a record's WARC header beside its block: most are well under this, the stream grows if not. */
+  private static final int HEADER_ROOM = 2048;
+
   private RecordBytes() {}
 
   static byte[] of(WarcRecord record) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
     try {
+      // Sized for the whole record: growing by doubling from 8 KiB copied a 30 KB page three times.
+      long size = record.body().size() + HEADER_ROOM;
+      ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(size, 1 << 24));
       new WarcWriter(Channels.newChannel(out), WarcCompression.NONE).write(record);
+      return out.toByteArray();
     } catch (IOException e) {
       // Only in-memory streams here: an IOException means the record's own body failed.
       throw new UncheckedIOException(e);
     }
-    return out.toByteArray();
   }
 }
