@@ -76,7 +76,14 @@ final class RawCapture extends InputStream {
         probe();
         continue;
       }
-      ensureCapacity(Math.min(cap, count + CHUNK));
+      if (count == buffer.length) {
+        // Full at the announced length, where most bodies end: one byte tells, so that the buffer is not
+        // grown (and then cut back by bytes()) only to read the end.
+        byte[] one = new byte[1];
+        int n = fromWire(one, 0, 1);
+        if (n < 0) eof = true; else append(one, 0, 1);
+        continue;
+      }
       int n = fromWire(buffer, count, Math.min(buffer.length, cap) - count);
       if (n < 0) eof = true; else count += n;
     }

@@ -36,19 +36,19 @@ final class GzipMembers implements RecordCodec {
   }
 
   @Override
-  public byte[] compress(byte[] plain) {
+  public byte[] compress(byte[] plain, int plainLength) {
     Deflater deflater = pool.poll();
     if (deflater == null) deflater = new Deflater(level, true);
     try {
-      deflater.setInput(plain);
+      deflater.setInput(plain, 0, plainLength);
       deflater.finish();
-      ByteArrayOutputStream deflated = new ByteArrayOutputStream(plain.length / 2 + 64);
+      ByteArrayOutputStream deflated = new ByteArrayOutputStream(plainLength / 2 + 64);
       byte[] buffer = new byte[16 * 1024];
       while (!deflater.finished()) {
         int n = deflater.deflate(buffer);
         deflated.write(buffer, 0, n);
       }
-      byte[] member = frame(plain, deflated.size());
+      byte[] member = frame(plain, plainLength, deflated.size());
       System.arraycopy(deflated.toByteArray(), 0, member, HEADER_LENGTH, deflated.size());
       return member;
     } finally {
@@ -62,14 +62,14 @@ final class GzipMembers implements RecordCodec {
    * {@link #HEADER_LENGTH}, for the caller to fill: this class's header and the trailer (CRC-32 and
    * length of {@code plain}) are written.
    */
-  static byte[] frame(byte[] plain, int deflatedLength) {
+  static byte[] frame(byte[] plain, int plainLength, int deflatedLength) {
     byte[] member = new byte[HEADER_LENGTH + deflatedLength + 8];
     System.arraycopy(HEADER, 0, member, 0, HEADER_LENGTH);
     CRC32 crc = new CRC32();
-    crc.update(plain);
+    crc.update(plain, 0, plainLength);
     int at = HEADER_LENGTH + deflatedLength;
     putIntLe(member, at, (int) crc.getValue());
-    putIntLe(member, at + 4, plain.length);
+    putIntLe(member, at + 4, plainLength);
     return member;
   }
 

@@ -49,17 +49,17 @@ final class LibDeflateGzipMembers implements RecordCodec {
   }
 
   @Override
-  public byte[] compress(byte[] plain) {
+  public byte[] compress(byte[] plain, int plainLength) {
     Slot slot = pool.poll();
     if (slot == null) slot = new Slot(level);
     try {
-      int bound = LibDeflate.bound(slot.compressor, plain.length);
-      if (slot.in == null || slot.in.size() < plain.length) slot.in = new Memory(Math.max(plain.length, 64 * 1024));
+      int bound = LibDeflate.bound(slot.compressor, plainLength);
+      if (slot.in == null || slot.in.size() < plainLength) slot.in = new Memory(Math.max(plainLength, 64 * 1024));
       if (slot.out == null || slot.out.size() < bound) slot.out = new Memory(Math.max(bound, 64 * 1024));
-      slot.in.write(0, plain, 0, plain.length);
-      int length = LibDeflate.compress(slot.compressor, slot.in, plain.length, slot.out, (int) slot.out.size());
+      slot.in.write(0, plain, 0, plainLength);
+      int length = LibDeflate.compress(slot.compressor, slot.in, plainLength, slot.out, (int) slot.out.size());
       if (length <= 0) throw new IllegalStateException("libdeflate found no room within its own bound");
-      byte[] member = GzipMembers.frame(plain, length);
+      byte[] member = GzipMembers.frame(plain, plainLength, length);
       slot.out.read(0, member, GzipMembers.HEADER_LENGTH, length);
       if (slot.in.size() > KEEP_BUFFER_BYTES) slot.in = null;
       if (slot.out.size() > KEEP_BUFFER_BYTES) slot.out = null;

@@ -14,15 +14,29 @@ final class RecordBytes {
   /** Room for a record's WARC header beside its block: most are well under this, the stream grows if not. */
   private static final int HEADER_ROOM = 2048;
 
+  /** A serialized record: the first {@code length} bytes of {@code bytes} (no copy cut to size). */
+  record Serialized(byte[] bytes, int length) {}
+
+  /** A stream whose buffer is handed over as it is: the record is compressed from it, then dropped. */
+  private static final class Buffer extends ByteArrayOutputStream {
+    Buffer(int size) {
+      super(size);
+    }
+
+    Serialized serialized() {
+      return new Serialized(buf, count);
+    }
+  }
+
   private RecordBytes() {}
 
-  static byte[] of(WarcRecord record) {
+  static Serialized of(WarcRecord record) {
     try {
       // Sized for the whole record: growing by doubling from 8 KiB copied a 30 KB page three times.
       long size = record.body().size() + HEADER_ROOM;
-      ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(size, 1 << 24));
+      Buffer out = new Buffer((int) Math.min(size, 1 << 24));
       new WarcWriter(Channels.newChannel(out), WarcCompression.NONE).write(record);
-      return out.toByteArray();
+      return out.serialized();
     } catch (IOException e) {
       // Only in-memory streams here: an IOException means the record's own body failed.
       throw new UncheckedIOException(e);

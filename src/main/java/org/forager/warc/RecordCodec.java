@@ -8,5 +8,10 @@ package org.forager.warc;
 interface RecordCodec {
 
   /** The record's bytes, compressed as one complete unit. */
-  byte[] compress(byte[] record);
+  default byte[] compress(byte[] record) {
+    return compress(record, record.length);
+  }
+
+  /** The first {@code length} bytes of {@code record}, compressed as one complete unit. */
+  byte[] compress(byte[] record, int length);
 }

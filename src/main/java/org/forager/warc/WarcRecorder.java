@@ -202,7 +202,8 @@ public final class WarcRecorder implements AutoCloseable {
   }
 
   private byte[] compress(WarcRecord record) {
-    return codec.compress(RecordBytes.of(record));
+    RecordBytes.Serialized serialized = RecordBytes.of(record);
+    return codec.compress(serialized.bytes(), serialized.length());
   }
 
   /**

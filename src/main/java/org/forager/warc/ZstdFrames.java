@@ -1,5 +1,6 @@
 package org.forager.warc;
 
+import java.util.Arrays;
 import com.github.luben.zstd.ZstdCompressCtx;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -29,11 +30,11 @@ final class ZstdFrames implements RecordCodec {
   }
 
   @Override
-  public byte[] compress(byte[] record) {
+  public byte[] compress(byte[] record, int length) {
     ZstdCompressCtx ctx = pool.poll();
     if (ctx == null) ctx = newContext();
     try {
-      return ctx.compress(record);
+      return ctx.compress(length == record.length ? record : Arrays.copyOf(record, length));
     } finally {
       pool.offer(ctx);
     }
