@@ -24,6 +24,11 @@ final class Swar {
     return (long) LONGS.get(b, at);
   }
 
+  /** Stores {@code x} as the eight bytes from {@code at}, the lowest first. */
+  static void store(byte[] b, int at, long x) {
+    LONGS.set(b, at, x);
+  }
+
   /** Bit j set when byte j of {@code tops} has its top bit set (the others must be 0). */
   static long mask(long tops) {
     // Each top bit moves to its place in the highest byte; no two products meet, so none carries.

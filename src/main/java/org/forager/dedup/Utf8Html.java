@@ -18,18 +18,14 @@ final class Utf8Html {
   /** The bytes {@link #asciiText} reads at once: one bit each in a long. */
   private static final int SPAN = Long.SIZE;
 
-  /** The bytes classified at once: enough to pay for the vector loop's setup, small to allocate. */
-  private static final int WINDOW = 4096;
-
   private final byte[] b;
   private final WordHashes words;
-  private final byte[] classes = new byte[WINDOW];
-  private int classified; // the page index of classes[0]
-  private int classifiedEnd;
+  private final ByteClasses classes;
 
   private Utf8Html(byte[] b, WordHashes words) {
     this.b = b;
     this.words = words;
+    this.classes = new ByteClasses(b);
   }
 
   /** The simhash of UTF-8 HTML; empty with fewer than {@value Shingles#SHINGLE} words. */
@@ -64,11 +60,11 @@ final class Utf8Html {
    * one per word: a bit per byte marks letters and digits, and each word is a run of set bits.
    */
   private int asciiText(int i) {
-    if (i + SPAN > classifiedEnd) classify(i);
+    classes.cover(i, SPAN);
     long letters = 0;
     long stops = 0;
     for (int j = 0; j < SPAN; j += Long.BYTES) {
-      long x = Swar.load(classes, i - classified + j);
+      long x = classes.load(i + j);
       letters |= Swar.mask(x & Swar.TOPS) << j;
       long stop = (x << 1 & Swar.TOPS) | (Swar.load(b, i + j) & Swar.TOPS); // '<', '&', non-ASCII
       if (stop != 0) stops |= Swar.mask(stop) << j; // rare in text: a branch predicted right
@@ -89,38 +85,6 @@ final class Utf8Html {
     }
     words.addAscii(b, i, firsts, lasts);
     return next;
-  }
-
-  /** Classifies the window of bytes from {@code from}, which must hold {@link #SPAN} bytes. */
-  private void classify(int from) {
-    int length = Math.min(WINDOW, b.length - from);
-    System.arraycopy(b, from, classes, 0, length);
-    classify(classes, length);
-    classified = from;
-    classifiedEnd = from + length;
-  }
-
-  /**
-   * Replaces each byte of {@code c[0, length)} with its class: bit 7 set for an ASCII letter or
-   * digit, bit 6 for {@code '<'} or {@code '&'} (and for a few non-ASCII bytes, which stop ASCII text
-   * anyway). Adds, ands and ors on each byte alone, no branch and no table: the JIT runs the loop 32
-   * or 64 bytes per instruction (in place, as its vectorizer wants: with the page and the classes
-   * at different indexes it did not).
-   */
-  private static void classify(byte[] c, int length) {
-    for (int k = 0; k < length; k++) {
-      int x = c[k];
-      int low = x & 0x7F;
-      int folded = low | 0x20;
-      int letter = (folded + (0x80 - 'a')) & ~(folded + (0x7F - 'z'));
-      int digit = (low + (0x80 - '0')) & ~(low + (0x7F - '9'));
-      int lt = low ^ '<';
-      int amp = low ^ '&';
-      // The range and equality tests of Swar, on one seven-bit byte: x + 0x7F carries into bit 7
-      // unless x is 0; the equality tests carry into bit 6, where the flag goes.
-      int stop = ~(((lt & 0x3F) + 0x3F) | lt) | ~(((amp & 0x3F) + 0x3F) | amp);
-      c[k] = (byte) ((letter | digit) & ~x & 0x80 | stop & 0x40);
-    }
   }
 
   /** Adds the word at {@code i} and returns its end; {@code i + 1} when no word starts there. */

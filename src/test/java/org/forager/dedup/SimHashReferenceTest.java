@@ -89,7 +89,7 @@ class SimHashReferenceTest {
 
   @Test
   void asciiWordsOfEveryLengthAtEveryOffsetHaveTheReferenceValues() {
-    // The UTF-8 reading takes 64 bytes at a time and words of up to 16 bytes from the 16 before their
+    // The UTF-8 reading takes 64 bytes at a time and words of up to 12 bytes from the 12 before their
     // end: words around those sizes, from the page's first byte on, ended by every kind of byte.
     String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     String[] ends = {" ", "<b>", "&amp;", "é", "\u00a0", ".", "&", "<"};
