@@ -1,7 +1,8 @@
 package org.forager.warc;
 
-import java.util.Arrays;
+import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -34,7 +35,9 @@ final class ZstdFrames implements RecordCodec {
     ZstdCompressCtx ctx = pool.poll();
     if (ctx == null) ctx = newContext();
     try {
-      return ctx.compress(length == record.length ? record : Arrays.copyOf(record, length));
+      // From the serialization buffer as it is (no copy of the record cut to its length).
+      byte[] frame = new byte[(int) Zstd.compressBound(length)];
+      return Arrays.copyOf(frame, ctx.compressByteArray(frame, 0, frame.length, record, 0, length));
     } finally {
       pool.offer(ctx);
     }
