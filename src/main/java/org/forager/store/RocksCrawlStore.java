@@ -416,6 +416,16 @@ public final class RocksCrawlStore implements CrawlStore {
     call(() -> writes.submit(request));
   }
 
+  /** {@inheritDoc} Exact: the due keys the write puts for the origin merged with those of {@code held}. */
+  @Override
+  public List<DueCandidate> record(CrawlRecord record, Collection<Candidate> discovered, List<DueCandidate> held) {
+    String origin = CandidateBatch.origin(record.url()); // validates it
+    Map<String, Pending> unique = CandidateBatch.unique(discovered, Optional.of(record.url()));
+    WriteRequest request = new WriteRequest(unique, Optional.of(record), clock.instant()).holding(origin, held);
+    call(() -> writes.submit(request));
+    return request.heldAfter();
+  }
+
   @Override
   public boolean bringForward(String url, Instant dueAt) {
     CandidateBatch.origin(url); // validates it
