@@ -288,6 +288,7 @@ final class GroupCommit {
     batch.put(rocks.urls, Keys.url(url), Values.encodeUrl(next));
     batch.put(rocks.history, Keys.history(url, crawl.fetchedAt(), fetchCount),
         Values.encodeCrawl(crawl));
+    if (request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);
     batch.put(rocks.due, Keys.due(origin, next), Values.encodeDue(after));
     written.put(url, new WriteRequest.Known(next, after));
     return known.isPresent() ? 0 : 1;

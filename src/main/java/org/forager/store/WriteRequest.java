@@ -41,6 +41,9 @@ final class WriteRequest {
   /** A {@code bringForward} call: whether the due time moved; set with its group's write. */
   boolean moved;
 
+  /** The recorded body's exact-duplicate registration, written with the record; empty when none is pending. */
+  Optional<DigestIndex.Registration> registration = Optional.empty();
+
   /** What the caller holds of the recorded URL's origin ({@link #holding}), else null. */
   private HeldDue held;
 
@@ -60,6 +63,11 @@ final class WriteRequest {
     this.record = Optional.empty();
     this.bringForward = Optional.of(bringForward);
     this.now = now;
+  }
+
+  /** Writes {@code pending}, the registration of the recorded body by its URL, with the record. */
+  void registering(DigestIndex.Registration pending) {
+    registration = Optional.of(pending);
   }
 
   /** This call, for a caller holding {@code due} of {@code origin}'s never-crawled URLs, in due order. */
