@@ -35,7 +35,7 @@ class IsalGzipMembersTest {
     assumeTrue(Isal.unavailable().isEmpty(), () -> "skipped: " + Isal.unavailable().get());
   }
 
-  static byte[] html(int bytes, long seed) {
+  private static byte[] html(int bytes, long seed) {
     Random random = new Random(seed);
     String[] words = {"<p>", "crawler ", "polite ", "<a href=\"/page/", "\">link</a> ", "archive ", "web ", "\n"};
     StringBuilder page = new StringBuilder(bytes + 32);
