@@ -17,7 +17,7 @@ import java.util.zip.GZIPInputStream;
  * The system's ISA-L (Intel's Intelligent Storage Acceleration Library, Debian/Ubuntu package
  * {@code libisal2}), its igzip compressor called through JNA's direct mapping: the stateless
  * (whole-buffer) API only, since a record is always one whole buffer. On the crawl's records its
- * levels 1 to 3 compress in about half libdeflate level 1's CPU, for a few per cent more bytes
+ * levels 2 and 3 compress in about 60 % and 70 % of libdeflate level 1's CPU, for a few per cent more bytes
  * (docs/benchmarks.md, "Issue 15: ISA-L").
  *
  * <p>igzip has no allocating constructor: the caller owns the {@code struct isal_zstream} and the
