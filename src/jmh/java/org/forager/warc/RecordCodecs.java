@@ -15,10 +15,4 @@ public final class RecordCodecs {
     RecordCodec codec = compression.codec();
     return codec::compress;
   }
-
-  /** The ISA-L codec at igzip's own {@code level} (1 to 3), unmapped from the gzip levels. */
-  public static UnaryOperator<byte[]> isal(int level) {
-    RecordCodec codec = new IsalGzipMembers(level);
-    return codec::compress;
-  }
 }

@@ -17,7 +17,7 @@ import java.util.zip.GZIPInputStream;
  * The system's ISA-L (Intel's Intelligent Storage Acceleration Library, Debian/Ubuntu package
  * {@code libisal2}), its igzip compressor called through JNA's direct mapping: the stateless
  * (whole-buffer) API only, since a record is always one whole buffer. On the crawl's records its
- * levels 2 and 3 compress in about 60 % and 70 % of libdeflate level 1's CPU, for a few per cent more bytes
+ * level 1 compresses in 55 to 65 % of libdeflate level 1's CPU, for 4 to 5 % more bytes
  * (docs/benchmarks.md, "Issue 15: ISA-L").
  *
  * <p>igzip has no allocating constructor: the caller owns the {@code struct isal_zstream} and the
@@ -90,8 +90,8 @@ final class Isal {
         }
       }
       return Optional.empty();
-    } catch (IOException | RuntimeException e) {
-      return Optional.of("libisal's self-check failed: " + e.getMessage());
+    } catch (IOException | RuntimeException | LinkageError e) {
+      return Optional.of("libisal's self-check failed: " + e);
     }
   }
 

@@ -21,8 +21,8 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
      */
     AUTO,
     /**
-     * The system's ISA-L igzip ({@link Isal}), gzip levels 1 to 3 only ({@link #isalLevel} says which
-     * of igzip's): about 60 % of libdeflate's CPU at level 1, output a few % larger.
+     * The system's ISA-L igzip ({@link Isal}), gzip levels 1 to 3 only (igzip's own 1 to 3): about
+     * 55 to 65 % of libdeflate's CPU at level 1 on the crawl's records, output 4 to 5 % larger.
      */
     ISAL,
     /** The system's libdeflate ({@link LibDeflate}): about 2.5 times zlib's speed at level 1, smaller. */
@@ -126,7 +126,7 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
     if (format == Format.ZSTD) return "zstd level " + level;
     if (level == 0) return "gzip level 0 (stored)";
     return "gzip level " + level + switch (effectiveEngine()) {
-      case ISAL -> " (ISA-L igzip level " + isalLevel(level) + ")";
+      case ISAL -> " (ISA-L igzip)";
       case LIBDEFLATE -> " (libdeflate)";
       case ZLIB, AUTO -> " (the JDK's zlib)";
     };
@@ -142,21 +142,12 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
     return gzip(DEFAULT_GZIP_LEVEL);
   }
 
-  /**
-   * igzip's level for gzip level 1, 2 or 3: 2, 2, 3. igzip's level 1 is never used: on the crawl's
-   * records its level 2 costs the same CPU (within 3 %) and writes 2 to 4 % less (docs/benchmarks.md,
-   * "Issue 15: ISA-L").
-   */
-  static int isalLevel(int gzipLevel) {
-    return Math.max(2, gzipLevel);
-  }
-
   /** A compressor of records in this format. */
   RecordCodec codec() {
     return switch (format) {
       // Level 0 stores the record: zlib's stored blocks cost nothing either.
       case GZIP -> level == 0 ? new GzipMembers(0) : switch (effectiveEngine()) {
-        case ISAL -> new IsalGzipMembers(isalLevel(level));
+        case ISAL -> new IsalGzipMembers(level);
         case LIBDEFLATE -> new LibDeflateGzipMembers(level);
         case ZLIB, AUTO -> new GzipMembers(level);
       };

@@ -40,10 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * member per record, WARC 1.1 annex D; one zstd frame per record, the IIPC warc-zstd proposal).
  * One operation is one page ({@link #page}) or its response record alone ({@link #response}).
  * {@code codec} is {@code gzip-N} (the JDK's zlib deflate at level N, a pooled {@link Deflater} plus
- * CRC-32, as {@code GzipMembers} does), {@code libdeflate-N} (the crawl's own codec with
- * {@code warc.gzip_engine: libdeflate}) or {@code isal-N} (the crawl's ISA-L codec at igzip's level
- * N, which gzip levels map to as {@code RecordCompression.isalLevel} says; both fail with the reason
- * where the system lacks the library), {@code zstd-N} (zstd-jni, a reused {@link ZstdCompressCtx} at level
+ * CRC-32, as {@code GzipMembers} does), {@code libdeflate-N} or {@code isal-N} (the crawl's own
+ * codec with {@code warc.gzip_engine: libdeflate} or {@code isal}; both fail with the reason where
+ * the system lacks the library), {@code zstd-N} (zstd-jni, a reused {@link ZstdCompressCtx} at level
  * N, with the content checksum) or {@code zstdOneShot-N} ({@link Zstd#compress(byte[], int)}, a new
  * native context per record). The setup prints each codec's output size for the page and the record.
  */
@@ -89,11 +88,11 @@ public class WarcCompressionBenchmark {
     String[] parts = codec.split("-");
     level = Integer.parseInt(parts[1]);
     if (parts[0].equals("gzip")) deflater = new Deflater(level, true);
-    // These throw, saying why, where the system lacks the library.
-    if (parts[0].equals("libdeflate")) {
-      crawlCodec = RecordCodecs.of(RecordCompression.gzip(level, RecordCompression.GzipEngine.LIBDEFLATE));
+    if (parts[0].equals("libdeflate") || parts[0].equals("isal")) {
+      RecordCompression.GzipEngine engine = parts[0].equals("isal")
+          ? RecordCompression.GzipEngine.ISAL : RecordCompression.GzipEngine.LIBDEFLATE;
+      crawlCodec = RecordCodecs.of(RecordCompression.gzip(level, engine)); // throws, saying why, without the library
     }
-    if (parts[0].equals("isal")) crawlCodec = RecordCodecs.isal(level);
     if (parts[0].equals("zstd")) {
       zstd = new ZstdCompressCtx();
       zstd.setLevel(level);
