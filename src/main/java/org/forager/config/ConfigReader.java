@@ -217,7 +217,8 @@ final class ConfigReader {
         section.get("gzip_engine", ConfigReader::gzipEngine).orElse(defaults.gzipEngine()));
     if (warc.gzipEngine() == CrawlConfig.Warc.GzipEngine.ISAL && warc.gzipLevel() > 3) {
       throw ConfigException.at(section.path() + ".gzip_engine",
-          "isal compresses at gzip_level 1 to 3 (found " + warc.gzipLevel() + "); use auto or libdeflate for higher levels");
+          "isal compresses at gzip_level 1 to 3 (found " + warc.gzipLevel()
+              + "); use auto or libdeflate for higher levels");
     }
     return warc;
   }

@@ -17,7 +17,7 @@ import java.util.zip.GZIPInputStream;
  * The system's ISA-L (Intel's Intelligent Storage Acceleration Library, Debian/Ubuntu package
  * {@code libisal2}), its igzip compressor called through JNA's direct mapping: the stateless
  * (whole-buffer) API only, since a record is always one whole buffer. On the crawl's records its
- * level 1 compresses in 55 to 65 % of libdeflate level 1's CPU, for 4 to 5 % more bytes
+ * level 1 compresses in 54 to 84 % of libdeflate level 1's CPU by content, for 4 to 5 % more bytes
  * (docs/benchmarks.md, "Issue 15: ISA-L").
  *
  * <p>igzip has no allocating constructor: the caller owns the {@code struct isal_zstream} and the
@@ -128,7 +128,9 @@ final class Isal {
 
     /** A stream at {@code level} ({@link #MIN_LEVEL} to {@link #MAX_LEVEL}). */
     Stream(int level) {
-      if (level < MIN_LEVEL || level > MAX_LEVEL) throw new IllegalArgumentException("ISA-L level must be 1 to 3: " + level);
+      if (level < MIN_LEVEL || level > MAX_LEVEL) {
+        throw new IllegalArgumentException("ISA-L level must be 1 to 3: " + level);
+      }
       this.level = level;
       struct.clear(); // hist_bits and the internal state start at zero, as igzip expects of a new stream
       levelBuf = new Memory(LEVEL_BUF_SIZES[level]);

@@ -8,7 +8,8 @@ import java.util.Optional;
  *
  * @param format gzip members (WARC 1.1 annex D, {@code .warc.gz}) or zstd frames (the IIPC
  *     warc-zstd proposal, {@code .warc.zst})
- * @param level the compression level: 0 (store) to 9 for gzip, 1 to 19 for zstd
+ * @param level the compression level: 0 (store) to 9 for gzip (0 to 3 with {@link GzipEngine#ISAL}),
+ *     1 to 19 for zstd
  * @param engine for gzip, what deflates (ignored for zstd)
  */
 public record RecordCompression(Format format, int level, GzipEngine engine) {
@@ -21,8 +22,8 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
      */
     AUTO,
     /**
-     * The system's ISA-L igzip ({@link Isal}), gzip levels 1 to 3 only (igzip's own 1 to 3): about
-     * 55 to 65 % of libdeflate's CPU at level 1 on the crawl's records, output 4 to 5 % larger.
+     * The system's ISA-L igzip ({@link Isal}), gzip levels 1 to 3 only (igzip's own 1 to 3): 54 to 84 %
+     * of libdeflate's CPU at level 1 by content, output 4 to 5 % larger.
      */
     ISAL,
     /** The system's libdeflate ({@link LibDeflate}): about 2.5 times zlib's speed at level 1, smaller. */

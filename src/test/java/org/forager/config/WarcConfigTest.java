@@ -47,9 +47,11 @@ class WarcConfigTest {
   void isalAsksForTheLibraryOrSaysWhyNotInOneLine() throws IOException {
     Optional<String> unavailable = RecordCompression.isalUnavailable();
     if (unavailable.isEmpty()) {
-      assertEquals(CrawlConfig.Warc.GzipEngine.ISAL, load("warc: { gzip_engine: isal, gzip_level: 3 }").warc().gzipEngine());
+      assertEquals(CrawlConfig.Warc.GzipEngine.ISAL,
+          load("warc: { gzip_engine: isal, gzip_level: 3 }").warc().gzipEngine());
     } else {
-      assertEquals("config: warc.gzip_engine: " + unavailable.get() + "; or use auto", error("warc: { gzip_engine: isal }"));
+      assertEquals("config: warc.gzip_engine: " + unavailable.get() + "; or use auto",
+          error("warc: { gzip_engine: isal }"));
     }
   }
 

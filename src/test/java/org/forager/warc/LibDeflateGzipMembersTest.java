@@ -98,7 +98,8 @@ class LibDeflateGzipMembersTest {
     if (RecordCompression.isalUnavailable().isPresent()) {
       assertTrue(RecordCompression.defaults().codec() instanceof LibDeflateGzipMembers);
     }
-    assertTrue(RecordCompression.gzip(1, RecordCompression.GzipEngine.LIBDEFLATE).codec() instanceof LibDeflateGzipMembers);
+    assertTrue(RecordCompression.gzip(1, RecordCompression.GzipEngine.LIBDEFLATE).codec()
+        instanceof LibDeflateGzipMembers);
     assertTrue(RecordCompression.gzip(1, RecordCompression.GzipEngine.ZLIB).codec() instanceof GzipMembers);
   }
 }
