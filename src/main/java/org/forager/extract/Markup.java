@@ -1,0 +1,75 @@
+package org.forager.extract;
+
+/**
+ * A document's text as {@link HtmlTokenizer} reads it: the ASCII characters that delimit markup, found
+ * by position, and the decoded text of the few ranges it keeps (tag names, attribute values). Two kinds:
+ * the page's bytes in an encoding where every byte below 0x80 is that ASCII character ({@link
+ * ByteMarkup}), and decoded text ({@link StringMarkup}). Positions are indices into the bytes or the
+ * chars; every ASCII character of the decoded text is at a position of its own, in order, and a range
+ * between two positions decodes to what the same range of the whole decoded text is, so both kinds read
+ * a page alike. Immutable.
+ */
+abstract sealed class Markup permits ByteMarkup, StringMarkup {
+
+  /** The first position of the document. */
+  final int start;
+
+  /** The position after the last. */
+  final int end;
+
+  Markup(int start, int end) {
+    this.start = start;
+    this.end = end;
+  }
+
+  /** The character at {@code i} when it is ASCII; any other reads as some value of 0x80 or more. */
+  abstract int at(int i);
+
+  /** The first position at or after {@code from} holding the ASCII character {@code c}, or -1. */
+  abstract int indexOf(int c, int from);
+
+  /** The decoded text of {@code [from, to)}; malformed bytes are U+FFFD, as in the whole page decoded. */
+  abstract String text(int from, int to);
+
+  /** Appends {@link #text} of {@code [from, to)} to {@code out}. */
+  abstract void appendText(StringBuilder out, int from, int to);
+
+  /** The first position in {@code [from, to)} where the ASCII text {@code ascii} starts and fits, or -1. */
+  int indexOf(String ascii, int from, int to) {
+    char first = ascii.charAt(0);
+    int last = to - ascii.length();
+    for (int i = indexOf(first, from); i >= 0 && i <= last; i = indexOf(first, i + 1)) {
+      if (startsWith(ascii, i)) return i;
+    }
+    return -1;
+  }
+
+  /** Whether the ASCII text {@code ascii} is at {@code i}. */
+  boolean startsWith(String ascii, int i) {
+    if (i + ascii.length() > end) return false;
+    for (int k = 0; k < ascii.length(); k++) {
+      if (at(i + k) != ascii.charAt(k)) return false;
+    }
+    return true;
+  }
+
+  /** Whether {@code upperCase} (ASCII letters) is at {@code i}, ignoring ASCII case only. */
+  boolean startsWithIgnoreCase(String upperCase, int i) {
+    if (i + upperCase.length() > end) return false;
+    for (int k = 0; k < upperCase.length(); k++) {
+      int c = at(i + k);
+      if (c >= 'a' && c <= 'z') c -= 'a' - 'A';
+      if (c != upperCase.charAt(k)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The tag name in {@code [from, to)}, ASCII lower-cased, a NUL as U+FFFD (HTML 13.2.5.8); the common
+   * names without a copy.
+   */
+  String tagName(int from, int to) {
+    String known = TagNames.lookup(this, from, to);
+    return known != null ? known : TagNames.lowerCase(text(from, to));
+  }
+}
