@@ -46,8 +46,7 @@ final class AttributeDecoder {
 
   /** The position of the first {@code &} or NUL in {@code [i, end)}, or {@code end}. */
   private static int next(Markup s, int i, int end) {
-    while (i < end && s.at(i) != '&' && s.at(i) != '\0') i++;
-    return i;
+    return s.until(i, end, Markup.AMPERSAND | Markup.NUL);
   }
 
   /** Appends what the reference after the {@code &} at {@code i - 1} means; returns where reading goes on. */

@@ -71,9 +71,16 @@ final class ByteMarkup extends Markup {
   }
 
   @Override
+  int until(int from, int to, int classes) {
+    int i = from;
+    while (i < to && (CLASSES[bytes[i] & 0xFF] & classes) == 0) i++;
+    return i;
+  }
+
+  @Override
   String text(int from, int to) {
-    // Most values are ASCII: copied as they are, without a decoder (Java makes one per call for most charsets).
-    return new String(bytes, from, to - from, isAscii(from, to) ? ISO_8859_1 : charset);
+    // Most values are ASCII: copied as they are, without a decoder (Java makes one per call but for UTF-8).
+    return new String(bytes, from, to - from, charset == UTF_8 || !isAscii(from, to) ? charset : ISO_8859_1);
   }
 
   @Override

@@ -137,17 +137,16 @@ final class HtmlTokenizer {
   /** A tag whose name starts at {@code i}; emitted when complete, dropped when the input ends first. */
   private void tag(int i, boolean endTag) {
     int nameStart = i;
-    int c;
-    while (i < n && !isWhitespace(c = s.at(i)) && c != '/' && c != '>') i++;
+    i = s.until(i, n, Markup.SPACE | Markup.SOLIDUS | Markup.GREATER_THAN);
     if (i >= n) {
       pos = n;
       return;
     }
     tag.reset(s.tagName(nameStart, i));
     while (true) {
-      while (i < n && isWhitespace(s.at(i))) i++; // before attribute name
+      i = s.until(i, n, Markup.NON_SPACE); // before attribute name
       if (i >= n) break;
-      c = s.at(i);
+      int c = s.at(i);
       if (c == '/') { // self-closing start tag state, or a stray '/' between attributes
         i++;
         if (i < n && s.at(i) == '>') {
@@ -162,16 +161,16 @@ final class HtmlTokenizer {
         return;
       }
       int attributeStart = i++; // the first character may be '=', as a name
-      while (i < n && !isWhitespace(c = s.at(i)) && c != '/' && c != '>' && c != '=') i++;
+      i = s.until(i, n, Markup.SPACE | Markup.SOLIDUS | Markup.GREATER_THAN | Markup.EQUALS);
       int attributeEnd = i;
-      while (i < n && isWhitespace(s.at(i))) i++; // after attribute name
+      i = s.until(i, n, Markup.NON_SPACE); // after attribute name
       if (i >= n) break;
       if (s.at(i) != '=') {
         tag.add(attributeStart, attributeEnd, -1, -1);
         continue;
       }
       i++;
-      while (i < n && isWhitespace(s.at(i))) i++; // before attribute value
+      i = s.until(i, n, Markup.NON_SPACE); // before attribute value
       if (i >= n) break;
       c = s.at(i);
       if (c == '"' || c == '\'') {
@@ -183,7 +182,7 @@ final class HtmlTokenizer {
         tag.add(attributeStart, attributeEnd, i, i);
       } else {
         int valueStart = i;
-        while (i < n && !isWhitespace(c = s.at(i)) && c != '>') i++;
+        i = s.until(i, n, Markup.SPACE | Markup.GREATER_THAN);
         if (i >= n) break;
         tag.add(attributeStart, attributeEnd, valueStart, i);
       }
@@ -325,10 +324,7 @@ final class HtmlTokenizer {
   }
 
   private boolean isWhitespace(int from, int to) {
-    for (int k = from; k < to; k++) {
-      if (!isWhitespace(s.at(k))) return false;
-    }
-    return true;
+    return s.until(from, to, Markup.NON_SPACE) == to;
   }
 
   private static boolean isWhitespace(int c) {

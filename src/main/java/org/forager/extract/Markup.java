@@ -11,6 +11,30 @@ package org.forager.extract;
  */
 abstract sealed class Markup permits ByteMarkup, StringMarkup {
 
+  // Classes of characters for until(): bit sets, combined with |.
+  /** ASCII whitespace (HTML: tab, LF, FF, CR, space; a CR becomes LF, whitespace too). */
+  static final int SPACE = 1;
+  static final int SOLIDUS = 2;
+  static final int GREATER_THAN = 4;
+  static final int EQUALS = 8;
+  static final int AMPERSAND = 16;
+  static final int NUL = 32;
+  /** Every character but whitespace, non-ASCII ones too. */
+  static final int NON_SPACE = 64;
+
+  /** The classes of each byte value; every char from 0x80 on is in those of 0xFF. */
+  static final byte[] CLASSES = new byte[256];
+
+  static {
+    java.util.Arrays.fill(CLASSES, (byte) NON_SPACE);
+    for (char c : new char[] {'\t', '\n', '\f', '\r', ' '}) CLASSES[c] = SPACE;
+    CLASSES['/'] |= SOLIDUS;
+    CLASSES['>'] |= GREATER_THAN;
+    CLASSES['='] |= EQUALS;
+    CLASSES['&'] |= AMPERSAND;
+    CLASSES[0] |= NUL;
+  }
+
   /** The first position of the document. */
   final int start;
 
@@ -27,6 +51,13 @@ abstract sealed class Markup permits ByteMarkup, StringMarkup {
 
   /** The first position at or after {@code from} holding the ASCII character {@code c}, or -1. */
   abstract int indexOf(int c, int from);
+
+  /**
+   * The first position in {@code [from, to)} holding a character of one of the {@code classes} ({@link
+   * #SPACE}, …), or {@code to}: the tokenizer's scans, a loop of each implementation's own (the JIT then
+   * checks which one once per scan, not per character).
+   */
+  abstract int until(int from, int to, int classes);
 
   /** The decoded text of {@code [from, to)}; malformed bytes are U+FFFD, as in the whole page decoded. */
   abstract String text(int from, int to);

@@ -27,6 +27,13 @@ final class StringMarkup extends Markup {
   }
 
   @Override
+  int until(int from, int to, int classes) {
+    int i = from;
+    while (i < to && (CLASSES[Math.min(s.charAt(i), 0xFF)] & classes) == 0) i++;
+    return i;
+  }
+
+  @Override
   String text(int from, int to) {
     return s.substring(from, to);
   }
