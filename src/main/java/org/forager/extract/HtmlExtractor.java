@@ -35,7 +35,9 @@ import org.jsoup.select.NodeTraversor;
  *
  * <p>Pages are read in one pass by a streaming reader of the HTML tokenizer ({@link StreamScan}); the
  * few it cannot read without a tree (framesets, declarative shadow roots, MathML, …) are parsed by jsoup
- * and walked ({@link PageScan}), with the same rules.
+ * and walked ({@link PageScan}), with the same rules. The streaming reader reads a UTF-8 or single-byte
+ * page from its bytes and decodes only the values it keeps ({@link ByteMarkup}); pages in other
+ * encodings, and srcdoc documents, it reads as decoded text.
  *
  * <p>Lenient: any bytes give a result and never an exception (the worst case has no links, no
  * canonical and only the header-derived directives). Immutable and thread-safe.
@@ -122,7 +124,7 @@ public final class HtmlExtractor {
   private DocumentScan scan(byte[] body, Charsets.Decision decision) {
     // UTF-8 and single-byte pages are read as bytes, decoding only the values kept; the few other
     // encodings (UTF-16, the CJK multi-byte ones) are decoded first. Malformed bytes become U+FFFD either way.
-    return scan(decision.encoding().asciiCompatible() && !treeOnly
+    return scan(decision.encoding().asciiCompatible()
         ? new ByteMarkup(body, decision.bomLength(), decision.charset())
         : new StringMarkup(new String(body, decision.bomLength(), body.length - decision.bomLength(), decision.charset())));
   }

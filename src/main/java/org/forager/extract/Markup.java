@@ -1,13 +1,15 @@
 package org.forager.extract;
 
+import java.util.Arrays;
+
 /**
  * A document's text as {@link HtmlTokenizer} reads it: the ASCII characters that delimit markup, found
  * by position, and the decoded text of the few ranges it keeps (tag names, attribute values). Two kinds:
  * the page's bytes in an encoding where every byte below 0x80 is that ASCII character ({@link
  * ByteMarkup}), and decoded text ({@link StringMarkup}). Positions are indices into the bytes or the
  * chars; every ASCII character of the decoded text is at a position of its own, in order, and a range
- * between two positions decodes to what the same range of the whole decoded text is, so both kinds read
- * a page alike. Immutable.
+ * bounded by ASCII characters (or the ends) decodes to the same text as that range of the whole page
+ * decoded, so both kinds read a page alike. Immutable.
  */
 abstract sealed class Markup permits ByteMarkup, StringMarkup {
 
@@ -26,7 +28,7 @@ abstract sealed class Markup permits ByteMarkup, StringMarkup {
   static final byte[] CLASSES = new byte[256];
 
   static {
-    java.util.Arrays.fill(CLASSES, (byte) NON_SPACE);
+    Arrays.fill(CLASSES, (byte) NON_SPACE);
     for (char c : new char[] {'\t', '\n', '\f', '\r', ' '}) CLASSES[c] = SPACE;
     CLASSES['/'] |= SOLIDUS;
     CLASSES['>'] |= GREATER_THAN;

@@ -22,8 +22,7 @@ final class StringMarkup extends Markup {
 
   @Override
   int indexOf(String ascii, int from, int to) {
-    int at = s.indexOf(ascii, from, to);
-    return at < 0 || at + ascii.length() > to ? -1 : at;
+    return s.indexOf(ascii, from, to); // a match that fits in [from, to), as Markup's
   }
 
   @Override
