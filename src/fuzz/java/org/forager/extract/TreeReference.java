@@ -1,9 +1,13 @@
 package org.forager.extract;
 
+import java.nio.charset.Charset;
+import java.util.List;
+
 /**
  * For the fuzz targets of {@code org.forager.fuzz}: the extractor that reads every page through jsoup's
  * DOM (the reference {@link StreamScan} is checked against), and which inputs the two read differently on
- * purpose ({@link StreamScanDifferentialTest}). Fuzz sources only: the main API stays closed.
+ * purpose ({@link StreamScanDifferentialTest}); the reader on a page's bytes against the page decoded
+ * ({@link ByteScanDifferentialTest}). Fuzz sources only: the main API stays closed.
  */
 public final class TreeReference {
 
@@ -20,5 +24,18 @@ public final class TreeReference {
 
   public static boolean readDifferentlyOnPurpose(String html) {
     return StreamScanDifferentialTest.readDifferentlyOnPurpose(html);
+  }
+
+  /** Whether {@code charset}'s pages are read as bytes (UTF-8 and the single-byte encodings). */
+  public static boolean readsAsBytes(Charset charset) {
+    return ByteMarkup.canRead(charset);
+  }
+
+  /**
+   * The reader on {@code body} decoded in {@code charset} first, and on its bytes ({@link
+   * ByteScanDifferentialTest#readings}): equal when the byte reader is right.
+   */
+  public static List<Object> readings(byte[] body, Charset charset) {
+    return ByteScanDifferentialTest.readings(body, 0, charset);
   }
 }

@@ -20,7 +20,8 @@ import org.forager.url.UrlNormalizer;
 /**
  * {@link HtmlExtractor#extract} on any body and headers, whole or cut at any byte: it never throws,
  * every link is a normalized http(s) URL, each once, none when nofollow applies, and the canonical URL
- * is normalized too; and its streaming reader reads HTML soup as jsoup's DOM does (issue 15).
+ * is normalized too; its streaming reader reads HTML soup as jsoup's DOM does, and a page's bytes as its
+ * decoded text (issue 15).
  */
 class HtmlExtractorFuzz {
 
@@ -43,6 +44,10 @@ class HtmlExtractorFuzz {
   private static final List<Charset> CHARSETS = List.of(
       "UTF-8", "UTF-16LE", "UTF-16BE", "windows-1252", "Shift_JIS", "ISO-2022-JP", "GB18030", "UTF-32")
       .stream().map(Charset::forName).toList();
+
+  /** Encodings whose pages are read as bytes, some with bytes Java leaves undefined. */
+  private static final List<Charset> BYTE_CHARSETS = List.of("UTF-8", "windows-1252", "windows-1251", "KOI8-R",
+      "x-windows-874", "windows-1255").stream().map(Charset::forName).filter(TreeReference::readsAsBytes).toList();
 
   @FuzzTest
   void extract(FuzzedDataProvider data) {
@@ -82,6 +87,19 @@ class HtmlExtractorFuzz {
     ExtractedPage tree = TREE.extract(PAGES.get(0), body, contentType, List.of(), List.of());
     check(streamed.equals(tree), "streamed and tree differ", streamed + " / " + tree,
         () -> "Content-Type " + contentType + ", body " + Show.text(html));
+  }
+
+  /**
+   * The streaming reader on a body's bytes against the same reader on the body decoded first (issue 15),
+   * in each encoding read as bytes: the same links, base, canonical, robots and srcdoc documents.
+   */
+  @FuzzTest
+  void bytesMatchDecoded(FuzzedDataProvider data) {
+    Charset charset = data.pickValue(BYTE_CHARSETS);
+    byte[] body = body(data, 64 << 10);
+    List<Object> readings = TreeReference.readings(body, charset);
+    check(readings.get(0).equals(readings.get(1)), "bytes and decoded text differ", readings.toString(),
+        () -> charset + ", body " + Show.text(new String(body, 0, Math.min(body.length, 2000), Charset.forName("ISO-8859-1"))));
   }
 
   private static void extractAndCheck(

@@ -179,6 +179,8 @@ final class CrawlCommand implements Callable<Integer> {
       RunSummary summary = crawler.run();
       crawler.close(); // outputs finished before the summary says so
       spec.commandLine().getOut().print(summary.render(Duration.between(started, Instant.now())));
+      // Which engine compressed the WARC: ISA-L, libdeflate or zlib depends on what the system has.
+      spec.commandLine().getOut().printf("%-28s %s%n", "WARC", Crawler.recordCompression(cfg.warc()).describe());
       spec.commandLine().getOut().flush();
       if (crawler.fatalError().isPresent()) {
         spec.commandLine().getErr().println("forager: the crawl stopped early: "

@@ -207,7 +207,7 @@ final class ConfigReader {
 
   private static CrawlConfig.Warc warc(Section section) {
     CrawlConfig.Warc defaults = CrawlConfig.Warc.defaults();
-    return new CrawlConfig.Warc(
+    CrawlConfig.Warc warc = new CrawlConfig.Warc(
         section.get("max_file_size", Values::positiveSize).orElse(defaults.maxFileBytes()),
         section.get("gzip_level", (path, node) -> Values.wholeNumber(path, node, 0, 9))
             .map(Long::intValue).orElse(defaults.gzipLevel()),
@@ -215,20 +215,29 @@ final class ConfigReader {
         section.get("zstd_level", (path, node) -> Values.wholeNumber(path, node, 1, 19))
             .map(Long::intValue).orElse(defaults.zstdLevel()),
         section.get("gzip_engine", ConfigReader::gzipEngine).orElse(defaults.gzipEngine()));
+    if (warc.gzipEngine() == CrawlConfig.Warc.GzipEngine.ISAL && warc.gzipLevel() > 3) {
+      throw ConfigException.at(section.path() + ".gzip_engine",
+          "isal compresses at gzip_level 1 to 3 (found " + warc.gzipLevel()
+              + "); use auto or libdeflate for higher levels");
+    }
+    return warc;
   }
 
   private static CrawlConfig.Warc.GzipEngine gzipEngine(String path, JsonNode node) {
     String text = Values.nonBlank(path, node);
     for (CrawlConfig.Warc.GzipEngine e : CrawlConfig.Warc.GzipEngine.values()) {
       if (!e.configName().equals(text)) continue;
-      if (e == CrawlConfig.Warc.GzipEngine.LIBDEFLATE) {
-        RecordCompression.libdeflateUnavailable().ifPresent(why -> {
-          throw ConfigException.at(path, why + "; or use auto");
-        });
-      }
+      Optional<String> unavailable = switch (e) {
+        case ISAL -> RecordCompression.isalUnavailable();
+        case LIBDEFLATE -> RecordCompression.libdeflateUnavailable();
+        case AUTO, ZLIB -> Optional.empty();
+      };
+      unavailable.ifPresent(why -> {
+        throw ConfigException.at(path, why + "; or use auto");
+      });
       return e;
     }
-    throw ConfigException.at(path, "must be auto, libdeflate or zlib, found " + ConfigException.quote(text));
+    throw ConfigException.at(path, "must be auto, isal, libdeflate or zlib, found " + ConfigException.quote(text));
   }
 
   private static CrawlConfig.Log log(Section section) {

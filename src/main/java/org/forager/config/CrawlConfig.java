@@ -390,8 +390,10 @@ public record CrawlConfig(
 
     /** What makes the gzip members' DEFLATE streams (docs/warc.md). */
     public enum GzipEngine {
-      /** libdeflate when the system has it, else the JDK's zlib: the default. */
+      /** ISA-L at gzip levels 1 to 3 when the system has it, else libdeflate, else the JDK's zlib: the default. */
       AUTO,
+      /** The system's ISA-L (igzip), gzip levels 1 to 3; the crawl refuses to start without it. */
+      ISAL,
       /** The system's libdeflate; the crawl refuses to start without it. */
       LIBDEFLATE,
       /** The JDK's zlib. */

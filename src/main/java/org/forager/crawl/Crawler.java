@@ -207,8 +207,11 @@ public final class Crawler implements AutoCloseable {
     }
   }
 
-  /** The records' compression the configuration asks for. */
-  static RecordCompression recordCompression(CrawlConfig.Warc warc) {
+  /**
+   * The records' compression the configuration asks for; {@link RecordCompression#describe} says
+   * which engine that is on this system.
+   */
+  public static RecordCompression recordCompression(CrawlConfig.Warc warc) {
     return switch (warc.compression()) {
       case GZIP -> RecordCompression.gzip(warc.gzipLevel(),
           RecordCompression.GzipEngine.valueOf(warc.gzipEngine().name()));

@@ -2,7 +2,11 @@ package org.forager.crawl;
 
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.PriorityQueue;
@@ -210,12 +214,15 @@ final class OriginCrawler implements OriginTask {
       }
       pagesFetched++;
       lastCrawledWasNew = next.candidate().fetchCount() == 0;
+      List<DueCandidate> held = heldFresh();
       try {
-        pages.crawl(next);
+        pages.crawl(next, held);
       } finally {
         session.releaseIpSlot(false);
       }
-      return afterRequest(pages.offeredCandidates());
+      if (held.isEmpty()) return afterRequest(pages.offeredCandidates());
+      hold(pages.heldAfter());
+      return afterRequest(false);
     }
   }
 
@@ -356,9 +363,10 @@ final class OriginCrawler implements OriginTask {
    */
   private OptionalLong afterRequest(boolean offered) {
     if (session.givenUp()) return finish();
-    // What a page offered (new URLs, more inlinks) may have changed which URLs come first: the next
-    // ones are read again (everything in todo is still due in the store). Read now rather than at the
-    // next turn: the first one's priority is the origin's in line.
+    // What was offered (new URLs, more inlinks) may have changed which URLs come first: the next ones
+    // are read again (everything in todo is still due in the store; a page's offer to held URLs was
+    // merged in by the store instead). Read now rather than at the next turn: the first one's priority
+    // is the origin's in line.
     if (offered) todo.clear();
     if (todo.isEmpty()) fillTodo();
     return OptionalLong.of(session.requestAllowedAt());
@@ -385,6 +393,33 @@ final class OriginCrawler implements OriginTask {
     if (retry != null && retry.readyAt() - System.nanoTime() <= 0) return retries.poll().pending();
     if (todo.isEmpty()) fillTodo();
     return todo.poll();
+  }
+
+  /**
+   * What todo holds when that is only never-crawled URLs, read in the store's order; otherwise none
+   * (recrawls interleave with new URLs: with any in todo, a page's offer reads todo again).
+   */
+  private List<DueCandidate> heldFresh() {
+    List<DueCandidate> held = new ArrayList<>(todo.size());
+    for (PendingUrl p : todo) {
+      if (p.candidate().fetchCount() != 0) return List.of();
+      held.add(p.candidate());
+    }
+    return held;
+  }
+
+  /**
+   * Makes todo {@code due} (what the store said the held URLs are after a page's write), keeping the
+   * pending URLs of those held before (their attempts); at most a batch.
+   */
+  private void hold(List<DueCandidate> due) {
+    Map<DueCandidate, PendingUrl> before = new IdentityHashMap<>();
+    for (PendingUrl p : todo) before.put(p.candidate(), p);
+    todo.clear();
+    for (int i = 0; i < due.size() && i < TODO_BATCH; i++) {
+      PendingUrl kept = before.get(due.get(i));
+      todo.add(kept != null ? kept : new PendingUrl(due.get(i), 1));
+    }
   }
 
   private void fillTodo() {

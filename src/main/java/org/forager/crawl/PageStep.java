@@ -38,6 +38,7 @@ final class PageStep {
   private final Retries retries;
   /** Whether the last page crawled offered any candidate: new URLs or inlinks may reorder the origin's next. */
   private boolean offeredCandidates;
+  private List<DueCandidate> heldAfter = List.of();
   /** OUT_OF_SCOPE actions of the page being crawled, logged after its own. */
   private final List<CrawlAction> outOfScopeTargets = new ArrayList<>();
 
@@ -59,8 +60,13 @@ final class PageStep {
     session.crawled.add(url);
   }
 
-  /** Fetches the URL (this turn's request) and records what came of it. */
-  void crawl(PendingUrl pending) {
+  /**
+   * Fetches the URL (this turn's request) and records what came of it.
+   *
+   * @param held the never-crawled URLs the origin holds next, in the store's due order (empty when it
+   *     holds recrawls too): {@link #heldAfter} says what they are once the page's candidates are in
+   */
+  void crawl(PendingUrl pending, List<DueCandidate> held) {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
     String url = candidate.url();
@@ -160,11 +166,25 @@ final class PageStep {
     for (Candidate c : admitted) {
       if (!session.crawled.contains(c.url())) toStore.add(c);
     }
-    ctx.store().record(record, toStore);
-    session.crawled.add(url);
+    // The store says what the URLs the origin holds next are once this page's candidates are in.
+    if (held.isEmpty()) {
+      ctx.store().record(record, toStore);
+    } else {
+      heldAfter = ctx.store().record(record, toStore, held);
+    }
     offeredCandidates = !toStore.isEmpty();
+    session.crawled.add(url);
     if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, admitted);
     session.wakeOtherOrigins(admitted);
+  }
+
+  /**
+   * The URLs held when the last page was crawled as they are once its candidates are in the store
+   * ({@link org.forager.store.CrawlStore#record(CrawlRecord, java.util.Collection, List)}): the
+   * origin's next due URLs, or a first part of them (none when the store could not say).
+   */
+  List<DueCandidate> heldAfter() {
+    return heldAfter;
   }
 
   /** Whether the last page crawled offered candidates to the store (which may reorder what is due). */

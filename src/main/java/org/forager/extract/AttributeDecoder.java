@@ -23,41 +23,45 @@ final class AttributeDecoder {
   private AttributeDecoder() {}
 
   /** The value of the source text {@code s[start, end)}. */
-  static String decode(String s, int start, int end) {
-    int special = start;
-    while (special < end && s.charAt(special) != '&' && s.charAt(special) != '\0') special++;
-    if (special == end) return s.substring(start, end);
+  static String decode(Markup s, int start, int end) {
+    int special = next(s, start, end);
+    if (special == end) return s.text(start, end);
     StringBuilder out = new StringBuilder(end - start);
-    out.append(s, start, special);
-    int i = special;
+    int i = start;
     while (i < end) {
-      char c = s.charAt(i);
-      if (c == '\0') {
+      // Text between references is decoded a run at a time: each run lies between two ASCII characters.
+      s.appendText(out, i, special);
+      i = special;
+      if (i == end) break;
+      if (s.at(i) == '\0') {
         out.append('\uFFFD');
         i++;
-      } else if (c == '&') {
-        i = reference(s, i + 1, end, out);
       } else {
-        out.append(c);
-        i++;
+        i = reference(s, i + 1, end, out);
       }
+      special = next(s, i, end);
     }
     return out.toString();
   }
 
+  /** The position of the first {@code &} or NUL in {@code [i, end)}, or {@code end}. */
+  private static int next(Markup s, int i, int end) {
+    return s.until(i, end, Markup.AMPERSAND | Markup.NUL);
+  }
+
   /** Appends what the reference after the {@code &} at {@code i - 1} means; returns where reading goes on. */
-  private static int reference(String s, int i, int end, StringBuilder out) {
-    if (i < end && s.charAt(i) == '#') return numeric(s, i + 1, end, out);
+  private static int reference(Markup s, int i, int end, StringBuilder out) {
+    if (i < end && s.at(i) == '#') return numeric(s, i + 1, end, out);
     int j = i;
-    while (j < end && isAsciiAlphanumeric(s.charAt(j))) j++;
+    while (j < end && isAsciiAlphanumeric(s.at(j))) j++;
     if (j > i) {
-      String name = s.substring(i, j);
-      if (j < end && s.charAt(j) == ';' && Entities.isNamedEntity(name)) {
+      String name = s.text(i, j);
+      if (j < end && s.at(j) == ';' && Entities.isNamedEntity(name)) {
         out.append(Entities.getByName(name));
         return j + 1;
       }
       // Only a legacy name read whole can match here: a shorter one would be followed by an alphanumeric.
-      if ((j == end || s.charAt(j) != '=') && Entities.isBaseNamedEntity(name)) {
+      if ((j == end || s.at(j) != '=') && Entities.isBaseNamedEntity(name)) {
         out.append(Entities.getByName(name));
         return j;
       }
@@ -66,14 +70,14 @@ final class AttributeDecoder {
     return i;
   }
 
-  private static int numeric(String s, int i, int end, StringBuilder out) {
-    boolean hex = i < end && (s.charAt(i) == 'x' || s.charAt(i) == 'X');
+  private static int numeric(Markup s, int i, int end, StringBuilder out) {
+    boolean hex = i < end && (s.at(i) == 'x' || s.at(i) == 'X');
     int j = hex ? i + 1 : i;
     int digitsStart = j;
     int value = 0;
     for (; j < end; j++) {
-      int digit = Character.digit(s.charAt(j), hex ? 16 : 10);
-      if (digit < 0 || s.charAt(j) > 'f') break; // ASCII digits only (Character.digit takes others)
+      int digit = Character.digit(s.at(j), hex ? 16 : 10);
+      if (digit < 0 || s.at(j) > 'f') break; // ASCII digits only (Character.digit takes others)
       value = Math.min(value * (hex ? 16 : 10) + digit, 0x110000); // saturates: past U+10FFFF is all one
     }
     if (j == digitsStart) {
@@ -81,7 +85,7 @@ final class AttributeDecoder {
       out.append('&').append('#');
       return i;
     }
-    if (j < end && s.charAt(j) == ';') j++;
+    if (j < end && s.at(j) == ';') j++;
     if (value == 0 || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) {
       out.append('\uFFFD');
     } else if (value >= 0x80 && value <= 0x9F) {
@@ -92,7 +96,7 @@ final class AttributeDecoder {
     return j;
   }
 
-  private static boolean isAsciiAlphanumeric(char c) {
+  private static boolean isAsciiAlphanumeric(int c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
   }
 }

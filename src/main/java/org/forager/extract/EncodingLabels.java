@@ -93,7 +93,7 @@ final class EncodingLabels {
     Charset charset = Charset.forName(javaName);
     Charset query = name.startsWith("UTF-16") ? StandardCharsets.UTF_8
         : name.equals("GBK") && Charset.isSupported(GBK_ENCODER) ? Charset.forName(GBK_ENCODER) : charset;
-    return Optional.of(new WebEncoding(name, charset, query));
+    return Optional.of(new WebEncoding(name, charset, query, ByteMarkup.canRead(charset)));
   }
 
   private static JsonNode readTable() {

@@ -35,7 +35,9 @@ import org.jsoup.select.NodeTraversor;
  *
  * <p>Pages are read in one pass by a streaming reader of the HTML tokenizer ({@link StreamScan}); the
  * few it cannot read without a tree (framesets, declarative shadow roots, MathML, …) are parsed by jsoup
- * and walked ({@link PageScan}), with the same rules.
+ * and walked ({@link PageScan}), with the same rules. The streaming reader reads a UTF-8 or single-byte
+ * page from its bytes and decodes only the values it keeps ({@link ByteMarkup}); pages in other
+ * encodings, and srcdoc documents, it reads as decoded text.
  *
  * <p>Lenient: any bytes give a result and never an exception (the worst case has no links, no
  * canonical and only the header-derived directives). Immutable and thread-safe.
@@ -120,21 +122,25 @@ public final class HtmlExtractor {
   }
 
   private DocumentScan scan(byte[] body, Charsets.Decision decision) {
-    // Malformed bytes become U+FFFD; both readers read any text.
-    return scan(new String(body, decision.bomLength(), body.length - decision.bomLength(), decision.charset()));
+    // UTF-8 and single-byte pages are read as bytes, decoding only the values kept; the few other
+    // encodings (UTF-16, the CJK multi-byte ones) are decoded first. Malformed bytes become U+FFFD either way.
+    return scan(decision.encoding().asciiCompatible()
+        ? new ByteMarkup(body, decision.bomLength(), decision.charset())
+        : new StringMarkup(new String(body, decision.bomLength(), body.length - decision.bomLength(), decision.charset())));
   }
 
-  private DocumentScan scan(String html) {
+  private DocumentScan scan(Markup markup) {
     if (!treeOnly) {
       try {
-        Optional<DocumentScan> streamed = StreamScan.of(html, productToken);
+        Optional<DocumentScan> streamed = StreamScan.of(markup, productToken);
         if (streamed.isPresent()) return streamed.get();
       } catch (RuntimeException bug) {
         // Not expected: a bug to see in the library log; the tree reads the page as well, only slower.
         LOG.log(System.Logger.Level.WARNING, "streaming HTML reader failed; the page is read by jsoup", bug);
       }
     }
-    return treeScan(html);
+    // Rare (a frameset, MathML, …): the tree reads decoded text.
+    return treeScan(markup.text(markup.start, markup.end));
   }
 
   /** The page read from jsoup's DOM: for the pages {@link StreamScan} cannot read without a tree. */
@@ -163,7 +169,7 @@ public final class HtmlExtractor {
     for (String href : scan.hrefs()) base.resolve(href).ifPresent(links::add);
     if (depth < MAX_SRCDOC_DEPTH) {
       for (String srcdoc : scan.srcdocs()) {
-        DocumentScan frame = scan(srcdoc);
+        DocumentScan frame = scan(new StringMarkup(srcdoc));
         // A parent base of another scheme leaves no http(s) fallback: the frame's relative links go nowhere.
         Optional<DocumentBase> frameBase = base.url().map(url -> DocumentBase.of(url, frame.baseHref(), UTF_8));
         if (frameBase.isPresent()) links.addAll(links(frame, frameBase.get(), depth + 1));

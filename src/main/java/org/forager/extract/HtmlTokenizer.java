@@ -6,8 +6,9 @@ package org.forager.extract;
  * ({@code -->}, {@code --!>}, {@code <!-->}), bogus comments, DOCTYPEs, CDATA sections (in foreign
  * content only), RCDATA, RAWTEXT, PLAINTEXT and script data with its escaped and double-escaped states
  * are skipped as the standard skips them; a tag cut off by the end of the input is dropped. Which state
- * follows a start tag is for the {@link Handler} (the tree builder) to say. The input is the decoded
- * text; CR is read as whitespace, which is what it becomes (LF) for every rule used here.
+ * follows a start tag is for the {@link Handler} (the tree builder) to say. The input is {@link Markup}:
+ * the page's bytes or its decoded text, read alike, since every decision here is made on ASCII
+ * characters; CR is read as whitespace, which is what it becomes (LF) for every rule used here.
  *
  * <p>One instance per document; not thread-safe.
  */
@@ -39,7 +40,7 @@ final class HtmlTokenizer {
   static final int SCRIPT = 3;
   static final int PLAINTEXT = 4;
 
-  private final String s;
+  private final Markup s;
   private final int n;
   private final Handler handler;
   private final Tag tag;
@@ -48,11 +49,12 @@ final class HtmlTokenizer {
   private int noDashesFrom = Integer.MAX_VALUE;
   private int noBangFrom = Integer.MAX_VALUE;
 
-  HtmlTokenizer(String source, Handler handler) {
+  HtmlTokenizer(Markup source, Handler handler) {
     this.s = source;
-    this.n = source.length();
+    this.n = source.end;
     this.handler = handler;
     this.tag = new Tag(source);
+    this.pos = source.start;
   }
 
   void run() {
@@ -73,7 +75,7 @@ final class HtmlTokenizer {
       text(n);
       return;
     }
-    char c = s.charAt(i);
+    int c = s.at(i);
     if (c == '!') {
       markupDeclaration(i + 1);
     } else if (c == '/') {
@@ -96,10 +98,10 @@ final class HtmlTokenizer {
   private void markupDeclaration(int i) {
     if (s.startsWith("--", i)) {
       comment(i + 2);
-    } else if (s.regionMatches(true, i, "DOCTYPE", 0, 7)) {
+    } else if (s.startsWithIgnoreCase("DOCTYPE", i)) {
       pos = after('>', i);
     } else if (s.startsWith("[CDATA[", i) && handler.cdataAllowed()) {
-      int end = s.indexOf("]]>", i + 7);
+      int end = s.indexOf("]]>", i + 7, n);
       pos = end < 0 ? n : end + 3;
     } else {
       pos = after('>', i); // bogus comment
@@ -111,7 +113,7 @@ final class HtmlTokenizer {
    * dashes of {@code <!--}: {@code <!-->} and {@code <!--->} are whole comments) or {@code --!>}.
    */
   private void comment(int i) {
-    int dashes = i - 2 >= noDashesFrom ? -1 : s.indexOf("-->", i - 2);
+    int dashes = i - 2 >= noDashesFrom ? -1 : s.indexOf("-->", i - 2, n);
     if (dashes < 0) noDashesFrom = Math.min(noDashesFrom, i - 2);
     // Searched only up to the "-->", and never twice past the last "--!>": linear on pages of many comments.
     int bang = i >= noBangFrom ? -1 : s.indexOf("--!>", i, dashes < 0 ? n : dashes + 3);
@@ -123,9 +125,9 @@ final class HtmlTokenizer {
   private void endTagOpen(int i) {
     if (i >= n) {
       text(n);
-    } else if (isAsciiLetter(s.charAt(i))) {
+    } else if (isAsciiLetter(s.at(i))) {
       tag(i, true);
-    } else if (s.charAt(i) == '>') {
+    } else if (s.at(i) == '>') {
       pos = i + 1;
     } else {
       pos = after('>', i); // bogus comment
@@ -135,20 +137,19 @@ final class HtmlTokenizer {
   /** A tag whose name starts at {@code i}; emitted when complete, dropped when the input ends first. */
   private void tag(int i, boolean endTag) {
     int nameStart = i;
-    char c;
-    while (i < n && !isWhitespace(c = s.charAt(i)) && c != '/' && c != '>') i++;
+    i = s.until(i, n, Markup.SPACE | Markup.SOLIDUS | Markup.GREATER_THAN);
     if (i >= n) {
       pos = n;
       return;
     }
-    tag.reset(lowerCaseName(nameStart, i));
+    tag.reset(s.tagName(nameStart, i));
     while (true) {
-      while (i < n && isWhitespace(s.charAt(i))) i++; // before attribute name
+      i = s.until(i, n, Markup.NON_SPACE); // before attribute name
       if (i >= n) break;
-      c = s.charAt(i);
+      int c = s.at(i);
       if (c == '/') { // self-closing start tag state, or a stray '/' between attributes
         i++;
-        if (i < n && s.charAt(i) == '>') {
+        if (i < n && s.at(i) == '>') {
           tag.selfClosing();
           emit(i + 1, endTag);
           return;
@@ -160,18 +161,18 @@ final class HtmlTokenizer {
         return;
       }
       int attributeStart = i++; // the first character may be '=', as a name
-      while (i < n && !isWhitespace(c = s.charAt(i)) && c != '/' && c != '>' && c != '=') i++;
+      i = s.until(i, n, Markup.SPACE | Markup.SOLIDUS | Markup.GREATER_THAN | Markup.EQUALS);
       int attributeEnd = i;
-      while (i < n && isWhitespace(s.charAt(i))) i++; // after attribute name
+      i = s.until(i, n, Markup.NON_SPACE); // after attribute name
       if (i >= n) break;
-      if (s.charAt(i) != '=') {
+      if (s.at(i) != '=') {
         tag.add(attributeStart, attributeEnd, -1, -1);
         continue;
       }
       i++;
-      while (i < n && isWhitespace(s.charAt(i))) i++; // before attribute value
+      i = s.until(i, n, Markup.NON_SPACE); // before attribute value
       if (i >= n) break;
-      c = s.charAt(i);
+      c = s.at(i);
       if (c == '"' || c == '\'') {
         int close = s.indexOf(c, i + 1);
         if (close < 0) break;
@@ -181,7 +182,7 @@ final class HtmlTokenizer {
         tag.add(attributeStart, attributeEnd, i, i);
       } else {
         int valueStart = i;
-        while (i < n && !isWhitespace(c = s.charAt(i)) && c != '>') i++;
+        i = s.until(i, n, Markup.SPACE | Markup.GREATER_THAN);
         if (i >= n) break;
         tag.add(attributeStart, attributeEnd, valueStart, i);
       }
@@ -206,7 +207,7 @@ final class HtmlTokenizer {
 
   /** RCDATA or RAWTEXT: the content ends at the element's own end tag. */
   private void rawText(String name) {
-    for (int close = s.indexOf("</", pos); close >= 0; close = s.indexOf("</", close + 2)) {
+    for (int close = s.indexOf("</", pos, n); close >= 0; close = s.indexOf("</", close + 2, n)) {
       if (isEndTag(close + 2, name)) {
         tag(close + 2, true);
         return;
@@ -235,7 +236,7 @@ final class HtmlTokenizer {
       if (state == SCRIPT_DATA) {
         i = s.indexOf('<', i);
         if (i < 0) break;
-        if (i + 1 < n && s.charAt(i + 1) == '/' && isEndTag(i + 2, "script")) {
+        if (i + 1 < n && s.at(i + 1) == '/' && isEndTag(i + 2, "script")) {
           tag(i + 2, true);
           return;
         }
@@ -247,7 +248,7 @@ final class HtmlTokenizer {
         }
         continue;
       }
-      char c = s.charAt(i);
+      int c = s.at(i);
       boolean doubly = state >= DOUBLE_ESCAPED;
       if (c == '-') {
         state = state == ESCAPED || state == DOUBLE_ESCAPED ? state + 1 : doubly ? DOUBLE_ESCAPED_DASH_DASH : ESCAPED_DASH_DASH;
@@ -256,13 +257,13 @@ final class HtmlTokenizer {
         state = SCRIPT_DATA;
         i++;
       } else if (c == '<' && !doubly) {
-        if (i + 1 < n && s.charAt(i + 1) == '/' && isEndTag(i + 2, "script")) {
+        if (i + 1 < n && s.at(i + 1) == '/' && isEndTag(i + 2, "script")) {
           tag(i + 2, true);
           return;
         }
         state = ESCAPED;
         int end = letters(i + 1);
-        if (end > i + 1 && end < n && isTagNameEnd(s.charAt(end)) && isScript(i + 1, end)) {
+        if (end > i + 1 && end < n && isTagNameEnd(s.at(end)) && isScript(i + 1, end)) {
           state = DOUBLE_ESCAPED;
           end++;
         }
@@ -270,9 +271,9 @@ final class HtmlTokenizer {
       } else if (c == '<') {
         state = DOUBLE_ESCAPED;
         i++;
-        if (i < n && s.charAt(i) == '/') {
+        if (i < n && s.at(i) == '/') {
           int end = letters(i + 1);
-          if (end < n && isTagNameEnd(s.charAt(end)) && isScript(i + 1, end)) {
+          if (end < n && isTagNameEnd(s.at(end)) && isScript(i + 1, end)) {
             state = ESCAPED;
             end++;
           }
@@ -291,17 +292,17 @@ final class HtmlTokenizer {
     int end = i + name.length();
     if (end >= n) return false; // the name alone, cut off by the end, is no tag
     for (int k = 0; k < name.length(); k++) {
-      char c = s.charAt(i + k);
+      int c = s.at(i + k);
       if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
       if (c != name.charAt(k)) return false;
     }
-    return isTagNameEnd(s.charAt(end));
+    return isTagNameEnd(s.at(end));
   }
 
   private boolean isScript(int start, int end) {
     if (end - start != 6) return false;
     for (int k = 0; k < 6; k++) {
-      char c = s.charAt(start + k);
+      int c = s.at(start + k);
       if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
       if (c != "script".charAt(k)) return false;
     }
@@ -309,49 +310,28 @@ final class HtmlTokenizer {
   }
 
   private int letters(int i) {
-    while (i < n && isAsciiLetter(s.charAt(i))) i++;
+    while (i < n && isAsciiLetter(s.at(i))) i++;
     return i;
   }
 
-  private static boolean isTagNameEnd(char c) {
+  private static boolean isTagNameEnd(int c) {
     return isWhitespace(c) || c == '/' || c == '>';
   }
 
-  private String lowerCaseName(int start, int end) {
-    String name = s.substring(start, end);
-    for (int k = 0; k < name.length(); k++) {
-      char c = name.charAt(k);
-      if ((c >= 'A' && c <= 'Z') || c == '\0') return lowerCase(name);
-    }
-    return name;
-  }
-
-  private static String lowerCase(String name) {
-    char[] chars = name.toCharArray();
-    for (int k = 0; k < chars.length; k++) {
-      if (chars[k] >= 'A' && chars[k] <= 'Z') chars[k] += 'a' - 'A';
-      else if (chars[k] == '\0') chars[k] = '\uFFFD';
-    }
-    return new String(chars);
-  }
-
-  private int after(char c, int from) {
+  private int after(int c, int from) {
     int at = s.indexOf(c, from);
     return at < 0 ? n : at + 1;
   }
 
   private boolean isWhitespace(int from, int to) {
-    for (int k = from; k < to; k++) {
-      if (!isWhitespace(s.charAt(k))) return false;
-    }
-    return true;
+    return s.until(from, to, Markup.NON_SPACE) == to;
   }
 
-  private static boolean isWhitespace(char c) {
+  private static boolean isWhitespace(int c) {
     return c == ' ' || c == '\n' || c == '\t' || c == '\f' || c == '\r';
   }
 
-  private static boolean isAsciiLetter(char c) {
+  private static boolean isAsciiLetter(int c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   }
 }

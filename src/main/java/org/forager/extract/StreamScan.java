@@ -60,8 +60,13 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
   /** The scan of {@code html}, or empty when the page needs a tree to be read right. */
   static Optional<DocumentScan> of(String html, String productToken) {
+    return of(new StringMarkup(html), productToken);
+  }
+
+  /** The scan of a page's {@code markup}, or empty when the page needs a tree to be read right. */
+  static Optional<DocumentScan> of(Markup markup, String productToken) {
     StreamScan scan = new StreamScan(productToken);
-    new HtmlTokenizer(html, scan).run();
+    new HtmlTokenizer(markup, scan).run();
     return scan.needsTree ? Optional.empty() : Optional.of(scan);
   }
 

@@ -8,14 +8,14 @@ package org.forager.extract;
  */
 final class Tag {
 
-  private final String source;
+  private final Markup source;
   private String name = "";
   private boolean selfClosing;
   private int count;
   // Per attribute: name start, name end, value start, value end (-1, -1 when it has no value).
   private int[] ranges = new int[4 * 16];
 
-  Tag(String source) {
+  Tag(Markup source) {
     this.source = source;
   }
 
@@ -78,7 +78,7 @@ final class Tag {
   /** HTML lower-cases ASCII letters only: String.regionMatches(true, …) would also fold 'K' (U+212A) and 'ı'. */
   private boolean asciiEqualsIgnoreCase(int start, String lowerCase) {
     for (int k = 0; k < lowerCase.length(); k++) {
-      char c = source.charAt(start + k);
+      int c = source.at(start + k);
       if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
       if (c != lowerCase.charAt(k)) return false;
     }

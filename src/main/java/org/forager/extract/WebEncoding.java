@@ -11,5 +11,8 @@ import java.nio.charset.Charset;
  *     Standard): UTF-8 for UTF-16 pages (HTML "get an output encoding"), Java's {@code x-mswin-936} for
  *     GBK (the standard's GBK encoder writes the euro sign as 0x80 and has no four-byte codes), else
  *     {@code charset}
+ * @param asciiCompatible whether each byte below 0x80 is that ASCII character wherever it is, and no other
+ *     byte is part of one (UTF-8 and the single-byte encodings): the reader then reads the page's bytes
+ *     ({@link ByteMarkup#canRead})
  */
-record WebEncoding(String name, Charset charset, Charset queryCharset) {}
+record WebEncoding(String name, Charset charset, Charset queryCharset, boolean asciiCompatible) {}

@@ -5,7 +5,7 @@
  * nofollow directives of meta robots and X-Robots-Tag. Lenient on the web: any bytes give a
  * result, never an exception. {@link org.forager.extract.HtmlExtractor} is the entry point; the
  * rest is package-private: the charset decision ({@code Charsets}), the streaming reader of the HTML
- * tokenizer ({@code HtmlTokenizer}, {@code StreamScan}) and jsoup's DOM walk for the pages it leaves to
- * a tree ({@code PageScan}).
+ * tokenizer ({@code HtmlTokenizer}, {@code StreamScan}) over the page's bytes or its decoded text
+ * ({@code Markup}), and jsoup's DOM walk for the pages it leaves to a tree ({@code PageScan}).
  */
 package org.forager.extract;

@@ -169,6 +169,12 @@ final class TimedCrawlStore implements CrawlStore {
   }
 
   @Override
+  public List<DueCandidate> record(CrawlRecord crawlRecord, Collection<Candidate> discovered,
+      List<DueCandidate> held) {
+    return time(record, () -> store.record(crawlRecord, discovered, held));
+  }
+
+  @Override
   public boolean bringForward(String u, Instant dueAt) {
     return time(bringForward, () -> store.bringForward(u, dueAt));
   }

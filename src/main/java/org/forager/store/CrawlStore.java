@@ -115,6 +115,22 @@ public interface CrawlStore extends AutoCloseable {
   void record(CrawlRecord record, Collection<Candidate> discovered);
 
   /**
+   * {@link #record}, telling a caller that holds the record's origin's next due URLs what they are
+   * after the write. {@code held} is the origin's first never-crawled URLs as {@link #due} read them,
+   * in order; the answer is the origin's first never-crawled URLs in that order, up to the last of
+   * {@code held}, once this call's writes are in: {@code held} with the URLs the call added, or moved
+   * by a new priority, in their places (a held URL the call moved is in its new place only; held ones
+   * it did not touch are the same objects). Writes of other calls are not in it. May answer a prefix
+   * of that when unsure: this default answers {@code held} when nothing was discovered, else nothing.
+   *
+   * @param held never-crawled URLs of the record's origin, in {@link #due}'s order
+   */
+  default List<DueCandidate> record(CrawlRecord record, Collection<Candidate> discovered, List<DueCandidate> held) {
+    record(record, discovered);
+    return discovered.isEmpty() ? held : List.of();
+  }
+
+  /**
    * Makes a crawled URL due at {@code dueAt} when it is due later than that, atomically with respect
    * to {@link #record}; its validators are kept. A recrawl hint, such as a sitemap's
    * {@code <lastmod>}: an unknown URL, one never crawled (due first anyway) or one due by then

@@ -131,8 +131,10 @@ final class GroupCommit {
       UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
           request.now, 0, Optional.empty(), Instant.EPOCH, priority, inlinks, candidate.hops());
       Values.DueEntry due = Values.DueEntry.none(fresh);
+      byte[] dueKey = Keys.due(pending.origin(), fresh);
       batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(fresh));
-      batch.put(rocks.due, Keys.due(pending.origin(), fresh), Values.encodeDue(due));
+      batch.put(rocks.due, dueKey, Values.encodeDue(due));
+      request.putsFresh(pending.origin(), dueKey, fresh);
       markNewWork(pending.origin(), batch, newWork);
       written.put(url, new WriteRequest.Known(fresh, due));
       added++;
@@ -229,8 +231,10 @@ final class GroupCommit {
         previous.lastCrawl(), previous.nextFetchAt(), Ranking.dequantize(rank), inlinks, previous.hops());
     Values.DueEntry due = known.validators().rankedAs(next);
     if (rank != Ranking.quantize(previous.priority())) {
+      byte[] dueKey = Keys.due(pending.origin(), next);
       batch.delete(rocks.due, Keys.due(pending.origin(), previous));
-      batch.put(rocks.due, Keys.due(pending.origin(), next), Values.encodeDue(due));
+      batch.put(rocks.due, dueKey, Values.encodeDue(due));
+      request.putsFresh(pending.origin(), dueKey, next);
     }
     batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(next));
     written.put(url, new WriteRequest.Known(next, due));
@@ -284,6 +288,7 @@ final class GroupCommit {
     batch.put(rocks.urls, Keys.url(url), Values.encodeUrl(next));
     batch.put(rocks.history, Keys.history(url, crawl.fetchedAt(), fetchCount),
         Values.encodeCrawl(crawl));
+    if (request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);
     batch.put(rocks.due, Keys.due(origin, next), Values.encodeDue(after));
     written.put(url, new WriteRequest.Known(next, after));
     return known.isPresent() ? 0 : 1;

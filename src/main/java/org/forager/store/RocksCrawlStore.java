@@ -45,6 +45,8 @@ public final class RocksCrawlStore implements CrawlStore {
   /** The smallest budget accepted. */
   public static final long MIN_MEMORY_BYTES = RocksTuning.MIN_MEMORY_BYTES;
 
+  private static final System.Logger LOG = System.getLogger(RocksCrawlStore.class.getName());
+
   private final RocksDatabase rocks;
   private final Clock clock;
   private final WriteOptions writeOptions = new WriteOptions().setSync(false);
@@ -53,14 +55,15 @@ public final class RocksCrawlStore implements CrawlStore {
   private boolean closed;
   /** Serializes the scope's writes: a discovered origin is written only when it is no seed's. */
   private final Object scopeLock = new Object();
-  /** Serializes the check-and-put of {@link #firstWithDigest}. */
-  private final Object digestLock = new Object();
+  /** The exact-duplicate index ({@link #firstWithDigest}). */
+  private final DigestIndex digests;
   /** The write path; set once the URL count is loaded. */
   private GroupCommit writes;
 
   private RocksCrawlStore(RocksDatabase rocks, Clock clock) {
     this.rocks = rocks;
     this.clock = clock;
+    this.digests = new DigestIndex(rocks);
   }
 
   /**
@@ -410,10 +413,31 @@ public final class RocksCrawlStore implements CrawlStore {
 
   @Override
   public void record(CrawlRecord record, Collection<Candidate> discovered) {
-    CandidateBatch.origin(record.url()); // validates it
+    String origin = CandidateBatch.origin(record.url()); // validates it
     Map<String, Pending> unique = CandidateBatch.unique(discovered, Optional.of(record.url()));
-    WriteRequest request = new WriteRequest(unique, Optional.of(record), clock.instant());
-    call(() -> writes.submit(request));
+    submitRecord(new WriteRequest(unique, Optional.of(record), clock.instant()), origin);
+  }
+
+  /** Writes a record's call, with its body's digest registration when that is pending. */
+  private void submitRecord(WriteRequest request, String origin) {
+    CrawlRecord record = request.record.orElseThrow();
+    Optional<DigestIndex.Registration> registration = digests.pendingFor(record, origin);
+    registration.ifPresent(request::registering);
+    try {
+      call(() -> writes.submit(request));
+    } finally {
+      registration.ifPresent(r -> digests.settled(r, record.url()));
+    }
+  }
+
+  /** {@inheritDoc} Exact: the due keys the write puts for the origin merged with those of {@code held}. */
+  @Override
+  public List<DueCandidate> record(CrawlRecord record, Collection<Candidate> discovered, List<DueCandidate> held) {
+    String origin = CandidateBatch.origin(record.url()); // validates it
+    Map<String, Pending> unique = CandidateBatch.unique(discovered, Optional.of(record.url()));
+    WriteRequest request = new WriteRequest(unique, Optional.of(record), clock.instant()).holding(origin, held);
+    submitRecord(request, origin);
+    return request.heldAfter();
   }
 
   @Override
@@ -424,25 +448,13 @@ public final class RocksCrawlStore implements CrawlStore {
     return request.moved;
   }
 
+  /** {@inheritDoc} The holder is decided in memory and written with its URL's next record ({@link DigestIndex}). */
   @Override
   public Optional<String> firstWithDigest(String digest, String url) {
-    byte[] key = Keys.digest(CandidateBatch.origin(url), digest);
+    String origin = CandidateBatch.origin(url);
     return call(() -> {
-      // Most bodies are new: a lock-free miss first (Bloom filter), then check-and-put under the
-      // lock. A separate small write, outside the group commit: it has no batch to join, and a crash
-      // between it and the page's record only makes the page the holder when it is fetched again.
-      byte[] holder = rocks.db.get(rocks.digests, key);
-      if (holder == null) {
-        synchronized (digestLock) {
-          holder = rocks.db.get(rocks.digests, key);
-          if (holder == null) {
-            rocks.db.put(rocks.digests, writeOptions, key, url.getBytes(StandardCharsets.UTF_8));
-            return Optional.empty();
-          }
-        }
-      }
-      String first = new String(holder, StandardCharsets.UTF_8);
-      return first.equals(url) ? Optional.empty() : Optional.of(first);
+      String holder = digests.holder(origin, digest, url);
+      return holder.equals(url) ? Optional.empty() : Optional.of(holder);
     });
   }
 
@@ -578,6 +590,12 @@ public final class RocksCrawlStore implements CrawlStore {
     try {
       if (closed) return;
       closed = true;
+      try {
+        digests.writePending(writeOptions);
+      } catch (RocksDBException | RuntimeException e) {
+        // Lost as in a crash: those pages become holders when fetched again.
+        LOG.log(System.Logger.Level.WARNING, "could not write the last exact-duplicate registrations", e);
+      }
       writeOptions.close();
       rocks.close();
     } finally {

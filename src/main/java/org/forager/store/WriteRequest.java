@@ -41,6 +41,12 @@ final class WriteRequest {
   /** A {@code bringForward} call: whether the due time moved; set with its group's write. */
   boolean moved;
 
+  /** The recorded body's exact-duplicate registration, written with the record; empty when none is pending. */
+  Optional<DigestIndex.Registration> registration = Optional.empty();
+
+  /** What the caller holds of the recorded URL's origin ({@link #holding}), else null. */
+  private HeldDue held;
+
   private boolean done;
   private int added;
   private Exception failure;
@@ -57,6 +63,27 @@ final class WriteRequest {
     this.record = Optional.empty();
     this.bringForward = Optional.of(bringForward);
     this.now = now;
+  }
+
+  /** Writes {@code pending}, the registration of the recorded body by its URL, with the record. */
+  void registering(DigestIndex.Registration pending) {
+    registration = Optional.of(pending);
+  }
+
+  /** This call, for a caller holding {@code due} of {@code origin}'s never-crawled URLs, in due order. */
+  WriteRequest holding(String origin, List<DueCandidate> due) {
+    held = new HeldDue(origin, due);
+    return this;
+  }
+
+  /** Notes a never-crawled URL of {@code origin} the write puts at {@code dueKey}. */
+  void putsFresh(String origin, byte[] dueKey, UrlRecord url) {
+    if (held != null) held.put(origin, dueKey, url);
+  }
+
+  /** What the held URLs are once the write is in ({@link CrawlStore#record(CrawlRecord, java.util.Collection, List)}). */
+  List<DueCandidate> heldAfter() {
+    return held.after();
   }
 
   /** The URL whose record the call updates, if any. */
@@ -91,6 +118,8 @@ final class WriteRequest {
 
   private static Known read(RocksDatabase rocks, String url, byte[] value) throws RocksDBException {
     UrlRecord previous = Values.decodeUrl(url, value);
+    // A never-crawled URL's due entry holds nothing its record does not (no validators): not read.
+    if (previous.fetchCount() == 0) return new Known(previous, Values.DueEntry.none(previous));
     byte[] due = rocks.db.get(rocks.due, Keys.due(CandidateBatch.origin(url), previous));
     return new Known(previous, due == null ? Values.DueEntry.none(previous) : Values.decodeDue(due));
   }

@@ -68,6 +68,9 @@ class CliTest {
           "--data-dir", data.toString(), "--max-actions", "100"));
       assertTrue(console.out().contains("FETCHED"), console.out());
       assertTrue(console.out().contains("BLOCKED_BY_ROBOTS_TXT"), console.out());
+      // The summary names what compressed the WARC (ISA-L, libdeflate or zlib, by what the system has).
+      String engine = "\\((ISA-L igzip|libdeflate|the JDK's zlib)\\)";
+      assertTrue(console.out().matches("(?s).*\\RWARC +gzip level 1 " + engine + "\\R.*"), console.out());
 
       Path export = tmp.resolve("export.jsonl");
       assertEquals(0, Main.run("export", "--data-dir", data.toString(), "--output", export.toString()));

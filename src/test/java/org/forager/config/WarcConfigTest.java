@@ -1,6 +1,7 @@
 package org.forager.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -10,7 +11,10 @@ import org.forager.warc.RecordCompression;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code warc} section's compression keys: {@code compression}, {@code zstd_level}, {@code gzip_engine}. */
+/**
+ * The {@code warc} section's compression keys: {@code compression}, {@code zstd_level}, {@code gzip_engine}
+ * (with {@code gzip_level}).
+ */
 class WarcConfigTest {
 
   @TempDir Path dir;
@@ -35,8 +39,27 @@ class WarcConfigTest {
   @Test
   void theGzipEngineIsChosenByName() throws IOException {
     assertEquals(CrawlConfig.Warc.GzipEngine.ZLIB, load("warc: { gzip_engine: zlib }").warc().gzipEngine());
-    assertEquals("config: warc.gzip_engine: must be auto, libdeflate or zlib, found \"isal\"",
-        error("warc: { gzip_engine: isal }"));
+    assertEquals("config: warc.gzip_engine: must be auto, isal, libdeflate or zlib, found \"zopfli\"",
+        error("warc: { gzip_engine: zopfli }"));
+  }
+
+  @Test
+  void isalAsksForTheLibraryOrSaysWhyNotInOneLine() throws IOException {
+    Optional<String> unavailable = RecordCompression.isalUnavailable();
+    if (unavailable.isEmpty()) {
+      assertEquals(CrawlConfig.Warc.GzipEngine.ISAL,
+          load("warc: { gzip_engine: isal, gzip_level: 3 }").warc().gzipEngine());
+    } else {
+      assertEquals("config: warc.gzip_engine: " + unavailable.get() + "; or use auto",
+          error("warc: { gzip_engine: isal }"));
+    }
+  }
+
+  @Test
+  void isalHasNoLevelAboveThreeAndSaysSoInOneLine() throws IOException {
+    assumeTrue(RecordCompression.isalUnavailable().isEmpty(), "no ISA-L here: the engine itself is refused");
+    assertEquals("config: warc.gzip_engine: isal compresses at gzip_level 1 to 3 (found 6); use auto or libdeflate "
+        + "for higher levels", error("warc: { gzip_engine: isal, gzip_level: 6 }"));
   }
 
   @Test

@@ -3,16 +3,19 @@ package org.forager.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -741,6 +744,57 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(2, store.url(x).orElseThrow().inlinks());
     assertEquals(1, store.url(y).orElseThrow().inlinks());
   }
+
+  /** Whether {@link CrawlStore#record(CrawlRecord, java.util.Collection, List)} answers in full, not a prefix. */
+  protected boolean answersHeldInFull() {
+    return false;
+  }
+
+  @Test
+  void recordingWithHeldUrlsAnswersTheOriginsFirstDueUrls() {
+    // A site whose pages link to one another at random: new URLs and inlinks that move URLs up land
+    // before, among and after the URLs a crawler holds, as in a crawl.
+    Random random = new Random(15);
+    store.addCandidates(List.of(seed("https://a.example/")));
+    List<DueCandidate> held = store.due(A, T0, 16);
+    int merged = 0;
+    for (int step = 0; step < 150 && !held.isEmpty(); step++) {
+      DueCandidate next = held.get(0);
+      List<DueCandidate> rest = List.copyOf(held.subList(1, held.size()));
+      List<Candidate> links = new ArrayList<>();
+      for (int i = random.nextInt(12); i > 0; i--) {
+        links.add(new Candidate("https://a.example/p" + random.nextInt(200), next.depth() + 1, Optional.of(next.url())));
+      }
+      CrawlRecord page = crawl(next.url(), T0, T0.plus(Duration.ofDays(1)));
+      if (rest.isEmpty()) {
+        store.record(page, links);
+        held = store.due(A, T0, 16);
+        continue;
+      }
+      List<DueCandidate> after = store.record(page, links, rest);
+      List<DueCandidate> due = store.due(A, T0, 1000);
+      assertTrue(after.size() <= due.size(), "step " + step);
+      assertEquals(due.subList(0, after.size()), after, "step " + step + ": a first part of what due reads");
+      if (answersHeldInFull()) {
+        DueCandidate last = rest.get(rest.size() - 1);
+        long atOrBefore = due.stream().filter(d -> DUE_ORDER.compare(d, last) <= 0).count();
+        assertEquals(atOrBefore, after.size(), "step " + step + ": every due URL up to the last held");
+        for (DueCandidate c : after) {
+          rest.stream().filter(h -> h.equals(c)).findFirst()
+              .ifPresent(h -> assertSame(h, c, "an untouched held URL is the same object"));
+        }
+        if (!links.isEmpty()) merged++;
+      }
+      held = after.isEmpty() ? store.due(A, T0, 16) : after;
+    }
+    assertTrue(!answersHeldInFull() || merged > 50, "writes were merged: " + merged);
+  }
+
+  /** The order of never-crawled URLs {@link CrawlStore#due} lists: priority (as kept), depth, URL. */
+  private static final Comparator<DueCandidate> DUE_ORDER = Comparator
+      .comparingInt((DueCandidate d) -> -Ranking.quantize(d.priority()))
+      .thenComparingInt(DueCandidate::depth)
+      .thenComparing(DueCandidate::url);
 
   @Test
   void anInlinkNeverLowersAPriority() {

@@ -11,14 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a process writing to the store with SIGKILL and checks that every write it was told had
- * returned is there after reopening (crawl records and a crawl setting), and that no record is
- * there without its discovered links.
+ * returned is there after reopening (crawl records with their bodies' exact-duplicate registrations,
+ * and a crawl setting), and that no record is there without its discovered links.
  */
 class RocksCrawlStoreCrashTest {
 
@@ -56,6 +57,8 @@ class RocksCrawlStoreCrashTest {
         String page = CrashWriter.page(i);
         assertEquals(1, store.url(page).orElseThrow(() -> new AssertionError("lost " + page)).fetchCount());
         assertEquals(1, store.history(page).size());
+        // Its body's registration in the exact-duplicate index was written with the record.
+        assertEquals(Optional.of(page), store.firstWithDigest(CrashWriter.digest(i), "https://crash.example/copy"));
         for (int j = 0; j < CrashWriter.LINKS; j++) {
           assertTrue(store.url(CrashWriter.link(i, j)).isPresent(), "lost " + CrashWriter.link(i, j));
         }

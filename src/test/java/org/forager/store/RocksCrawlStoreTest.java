@@ -29,6 +29,11 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     return RocksCrawlStore.open(dir.resolve("store"));
   }
 
+  @Override
+  protected boolean answersHeldInFull() {
+    return true;
+  }
+
   @Test
   void aSecondOpenOfTheSameDirectoryFailsNamingTheDirectoryAndTheLock() {
     StoreException e = assertThrows(StoreException.class, () -> RocksCrawlStore.open(dir.resolve("store")));

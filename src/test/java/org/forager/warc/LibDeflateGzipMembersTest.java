@@ -91,9 +91,15 @@ class LibDeflateGzipMembersTest {
   }
 
   @Test
-  void theDefaultEngineIsLibdeflateWhereTheSystemHasIt() {
-    assertEquals(RecordCompression.GzipEngine.LIBDEFLATE, RecordCompression.defaults().effectiveEngine());
-    assertTrue(RecordCompression.defaults().codec() instanceof LibDeflateGzipMembers);
+  void libdeflateDeflatesTheLevelsIsalDoesNotHave() {
+    // Above level 3 always; at 1 to 3 only where ISA-L is missing (IsalGzipMembersTest has the rest).
+    assertEquals(RecordCompression.GzipEngine.LIBDEFLATE, RecordCompression.gzip(6).effectiveEngine());
+    assertTrue(RecordCompression.gzip(6).codec() instanceof LibDeflateGzipMembers);
+    if (RecordCompression.isalUnavailable().isPresent()) {
+      assertTrue(RecordCompression.defaults().codec() instanceof LibDeflateGzipMembers);
+    }
+    assertTrue(RecordCompression.gzip(1, RecordCompression.GzipEngine.LIBDEFLATE).codec()
+        instanceof LibDeflateGzipMembers);
     assertTrue(RecordCompression.gzip(1, RecordCompression.GzipEngine.ZLIB).codec() instanceof GzipMembers);
   }
 }

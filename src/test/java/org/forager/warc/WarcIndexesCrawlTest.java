@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The CDXJ index the crawl writes when it finishes a WARC file, from the records as it wrote them,
  * against the index read back from the same file: a real crawl of a loopback site, run twice (the
  * second run's 304 is a revisit), into small rotated files, with every kind of record and
- * Content-Type the two ways of building a line must agree on.
+ * Content-Type the two ways of building a line must agree on. The files are compressed by the
+ * default engine (ISA-L where installed; {@link IsalWarcCrawlTest} names it and runs warcio too).
  */
 @Timeout(120)
 class WarcIndexesCrawlTest {

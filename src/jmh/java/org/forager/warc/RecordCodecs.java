@@ -1,0 +1,18 @@
+package org.forager.warc;
+
+import java.util.function.UnaryOperator;
+
+/**
+ * For the benchmarks only (src/jmh, never in forager.jar): the record codec the crawl would use
+ * for a {@link RecordCompression}, which the WARC package keeps to itself.
+ */
+public final class RecordCodecs {
+
+  private RecordCodecs() {}
+
+  /** Compresses a whole serialized record as the WARC writer does, with {@code compression}'s codec. */
+  public static UnaryOperator<byte[]> of(RecordCompression compression) {
+    RecordCodec codec = compression.codec();
+    return codec::compress;
+  }
+}

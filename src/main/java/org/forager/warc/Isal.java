@@ -1,0 +1,166 @@
+package org.forager.warc;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The system's ISA-L (Intel's Intelligent Storage Acceleration Library, Debian/Ubuntu package
+ * {@code libisal2}), its igzip compressor called through JNA's direct mapping: the stateless
+ * (whole-buffer) API only, since a record is always one whole buffer. On the crawl's records its
+ * level 1 compresses in 54 to 84 % of libdeflate level 1's CPU by content, for 4 to 5 % more bytes
+ * (docs/benchmarks.md, "Issue 15: ISA-L").
+ *
+ * <p>igzip has no allocating constructor: the caller owns the {@code struct isal_zstream} and the
+ * level's buffer, so this class lays them out by hand ({@link Stream}). The offsets are those of
+ * {@code /usr/include/isa-l/igzip_lib.h} of libisal 2.30 on x86-64 (LP64), taken with
+ * {@code offsetof}; the library exports no version, so on first use a round trip at every level
+ * (compressed here, inflated by the JDK) must give the input back, or the engine is not used and
+ * {@link #unavailable} says why (and a one-line warning is logged).
+ *
+ * <p>A {@link Stream} is not thread-safe; callers pool them. Loaded once.
+ */
+final class Isal {
+
+  private static final System.Logger LOG = System.getLogger(Isal.class.getName());
+
+  // struct isal_zstream, igzip_lib.h of libisal 2.30, x86-64 (offsetof / sizeof with gcc).
+  private static final int NEXT_IN = 0; // uint8_t *
+  private static final int AVAIL_IN = 8; // uint32_t; total_in at 12
+  private static final int NEXT_OUT = 16; // uint8_t *
+  private static final int AVAIL_OUT = 24; // uint32_t
+  private static final int TOTAL_OUT = 28; // uint32_t; hufftables at 32
+  private static final int LEVEL = 40; // uint32_t
+  private static final int LEVEL_BUF_SIZE = 44; // uint32_t
+  private static final int LEVEL_BUF = 48; // uint8_t *
+  private static final int END_OF_STREAM = 56; // uint16_t
+  private static final int FLUSH = 58; // uint16_t
+  private static final int GZIP_FLAG = 60; // uint16_t
+  private static final int HIST_BITS = 62; // uint16_t; internal_state follows at 64
+  private static final int STREAM_SIZE = 82_384; // sizeof(struct isal_zstream), IGZIP_HIST_SIZE 32 KiB
+  /** ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT (the "large" sizes). */
+  private static final int[] LEVEL_BUF_SIZES = {0, 282_624, 331_776, 348_160};
+  private static final short IGZIP_GZIP = 1; // a gzip header (zlib's, byte for byte) and trailer
+  private static final int COMP_OK = 0;
+
+  /** The levels igzip has besides its level 0 (which Forager does not use: gzip_level 0 stores). */
+  static final int MIN_LEVEL = 1;
+  static final int MAX_LEVEL = 3;
+
+  /** Empty when ISA-L can be used here, else the one-line reason it cannot. */
+  private static final Optional<String> UNAVAILABLE = probe();
+
+  private Isal() {}
+
+  private static Optional<String> probe() {
+    if (Native.SIZE_T_SIZE != Long.BYTES || !"amd64".equals(System.getProperty("os.arch"))) {
+      return Optional.of("ISA-L is used on x86-64 only (its struct layout is written down for it)");
+    }
+    try {
+      // The ABI's own name: a future libisal.so.3 may lay the struct out differently.
+      Native.register(Natives.class, NativeLibrary.getInstance("libisal.so.2"));
+    } catch (LinkageError e) { // no library, one without a function, or JNA unable to load itself
+      return Optional.of("ISA-L is not installed (Debian/Ubuntu: apt-get install libisal2)");
+    }
+    Optional<String> failed = selfCheck();
+    failed.ifPresent(why -> LOG.log(System.Logger.Level.WARNING, "ISA-L not used: {0}", why));
+    return failed;
+  }
+
+  /** Empty if a sample compressed at every level inflates back to itself, else what went wrong. */
+  private static Optional<String> selfCheck() {
+    byte[] sample = new byte[70_000]; // past one 64 KiB stored block, should the library fall back to one
+    for (int i = 0; i < sample.length; i++) sample[i] = (byte) ("forager self-check " + i / 7).charAt(i % 19);
+    try (Memory in = new Memory(sample.length); Memory out = new Memory(bound(sample.length))) {
+      in.write(0, sample, 0, sample.length);
+      for (int level = MIN_LEVEL; level <= MAX_LEVEL; level++) {
+        int length = new Stream(level).gzip(in, sample.length, out, (int) out.size());
+        byte[] member = out.getByteArray(0, length);
+        if (!Arrays.equals(sample, gunzip(member))) {
+          return Optional.of("libisal's self-check at level " + level + " gave other bytes back");
+        }
+      }
+      return Optional.empty();
+    } catch (IOException | RuntimeException | LinkageError e) {
+      return Optional.of("libisal's self-check failed: " + e);
+    }
+  }
+
+  private static byte[] gunzip(byte[] member) throws IOException {
+    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(member))) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** Empty when ISA-L can be used, else why not. */
+  static Optional<String> unavailable() {
+    return UNAVAILABLE;
+  }
+
+  /**
+   * The most bytes a gzip member of {@code length} bytes can take: igzip falls back to stored
+   * blocks (5 bytes a 65,535) when compression does not pay, plus the gzip header and trailer, plus
+   * slack for its 8-byte bit-buffer writes.
+   */
+  static int bound(int length) {
+    return length + 5 * Math.max(1, (length + 65_534) / 65_535) + 18 + 64;
+  }
+
+  /**
+   * A {@code struct isal_zstream} and its level's buffer, in native memory (freed with this
+   * object, by JNA). Not thread-safe.
+   */
+  static final class Stream {
+    private final int level;
+    private final Memory struct = new Memory(STREAM_SIZE);
+    private final Memory levelBuf;
+    // A view of the struct's user fields: set without a JNI call each.
+    private final ByteBuffer fields;
+
+    /** A stream at {@code level} ({@link #MIN_LEVEL} to {@link #MAX_LEVEL}). */
+    Stream(int level) {
+      if (level < MIN_LEVEL || level > MAX_LEVEL) {
+        throw new IllegalArgumentException("ISA-L level must be 1 to 3: " + level);
+      }
+      this.level = level;
+      struct.clear(); // hist_bits and the internal state start at zero, as igzip expects of a new stream
+      levelBuf = new Memory(LEVEL_BUF_SIZES[level]);
+      fields = struct.getByteBuffer(0, 64).order(ByteOrder.nativeOrder());
+    }
+
+    /**
+     * Compresses {@code inLength} bytes at {@code in} into {@code out} as one whole gzip member
+     * (zlib's 10-byte header, CRC-32 and length); returns its length. {@code outLength} must be at
+     * least {@link #bound}{@code (inLength)}.
+     */
+    int gzip(Pointer in, int inLength, Pointer out, int outLength) {
+      if (outLength < bound(inLength)) throw new IllegalArgumentException("ISA-L output under its bound");
+      Natives.isal_deflate_stateless_init(struct);
+      fields.putLong(NEXT_IN, Pointer.nativeValue(in)).putInt(AVAIL_IN, inLength)
+          .putLong(NEXT_OUT, Pointer.nativeValue(out)).putInt(AVAIL_OUT, outLength)
+          .putInt(LEVEL, level).putInt(LEVEL_BUF_SIZE, (int) levelBuf.size())
+          .putLong(LEVEL_BUF, Pointer.nativeValue(levelBuf))
+          .putShort(END_OF_STREAM, (short) 1).putShort(FLUSH, (short) 0)
+          .putShort(GZIP_FLAG, IGZIP_GZIP).putShort(HIST_BITS, (short) 0);
+      int status = Natives.isal_deflate_stateless(struct);
+      if (status != COMP_OK) throw new IllegalStateException("isal_deflate_stateless failed: " + status);
+      return fields.getInt(TOTAL_OUT);
+    }
+  }
+
+  /** The C functions, bound by {@link Native#register}. */
+  private static final class Natives {
+    static native void isal_deflate_stateless_init(Pointer stream);
+
+    static native int isal_deflate_stateless(Pointer stream);
+  }
+}

@@ -1,0 +1,155 @@
+package org.forager.warc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The ISA-L engine's gzip members: whole members that the JDK's gzip reader inflates back to the
+ * record, member by member, at every level and size, framed as zlib's are, from many threads at
+ * once. Skipped, with the reason, where the system has no libisal (.ci/run installs it).
+ */
+@Timeout(60)
+class IsalGzipMembersTest {
+
+  @BeforeAll
+  static void needsIsal() {
+    assumeTrue(Isal.unavailable().isEmpty(), () -> "skipped: " + Isal.unavailable().get());
+  }
+
+  private static byte[] html(int bytes, long seed) {
+    Random random = new Random(seed);
+    String[] words = {"<p>", "crawler ", "polite ", "<a href=\"/page/", "\">link</a> ", "archive ", "web ", "\n"};
+    StringBuilder page = new StringBuilder(bytes + 32);
+    while (page.length() < bytes) page.append(words[random.nextInt(words.length)]).append(random.nextInt(100));
+    return page.substring(0, bytes).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] noise(int bytes, long seed) {
+    byte[] noise = new byte[bytes];
+    new Random(seed).nextBytes(noise);
+    return noise;
+  }
+
+  private static byte[] inflate(byte[] member) throws IOException {
+    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(member))) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void manyRecordsOfEverySizeReadBackMemberByMemberAtEveryLevel() throws IOException {
+    for (int level = 1; level <= 3; level++) {
+      IsalGzipMembers codec = new IsalGzipMembers(level);
+      List<byte[]> records = new ArrayList<>();
+      // Empty, one byte, a page, incompressible (igzip falls back to stored blocks), past the kept
+      // buffers' size (the slot's buffers grow, then are dropped), a page again.
+      for (int round = 0; round < 5; round++) {
+        records.add(new byte[0]);
+        records.add(new byte[] {(byte) round});
+        records.add(html(30_000, round));
+        records.add(noise(1 << 20, round));
+        records.add(html(5 << 20, round));
+        records.add(html(30_000 + round, round));
+      }
+      ByteArrayOutputStream file = new ByteArrayOutputStream();
+      List<Integer> lengths = new ArrayList<>();
+      for (byte[] record : records) {
+        byte[] member = codec.compress(record);
+        lengths.add(member.length);
+        file.write(member);
+      }
+      // Member by member, as a reader seeking to a record's offset does.
+      byte[] all = file.toByteArray();
+      int at = 0;
+      for (int i = 0; i < records.size(); i++) {
+        byte[] member = java.util.Arrays.copyOfRange(all, at, at + lengths.get(i));
+        assertArrayEquals(records.get(i), inflate(member), "level " + level + ", record " + i);
+        at += lengths.get(i);
+      }
+      assertEquals(all.length, at);
+      // And the whole file as one multi-member stream, as gzip -d reads it.
+      ByteArrayOutputStream expected = new ByteArrayOutputStream();
+      for (byte[] record : records) expected.write(record);
+      assertArrayEquals(expected.toByteArray(), inflate(all), "level " + level + ", the whole file");
+    }
+  }
+
+  @Test
+  void anIncompressibleRecordCostsNoMoreThanItsStoredBlocks() {
+    byte[] record = noise(1 << 20, 9);
+    int member = new IsalGzipMembers(1).compress(record).length;
+    assertTrue(member <= Isal.bound(record.length), member + " > " + Isal.bound(record.length));
+  }
+
+  @Test
+  void itsFramingIsZlibsByteForByte() throws IOException {
+    byte[] record = html(30_000, 7);
+    byte[] zlib = new GzipMembers(1).compress(record);
+    for (int level = 1; level <= 3; level++) {
+      byte[] isal = new IsalGzipMembers(level).compress(record);
+      for (int i = 0; i < GzipMembers.HEADER_LENGTH; i++) assertEquals(zlib[i], isal[i], "header byte " + i);
+      for (int i = 1; i <= 8; i++) assertEquals(zlib[zlib.length - i], isal[isal.length - i], "trailer byte -" + i);
+    }
+  }
+
+  @Test
+  void threadsCompressingAtOnceEachGetTheirOwnRecordBack() throws Exception {
+    IsalGzipMembers codec = new IsalGzipMembers(1);
+    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 16; t++) {
+        long seed = t;
+        done.add(threads.submit(() -> {
+          for (int i = 0; i < 200; i++) {
+            byte[] record = html(1_000 + (int) (seed * 997 + i * 131) % 60_000, seed * 1_000 + i);
+            assertArrayEquals(record, inflate(codec.compress(record)));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) f.get();
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void theDefaultEngineIsIsalAtLevelsOneToThreeWhereTheSystemHasIt() {
+    assertEquals(RecordCompression.GzipEngine.ISAL, RecordCompression.defaults().effectiveEngine());
+    assertTrue(RecordCompression.defaults().codec() instanceof IsalGzipMembers);
+    assertEquals("gzip level 1 (ISA-L igzip)", RecordCompression.defaults().describe());
+    assertTrue(RecordCompression.gzip(3).codec() instanceof IsalGzipMembers);
+    assertTrue(RecordCompression.gzip(0).codec() instanceof GzipMembers, "level 0 stores");
+    RecordCompression six = RecordCompression.gzip(6);
+    RecordCompression.GzipEngine higher = RecordCompression.libdeflateUnavailable().isEmpty()
+        ? RecordCompression.GzipEngine.LIBDEFLATE : RecordCompression.GzipEngine.ZLIB;
+    assertEquals(higher, six.effectiveEngine(), "ISA-L has no level 6");
+  }
+
+  @Test
+  void isalHasNoLevelAboveThree() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RecordCompression.gzip(4, RecordCompression.GzipEngine.ISAL));
+    assertEquals("ISA-L compresses at gzip levels 1 to 3 only: 4", e.getMessage());
+  }
+}
