@@ -67,6 +67,8 @@ final class OriginCrawler implements OriginTask {
   private Optional<Instant> nextWork = Optional.empty();
   /** Whether the last page crawled was a new URL (not a recrawl): the next read goes on alternating. */
   private boolean lastCrawledWasNew;
+  /** Pages crawled since todo was last read from the store. */
+  private int pagesSinceRead;
 
   OriginCrawler(Origin origin, CrawlContext ctx, Instant cutoff) {
     this.origin = origin;
@@ -222,7 +224,9 @@ final class OriginCrawler implements OriginTask {
       }
       if (held.isEmpty()) return afterRequest(pages.offeredCandidates());
       hold(pages.heldAfter());
-      return afterRequest(false);
+      // What others wrote meanwhile (recrawls come due, links from other origins' pages) is in the
+      // merge of no write of this origin's: read again at least every batch of pages.
+      return afterRequest(++pagesSinceRead >= TODO_BATCH);
     }
   }
 
@@ -359,15 +363,16 @@ final class OriginCrawler implements OriginTask {
   /**
    * A turn that made its request: the next one when the origin's delay allows.
    *
-   * @param offered whether the request offered candidates to the store
+   * @param readAgain whether todo is to be read again: the request offered candidates to the store
+   *     (a page's offer to the URLs todo held was merged in by the store instead), or a batch of pages
+   *     went by since the last read
    */
-  private OptionalLong afterRequest(boolean offered) {
+  private OptionalLong afterRequest(boolean readAgain) {
     if (session.givenUp()) return finish();
     // What was offered (new URLs, more inlinks) may have changed which URLs come first: the next ones
-    // are read again (everything in todo is still due in the store; a page's offer to held URLs was
-    // merged in by the store instead). Read now rather than at the next turn: the first one's priority
-    // is the origin's in line.
-    if (offered) todo.clear();
+    // are read again (everything in todo is still due in the store). Read now rather than at the next
+    // turn: the first one's priority is the origin's in line.
+    if (readAgain) todo.clear();
     if (todo.isEmpty()) fillTodo();
     return OptionalLong.of(session.requestAllowedAt());
   }
@@ -402,7 +407,8 @@ final class OriginCrawler implements OriginTask {
   private List<DueCandidate> heldFresh() {
     List<DueCandidate> held = new ArrayList<>(todo.size());
     for (PendingUrl p : todo) {
-      if (p.candidate().fetchCount() != 0) return List.of();
+      // A retry put back may have been recorded since it was read (its due key moved): not held.
+      if (p.candidate().fetchCount() != 0 || p.attempt() > 1) return List.of();
       held.add(p.candidate());
     }
     return held;
@@ -423,6 +429,7 @@ final class OriginCrawler implements OriginTask {
   }
 
   private void fillTodo() {
+    pagesSinceRead = 0;
     // Continuous crawling takes what is due now; a single run only what was due when it started.
     Instant upTo = ctx.run().continuous() ? ctx.clock().instant() : cutoff;
     for (DueCandidate c : ctx.store().due(origin, upTo, TODO_BATCH)) todo.add(new PendingUrl(c, 1));

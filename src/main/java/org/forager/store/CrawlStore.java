@@ -120,14 +120,16 @@ public interface CrawlStore extends AutoCloseable {
    * in order; the answer is the origin's first never-crawled URLs in that order, up to the last of
    * {@code held}, once this call's writes are in: {@code held} with the URLs the call added, or moved
    * by a new priority, in their places (a held URL the call moved is in its new place only; held ones
-   * it did not touch are the same objects). Writes of other calls are not in it. May answer a prefix
-   * of that when unsure: this default answers {@code held} when nothing was discovered, else nothing.
+   * it did not touch are the same objects; the recorded URL is not in it, crawled now). Writes of
+   * other calls are not in it. May answer a prefix of that when unsure: this default answers {@code
+   * held} less the recorded URL when nothing was discovered, else nothing.
    *
    * @param held never-crawled URLs of the record's origin, in {@link #due}'s order
    */
   default List<DueCandidate> record(CrawlRecord record, Collection<Candidate> discovered, List<DueCandidate> held) {
     record(record, discovered);
-    return discovered.isEmpty() ? held : List.of();
+    if (!discovered.isEmpty()) return List.of();
+    return held.stream().filter(h -> !h.url().equals(record.url())).toList();
   }
 
   /**

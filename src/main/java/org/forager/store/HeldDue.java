@@ -11,9 +11,10 @@ import java.util.Set;
  * The next never-crawled URLs a caller holds of one origin, and what a write does to them: the
  * write's never-crawled due keys of that origin at or before the last held one are merged in, so the
  * caller need not read the due index again after each page (most of a short read's cost is its
- * seek). Exact because a write only adds never-crawled keys or moves them earlier (a priority only
- * grows): the held keys it does not replace keep their order, and nothing else can come before the
- * last of them. Confined to one write call.
+ * seek). Exact as to this write, because it only adds never-crawled keys or moves them earlier (a
+ * priority only grows): the held keys it does not replace keep their order, and none of its keys
+ * can come before the last of them unmerged. Other calls' writes (other origins' links here) are
+ * not in it: the caller reads again now and then. Confined to one write call.
  */
 final class HeldDue {
 
@@ -24,12 +25,15 @@ final class HeldDue {
   private final byte[][] keys;
   private List<Put> puts = List.of();
 
-  HeldDue(String origin, List<DueCandidate> held) {
+  /** {@code held} without {@code recorded}: the write crawls it, so it is due no more as never crawled. */
+  HeldDue(String origin, List<DueCandidate> held, String recorded) {
     this.origin = origin;
-    this.held = held;
-    keys = new byte[held.size()][];
+    this.held = held.stream().anyMatch(h -> h.url().equals(recorded))
+        ? held.stream().filter(h -> !h.url().equals(recorded)).toList()
+        : held;
+    keys = new byte[this.held.size()][];
     for (int i = 0; i < keys.length; i++) {
-      DueCandidate h = held.get(i);
+      DueCandidate h = this.held.get(i);
       if (h.fetchCount() != 0) throw new IllegalArgumentException("held URL crawled before: " + h.url());
       keys[i] = Keys.due(origin, Keys.newField(Ranking.quantize(h.priority())), h.depth(), h.url());
     }

@@ -72,7 +72,7 @@ final class WriteRequest {
 
   /** This call, for a caller holding {@code due} of {@code origin}'s never-crawled URLs, in due order. */
   WriteRequest holding(String origin, List<DueCandidate> due) {
-    held = new HeldDue(origin, due);
+    held = new HeldDue(origin, due, record.orElseThrow().url());
     return this;
   }
 

@@ -7,6 +7,7 @@ import com.sun.jna.Pointer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -47,6 +48,11 @@ final class Isal {
   private static final int GZIP_FLAG = 60; // uint16_t
   private static final int HIST_BITS = 62; // uint16_t; internal_state follows at 64
   private static final int STREAM_SIZE = 82_384; // sizeof(struct isal_zstream), IGZIP_HIST_SIZE 32 KiB
+  /**
+   * What is allocated for the struct: room to spare, should a later 2.x (same soname) grow its
+   * internal state; the self-check cannot be counted on to see writes past an exact allocation.
+   */
+  private static final int STREAM_ALLOCATION = 4 * STREAM_SIZE;
   /** ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT (the "large" sizes). */
   private static final int[] LEVEL_BUF_SIZES = {0, 282_624, 331_776, 348_160};
   private static final short IGZIP_GZIP = 1; // a gzip header (zlib's, byte for byte) and trailer
@@ -62,10 +68,11 @@ final class Isal {
   private Isal() {}
 
   private static Optional<String> probe() {
-    if (Native.SIZE_T_SIZE != Long.BYTES || !"amd64".equals(System.getProperty("os.arch"))) {
+    if (!"amd64".equals(System.getProperty("os.arch"))) {
       return Optional.of("ISA-L is used on x86-64 only (its struct layout is written down for it)");
     }
     try {
+      if (Native.SIZE_T_SIZE != Long.BYTES) return Optional.of("ISA-L is used on 64-bit JVMs only");
       // The ABI's own name: a future libisal.so.3 may lay the struct out differently.
       Native.register(Natives.class, NativeLibrary.getInstance("libisal.so.2"));
     } catch (LinkageError e) { // no library, one without a function, or JNA unable to load itself
@@ -121,7 +128,7 @@ final class Isal {
    */
   static final class Stream {
     private final int level;
-    private final Memory struct = new Memory(STREAM_SIZE);
+    private final Memory struct = new Memory(STREAM_ALLOCATION);
     private final Memory levelBuf;
     // A view of the struct's user fields: set without a JNI call each.
     private final ByteBuffer fields;
@@ -152,6 +159,8 @@ final class Isal {
           .putShort(END_OF_STREAM, (short) 1).putShort(FLUSH, (short) 0)
           .putShort(GZIP_FLAG, IGZIP_GZIP).putShort(HIST_BITS, (short) 0);
       int status = Natives.isal_deflate_stateless(struct);
+      Reference.reachabilityFence(levelBuf); // native memory the call used: not freed before it returned
+      Reference.reachabilityFence(struct);
       if (status != COMP_OK) throw new IllegalStateException("isal_deflate_stateless failed: " + status);
       return fields.getInt(TOTAL_OUT);
     }

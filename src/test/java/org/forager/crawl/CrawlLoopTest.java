@@ -287,6 +287,44 @@ class CrawlLoopTest {
   }
 
   /**
+   * The store merges a page's new and moved URLs into the 16 the origin holds next, so the origin
+   * need not read its due index after each page; on a site whose pages keep raising URLs into that
+   * list it never ran out, and a recrawl that came due meanwhile (or a link from another origin's
+   * page) waited for hundreds of pages (review of session 8). The origin reads again at least
+   * every 16 pages.
+   */
+  @Test
+  void aRecrawlThatComesDueWaitsNoMoreThanABatchOfPagesWhilePagesKeepRaisingOthers() throws Exception {
+    java.util.concurrent.CountDownLatch homeTwice = new java.util.concurrent.CountDownLatch(2);
+    int pages = 240;
+    try (TestSite site = TestSite.start()) {
+      String[] all = new String[pages];
+      for (int i = 0; i < pages; i++) all[i] = "/p" + i;
+      site.route("/", ex -> {
+        homeTwice.countDown();
+        StringBuilder html = new StringBuilder("<p>" + System.nanoTime() + "</p>");
+        for (String p : all) html.append("<a href=\"").append(p).append("\">x</a>");
+        TestSite.respond(ex, 200, "text/html", html.toString());
+      });
+      // Each page gives three others of the site their second inlink: up they go, before the URLs held.
+      for (int i = 0; i < pages; i++) {
+        site.linking("/p" + i, "/p" + (i * 37 + 11) % pages, "/p" + (i * 53 + 101) % pages, "/p" + (i * 91 + 7) % pages);
+      }
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 400ms }");
+      assertTrue(crawlContinuouslyUntil(config, homeTwice), "the home page recrawled: " + site.paths().size());
+      List<TestSite.Request> requests = site.requests();
+      List<TestSite.Request> homes = requests.stream().filter(r -> r.path().equals("/")).toList();
+      long dueAt = homes.get(0).finishedNanos() + 400_000_000L;
+      long waited = requests.stream()
+          .filter(r -> r.path().startsWith("/p") && r.arrivedNanos() > dueAt && r.arrivedNanos() < homes.get(1).arrivedNanos())
+          .count();
+      assertTrue(waited <= 20, "pages fetched while the home page was due (16 a batch): " + waited);
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  /**
    * In continuous mode the page counter never reset: an origin that once reached
    * limits.max_pages_per_origin was never recrawled for the life of the process.
    */

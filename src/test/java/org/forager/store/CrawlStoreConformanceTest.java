@@ -790,6 +790,20 @@ public abstract class CrawlStoreConformanceTest {
     assertTrue(!answersHeldInFull() || merged > 50, "writes were merged: " + merged);
   }
 
+  /** The URL recorded, were it among those held, is crawled now: never answered as still due (review of session 8). */
+  @Test
+  void recordingAHeldUrlAnswersItNoMore() {
+    store.addCandidates(List.of(ranked("https://a.example/1", 1, 0.9), ranked("https://a.example/2", 1, 0.8),
+        ranked("https://a.example/3", 1, 0.7)));
+    List<DueCandidate> held = store.due(A, T0, 10);
+    List<DueCandidate> after = store.record(crawl("https://a.example/1", T0, T0.plus(Duration.ofDays(1))), List.of(), held);
+    assertEquals(List.of("https://a.example/2", "https://a.example/3"), urls(after));
+    after = store.record(crawl("https://a.example/2", T0, T0.plus(Duration.ofDays(1))),
+        List.of(link("https://a.example/4", 1)), after);
+    assertFalse(urls(after).contains("https://a.example/2"), "crawled now: " + urls(after));
+    assertEquals(store.due(A, T0, 10).subList(0, after.size()), after);
+  }
+
   /** The order of never-crawled URLs {@link CrawlStore#due} lists: priority (as kept), depth, URL. */
   private static final Comparator<DueCandidate> DUE_ORDER = Comparator
       .comparingInt((DueCandidate d) -> -Ranking.quantize(d.priority()))
