@@ -65,15 +65,15 @@ final class GroupCommit {
   }
 
   /**
-   * Runs calls in order as one submission: all their lookups, then all queued one after the other
-   * and the lock taken once, so that they normally land in one group (one batch, one log append).
+   * Runs calls in order as one submission: all their lookups in one {@code multiGet}, then all queued
+   * one after the other and the lock taken once, so that they normally land in one group (one batch,
+   * one log append).
    * Other threads' calls may be queued between them, and more than a group's worth is split: each
    * call is still written in queue order, as if made alone. Returns once every one is written; how
    * many URLs they added; rethrows the first failure (calls of an earlier group may be written).
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
-    long seen = visible;
-    for (WriteRequest request : requests) request.lookUp(rocks, seen);
+    WriteRequest.lookUpAll(rocks, visible, requests);
     queue.addAll(requests);
     lock.lock();
     try {
