@@ -52,7 +52,8 @@ class RefusalWritesCrawlTest {
       refused.addAll(home.subList(0, PRIVATE_FROM_HOME));
       site.robots(gate.equals("robots.txt") ? "User-agent: *\nDisallow: /private/\n" : "User-agent: *\nAllow: /\n")
           .linking("/", home.toArray(String[]::new));
-      String rule = gate.equals("robots.txt") ? "" : "do_not_crawl: [ { prefix: \"" + site.url("/private/") + "\" } ]\n";
+      String rule = gate.equals("robots.txt") ? ""
+          : "do_not_crawl: [ { prefix: \"" + site.url("/private/") + "\" } ]\n";
       Path data = tmp.resolve("data");
       TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), rule));
 
