@@ -97,12 +97,23 @@ final class OriginCrawler implements OriginTask {
     return new OriginSnapshot(origin, s.politeness.delayMillis(), s.patience(), queued, pagesFetched, s.givenUp());
   }
 
+  /**
+   * {@inheritDoc} Whatever way it ends, the turn's refusals are in the store by then ({@link
+   * PageStep#writeRefusals}): between turns the store holds all the origin's crawl actions.
+   */
   @Override
   public OptionalLong turn() {
     try {
-      return turnUnguarded();
+      OptionalLong next = turnUnguarded();
+      writeRefusals();
+      return next;
     } catch (RuntimeException e) {
       failed = true; // the scheduler reports it; the working set does not take the origin up again this run
+      try {
+        writeRefusals(); // as they were written at once before: a failure after them leaves them in
+      } catch (RuntimeException again) {
+        e.addSuppressed(again);
+      }
       throw e;
     }
   }
@@ -164,6 +175,7 @@ final class OriginCrawler implements OriginTask {
       }
       if (robots.needed(ctx.clock().instant())) {
         if (next != null) todo.addFirst(next);
+        writeRefusals(); // the steps below end the turn and read or write the origin's state
         OptionalLong busy = session.takeIpSlot(this);
         if (busy.isPresent()) return busy;
         if (!ctx.run().budget().tryTake()) return finishWithoutRequest();
@@ -177,6 +189,7 @@ final class OriginCrawler implements OriginTask {
       }
       if (sitemaps.hasNext(robots.rules())) {
         if (next != null) todo.addFirst(next);
+        writeRefusals();
         OptionalLong busy = session.takeIpSlot(this);
         if (busy.isPresent()) return busy;
         if (!ctx.run().budget().tryTake()) return finishWithoutRequest();
@@ -271,6 +284,7 @@ final class OriginCrawler implements OriginTask {
    */
   void saveState() {
     if (!loaded) return;
+    writeRefusals();
     // No progress in this run is as good as none saved: an origin the working set took up with nothing
     // to do leaves its state as it found it, with no write (a million idle origins, a million puts).
     boolean progressed = pagesFetched > 0 || sitemaps.read() || session.givenUp();
@@ -384,6 +398,7 @@ final class OriginCrawler implements OriginTask {
   }
 
   private OptionalLong finish() {
+    writeRefusals(); // before settle() reads what the origin holds (saveState too would)
     saveState();
     settle();
     if (session.givenUp() && ctx.run().continuous() && restUntil == null) {
@@ -429,6 +444,7 @@ final class OriginCrawler implements OriginTask {
   }
 
   private void fillTodo() {
+    writeRefusals(); // a refused URL not written yet is still due: it would be read, and refused, again
     pagesSinceRead = 0;
     // Continuous crawling takes what is due now; a single run only what was due when it started.
     Instant upTo = ctx.run().continuous() ? ctx.clock().instant() : cutoff;
@@ -445,6 +461,14 @@ final class OriginCrawler implements OriginTask {
         }
       }
     }
+  }
+
+  /**
+   * Writes the refusals of the turn not written with a page yet: before the store is read for this
+   * origin (a refused URL not written is still due there) and at the turn's end.
+   */
+  private void writeRefusals() {
+    if (pages != null) pages.writeRefusals();
   }
 
   /** Queues a retry when attempts are left; otherwise the failure costs a patience point. */

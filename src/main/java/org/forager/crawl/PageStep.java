@@ -24,7 +24,8 @@ import org.forager.warc.BodyDigests;
  * Crawls one URL of the origin (DESIGN.md, the crawl loop's third step): fetch, classify, extract,
  * look for a duplicate, offer what was discovered, feed back to the origin's politeness and patience,
  * and record it all: the crawl log first, then the store in one atomic write. Also records the URLs
- * a gate refused, without a request. Confined to the origin's turns; not thread-safe.
+ * a gate refused, without a request: logged at once, written with the turn's page (or at
+ * {@link #writeRefusals}). Confined to the origin's turns; not thread-safe.
  */
 final class PageStep {
 
@@ -41,13 +42,20 @@ final class PageStep {
   private List<DueCandidate> heldAfter = List.of();
   /** OUT_OF_SCOPE actions of the page being crawled, logged after its own. */
   private final List<CrawlAction> outOfScopeTargets = new ArrayList<>();
+  /** Refusals logged and not in the store yet, in the order they were refused: {@link #refuse}. */
+  private final List<CrawlRecord> unwrittenRefusals = new ArrayList<>();
 
   PageStep(OriginSession session, Retries retries) {
     this.session = session;
     this.retries = retries;
   }
 
-  /** Records a URL a gate refused: no request, a crawl action with the gate's outcome and reason. */
+  /**
+   * Records a URL a gate refused: no request, a crawl action with the gate's outcome and reason. It is
+   * logged at once; its store write waits for the turn's next one ({@link #crawl}) or for
+   * {@link #writeRefusals}, which the caller must call before anything reads the origin's URLs from
+   * the store (until then the URL is still due there) and before its turn ends.
+   */
   void refuse(PendingUrl pending, Verdict.Rejected rejected) {
     CrawlContext ctx = session.ctx;
     Instant now = ctx.clock().instant();
@@ -55,9 +63,23 @@ final class PageStep {
     CrawlRecord record = CrawlRecord.withoutRequest(url, now, rejected.outcome(),
         ctx.policy().recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
     // The log first: an action the log could not take (a full disk) must not be in the store alone.
+    // A crash before the store write has it logged and still due: the next run refuses it again.
     session.log(session.refusal(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
-    ctx.store().record(record, List.of());
+    unwrittenRefusals.add(record);
     session.crawled.add(url);
+  }
+
+  /**
+   * Writes the refusals not written yet, in one store call (issue 15: one call each was 5 % of a
+   * crawl's CPU). Dropped when the write fails: the failure is the turn's; they are still due.
+   */
+  void writeRefusals() {
+    if (unwrittenRefusals.isEmpty()) return;
+    try {
+      session.ctx.store().recordAll(unwrittenRefusals);
+    } finally {
+      unwrittenRefusals.clear();
+    }
   }
 
   /**
@@ -166,11 +188,16 @@ final class PageStep {
     for (Candidate c : admitted) {
       if (!session.crawled.contains(c.url())) toStore.add(c);
     }
-    // The store says what the URLs the origin holds next are once this page's candidates are in.
-    if (held.isEmpty()) {
-      ctx.store().record(record, toStore);
-    } else {
-      heldAfter = ctx.store().record(record, toStore, held);
+    // The store says what the URLs the origin holds next are once this page's candidates are in. The
+    // turn's refusals go with the page's write, before it: one store call.
+    try {
+      if (held.isEmpty() && unwrittenRefusals.isEmpty()) {
+        ctx.store().record(record, toStore);
+      } else {
+        heldAfter = ctx.store().record(unwrittenRefusals, record, toStore, held);
+      }
+    } finally {
+      unwrittenRefusals.clear();
     }
     offeredCandidates = !toStore.isEmpty();
     session.crawled.add(url);

@@ -175,6 +175,17 @@ final class TimedCrawlStore implements CrawlStore {
   }
 
   @Override
+  public void recordAll(List<CrawlRecord> records) {
+    time(record, () -> store.recordAll(records));
+  }
+
+  @Override
+  public List<DueCandidate> record(List<CrawlRecord> before, CrawlRecord crawlRecord,
+      Collection<Candidate> discovered, List<DueCandidate> held) {
+    return time(record, () -> store.record(before, crawlRecord, discovered, held));
+  }
+
+  @Override
   public boolean bringForward(String u, Instant dueAt) {
     return time(bringForward, () -> store.bringForward(u, dueAt));
   }

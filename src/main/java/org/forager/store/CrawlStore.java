@@ -133,6 +133,30 @@ public interface CrawlStore extends AutoCloseable {
   }
 
   /**
+   * Records crawl actions that discovered nothing (URLs a gate refused without a request), in order:
+   * as many {@link #record(CrawlRecord, Collection)} calls with no candidates, each atomic. This
+   * default makes them one by one (the PostgreSQL store's way: a transaction each); the embedded
+   * store writes them together, normally as one write. A failure may leave a first part written.
+   */
+  default void recordAll(List<CrawlRecord> records) {
+    for (CrawlRecord r : records) record(r, List.of());
+  }
+
+  /**
+   * {@link #recordAll recordAll(before)}, then {@link #record(CrawlRecord, Collection, List)}, as one
+   * call: a crawl turn's writes (the URLs it refused before its page, then the page). {@code held}
+   * and the answer are those of the page's record, as if {@code before} had been recorded first; a
+   * URL of {@code before} must not be in {@code held}. A failure is the page's record's failure; it
+   * may leave a first part of {@code before} written (never in the embedded store when the writes
+   * went in one group, which is the normal case). This default makes the calls one after the other.
+   */
+  default List<DueCandidate> record(List<CrawlRecord> before, CrawlRecord record, Collection<Candidate> discovered,
+      List<DueCandidate> held) {
+    recordAll(before);
+    return record(record, discovered, held);
+  }
+
+  /**
    * Makes a crawled URL due at {@code dueAt} when it is due later than that, atomically with respect
    * to {@link #record}; its validators are kept. A recrawl hint, such as a sitemap's
    * {@code <lastmod>}: an unknown URL, one never crawled (due first anyway) or one due by then

@@ -29,7 +29,9 @@ import org.rocksdb.WriteOptions;
  * read again) and by what earlier calls of the same group wrote; so the result is what running the
  * calls one at a time, in queue order, would give. A caller returns once the group holding its
  * call is written (or failed: then every call of the group fails, and nothing of it was written),
- * so "returned" still means "in the write-ahead log". Thread-safe.
+ * so "returned" still means "in the write-ahead log". Calls submitted together ({@link #submitAll})
+ * are queued one after the other and normally written in one group; each is still one call in queue
+ * order. Thread-safe.
  */
 final class GroupCommit {
 
@@ -59,15 +61,30 @@ final class GroupCommit {
 
   /** Runs one call: its lookups, then its share of a group write; returns how many URLs it added. */
   int submit(WriteRequest request) throws RocksDBException {
-    request.lookUp(rocks, visible);
-    queue.add(request);
+    return submitAll(List.of(request));
+  }
+
+  /**
+   * Runs calls in order as one submission: all their lookups in one {@code multiGet}, then all queued
+   * one after the other and the lock taken once, so that they normally land in one group (one batch,
+   * one log append).
+   * Other threads' calls may be queued between them, and more than a group's worth is split: each
+   * call is still written in queue order, as if made alone. Returns once every one is written; how
+   * many URLs they added; rethrows the first failure (calls of an earlier group may be written).
+   */
+  int submitAll(List<WriteRequest> requests) throws RocksDBException {
+    WriteRequest.lookUpAll(rocks, visible, requests);
+    queue.addAll(requests);
     lock.lock();
     try {
-      while (!request.done()) writeGroup();
+      // Queue order is write order: once the last is written, so are the others.
+      while (!requests.get(requests.size() - 1).done()) writeGroup();
     } finally {
       lock.unlock();
     }
-    return request.result();
+    int added = 0;
+    for (WriteRequest request : requests) added += request.result();
+    return added;
   }
 
   /** Writes the queued calls as one batch; caller holds the lock. */

@@ -420,23 +420,64 @@ public final class RocksCrawlStore implements CrawlStore {
 
   /** Writes a record's call, with its body's digest registration when that is pending. */
   private void submitRecord(WriteRequest request, String origin) {
+    submitRecords(List.of(), request, origin);
+  }
+
+  /**
+   * Writes {@code before}'s records (nothing discovered) and then a record's call as one submission
+   * ({@link GroupCommit#submitAll}), the last with its body's digest registration when that is pending.
+   */
+  private void submitRecords(List<CrawlRecord> before, WriteRequest request, String origin) {
+    List<WriteRequest> requests = new ArrayList<>(before.size() + 1);
+    Instant now = clock.instant();
+    for (CrawlRecord r : before) requests.add(withoutCandidates(r, now));
+    requests.add(request);
     CrawlRecord record = request.record.orElseThrow();
     Optional<DigestIndex.Registration> registration = digests.pendingFor(record, origin);
     registration.ifPresent(request::registering);
     try {
-      call(() -> writes.submit(request));
+      call(() -> writes.submitAll(requests));
     } finally {
       registration.ifPresent(r -> digests.settled(r, record.url()));
     }
   }
 
+  /** A record's call with no candidates; the record's URL validated. */
+  private static WriteRequest withoutCandidates(CrawlRecord record, Instant now) {
+    CandidateBatch.origin(record.url()); // validates it
+    return new WriteRequest(Map.of(), Optional.of(record), now);
+  }
+
   /** {@inheritDoc} Exact: the due keys the write puts for the origin merged with those of {@code held}. */
   @Override
   public List<DueCandidate> record(CrawlRecord record, Collection<Candidate> discovered, List<DueCandidate> held) {
+    return record(List.of(), record, discovered, held);
+  }
+
+  /**
+   * {@inheritDoc} One submission to the group commit ({@link GroupCommit#submitAll}): the records are
+   * normally written in one batch, and then never in part.
+   */
+  @Override
+  public void recordAll(List<CrawlRecord> records) {
+    if (records.isEmpty()) return;
+    Instant now = clock.instant();
+    List<WriteRequest> requests = new ArrayList<>(records.size());
+    for (CrawlRecord r : records) requests.add(withoutCandidates(r, now));
+    call(() -> writes.submitAll(requests));
+  }
+
+  /**
+   * {@inheritDoc} One submission to the group commit ({@link GroupCommit#submitAll}): all normally in
+   * one batch (one write-ahead-log append), so that a failure writes none of them.
+   */
+  @Override
+  public List<DueCandidate> record(List<CrawlRecord> before, CrawlRecord record, Collection<Candidate> discovered,
+      List<DueCandidate> held) {
     String origin = CandidateBatch.origin(record.url()); // validates it
     Map<String, Pending> unique = CandidateBatch.unique(discovered, Optional.of(record.url()));
     WriteRequest request = new WriteRequest(unique, Optional.of(record), clock.instant()).holding(origin, held);
-    submitRecord(request, origin);
+    submitRecords(before, request, origin);
     return request.heldAfter();
   }
 

@@ -93,21 +93,40 @@ final class WriteRequest {
 
   /** Looks up the candidates and the recorded URL as of commit {@code commit} or later. */
   void lookUp(RocksDatabase rocks, long commit) throws RocksDBException {
-    seen = commit;
-    Optional<String> updated = updated();
-    int offset = updated.isPresent() ? 1 : 0;
-    List<byte[]> keys = new ArrayList<>(candidates.size() + offset);
-    updated.ifPresent(url -> keys.add(Keys.url(url)));
-    for (Pending pending : candidates) keys.add(pending.urlKey());
+    lookUpAll(rocks, commit, List.of(this));
+  }
+
+  /**
+   * {@link #lookUp} of several calls with one {@code multiGet} (a short one costs mostly its call:
+   * issue 15, a turn's refusals).
+   */
+  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests) throws RocksDBException {
+    List<byte[]> keys = new ArrayList<>();
+    for (WriteRequest request : requests) request.addKeys(keys);
     List<byte[]> values = keys.isEmpty() ? List.of()
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
+    int offset = 0;
+    for (WriteRequest request : requests) offset = request.found(rocks, commit, values, offset);
+  }
+
+  /** Adds the keys this call looks up: the updated URL's first, then the candidates'. */
+  private void addKeys(List<byte[]> keys) {
+    updated().ifPresent(url -> keys.add(Keys.url(url)));
+    for (Pending pending : candidates) keys.add(pending.urlKey());
+  }
+
+  /**
+   * Takes this call's values from {@code offset} on, as {@link #addKeys} asked for them; returns
+   * where the next call's values start.
+   */
+  private int found(RocksDatabase rocks, long commit, List<byte[]> values, int offset) throws RocksDBException {
+    seen = commit;
+    Optional<String> updated = updated();
+    byte[] updatedValue = updated.isPresent() ? values.get(offset++) : null;
     found = new byte[candidates.size()][];
-    for (int i = 0; i < found.length; i++) found[i] = values.get(i + offset);
-    if (updated.isPresent() && values.get(0) != null) {
-      recorded = Optional.of(read(rocks, updated.get(), values.get(0)));
-    } else {
-      recorded = Optional.empty();
-    }
+    for (int i = 0; i < found.length; i++) found[i] = values.get(offset++);
+    recorded = updatedValue != null ? Optional.of(read(rocks, updated.get(), updatedValue)) : Optional.empty();
+    return offset;
   }
 
   /** The URL's record and validators, read now. */

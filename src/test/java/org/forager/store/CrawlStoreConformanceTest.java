@@ -804,6 +804,80 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(store.due(A, T0, 10).subList(0, after.size()), after);
   }
 
+  /**
+   * A crawl turn's writes as one call (issue 15): the URLs refused before the page, then the page,
+   * with what the held URLs are after; the same as recording them one by one.
+   */
+  @Test
+  void refusalsRecordedWithThePageAreRecordedAsIfOneByOne() {
+    String home = "https://a.example/";
+    List<Candidate> links = new ArrayList<>();
+    for (int i = 0; i < 8; i++) links.add(link("https://a.example/p" + i, 1));
+    store.addCandidates(List.of(seed(home)));
+    store.record(crawl(home, T0, T0.plus(Duration.ofDays(1))), links);
+    List<DueCandidate> held = store.due(A, T0, 16);
+    assertEquals(8, held.size());
+    // The crawler polls the first three: two are refused, the third is the page crawled.
+    CrawlRecord refusedFirst = refusal(held.get(0).url());
+    CrawlRecord refusedSecond = refusal(held.get(1).url());
+    String page = held.get(2).url();
+    List<DueCandidate> rest = List.copyOf(held.subList(3, held.size()));
+    List<Candidate> found = List.of(link(held.get(0).url(), 2), link("https://a.example/new", 2),
+        link(rest.get(0).url(), 2));
+    List<DueCandidate> after = store.record(List.of(refusedFirst, refusedSecond),
+        crawl(page, T0, T0.plus(Duration.ofDays(1))), found, rest);
+
+    for (CrawlRecord refused : List.of(refusedFirst, refusedSecond)) {
+      UrlRecord url = store.url(refused.url()).orElseThrow();
+      assertEquals(1, url.fetchCount(), refused.url());
+      assertEquals(Optional.of(refused), url.lastCrawl());
+      assertEquals(List.of(refused), store.history(refused.url()));
+      assertEquals(1, url.inlinks(), "crawled before the page: its link counts nothing");
+    }
+    assertEquals(1, store.url(page).orElseThrow().fetchCount());
+    assertEquals(2, store.url(rest.get(0).url()).orElseThrow().inlinks(), "the page's link counted");
+    assertEquals(1, store.url("https://a.example/new").orElseThrow().inlinks());
+    List<DueCandidate> due = store.due(A, T0, 1000);
+    assertEquals(List.of(), due.stream().filter(d -> d.url().equals(refusedFirst.url())
+        || d.url().equals(refusedSecond.url()) || d.url().equals(page)).toList(), "none is due any more");
+    assertEquals(due.subList(0, after.size()), after, "the held URLs after the writes, as due reads them");
+    assertEquals(List.of(refusedFirst.url()), urls(store.due(A, T0.plus(Duration.ofDays(7)), 1000)).stream()
+        .filter(u -> u.equals(refusedFirst.url())).toList(), "due again when its record says");
+    assertEquals(1 + 8 + 1, store.urlCount());
+  }
+
+  @Test
+  void recordAllRecordsEachInOrder() {
+    String u = "https://a.example/private/x";
+    String v = "https://b.example/private/y";
+    store.addCandidates(List.of(seed(u)));
+    store.recordAll(List.of());
+    CrawlRecord second = CrawlRecord.withoutRequest(u, T0.plusSeconds(1), Outcome.BLOCKED_URL_BY_LOCAL_POLICY,
+        T0.plus(Duration.ofDays(2)));
+    store.recordAll(List.of(refusal(u), second, refusal(v)));
+    assertEquals(2, store.url(u).orElseThrow().fetchCount());
+    assertEquals(Optional.of(second), store.url(u).orElseThrow().lastCrawl());
+    assertEquals(List.of(refusal(u), second), store.history(u));
+    assertEquals(1, store.url(v).orElseThrow().fetchCount(), "an unknown URL recorded is added");
+    assertEquals(List.of(), store.due(A, T0.plus(Duration.ofDays(1)), 10));
+  }
+
+  /** A failure of the combined call is the page's: the page is not recorded, the call throws. */
+  @Test
+  void aFailedCombinedCallDoesNotRecordThePage() {
+    String page = "https://a.example/page";
+    store.addCandidates(List.of(seed(page)));
+    assertThrows(IllegalArgumentException.class, () -> store.record(List.of(refusal("https://a.example/nul\0")),
+        crawl(page, T0, T0.plus(Duration.ofDays(1))), List.of(link("https://a.example/new", 1)), List.of()));
+    assertEquals(0, store.url(page).orElseThrow().fetchCount());
+    assertEquals(Optional.empty(), store.url("https://a.example/new"));
+    assertEquals(List.of(page), urls(store.due(A, T0, 10)));
+  }
+
+  protected static CrawlRecord refusal(String url) {
+    return CrawlRecord.withoutRequest(url, T0, Outcome.BLOCKED_BY_ROBOTS_TXT, T0.plus(Duration.ofDays(7)));
+  }
+
   /** The order of never-crawled URLs {@link CrawlStore#due} lists: priority (as kept), depth, URL. */
   private static final Comparator<DueCandidate> DUE_ORDER = Comparator
       .comparingInt((DueCandidate d) -> -Ranking.quantize(d.priority()))

@@ -110,6 +110,42 @@ class GroupCommitTest {
     }
   }
 
+  /**
+   * Calls submitted together ({@code record(before, ...)}) interleave with other threads' calls on
+   * the same URLs: each is still written as one call in queue order, none lost, none twice.
+   */
+  @Test
+  @Timeout(60)
+  void callsSubmittedTogetherAreEachWrittenOnceInOrder() throws Exception {
+    int threads = 6;
+    int perThread = 40;
+    try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
+      store.addCandidates(List.of(Candidate.seed(HOT)));
+      Concurrently.run(threads, thread -> {
+        for (int i = 0; i < perThread; i++) {
+          Instant at = T0.plusSeconds(thread * 1000L + i);
+          String own = "https://hot.example/t" + thread + "/" + i;
+          // Refusals of a shared URL and of the thread's own, then a page record of the hot URL.
+          store.record(List.of(crawl(HOT + "/refused", at), crawl(own, at)), crawl(HOT, at),
+              List.of(new Candidate(own + "/link", 1, Optional.of(HOT))), List.of());
+        }
+      });
+      int calls = threads * perThread;
+      assertEquals(calls, store.url(HOT).orElseThrow().fetchCount());
+      assertEquals(calls, store.url(HOT + "/refused").orElseThrow().fetchCount());
+      assertEquals(calls, store.history(HOT + "/refused").size());
+      for (int t = 0; t < threads; t++) {
+        for (int i = 0; i < perThread; i++) {
+          assertEquals(1, store.url("https://hot.example/t" + t + "/" + i).orElseThrow().fetchCount());
+        }
+      }
+      List<DueCandidate> due = store.due(Origin.ofUrl(HOT), T0.plus(Duration.ofDays(30)), 10_000);
+      assertEquals(1, due.stream().filter(d -> d.url().equals(HOT + "/refused")).count(), "one due entry");
+      assertEquals(2 + 2 * calls, store.urlCount());
+      assertEquals(2 + 2 * calls, due.size());
+    }
+  }
+
   private static CrawlRecord crawl(String url, Instant at) {
     return new CrawlRecord(url, at, Outcome.FETCHED, 200, 5, Optional.of("text/html"), 100,
         Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),

@@ -34,6 +34,22 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     return true;
   }
 
+  /** Issue 15: a turn's refusals and its page go in one group: a failure leaves none of them written. */
+  @Test
+  void aFailedCombinedCallWritesNoneOfItsRecords() {
+    String page = "https://a.example/page";
+    String refused = "https://a.example/private/a";
+    store.addCandidates(List.of(seed(page), seed(refused)));
+    assertThrows(IllegalArgumentException.class, () -> store.record(
+        List.of(refusal(refused), refusal("https://a.example/private/nul\0")),
+        crawl(page, T0, T0.plus(Duration.ofDays(1))), List.of(), List.of()));
+    assertEquals(0, store.url(refused).orElseThrow().fetchCount());
+    assertEquals(0, store.url(page).orElseThrow().fetchCount());
+    assertThrows(IllegalArgumentException.class,
+        () -> store.recordAll(List.of(refusal(refused), refusal("https://a.example/private/nul\0"))));
+    assertEquals(0, store.url(refused).orElseThrow().fetchCount());
+  }
+
   @Test
   void aSecondOpenOfTheSameDirectoryFailsNamingTheDirectoryAndTheLock() {
     StoreException e = assertThrows(StoreException.class, () -> RocksCrawlStore.open(dir.resolve("store")));
