@@ -415,12 +415,7 @@ public final class RocksCrawlStore implements CrawlStore {
   public void record(CrawlRecord record, Collection<Candidate> discovered) {
     String origin = CandidateBatch.origin(record.url()); // validates it
     Map<String, Pending> unique = CandidateBatch.unique(discovered, Optional.of(record.url()));
-    submitRecord(new WriteRequest(unique, Optional.of(record), clock.instant()), origin);
-  }
-
-  /** Writes a record's call, with its body's digest registration when that is pending. */
-  private void submitRecord(WriteRequest request, String origin) {
-    submitRecords(List.of(), request, origin);
+    submitRecords(List.of(), new WriteRequest(unique, Optional.of(record), clock.instant()), origin);
   }
 
   /**
@@ -428,9 +423,7 @@ public final class RocksCrawlStore implements CrawlStore {
    * ({@link GroupCommit#submitAll}), the last with its body's digest registration when that is pending.
    */
   private void submitRecords(List<CrawlRecord> before, WriteRequest request, String origin) {
-    List<WriteRequest> requests = new ArrayList<>(before.size() + 1);
-    Instant now = clock.instant();
-    for (CrawlRecord r : before) requests.add(withoutCandidates(r, now));
+    List<WriteRequest> requests = withoutCandidates(before);
     requests.add(request);
     CrawlRecord record = request.record.orElseThrow();
     Optional<DigestIndex.Registration> registration = digests.pendingFor(record, origin);
@@ -442,10 +435,15 @@ public final class RocksCrawlStore implements CrawlStore {
     }
   }
 
-  /** A record's call with no candidates; the record's URL validated. */
-  private static WriteRequest withoutCandidates(CrawlRecord record, Instant now) {
-    CandidateBatch.origin(record.url()); // validates it
-    return new WriteRequest(Map.of(), Optional.of(record), now);
+  /** A call with no candidates for each record, their URLs validated; room for one more. */
+  private List<WriteRequest> withoutCandidates(List<CrawlRecord> records) {
+    Instant now = clock.instant();
+    List<WriteRequest> requests = new ArrayList<>(records.size() + 1);
+    for (CrawlRecord record : records) {
+      CandidateBatch.origin(record.url()); // validates it
+      requests.add(new WriteRequest(Map.of(), Optional.of(record), now));
+    }
+    return requests;
   }
 
   /** {@inheritDoc} Exact: the due keys the write puts for the origin merged with those of {@code held}. */
@@ -461,9 +459,7 @@ public final class RocksCrawlStore implements CrawlStore {
   @Override
   public void recordAll(List<CrawlRecord> records) {
     if (records.isEmpty()) return;
-    Instant now = clock.instant();
-    List<WriteRequest> requests = new ArrayList<>(records.size());
-    for (CrawlRecord r : records) requests.add(withoutCandidates(r, now));
+    List<WriteRequest> requests = withoutCandidates(records);
     call(() -> writes.submitAll(requests));
   }
 
