@@ -104,6 +104,7 @@ final class FetchSweeper implements AutoCloseable {
     while (!closed) {
       LockSupport.parkNanos(this, periodNanos);
       if (closed) return;
+      Thread.interrupted(); // nobody should, but an interrupt left set would make every park return
       try {
         sweep(System.nanoTime());
       } catch (RuntimeException | Error e) {
