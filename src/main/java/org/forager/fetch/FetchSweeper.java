@@ -14,8 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  * timer thread that died, an action never started), which is what lets socket reads wait without a
  * timeout of their own.
  *
- * <p>Costs: registering and finishing a fetch is an add and a remove in a concurrent set (no lock
- * held, nothing else allocated); a finished fetch is removed at once, so the set holds only the
+ * <p>Costs: registering and finishing a fetch is an add and a remove in a concurrent set (O(1), no
+ * lock of ours; the entry and the set's node are all it allocates); a finished fetch is removed at
+ * once, so the set holds only the
  * fetches in flight, and a sweep is one pass over them. The thread wakes once a period, whatever
  * the number of fetches.
  *
@@ -25,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class FetchSweeper implements AutoCloseable {
 
-  /** The longest wait between sweeps: with the default 30 s timeout, a lost alarm costs 2 s more. */
+  /** The longest wait between sweeps: past its sweep time a fetch waits at most this long. */
   static final long MAX_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
   /** The shortest wait between sweeps, however short the timeout. */
   static final long MIN_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -41,8 +42,9 @@ final class FetchSweeper implements AutoCloseable {
   /**
    * The period for fetches of {@code timeoutNanos}: a quarter of the timeout, between
    * {@link #MIN_PERIOD_NANOS} and {@link #MAX_PERIOD_NANOS}. A fetch whose alarm is lost then ends
-   * at most a quarter timeout after its sweep time (2.25 timeouts from its start, 2 s late at most),
-   * and a short timeout (a test's, or an impatient crawl's) is not stretched by a whole second.
+   * at most a period after its sweep time (by 2.25 timeouts from its start; 61 s at the default
+   * 30 s), and a short timeout (a test's, or an impatient crawl's) is not stretched by a whole
+   * second.
    */
   static long periodFor(long timeoutNanos) {
     return Math.clamp(timeoutNanos / 4, MIN_PERIOD_NANOS, MAX_PERIOD_NANOS);

@@ -64,12 +64,12 @@ import org.forager.fetch.FetchResult.FailureKind;
  *       a shared timer ({@link DeadlineTimer}) aborts the exchange at the deadline, closing its
  *       connection wherever it is, so a server that drips one byte a second cannot hold a fetch past
  *       it. Socket reads have no timeout of their own (a read that waits with one costs a timer in
- *       the carrier pool); connecting has ({@code fetchTimeout}). The backup bound, should an alarm
- *       never fire: the fetcher's {@link FetchSweeper} runs the same abort once twice the timeout has
- *       passed since the fetch started, within a quarter timeout (at most 1 s) after that; and
- *       while bytes keep coming, the head is cut by {@link ResponseHeadLimits}' time bound and the
- *       body by the deadline checks between reads. So a fetch ends at its deadline, and with its
- *       alarm lost at 2.25 deadlines at worst, never later.
+ *       the carrier pool); connecting has one ({@code fetchTimeout}). The backup bound, should an
+ *       alarm never fire: the fetcher's {@link FetchSweeper} runs the same abort at its first sweep
+ *       after twice the timeout has passed since the fetch started (it sweeps every quarter
+ *       timeout, 10 ms to 1 s); and while bytes keep coming, the head is cut by
+ *       {@link ResponseHeadLimits}' time bound and the body by the deadline checks between reads. So
+ *       a fetch ends at its deadline, and with its alarm lost by about 2.25 deadlines, never later.
  *   <li>Response heads are bounded in line length, field count, total bytes and time
  *       ({@link ResponseHeadLimits}); past a bound: {@link FailureKind#PROTOCOL} (time:
  *       {@link FailureKind#TIMEOUT}).
