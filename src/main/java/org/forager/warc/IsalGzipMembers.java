@@ -32,13 +32,13 @@ final class IsalGzipMembers implements RecordCodec {
   }
 
   /**
-   * Members at igzip's {@code level}, 1 to 3.
+   * Members at igzip's {@code level}, 0 (its fastest) to 3.
    *
    * @throws IllegalStateException if ISA-L is not available ({@link Isal#unavailable})
    */
   IsalGzipMembers(int level) {
     if (level < Isal.MIN_LEVEL || level > Isal.MAX_LEVEL) {
-      throw new IllegalArgumentException("ISA-L gzip level must be 1 to 3: " + level);
+      throw new IllegalArgumentException("ISA-L level must be 0 to 3: " + level);
     }
     if (Isal.unavailable().isPresent()) throw new IllegalStateException(Isal.unavailable().get());
     this.level = level;

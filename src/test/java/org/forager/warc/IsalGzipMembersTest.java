@@ -57,7 +57,7 @@ class IsalGzipMembersTest {
 
   @Test
   void manyRecordsOfEverySizeReadBackMemberByMemberAtEveryLevel() throws IOException {
-    for (int level = 1; level <= 3; level++) {
+    for (int level = Isal.MIN_LEVEL; level <= Isal.MAX_LEVEL; level++) {
       IsalGzipMembers codec = new IsalGzipMembers(level);
       List<byte[]> records = new ArrayList<>();
       // Empty, one byte, a page, incompressible (igzip falls back to stored blocks), past the kept
@@ -104,7 +104,7 @@ class IsalGzipMembersTest {
   void itsFramingIsZlibsByteForByte() throws IOException {
     byte[] record = html(30_000, 7);
     byte[] zlib = new GzipMembers(1).compress(record);
-    for (int level = 1; level <= 3; level++) {
+    for (int level = Isal.MIN_LEVEL; level <= Isal.MAX_LEVEL; level++) {
       byte[] isal = new IsalGzipMembers(level).compress(record);
       for (int i = 0; i < GzipMembers.HEADER_LENGTH; i++) assertEquals(zlib[i], isal[i], "header byte " + i);
       for (int i = 1; i <= 8; i++) assertEquals(zlib[zlib.length - i], isal[isal.length - i], "trailer byte -" + i);
@@ -144,6 +144,18 @@ class IsalGzipMembersTest {
     RecordCompression.GzipEngine higher = RecordCompression.libdeflateUnavailable().isEmpty()
         ? RecordCompression.GzipEngine.LIBDEFLATE : RecordCompression.GzipEngine.ZLIB;
     assertEquals(higher, six.effectiveEngine(), "ISA-L has no level 6");
+  }
+
+  @Test
+  void fastestIsIgzipsLevelZeroAndTheSummarySaysSo() {
+    RecordCompression fastest = RecordCompression.gzip(RecordCompression.FASTEST);
+    assertEquals(RecordCompression.GzipEngine.ISAL, fastest.effectiveEngine());
+    assertEquals("gzip fastest (ISA-L igzip level 0)", fastest.describe());
+    byte[] record = html(30_000, 3);
+    assertArrayEquals(new IsalGzipMembers(0).compress(record), fastest.codec().compress(record));
+    assertEquals("gzip fastest (the JDK's zlib level 1)",
+        RecordCompression.gzip(RecordCompression.FASTEST, RecordCompression.GzipEngine.ZLIB).describe());
+    assertEquals("gzip level 0 (stored)", RecordCompression.gzip(0).describe(), "0 still stores");
   }
 
   @Test
