@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.fetch.FetchResult;
-import org.netpreserve.jwarc.WarcRecord;
 
 /**
  * Writes fetches to size-rotated WARC/1.1 files in one directory, each record compressed on its
@@ -58,6 +57,7 @@ public final class WarcRecorder implements AutoCloseable {
   private final Path dir;
   private final long maxFileBytes;
   private final RecordCodec codec;
+  private final RecordBytes recordBytes = new RecordBytes();
   private final String software;
   private final Optional<String> hostname;
   private final Optional<Path> indexDir;
@@ -201,9 +201,10 @@ public final class WarcRecorder implements AutoCloseable {
     return file;
   }
 
-  private byte[] compress(WarcRecord record) {
-    RecordBytes.Serialized serialized = RecordBytes.of(record);
-    return codec.compress(serialized.bytes(), serialized.length());
+  private byte[] compress(RecordToWrite record) {
+    try (RecordBytes.Serialized serialized = recordBytes.serialize(record.record(), record.block())) {
+      return codec.compress(serialized.bytes(), serialized.length());
+    }
   }
 
   /**
