@@ -1,33 +1,55 @@
 package org.forager.warc;
 
 import com.sun.jna.Memory;
+import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@link GzipMembers}' gzip members made whole by the system's {@link Isal} (igzip) instead of the
  * JDK's zlib: the same header and trailer byte for byte, a different DEFLATE stream that every gzip
  * reader reads. Thread-safe.
  *
- * <p>Each pooled slot holds an igzip stream with its level buffer and native buffers for a record
- * and its member, reused (a pool, not a thread-local: crawl threads are virtual threads, and only
- * about one per core compresses at a time). Buffers grown past {@link #KEEP_BUFFER_BYTES} by an
- * unusually large record are not kept. All of it is JNA {@link Memory}, freed by JNA once unreachable.
+ * <p>Each pooled slot holds an igzip stream with its level buffer and a native buffer for the
+ * record, reused (a pool, not a thread-local: crawl threads are virtual threads, and only about one
+ * per core compresses at a time). The member is written into a native output buffer of a second
+ * pool, which {@link #compressed} hands over as it is: the recorder writes it to the file from
+ * there (no copy into the Java heap and back out into the JDK's own native buffer) and gives it
+ * back once written; the stream's slot is free again as soon as the member is made. At most
+ * {@link #MAX_POOLED_OUTPUTS} outputs are kept; buffers grown past {@link #KEEP_BUFFER_BYTES} by an
+ * unusually large record are not kept. All of it is JNA {@link Memory}, freed by JNA once
+ * unreachable.
  */
 final class IsalGzipMembers implements RecordCodec {
 
   private static final long KEEP_BUFFER_BYTES = 4L << 20;
+  private static final int MIN_BUFFER_BYTES = 64 * 1024;
+  /** Outputs kept: several per core, since a member waits for the file's lock before it is written. */
+  static final int MAX_POOLED_OUTPUTS = 4 * Runtime.getRuntime().availableProcessors() + 4;
 
   private final int level;
   private final ConcurrentLinkedQueue<Slot> pool = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Output> outputs = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger pooledOutputs = new AtomicInteger();
 
-  /** A stream and its buffers; used by one thread at a time. */
+  /** A stream and its input buffer; used by one thread at a time. */
   private static final class Slot {
     final Isal.Stream stream;
     Memory in;
-    Memory out;
 
     Slot(int level) {
       stream = new Isal.Stream(level);
+    }
+  }
+
+  /** A native output buffer with a view of it made once; used by one thread at a time. */
+  private static final class Output {
+    final Memory memory;
+    final ByteBuffer view;
+
+    Output(long size) {
+      memory = new Memory(size);
+      view = memory.getByteBuffer(0, size);
     }
   }
 
@@ -46,20 +68,47 @@ final class IsalGzipMembers implements RecordCodec {
 
   @Override
   public byte[] compress(byte[] plain, int plainLength) {
+    try (Compressed member = compressed(plain, plainLength)) {
+      return member.toArray();
+    }
+  }
+
+  @Override
+  public Compressed compressed(byte[] plain, int plainLength) {
+    Output out = takeOutput(Isal.bound(plainLength));
     Slot slot = pool.poll();
     if (slot == null) slot = new Slot(level);
+    int length;
     try {
-      int bound = Isal.bound(plainLength);
-      if (slot.in == null || slot.in.size() < plainLength) slot.in = new Memory(Math.max(plainLength, 64 * 1024));
-      if (slot.out == null || slot.out.size() < bound) slot.out = new Memory(Math.max(bound, 64 * 1024));
+      if (slot.in == null || slot.in.size() < plainLength) slot.in = new Memory(Math.max(plainLength, MIN_BUFFER_BYTES));
       if (plainLength > 0) slot.in.write(0, plain, 0, plainLength);
-      int length = slot.stream.gzip(slot.in, plainLength, slot.out, (int) slot.out.size());
-      byte[] member = slot.out.getByteArray(0, length);
+      length = slot.stream.gzip(slot.in, plainLength, out.memory, (int) out.memory.size());
       if (slot.in.size() > KEEP_BUFFER_BYTES) slot.in = null;
-      if (slot.out.size() > KEEP_BUFFER_BYTES) slot.out = null;
-      return member;
+    } catch (RuntimeException e) {
+      giveBack(out);
+      throw e;
     } finally {
       pool.offer(slot);
     }
+    return new Compressed(out.view.clear().limit(length), () -> giveBack(out));
+  }
+
+  private Output takeOutput(int bound) {
+    Output out = outputs.poll();
+    if (out != null) {
+      pooledOutputs.decrementAndGet();
+      if (out.memory.size() >= bound) return out;
+      // Too small: dropped, so that the pool comes to hold buffers that fit the crawl's records.
+    }
+    return new Output(Math.max(bound, MIN_BUFFER_BYTES));
+  }
+
+  private void giveBack(Output out) {
+    if (out.memory.size() > KEEP_BUFFER_BYTES) return;
+    if (pooledOutputs.incrementAndGet() > MAX_POOLED_OUTPUTS) {
+      pooledOutputs.decrementAndGet();
+      return;
+    }
+    outputs.offer(out);
   }
 }

@@ -144,7 +144,7 @@ final class RecordBytes {
     if (buffer != null) pooled.decrementAndGet();
     long wanted = blockLength + 4096;
     if (buffer != null && buffer.length >= wanted) return buffer;
-    if (buffer != null) giveBack(buffer); // too small for this one: kept for the next
+    // A pooled buffer too small for this record is dropped: the pool comes to hold ones that fit.
     // Sized for the whole record: growing by doubling copied a 30 KB page three times.
     return new byte[(int) Math.min(Math.max(wanted, FIRST_BUFFER_BYTES), Integer.MAX_VALUE - 16)];
   }

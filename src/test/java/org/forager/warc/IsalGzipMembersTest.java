@@ -134,6 +134,41 @@ class IsalGzipMembersTest {
   }
 
   @Test
+  void membersHandedOverInTheirNativeBuffersStayIntactUntilClosed() throws Exception {
+    IsalGzipMembers codec = new IsalGzipMembers(1);
+    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        long seed = t;
+        done.add(threads.submit(() -> {
+          for (int round = 0; round < 20; round++) {
+            // Each thread holds more members than the pool keeps, one past the kept size, as a
+            // recorder holds members while it waits for the file's lock.
+            List<byte[]> records = new ArrayList<>();
+            List<Compressed> members = new ArrayList<>();
+            for (int i = 0; i < IsalGzipMembers.MAX_POOLED_OUTPUTS + 2; i++) {
+              int size = i == 3 && round % 5 == 0 ? 5 << 20 : 100 + (int) (seed * 7919 + i * 613 + round) % 70_000;
+              byte[] record = html(size, seed * 100_000 + round * 100 + i);
+              records.add(record);
+              members.add(codec.compressed(record, record.length));
+            }
+            for (int i = 0; i < records.size(); i++) {
+              assertArrayEquals(records.get(i), inflate(members.get(i).toArray()));
+              members.get(i).close();
+              members.get(i).close(); // a second close gives nothing back twice
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) f.get();
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
   void theDefaultEngineIsIsalAtLevelsOneToThreeWhereTheSystemHasIt() {
     assertEquals(RecordCompression.GzipEngine.ISAL, RecordCompression.defaults().effectiveEngine());
     assertTrue(RecordCompression.defaults().codec() instanceof IsalGzipMembers);
