@@ -62,15 +62,7 @@ public class WarcCorpusBenchmark {
   public void setUp() throws IOException {
     if (warc.isEmpty()) throw new IllegalArgumentException("give the corpus: -p warc=FILE (a WARC, e.g. bench/e2e's)");
     corpus = read(Path.of(warc), records).toArray(new byte[0][]);
-    String[] parts = codec.split("-");
-    int level = Integer.parseInt(parts[1]);
-    compressor = switch (parts[0]) {
-      case "isal" -> RecordCodecs.isal(level);
-      case "libdeflate" -> RecordCodecs.of(RecordCompression.gzip(level, RecordCompression.GzipEngine.LIBDEFLATE));
-      case "zlib" -> RecordCodecs.of(RecordCompression.gzip(level, RecordCompression.GzipEngine.ZLIB));
-      case "zstd" -> RecordCodecs.of(RecordCompression.zstd(level));
-      default -> throw new IllegalArgumentException("unknown codec " + codec);
-    };
+    compressor = codec(codec);
     long plain = 0;
     long packed = 0;
     for (byte[] record : corpus) {
@@ -81,6 +73,19 @@ public class WarcCorpusBenchmark {
         (double) packed / plain);
   }
 
+  /** The codec named {@code isal-N}, {@code libdeflate-N}, {@code zlib-N} or {@code zstd-N}. */
+  static UnaryOperator<byte[]> codec(String name) {
+    String[] parts = name.split("-");
+    int level = Integer.parseInt(parts[1]);
+    return switch (parts[0]) {
+      case "isal" -> RecordCodecs.isal(level);
+      case "libdeflate" -> RecordCodecs.of(RecordCompression.gzip(level, RecordCompression.GzipEngine.LIBDEFLATE));
+      case "zlib" -> RecordCodecs.of(RecordCompression.gzip(level, RecordCompression.GzipEngine.ZLIB));
+      case "zstd" -> RecordCodecs.of(RecordCompression.zstd(level));
+      default -> throw new IllegalArgumentException("unknown codec " + name);
+    };
+  }
+
   @Benchmark
   public int record() {
     byte[] record = corpus[next];
@@ -89,7 +94,7 @@ public class WarcCorpusBenchmark {
   }
 
   /** The first {@code limit} records, each as its bytes in the file (header, block, CRLF CRLF). */
-  private static List<byte[]> read(Path file, int limit) throws IOException {
+  static List<byte[]> read(Path file, int limit) throws IOException {
     List<byte[]> out = new ArrayList<>();
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
         InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw) {

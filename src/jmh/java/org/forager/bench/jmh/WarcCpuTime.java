@@ -3,11 +3,13 @@ package org.forager.bench.jmh;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Header;
 import org.forager.warc.BodyDigests;
@@ -20,7 +22,7 @@ import org.forager.warc.WarcRecorder;
  * the page's fetch written through {@link WarcRecorder#write} (request and response records
  * serialized, digested, compressed at {@code gzip_level} 1, appended to a file under {@code
  * java.io.tmpdir}), after a warm-up, in batches; prints the best and median batch's CPU µs a page
- * and the bytes the thread allocated a page. Uses only the public API, so the same class runs
+ * , the bytes the thread allocated a page and the file's bytes a page. Uses only the public API, so the same class runs
  * against an older build's jar to compare:
  *
  * <pre>java -Djava.io.tmpdir=/dev/shm -cp target/benchmarks.jar org.forager.bench.jmh.WarcCpuTime [level]</pre>
@@ -35,11 +37,12 @@ public final class WarcCpuTime {
     com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long self = Thread.currentThread().threadId();
     Path dir = ScratchDir.create("warc-cpu");
+    int warmUp = 30_000;
+    int batches = 40;
+    int batch = 2_000;
     try (WarcRecorder recorder = WarcRecorder.open(dir, 256L << 20, compression, "Forager/jmh")) {
       FetchResult.Response response = response();
-      for (int i = 0; i < 30_000; i++) page(recorder, response);
-      int batches = 40;
-      int batch = 2_000;
+      for (int i = 0; i < warmUp; i++) page(recorder, response);
       double[] cpu = new double[batches];
       long allocated = threads.getThreadAllocatedBytes(self);
       for (int b = 0; b < batches; b++) {
@@ -49,8 +52,12 @@ public final class WarcCpuTime {
       }
       allocated = threads.getThreadAllocatedBytes(self) - allocated;
       Arrays.sort(cpu);
-      System.out.printf("%s: CPU µs a page best %.2f, median %.2f; %,d bytes allocated a page%n",
+      System.out.printf("%s: CPU µs a page best %.2f, median %.2f; %,d bytes allocated a page",
           compression.describe(), cpu[0], cpu[batches / 2], allocated / ((long) batches * batch));
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      long bytes = files.mapToLong(f -> f.toFile().length()).sum();
+      System.out.printf("; %,d bytes a page in the files%n", bytes / (warmUp + (long) batches * batch));
     } finally {
       ScratchDir.delete(dir);
     }
