@@ -14,9 +14,10 @@ import java.util.function.UnaryOperator;
  * warm-up, so that each round compares them under the same load; prints each codec's best and
  * median CPU µs a record and its bytes against the first codec's.
  *
- * <pre>java -cp target/benchmarks.jar org.forager.bench.jmh.WarcCorpusCpuTime FILE RECORDS CODEC...</pre>
+ * <pre>java -cp target/benchmarks.jar org.forager.bench.jmh.WarcCorpusCpuTime FILE RECORDS [MIN-MAX] CODEC...</pre>
  *
- * e.g. {@code /tmp/bench.warc 6000 isal-0 isal-1 libdeflate-1 zlib-1}.
+ * e.g. {@code /tmp/bench.warc 6000 isal-0 isal-1 libdeflate-1 zlib-1}; {@code 0-4095} or {@code
+ * 4096-99999999} keeps only the records of those sizes (of the first {@code RECORDS}).
  */
 public final class WarcCorpusCpuTime {
 
@@ -24,7 +25,14 @@ public final class WarcCorpusCpuTime {
 
   public static void main(String[] args) throws Exception {
     List<byte[]> corpus = WarcCorpusBenchmark.read(Path.of(args[0]), Integer.parseInt(args[1]));
-    List<String> names = List.of(args).subList(2, args.length);
+    int first = 2;
+    if (args[2].matches("\\d+-\\d+")) {
+      long min = Long.parseLong(args[2].split("-")[0]);
+      long max = Long.parseLong(args[2].split("-")[1]);
+      corpus = corpus.stream().filter(r -> r.length >= min && r.length <= max).toList();
+      first = 3;
+    }
+    List<String> names = List.of(args).subList(first, args.length);
     List<UnaryOperator<byte[]>> codecs = new ArrayList<>();
     for (String name : names) codecs.add(WarcCorpusBenchmark.codec(name));
     long plain = corpus.stream().mapToLong(r -> r.length).sum();
