@@ -10,32 +10,36 @@ import java.util.concurrent.atomic.AtomicInteger;
  * JDK's zlib: the same header and trailer byte for byte, a different DEFLATE stream that every gzip
  * reader reads. Thread-safe.
  *
- * <p>Each pooled slot holds an igzip stream with its level buffer and a native buffer for the
- * record, reused (a pool, not a thread-local: crawl threads are virtual threads, and only about one
- * per core compresses at a time). The member is written into a native output buffer of a second
- * pool, which {@link #compressed} hands over as it is: the recorder writes it to the file from
- * there (no copy into the Java heap and back out into the JDK's own native buffer) and gives it
- * back once written; the stream's slot is free again as soon as the member is made. At most
- * {@link #MAX_POOLED_OUTPUTS} outputs are kept; buffers grown past {@link #KEEP_BUFFER_BYTES} by an
- * unusually large record are not kept. All of it is JNA {@link Memory}, freed by JNA once
- * unreachable.
+ * <p>Each pooled slot holds an igzip stream with its level buffer and native buffers for a record
+ * and its member, reused (a pool, not a thread-local: crawl threads are virtual threads, and only
+ * about one per core compresses at a time). {@link #compressed} writes the member into a native
+ * output buffer of a second pool instead and hands it over as it is: the recorder writes it to the
+ * file from there (no copy into the Java heap and back out into the JDK's own native buffer) and
+ * gives it back once written; the stream's slot is free again as soon as the member is made. At
+ * most {@link #MAX_LENT_OUTPUTS} outputs are out at once (many writers can wait for the file's
+ * lock, e.g. while a full file is flushed to disk): past that a member is copied to the heap as
+ * {@link #compress} does, so native memory stays bounded. Buffers grown past
+ * {@link #KEEP_BUFFER_BYTES} by an unusually large record are not kept. All of it is JNA
+ * {@link Memory}, freed by JNA once unreachable.
  */
 final class IsalGzipMembers implements RecordCodec {
 
   private static final long KEEP_BUFFER_BYTES = 4L << 20;
   private static final int MIN_BUFFER_BYTES = 64 * 1024;
-  /** Outputs kept: several per core, since a member waits for the file's lock before it is written. */
-  static final int MAX_POOLED_OUTPUTS = 4 * Runtime.getRuntime().availableProcessors() + 4;
+  /** Outputs out at once (and kept): several per core, since a member waits for the file's lock. */
+  static final int MAX_LENT_OUTPUTS = 4 * Runtime.getRuntime().availableProcessors() + 4;
 
   private final int level;
   private final ConcurrentLinkedQueue<Slot> pool = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Output> outputs = new ConcurrentLinkedQueue<>();
   private final AtomicInteger pooledOutputs = new AtomicInteger();
+  private final AtomicInteger lentOutputs = new AtomicInteger();
 
-  /** A stream and its input buffer; used by one thread at a time. */
+  /** A stream and its buffers; used by one thread at a time. */
   private static final class Slot {
     final Isal.Stream stream;
     Memory in;
+    Memory out;
 
     Slot(int level) {
       stream = new Isal.Stream(level);
@@ -68,29 +72,58 @@ final class IsalGzipMembers implements RecordCodec {
 
   @Override
   public byte[] compress(byte[] plain, int plainLength) {
-    try (Compressed member = compressed(plain, plainLength)) {
-      return member.toArray();
+    Slot slot = takeSlot();
+    try {
+      int bound = Isal.bound(plainLength);
+      if (slot.out == null || slot.out.size() < bound) slot.out = new Memory(Math.max(bound, MIN_BUFFER_BYTES));
+      int length = gzip(slot, plain, plainLength, slot.out);
+      byte[] member = slot.out.getByteArray(0, length);
+      if (slot.out.size() > KEEP_BUFFER_BYTES) slot.out = null;
+      return member;
+    } finally {
+      pool.offer(slot);
     }
   }
 
   @Override
   public Compressed compressed(byte[] plain, int plainLength) {
-    Output out = takeOutput(Isal.bound(plainLength));
-    Slot slot = pool.poll();
-    if (slot == null) slot = new Slot(level);
-    int length;
+    if (lentOutputs.incrementAndGet() > MAX_LENT_OUTPUTS) {
+      lentOutputs.decrementAndGet();
+      return Compressed.of(compress(plain, plainLength)); // native memory stays bounded: a heap copy
+    }
+    Output out;
     try {
-      if (slot.in == null || slot.in.size() < plainLength) slot.in = new Memory(Math.max(plainLength, MIN_BUFFER_BYTES));
-      if (plainLength > 0) slot.in.write(0, plain, 0, plainLength);
-      length = slot.stream.gzip(slot.in, plainLength, out.memory, (int) out.memory.size());
-      if (slot.in.size() > KEEP_BUFFER_BYTES) slot.in = null;
-    } catch (RuntimeException e) {
+      out = takeOutput(Isal.bound(plainLength));
+    } catch (RuntimeException | Error e) {
+      lentOutputs.decrementAndGet();
+      throw e;
+    }
+    int length;
+    Slot slot = null;
+    try {
+      slot = takeSlot();
+      length = gzip(slot, plain, plainLength, out.memory);
+    } catch (RuntimeException | Error e) {
       giveBack(out);
       throw e;
     } finally {
-      pool.offer(slot);
+      if (slot != null) pool.offer(slot);
     }
     return new Compressed(out.view.clear().limit(length), () -> giveBack(out));
+  }
+
+  private Slot takeSlot() {
+    Slot slot = pool.poll();
+    return slot != null ? slot : new Slot(level);
+  }
+
+  /** The member of {@code plain}'s first {@code plainLength} bytes, written into {@code out}; its length. */
+  private static int gzip(Slot slot, byte[] plain, int plainLength, Memory out) {
+    if (slot.in == null || slot.in.size() < plainLength) slot.in = new Memory(Math.max(plainLength, MIN_BUFFER_BYTES));
+    if (plainLength > 0) slot.in.write(0, plain, 0, plainLength);
+    int length = slot.stream.gzip(slot.in, plainLength, out, (int) out.size());
+    if (slot.in.size() > KEEP_BUFFER_BYTES) slot.in = null;
+    return length;
   }
 
   private Output takeOutput(int bound) {
@@ -104,8 +137,9 @@ final class IsalGzipMembers implements RecordCodec {
   }
 
   private void giveBack(Output out) {
+    lentOutputs.decrementAndGet();
     if (out.memory.size() > KEEP_BUFFER_BYTES) return;
-    if (pooledOutputs.incrementAndGet() > MAX_POOLED_OUTPUTS) {
+    if (pooledOutputs.incrementAndGet() > MAX_LENT_OUTPUTS) {
       pooledOutputs.decrementAndGet();
       return;
     }

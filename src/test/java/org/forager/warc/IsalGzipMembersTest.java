@@ -143,11 +143,11 @@ class IsalGzipMembersTest {
         long seed = t;
         done.add(threads.submit(() -> {
           for (int round = 0; round < 20; round++) {
-            // Each thread holds more members than the pool keeps, one past the kept size, as a
-            // recorder holds members while it waits for the file's lock.
+            // Each thread holds more members than the pool lends (the rest are copied to the heap),
+            // one past the kept size, as a recorder holds members while it waits for the file's lock.
             List<byte[]> records = new ArrayList<>();
             List<Compressed> members = new ArrayList<>();
-            for (int i = 0; i < IsalGzipMembers.MAX_POOLED_OUTPUTS + 2; i++) {
+            for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS + 2; i++) {
               int size = i == 3 && round % 5 == 0 ? 5 << 20 : 100 + (int) (seed * 7919 + i * 613 + round) % 70_000;
               byte[] record = html(size, seed * 100_000 + round * 100 + i);
               records.add(record);
@@ -166,6 +166,16 @@ class IsalGzipMembersTest {
     } finally {
       threads.shutdownNow();
     }
+    // Every output came back: as many as the bound are lent again (native), one more is a heap copy.
+    byte[] record = html(30_000, 5);
+    List<Compressed> held = new ArrayList<>();
+    for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS; i++) held.add(codec.compressed(record, record.length));
+    assertTrue(held.stream().allMatch(m -> m.bytes().isDirect()), "an output was never given back");
+    try (Compressed past = codec.compressed(record, record.length)) {
+      assertTrue(!past.bytes().isDirect(), "past the bound, a heap copy");
+      assertArrayEquals(record, inflate(past.toArray()));
+    }
+    held.forEach(Compressed::close);
   }
 
   @Test
