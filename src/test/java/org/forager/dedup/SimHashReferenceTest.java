@@ -16,11 +16,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Random;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.forager.store.Concurrently;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -146,27 +143,16 @@ class SimHashReferenceTest {
     List<byte[]> pages = new ArrayList<>();
     for (int k = 0; k < 64; k++) pages.add(soup(random, 50 + random.nextInt(2_000)));
     List<OptionalLong> expected = pages.stream().map(p -> SimHashReference.ofHtml(p, UTF_8)).toList();
-    int threads = 8;
-    CyclicBarrier start = new CyclicBarrier(threads);
-    try (var executor = Executors.newFixedThreadPool(threads)) {
-      List<Future<?>> runs = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int offset = t;
-        runs.add(executor.submit(() -> {
-          start.await();
-          for (int round = 0; round < 20; round++) {
-            for (int k = 0; k < pages.size(); k++) {
-              int page = (k + offset * 7) % pages.size();
-              assertEquals(expected.get(page), SimHash.ofHtml(pages.get(page), UTF_8), "page " + page);
-              String text = new String(pages.get(page), ISO_8859_1);
-              assertEquals(SimHashReference.ofText(text), SimHash.ofText(text), "text of page " + page);
-            }
-          }
-          return null;
-        }));
+    Concurrently.run(8, thread -> {
+      for (int round = 0; round < 20; round++) {
+        for (int k = 0; k < pages.size(); k++) {
+          int page = (k + thread * 7) % pages.size();
+          assertEquals(expected.get(page), SimHash.ofHtml(pages.get(page), UTF_8), "page " + page);
+          String text = new String(pages.get(page), ISO_8859_1);
+          assertEquals(SimHashReference.ofText(text), SimHash.ofText(text), "text of page " + page);
+        }
       }
-      for (Future<?> run : runs) run.get(2, TimeUnit.MINUTES);
-    }
+    });
   }
 
   /** Asserts every path's value; whether the UTF-8 one had enough words for a simhash. */

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.zip.GZIPInputStream;
+import org.forager.store.Concurrently;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -136,36 +137,25 @@ class IsalGzipMembersTest {
   @Test
   void membersHandedOverInTheirNativeBuffersStayIntactUntilClosed() throws Exception {
     IsalGzipMembers codec = new IsalGzipMembers(1);
-    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        long seed = t;
-        done.add(threads.submit(() -> {
-          for (int round = 0; round < 20; round++) {
-            // Each thread holds more members than the pool lends (the rest are copied to the heap),
-            // one past the kept size, as a recorder holds members while it waits for the file's lock.
-            List<byte[]> records = new ArrayList<>();
-            List<Compressed> members = new ArrayList<>();
-            for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS + 2; i++) {
-              int size = i == 3 && round % 5 == 0 ? 5 << 20 : 100 + (int) (seed * 7919 + i * 613 + round) % 70_000;
-              byte[] record = html(size, seed * 100_000 + round * 100 + i);
-              records.add(record);
-              members.add(codec.compressed(record, record.length));
-            }
-            for (int i = 0; i < records.size(); i++) {
-              assertArrayEquals(records.get(i), inflate(members.get(i).toArray()));
-              members.get(i).close();
-              members.get(i).close(); // a second close gives nothing back twice
-            }
-          }
-          return null;
-        }));
+    Concurrently.run(8, seed -> {
+      for (int round = 0; round < 20; round++) {
+        // Each thread holds more members than the pool lends (the rest are copied to the heap),
+        // one past the kept size, as a recorder holds members while it waits for the file's lock.
+        List<byte[]> records = new ArrayList<>();
+        List<Compressed> members = new ArrayList<>();
+        for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS + 2; i++) {
+          int size = i == 3 && round % 5 == 0 ? 5 << 20 : 100 + (int) (seed * 7919L + i * 613 + round) % 70_000;
+          byte[] record = html(size, seed * 100_000L + round * 100 + i);
+          records.add(record);
+          members.add(codec.compressed(record, record.length));
+        }
+        for (int i = 0; i < records.size(); i++) {
+          assertArrayEquals(records.get(i), inflate(members.get(i).toArray()));
+          members.get(i).close();
+          members.get(i).close(); // a second close gives nothing back twice
+        }
       }
-      for (Future<?> f : done) f.get();
-    } finally {
-      threads.shutdownNow();
-    }
+    });
     // Every output came back: as many as the bound are lent again (native), one more is a heap copy.
     byte[] record = html(30_000, 5);
     List<Compressed> held = new ArrayList<>();

@@ -20,12 +20,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.zip.GZIPInputStream;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Header;
+import org.forager.store.Concurrently;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,50 +121,28 @@ class RecordBytesTest {
   @Test
   void threadsSharingThePoolEachGetTheirOwnRecord() throws Exception {
     RecordBytes bytes = new RecordBytes();
-    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < 16; t++) {
-        long seed = t;
-        done.add(threads.submit(() -> {
-          for (int i = 0; i < 40; i++) {
-            int size = i % 10 == 9 ? RecordBytes.KEEP_BUFFER_BYTES + 1 : 500 + (int) (seed * 997 + i * 131) % 60_000;
-            for (RecordToWrite record : records(seed * 1000 + i, size)) {
-              assertArrayEquals(jwarc(record.record()), pooled(bytes, record));
-            }
-          }
-          return null;
-        }));
+    Concurrently.run(16, seed -> {
+      for (int i = 0; i < 40; i++) {
+        int size = i % 10 == 9 ? RecordBytes.KEEP_BUFFER_BYTES + 1 : 500 + (int) (seed * 997L + i * 131) % 60_000;
+        for (RecordToWrite record : records(seed * 1000L + i, size)) {
+          assertArrayEquals(jwarc(record.record()), pooled(bytes, record));
+        }
       }
-      for (Future<?> f : done) f.get();
-    } finally {
-      threads.shutdownNow();
-    }
+    });
   }
 
   @Test
   void aFileWrittenByManyThreadsHoldsJwarcsBytesMemberByMember() throws Exception {
-    int fetches = 0;
+    int threads = 8;
+    int fetches = threads * 25;
     try (WarcRecorder recorder = WarcRecorder.open(dir, WarcRecorder.DEFAULT_MAX_FILE_BYTES, "Forager/test")) {
-      ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-      try {
-        List<Future<?>> done = new ArrayList<>();
-        for (int t = 0; t < 8; t++) {
-          long seed = t;
-          done.add(threads.submit(() -> {
-            for (int i = 0; i < 25; i++) {
-              int size = i == 7 ? 2 * RecordBytes.KEEP_BUFFER_BYTES : 100 + (int) (seed * 7919 + i * 613) % 40_000;
-              recorder.write(page("https://example.org/" + seed + "/" + i, i == 3 ? 304 : 200, html(size, i),
-                  Optional.empty()));
-            }
-            return null;
-          }));
-          fetches += 25;
+      Concurrently.run(threads, seed -> {
+        for (int i = 0; i < 25; i++) {
+          int size = i == 7 ? 2 * RecordBytes.KEEP_BUFFER_BYTES : 100 + (int) (seed * 7919L + i * 613) % 40_000;
+          recorder.write(page("https://example.org/" + seed + "/" + i, i == 3 ? 304 : 200, html(size, i),
+              Optional.empty()));
         }
-        for (Future<?> f : done) f.get();
-      } finally {
-        threads.shutdownNow();
-      }
+      });
     }
     Path file = WarcFiles.list(dir, ".warc.gz").getFirst();
     byte[] all = Files.readAllBytes(file);
