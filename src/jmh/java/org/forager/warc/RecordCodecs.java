@@ -15,4 +15,10 @@ public final class RecordCodecs {
     RecordCodec codec = compression.codec();
     return codec::compress;
   }
+
+  /** ISA-L igzip at its own {@code level}, 0 to 3 (0: its fastest, not stored). */
+  public static UnaryOperator<byte[]> isal(int level) {
+    RecordCodec codec = new IsalGzipMembers(level);
+    return codec::compress;
+  }
 }

@@ -209,18 +209,24 @@ final class ConfigReader {
     CrawlConfig.Warc defaults = CrawlConfig.Warc.defaults();
     CrawlConfig.Warc warc = new CrawlConfig.Warc(
         section.get("max_file_size", Values::positiveSize).orElse(defaults.maxFileBytes()),
-        section.get("gzip_level", (path, node) -> Values.wholeNumber(path, node, 0, 9))
-            .map(Long::intValue).orElse(defaults.gzipLevel()),
+        section.get("gzip_level", ConfigReader::gzipLevel).orElse(defaults.gzipLevel()),
         section.get("compression", ConfigReader::warcCompression).orElse(defaults.compression()),
         section.get("zstd_level", (path, node) -> Values.wholeNumber(path, node, 1, 19))
             .map(Long::intValue).orElse(defaults.zstdLevel()),
         section.get("gzip_engine", ConfigReader::gzipEngine).orElse(defaults.gzipEngine()));
     if (warc.gzipEngine() == CrawlConfig.Warc.GzipEngine.ISAL && warc.gzipLevel() > 3) {
       throw ConfigException.at(section.path() + ".gzip_engine",
-          "isal compresses at gzip_level 1 to 3 (found " + warc.gzipLevel()
+          "isal compresses at gzip_level 1 to 3 or fastest (found " + warc.gzipLevel()
               + "); use auto or libdeflate for higher levels");
     }
     return warc;
+  }
+
+  /** A whole number 0 to 9, or {@code fastest}: the engine's own fastest mode, not a zlib level. */
+  private static int gzipLevel(String path, JsonNode node) {
+    if (node.isIntegralNumber()) return (int) Values.wholeNumber(path, node, 0, 9);
+    if (node.isTextual() && node.textValue().equals("fastest")) return CrawlConfig.Warc.GZIP_FASTEST;
+    throw ConfigException.at(path, "must be 0 to 9 or fastest, found " + Values.describe(node));
   }
 
   private static CrawlConfig.Warc.GzipEngine gzipEngine(String path, JsonNode node) {

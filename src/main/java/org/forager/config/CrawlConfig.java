@@ -369,11 +369,18 @@ public record CrawlConfig(
    * WARC output.
    *
    * @param maxFileBytes a file is finished and a new one started once it reaches this size
-   * @param gzipLevel deflate level of each record's gzip member, 0 (store) to 9 (smallest)
+   * @param gzipLevel deflate level of each record's gzip member, 0 (store) to 9 (smallest), or
+   *     {@link #GZIP_FASTEST}
    * @param compression how each record is compressed: a gzip member or a zstd frame
    * @param zstdLevel zstd level of each record's frame, 1 (fastest) to 19
    */
   public record Warc(long maxFileBytes, int gzipLevel, Compression compression, int zstdLevel, GzipEngine gzipEngine) {
+
+    /**
+     * {@code gzip_level: fastest}: the gzip engine's fastest mode, which is no zlib level (ISA-L
+     * igzip's level 0; libdeflate's and zlib's level 1). Not 0, which stores.
+     */
+    public static final int GZIP_FASTEST = -1;
 
     /** The container of each record (docs/warc.md says which readers read which). */
     public enum Compression {
@@ -390,9 +397,12 @@ public record CrawlConfig(
 
     /** What makes the gzip members' DEFLATE streams (docs/warc.md). */
     public enum GzipEngine {
-      /** ISA-L at gzip levels 1 to 3 when the system has it, else libdeflate, else the JDK's zlib: the default. */
+      /**
+       * ISA-L at gzip levels 1 to 3 and fastest when the system has it, else libdeflate, else the
+       * JDK's zlib: the default.
+       */
       AUTO,
-      /** The system's ISA-L (igzip), gzip levels 1 to 3; the crawl refuses to start without it. */
+      /** The system's ISA-L (igzip), gzip levels 1 to 3 and fastest; the crawl refuses to start without it. */
       ISAL,
       /** The system's libdeflate; the crawl refuses to start without it. */
       LIBDEFLATE,

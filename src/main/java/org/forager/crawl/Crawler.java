@@ -213,7 +213,8 @@ public final class Crawler implements AutoCloseable {
    */
   public static RecordCompression recordCompression(CrawlConfig.Warc warc) {
     return switch (warc.compression()) {
-      case GZIP -> RecordCompression.gzip(warc.gzipLevel(),
+      case GZIP -> RecordCompression.gzip(
+          warc.gzipLevel() == CrawlConfig.Warc.GZIP_FASTEST ? RecordCompression.FASTEST : warc.gzipLevel(),
           RecordCompression.GzipEngine.valueOf(warc.gzipEngine().name()));
       case ZSTD -> RecordCompression.zstd(warc.zstdLevel());
     };

@@ -108,13 +108,15 @@ final class OriginWorkingSet implements TaskSource {
 
   @Override
   public synchronized List<OriginTask> next(int max) {
-    List<OriginTask> tasks = new ArrayList<>(Math.min(max, PAGE));
+    // Made at the first origin: the scheduler asks at every wake, and most asks find none.
+    List<OriginTask> tasks = List.of();
     while (tasks.size() < max) {
       Origin origin = nextOrigin();
       if (origin == null) break;
       if (active.containsKey(origin) || failed.contains(origin) || blocked.test(origin)) continue;
       OriginCrawler crawler = newCrawler.apply(origin);
       active.put(origin, crawler);
+      if (tasks.isEmpty()) tasks = new ArrayList<>(Math.min(max, PAGE));
       tasks.add(crawler);
     }
     return tasks;

@@ -9,7 +9,7 @@ import java.nio.LongBuffer;
  * each class byte, bit 7 is set for an ASCII letter or digit and bit 6 for {@code '<'} or
  * {@code '&'} (and for the non-ASCII bytes 0xBC and 0xA6, which stop ASCII text anyway); the other
  * bits mean nothing. Classified a window of 4 KB at a time, as the reading reaches it. One instance
- * serves one page; not thread-safe.
+ * serves one page at a time ({@link #of}); not thread-safe.
  *
  * <p>Eight bytes are classified at once in a long, by arithmetic on seven-bit values (as in
  * {@link Swar}): a few operations per 8 bytes without vector instructions, and a loop over a
@@ -25,17 +25,21 @@ final class ByteClasses {
   private static final long TOPS = Swar.TOPS;
   private static final long SIXES = TOPS >>> 1;
 
-  private final byte[] page;
-  private final ByteBuffer pageBytes;
+  private byte[] page = new byte[0];
+  private ByteBuffer pageBytes = ByteBuffer.wrap(page);
   private final byte[] classes = new byte[WINDOW];
   private final LongBuffer classLongs = ByteBuffer.wrap(classes).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
   private final long[] eights = new long[WINDOW / Long.BYTES];
   private int start; // the page index of classes[0]
   private int end;
 
-  ByteClasses(byte[] page) {
+  /** This instance, now classifying {@code page} (nothing classified yet). */
+  ByteClasses of(byte[] page) {
     this.page = page;
     this.pageBytes = ByteBuffer.wrap(page);
+    start = 0;
+    end = 0;
+    return this;
   }
 
   /**

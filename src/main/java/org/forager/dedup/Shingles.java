@@ -24,6 +24,13 @@ final class Shingles {
   private int buffered;
   private long total;
 
+  /** Forgets every word added: as new. */
+  void reset() {
+    buffered = 0;
+    total = 0;
+    votes.reset();
+  }
+
   /** Adds the next {@code count} words, by their FNV-1a hashes. */
   void add(long[] hashes, int count) {
     for (int k = 0; k < count; ) {

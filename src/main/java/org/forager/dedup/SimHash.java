@@ -47,7 +47,15 @@ public final class SimHash {
   }
 
   private static OptionalLong ofWords(String s, boolean html) {
-    Shingles shingles = new Shingles();
+    Workspace workspace = Workspace.take();
+    try {
+      return ofWords(s, html, workspace.shingles);
+    } finally {
+      workspace.give();
+    }
+  }
+
+  private static OptionalLong ofWords(String s, boolean html, Shingles shingles) {
     int n = s.length();
     int i = 0;
     while (i < n) {

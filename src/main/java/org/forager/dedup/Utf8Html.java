@@ -22,19 +22,22 @@ final class Utf8Html {
   private final WordHashes words;
   private final ByteClasses classes;
 
-  private Utf8Html(byte[] b, WordHashes words) {
+  private Utf8Html(byte[] b, WordHashes words, ByteClasses classes) {
     this.b = b;
     this.words = words;
-    this.classes = new ByteClasses(b);
+    this.classes = classes.of(b);
   }
 
   /** The simhash of UTF-8 HTML; empty with fewer than {@value Shingles#SHINGLE} words. */
   static OptionalLong simhash(byte[] b) {
-    Shingles shingles = new Shingles();
-    WordHashes words = new WordHashes(shingles);
-    new Utf8Html(b, words).read();
-    words.flush();
-    return shingles.simhash();
+    Workspace workspace = Workspace.take();
+    try {
+      new Utf8Html(b, workspace.words, workspace.classes).read();
+      workspace.words.flush();
+      return workspace.shingles.simhash();
+    } finally {
+      workspace.give();
+    }
   }
 
   private void read() {

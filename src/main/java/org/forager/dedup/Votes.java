@@ -1,5 +1,7 @@
 package org.forager.dedup;
 
+import java.util.Arrays;
+
 /**
  * Per bit of 64-bit features, whether more of them have it set than not. Not thread-safe.
  *
@@ -12,6 +14,12 @@ final class Votes {
 
   private final long[] planes = new long[Long.SIZE];
   private long features;
+
+  /** Forgets every feature added: as new. */
+  void reset() {
+    Arrays.fill(planes, 0L);
+    features = 0;
+  }
 
   /** Adds {@code features[0, count)}. */
   void add(long[] f, int count) {

@@ -62,6 +62,11 @@ final class WordHashes {
     this.shingles = shingles;
   }
 
+  /** Forgets the words not yet flushed: as new. */
+  void reset() {
+    count = 0;
+  }
+
   /**
    * Adds the words of ASCII letters and digits {@code b[at + first, at + last]}, for each pair of the
    * set bits of {@code firsts} and {@code lasts} in turn: the words of up to 64 bytes.

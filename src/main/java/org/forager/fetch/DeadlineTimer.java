@@ -15,15 +15,12 @@ import java.util.concurrent.TimeUnit;
  * When no thread can be started for an action (out of memory), it runs on the timer thread itself:
  * later deadlines may then fire late, but none is lost. Should the timer thread die anyway, the
  * executor starts a new one on the next {@link #schedule}; and a fetch whose alarm never fires is
- * still bounded without it (see {@link HttpFetcher}: the socket timeout bounds every read, the head
- * parser and the body reader check the deadline between reads).
+ * still ended without it, by the fetcher's {@link FetchSweeper} (see {@link HttpFetcher}).
  */
 final class DeadlineTimer implements AutoCloseable {
 
-  private static final System.Logger LOG = System.getLogger(DeadlineTimer.class.getName());
-
   private final ScheduledThreadPoolExecutor executor;
-  private final ThreadFactory actionThreads;
+  private final AbortThreads actions;
 
   DeadlineTimer() {
     this(Thread.ofVirtual().name("forager-fetch-abort").factory());
@@ -31,7 +28,7 @@ final class DeadlineTimer implements AutoCloseable {
 
   /** @param actionThreads makes the (unstarted) thread each action runs on */
   DeadlineTimer(ThreadFactory actionThreads) {
-    this.actionThreads = actionThreads;
+    this.actions = new AbortThreads(actionThreads);
     executor = new ScheduledThreadPoolExecutor(1, runnable -> {
       Thread thread = new Thread(runnable, "forager-fetch-deadlines");
       thread.setDaemon(true);
@@ -43,27 +40,7 @@ final class DeadlineTimer implements AutoCloseable {
 
   /** Runs {@code action} after {@code delayNanos} unless the returned alarm is cancelled first. */
   ScheduledFuture<?> schedule(long delayNanos, Runnable action) {
-    return executor.schedule(() -> fire(action), delayNanos, TimeUnit.NANOSECONDS);
-  }
-
-  private void fire(Runnable action) {
-    Thread thread;
-    try {
-      thread = actionThreads.newThread(() -> runLogged(action));
-      if (thread == null) throw new IllegalStateException("no thread for a deadline action");
-      thread.start();
-    } catch (RuntimeException | Error e) {
-      // Late is better than never: this fetch must still be cut.
-      runLogged(action);
-    }
-  }
-
-  private static void runLogged(Runnable action) {
-    try {
-      action.run();
-    } catch (RuntimeException | Error e) {
-      LOG.log(System.Logger.Level.WARNING, "a fetch deadline action failed", e);
-    }
+    return executor.schedule(() -> actions.start(action), delayNanos, TimeUnit.NANOSECONDS);
   }
 
   @Override

@@ -60,11 +60,16 @@ import org.forager.fetch.FetchResult.FailureKind;
  *       13.1). No cookies, no authentication, no proxy, and no userinfo from the URL is ever sent.
  *   <li>One total deadline ({@code fetchTimeout}) covers connection, response head and body. Passed
  *       before the head: {@link FailureKind#TIMEOUT}. Passed while reading the body: the response
- *       with what was read, truncated ({@link FetchResult.Truncation#DEADLINE}). A shared timer aborts
- *       the connection at the deadline, so a server that drips one byte a second cannot hold a fetch
- *       past it. Should an alarm never fire, the fetch is still bounded: connecting and each read by
- *       the socket timeout ({@code fetchTimeout}), the head by {@link ResponseHeadLimits}' time
- *       bound, the body by the deadline checks between reads; about two deadlines at worst.
+ *       with what was read, truncated ({@link FetchResult.Truncation#DEADLINE}). The primary bound:
+ *       a shared timer ({@link DeadlineTimer}) aborts the exchange at the deadline, closing its
+ *       connection wherever it is, so a server that drips one byte a second cannot hold a fetch past
+ *       it. Socket reads have no timeout of their own (a read that waits with one costs a timer in
+ *       the carrier pool); connecting has one ({@code fetchTimeout}). The backup bound, should an
+ *       alarm never fire: the fetcher's {@link FetchSweeper} runs the same abort at its first sweep
+ *       after twice the timeout has passed since the fetch started (it sweeps every quarter
+ *       timeout, 10 ms to 1 s); and while bytes keep coming, the head is cut by
+ *       {@link ResponseHeadLimits}' time bound and the body by the deadline checks between reads. So
+ *       a fetch ends at its deadline, and with its alarm lost by about 2.25 deadlines, never later.
  *   <li>Response heads are bounded in line length, field count, total bytes and time
  *       ({@link ResponseHeadLimits}); past a bound: {@link FailureKind#PROTOCOL} (time:
  *       {@link FailureKind#TIMEOUT}).
@@ -83,7 +88,8 @@ import org.forager.fetch.FetchResult.FailureKind;
  * </ul>
  *
  * <p>Thread-safe and meant to be shared by all crawl threads; each fetch costs one pooled connection
- * lease and one timer entry. {@link #close()} closes every connection.
+ * lease, one timer entry and one sweeper entry. Each fetcher has its own timer and sweeper thread
+ * (a crawl builds one fetcher). {@link #close()} closes every connection and stops both threads.
  */
 public final class HttpFetcher implements Fetcher {
 
@@ -192,6 +198,9 @@ public final class HttpFetcher implements Fetcher {
   private final PoolingHttpClientConnectionManager connections;
   private final CloseableHttpClient client;
   private final DeadlineTimer timer;
+  private final FetchSweeper sweeper;
+  /** From a fetch's start to its sweep: twice the timeout, so never before its alarm. */
+  private final long sweepAfterNanos;
   private final BodyReader bodyReader;
 
   public HttpFetcher(Options options) {
@@ -200,13 +209,23 @@ public final class HttpFetcher implements Fetcher {
 
   /** With the deadline timer given: tests use one whose alarms never fire. */
   HttpFetcher(Options options, DeadlineTimer timer) {
+    this(options, timer, new FetchSweeper(FetchSweeper.periodFor(options.fetchTimeout().toNanos())));
+  }
+
+  /** With the deadline timer and the sweeper given; the fetcher closes both. */
+  HttpFetcher(Options options, DeadlineTimer timer, FetchSweeper sweeper) {
     this.options = Objects.requireNonNull(options, "options");
     this.timer = Objects.requireNonNull(timer, "timer");
+    this.sweeper = Objects.requireNonNull(sweeper, "sweeper");
     this.timeoutNanos = options.fetchTimeout().toNanos();
+    // Saturated: a timeout of centuries must not wrap the sweep time into the past.
+    this.sweepAfterNanos = timeoutNanos > Long.MAX_VALUE / 4 ? Long.MAX_VALUE / 2 : 2 * timeoutNanos;
     this.bodyReader = new BodyReader(options.maxPageBytes(), options.maxDecompressionRatio());
     this.connections = connectionManager(options);
     Timeout timeout = Timeout.of(timeoutNanos, TimeUnit.NANOSECONDS);
-    // Every request starts its clock here, so the whole timeout is its budget for each phase.
+    // Every request starts its clock here, so the whole timeout is its budget for each phase. The
+    // response timeout would set the socket's read timeout for each exchange: it is off, see
+    // connectionManager.
     RequestConfig requestConfig = RequestConfig.custom()
         .setRedirectsEnabled(false)
         .setAuthenticationEnabled(false)
@@ -214,7 +233,7 @@ public final class HttpFetcher implements Fetcher {
         .setExpectContinueEnabled(false)
         .setProtocolUpgradeEnabled(false)
         .setConnectionRequestTimeout(timeout)
-        .setResponseTimeout(timeout)
+        .setResponseTimeout(Timeout.DISABLED)
         .build();
     this.client = HttpClients.custom()
         .setConnectionManager(connections)
@@ -253,10 +272,14 @@ public final class HttpFetcher implements Fetcher {
         .setConnPoolPolicy(PoolReusePolicy.LIFO)
         .setMaxConnPerRoute(1)
         .setMaxConnTotal(options.maxConnections())
-        .setDefaultSocketConfig(SocketConfig.custom().setSoTimeout(timeout).setTcpNoDelay(true).build())
+        // Reads wait without a timeout (SO_TIMEOUT 0): on a virtual thread each read that waits with
+        // one schedules and cancels a timer in the carrier pool (~3 % of a crawl's CPU). The fetch's
+        // deadline alarm and, should it be lost, the sweeper end a read that waits too long. HttpCore
+        // defaults to 3 minutes, so 0 is set here, on the connection and on each request.
+        .setDefaultSocketConfig(SocketConfig.custom().setSoTimeout(Timeout.DISABLED).setTcpNoDelay(true).build())
         .setDefaultConnectionConfig(ConnectionConfig.custom()
-            .setConnectTimeout(timeout)
-            .setSocketTimeout(timeout)
+            .setConnectTimeout(timeout) // once per connection, not per read
+            .setSocketTimeout(Timeout.DISABLED)
             // A connection idle this long is checked before reuse (up to 1 ms): one the server
             // closed while idle is replaced, not sent a request. Keep-alive timeouts are seconds,
             // so a shorter idle rarely finds one closed; the close the check cannot see (in flight,
@@ -296,10 +319,12 @@ public final class HttpFetcher implements Fetcher {
         .ifPresent(v -> get.setHeader("If-Modified-Since", v));
 
     AtomicBoolean expired = new AtomicBoolean();
-    ScheduledFuture<?> alarm = timer.schedule(timeoutNanos, () -> {
+    Runnable abort = () -> {
       expired.set(true);
-      get.cancel(); // closes the connection at once, wherever the exchange is
-    });
+      get.cancel(); // closes the connection at once, wherever the exchange is; once, whoever calls
+    };
+    ScheduledFuture<?> alarm = timer.schedule(timeoutNanos, abort);
+    FetchSweeper.Entry swept = sweeper.register(start + sweepAfterNanos, abort);
     try {
       Sent sent;
       try {
@@ -319,6 +344,7 @@ public final class HttpFetcher implements Fetcher {
       }
     } finally {
       alarm.cancel(false);
+      swept.close();
     }
   }
 
@@ -437,9 +463,15 @@ public final class HttpFetcher implements Fetcher {
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
   }
 
+  /** How many fetches the sweeper holds: those in flight. */
+  int fetchesInFlight() {
+    return sweeper.inFlight();
+  }
+
   @Override
   public void close() {
     timer.close();
+    sweeper.close();
     try {
       client.close();
     } catch (IOException e) {

@@ -22,8 +22,9 @@ import org.apache.hc.core5.http.io.SessionInputBuffer;
  *   <li>at most {@link #MAX_HEAD_BYTES} in all, informational (1xx) heads before the final one
  *       included;
  *   <li>complete within {@code maxHeadTime} of the start of its parse, checked before each read,
- *       so the head stays bounded in time even without the fetcher's deadline timer (each read is
- *       itself bounded by the socket timeout).
+ *       so a head that keeps coming stays bounded in time even without the fetcher's deadline
+ *       timer (a read that waits is ended by the timer, or else by the fetcher's
+ *       {@link FetchSweeper}).
  * </ul>
  * A head over a size bound fails with a {@link MessageConstraintException} (a protocol failure), one
  * over the time bound with a {@link SocketTimeoutException}. Memory per head stays within a small

@@ -162,7 +162,7 @@ public final class Scope {
       }
       return false;
     }
-    return origins.contains(url.subSequence(0, Hosts.authorityEnd(url, Hosts.hostStart(url))));
+    return origins.containsPrefix(url, Hosts.authorityEnd(url, Hosts.hostStart(url)));
   }
 
   /** {@code scheme://host[:port]} of a normalized http(s) URL: what {@link Origin#toString} gives. */

@@ -56,9 +56,29 @@ public record Origin(String scheme, String host, int port) implements Comparable
 
   /** Whether a normalized URL belongs to this origin. */
   public boolean contains(String normalizedUrl) {
-    String prefix = toString();
-    return normalizedUrl.startsWith(prefix)
-        && (normalizedUrl.length() == prefix.length() || normalizedUrl.charAt(prefix.length()) == '/');
+    // toString() compared piece by piece, without building it: this runs for every link of a page.
+    if (!normalizedUrl.startsWith(scheme) || !normalizedUrl.startsWith("://", scheme.length())) return false;
+    int at = scheme.length() + 3;
+    if (!normalizedUrl.startsWith(host, at)) return false;
+    at += host.length();
+    if (port != defaultPort(scheme)) {
+      if (at == normalizedUrl.length() || normalizedUrl.charAt(at) != ':') return false;
+      at = portEnd(normalizedUrl, at + 1, port);
+      if (at < 0) return false;
+    }
+    return at == normalizedUrl.length() || normalizedUrl.charAt(at) == '/';
+  }
+
+  /** Where the decimal {@code port} written at {@code from} (as toString() writes it) ends; -1 if it is not there. */
+  private static int portEnd(String url, int from, int port) {
+    int digits = port < 10 ? 1 : port < 100 ? 2 : port < 1_000 ? 3 : port < 10_000 ? 4 : 5;
+    int end = from + digits;
+    if (end > url.length()) return -1;
+    int rest = port;
+    for (int i = end - 1; i >= from; i--, rest /= 10) {
+      if (url.charAt(i) != '0' + rest % 10) return -1;
+    }
+    return end;
   }
 
   /** The URL of this origin's robots.txt (RFC 9309 section 2.3). */

@@ -40,7 +40,7 @@ final class CaptureRecords {
    *
    * @param cdxj empty for a record without an index line (a request)
    */
-  record Entry(WarcRecord record, Optional<CdxjLines.Fields> cdxj) {}
+  record Entry(RecordToWrite record, Optional<CdxjLines.Fields> cdxj) {}
 
   private CaptureRecords() {}
 
@@ -58,23 +58,26 @@ final class CaptureRecords {
 
     List<Entry> records = new ArrayList<>(2);
     if (hasRequest) {
-      byte[] head = response.requestHead();
+      byte[] requestHead = response.requestHead();
       WarcRequest.Builder b = new WarcRequest.Builder(response.url())
           .version(MessageVersion.WARC_1_1)
           .recordId(requestId)
           .date(date)
           .concurrentTo(urn(responseId))
-          .blockDigest(Digests.sha1(head))
-          .body(MediaType.HTTP_REQUEST, head);
+          .blockDigest(Digests.sha1(requestHead))
+          .body(MediaType.HTTP_REQUEST, requestHead);
       ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
-      records.add(new Entry(b.build(), Optional.empty()));
+      records.add(new Entry(new RecordToWrite(b.build(), List.of(requestHead)), Optional.empty()));
     }
     boolean revisit = response.status() == 304;
+    byte[] head = HttpHead.of(response);
     WarcCaptureRecord capture = revisit
-        ? revisit(response, date, ip, responseId, hasRequest ? Optional.of(requestId) : Optional.empty())
-        : response(response, digests, date, ip, responseId,
+        ? revisit(response, head, date, ip, responseId, hasRequest ? Optional.of(requestId) : Optional.empty())
+        : response(response, head, digests, date, ip, responseId,
             hasRequest ? Optional.of(requestId) : Optional.empty());
-    records.add(new Entry(capture, cdxj(response, capture, date, revisit)));
+    // The block is the HTTP head, then for a response the payload: what each record's body reads.
+    List<byte[]> block = revisit ? List.of(head) : List.of(head, response.rawBody());
+    records.add(new Entry(new RecordToWrite(capture, block), cdxj(response, capture, date, revisit)));
     return records;
   }
 
@@ -95,9 +98,8 @@ final class CaptureRecords {
         record.headers().first("WARC-Payload-Digest")));
   }
 
-  private static WarcResponse response(FetchResult.Response r, BodyDigests digests, Instant date,
+  private static WarcResponse response(FetchResult.Response r, byte[] head, BodyDigests digests, Instant date,
       Optional<String> ip, UUID id, Optional<UUID> requestId) {
-    byte[] head = HttpHead.of(r);
     byte[] payload = r.rawBody();
     WarcResponse.Builder b = new WarcResponse.Builder(r.url())
         .version(MessageVersion.WARC_1_1)
@@ -129,9 +131,8 @@ final class CaptureRecords {
   }
 
   /** Headers only: a 304 has no payload, and the profile says the content did not change. */
-  private static WarcRevisit revisit(FetchResult.Response r, Instant date, Optional<String> ip, UUID id,
+  private static WarcRevisit revisit(FetchResult.Response r, byte[] head, Instant date, Optional<String> ip, UUID id,
       Optional<UUID> requestId) {
-    byte[] head = HttpHead.of(r);
     WarcRevisit.Builder b = new WarcRevisit.Builder(r.url(), SERVER_NOT_MODIFIED)
         .version(MessageVersion.WARC_1_1)
         .recordId(id)

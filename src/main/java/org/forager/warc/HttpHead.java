@@ -30,12 +30,39 @@ final class HttpHead {
 
   /** Status line, header fields in received order, and the empty line that ends the head. */
   static byte[] of(FetchResult.Response response) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+    int size = 64 + response.reason().length();
+    for (Header h : response.headers()) size += RENAMED_TRANSFER_ENCODING.length() + h.value().length() + 4;
+    ByteArrayOutputStream out = new ByteArrayOutputStream(size);
     line(out, statusLineVersion(response.protocol()) + " " + response.status() + " "
         + clean(response.reason()));
-    for (Header h : response.headers()) line(out, fieldLine(h));
+    for (Header h : response.headers()) field(out, h);
     line(out, "");
     return out.toByteArray();
+  }
+
+  /**
+   * {@code line(out, fieldLine(h))} without building the line: a field of characters up to U+00FF
+   * (nearly all) is written char by char as ISO-8859-1, CR and LF as spaces.
+   */
+  private static void field(ByteArrayOutputStream out, Header h) {
+    String name = storedName(h);
+    if (hasWiderCharacters(name) || hasWiderCharacters(h.value())) {
+      line(out, fieldLine(h));
+      return;
+    }
+    latin1(out, name);
+    out.write(':');
+    out.write(' ');
+    latin1(out, h.value());
+    out.write('\r');
+    out.write('\n');
+  }
+
+  private static void latin1(ByteArrayOutputStream out, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      out.write(c == '\r' || c == '\n' ? ' ' : c);
+    }
   }
 
   /**
@@ -47,6 +74,7 @@ final class HttpHead {
   static Optional<String> contentType(FetchResult.Response response) {
     StringBuilder values = null;
     for (Header h : response.headers()) {
+      if (surelyNotContentType(h)) continue;
       String line = fieldLine(h);
       if (hasWiderCharacters(line)) line = new String(bytes(line), StandardCharsets.ISO_8859_1);
       int colon = line.indexOf(':');
@@ -81,8 +109,25 @@ final class HttpHead {
   }
 
   private static String fieldLine(Header h) {
-    String name = h.name().equalsIgnoreCase("Transfer-Encoding") ? RENAMED_TRANSFER_ENCODING : h.name();
-    return clean(name) + ": " + clean(h.value());
+    return clean(storedName(h)) + ": " + clean(h.value());
+  }
+
+  private static String storedName(Header h) {
+    return h.name().equalsIgnoreCase("Transfer-Encoding") ? RENAMED_TRANSFER_ENCODING : h.name();
+  }
+
+  /**
+   * Whether {@link #contentType} can skip the field without building its line: a name of plain
+   * characters without a colon (then the line's name is the name itself) that is not
+   * {@code Content-Type}, spaces and tabs aside.
+   */
+  private static boolean surelyNotContentType(Header h) {
+    String name = storedName(h);
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c == ':' || c == '\r' || c == '\n' || c > 0x7E) return false;
+    }
+    return !name.trim().equalsIgnoreCase("Content-Type");
   }
 
   /**

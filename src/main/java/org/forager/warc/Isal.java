@@ -53,13 +53,20 @@ final class Isal {
    * internal state; the self-check cannot be counted on to see writes past an exact allocation.
    */
   private static final int STREAM_ALLOCATION = 4 * STREAM_SIZE;
-  /** ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT (the "large" sizes). */
+  /**
+   * ISAL_DEF_LVL0_DEFAULT (none: level 0 keeps its small hash table in the struct) to
+   * ISAL_DEF_LVL3_DEFAULT (the "large" sizes).
+   */
   private static final int[] LEVEL_BUF_SIZES = {0, 282_624, 331_776, 348_160};
   private static final short IGZIP_GZIP = 1; // a gzip header (zlib's, byte for byte) and trailer
   private static final int COMP_OK = 0;
 
-  /** The levels igzip has besides its level 0 (which Forager does not use: gzip_level 0 stores). */
-  static final int MIN_LEVEL = 1;
+  /**
+   * igzip's levels. Its level 0 is its fastest (one pass with the library's built-in Huffman
+   * tables, no histogram), not a stored level: Forager's {@code gzip_level: 0} stores, and
+   * igzip's 0 is asked for as {@code gzip_level: fastest} ({@link RecordCompression#fastest}).
+   */
+  static final int MIN_LEVEL = 0;
   static final int MAX_LEVEL = 3;
 
   /** Empty when ISA-L can be used here, else the one-line reason it cannot. */
@@ -129,18 +136,18 @@ final class Isal {
   static final class Stream {
     private final int level;
     private final Memory struct = new Memory(STREAM_ALLOCATION);
-    private final Memory levelBuf;
+    private final Optional<Memory> levelBuf; // none at level 0
     // A view of the struct's user fields: set without a JNI call each.
     private final ByteBuffer fields;
 
     /** A stream at {@code level} ({@link #MIN_LEVEL} to {@link #MAX_LEVEL}). */
     Stream(int level) {
       if (level < MIN_LEVEL || level > MAX_LEVEL) {
-        throw new IllegalArgumentException("ISA-L level must be 1 to 3: " + level);
+        throw new IllegalArgumentException("ISA-L level must be 0 to 3: " + level);
       }
       this.level = level;
       struct.clear(); // hist_bits and the internal state start at zero, as igzip expects of a new stream
-      levelBuf = new Memory(LEVEL_BUF_SIZES[level]);
+      levelBuf = level == 0 ? Optional.empty() : Optional.of(new Memory(LEVEL_BUF_SIZES[level]));
       fields = struct.getByteBuffer(0, 64).order(ByteOrder.nativeOrder());
     }
 
@@ -154,8 +161,8 @@ final class Isal {
       Natives.isal_deflate_stateless_init(struct);
       fields.putLong(NEXT_IN, Pointer.nativeValue(in)).putInt(AVAIL_IN, inLength)
           .putLong(NEXT_OUT, Pointer.nativeValue(out)).putInt(AVAIL_OUT, outLength)
-          .putInt(LEVEL, level).putInt(LEVEL_BUF_SIZE, (int) levelBuf.size())
-          .putLong(LEVEL_BUF, Pointer.nativeValue(levelBuf))
+          .putInt(LEVEL, level).putInt(LEVEL_BUF_SIZE, LEVEL_BUF_SIZES[level])
+          .putLong(LEVEL_BUF, levelBuf.map(Pointer::nativeValue).orElse(0L))
           .putShort(END_OF_STREAM, (short) 1).putShort(FLUSH, (short) 0)
           .putShort(GZIP_FLAG, IGZIP_GZIP).putShort(HIST_BITS, (short) 0);
       int status = Natives.isal_deflate_stateless(struct);

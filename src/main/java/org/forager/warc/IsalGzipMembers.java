@@ -1,7 +1,9 @@
 package org.forager.warc;
 
 import com.sun.jna.Memory;
+import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@link GzipMembers}' gzip members made whole by the system's {@link Isal} (igzip) instead of the
@@ -10,15 +12,28 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>Each pooled slot holds an igzip stream with its level buffer and native buffers for a record
  * and its member, reused (a pool, not a thread-local: crawl threads are virtual threads, and only
- * about one per core compresses at a time). Buffers grown past {@link #KEEP_BUFFER_BYTES} by an
- * unusually large record are not kept. All of it is JNA {@link Memory}, freed by JNA once unreachable.
+ * about one per core compresses at a time). {@link #compressed} writes the member into a native
+ * output buffer of a second pool instead and hands it over as it is: the recorder writes it to the
+ * file from there (no copy into the Java heap and back out into the JDK's own native buffer) and
+ * gives it back once written; the stream's slot is free again as soon as the member is made. At
+ * most {@link #MAX_LENT_OUTPUTS} outputs are out at once (many writers can wait for the file's
+ * lock, e.g. while a full file is flushed to disk): past that a member is copied to the heap as
+ * {@link #compress} does, so native memory stays bounded. Buffers grown past
+ * {@link #KEEP_BUFFER_BYTES} by an unusually large record are not kept. All of it is JNA
+ * {@link Memory}, freed by JNA once unreachable.
  */
 final class IsalGzipMembers implements RecordCodec {
 
   private static final long KEEP_BUFFER_BYTES = 4L << 20;
+  private static final int MIN_BUFFER_BYTES = 64 * 1024;
+  /** Outputs out at once (and kept): several per core, since a member waits for the file's lock. */
+  static final int MAX_LENT_OUTPUTS = 4 * Runtime.getRuntime().availableProcessors() + 4;
 
   private final int level;
   private final ConcurrentLinkedQueue<Slot> pool = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Output> outputs = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger pooledOutputs = new AtomicInteger();
+  private final AtomicInteger lentOutputs = new AtomicInteger();
 
   /** A stream and its buffers; used by one thread at a time. */
   private static final class Slot {
@@ -31,14 +46,25 @@ final class IsalGzipMembers implements RecordCodec {
     }
   }
 
+  /** A native output buffer with a view of it made once; used by one thread at a time. */
+  private static final class Output {
+    final Memory memory;
+    final ByteBuffer view;
+
+    Output(long size) {
+      memory = new Memory(size);
+      view = memory.getByteBuffer(0, size);
+    }
+  }
+
   /**
-   * Members at igzip's {@code level}, 1 to 3.
+   * Members at igzip's {@code level}, 0 (its fastest) to 3.
    *
    * @throws IllegalStateException if ISA-L is not available ({@link Isal#unavailable})
    */
   IsalGzipMembers(int level) {
     if (level < Isal.MIN_LEVEL || level > Isal.MAX_LEVEL) {
-      throw new IllegalArgumentException("ISA-L gzip level must be 1 to 3: " + level);
+      throw new IllegalArgumentException("ISA-L level must be 0 to 3: " + level);
     }
     if (Isal.unavailable().isPresent()) throw new IllegalStateException(Isal.unavailable().get());
     this.level = level;
@@ -46,20 +72,77 @@ final class IsalGzipMembers implements RecordCodec {
 
   @Override
   public byte[] compress(byte[] plain, int plainLength) {
-    Slot slot = pool.poll();
-    if (slot == null) slot = new Slot(level);
+    Slot slot = takeSlot();
     try {
       int bound = Isal.bound(plainLength);
-      if (slot.in == null || slot.in.size() < plainLength) slot.in = new Memory(Math.max(plainLength, 64 * 1024));
-      if (slot.out == null || slot.out.size() < bound) slot.out = new Memory(Math.max(bound, 64 * 1024));
-      if (plainLength > 0) slot.in.write(0, plain, 0, plainLength);
-      int length = slot.stream.gzip(slot.in, plainLength, slot.out, (int) slot.out.size());
+      if (slot.out == null || slot.out.size() < bound) slot.out = new Memory(Math.max(bound, MIN_BUFFER_BYTES));
+      int length = gzip(slot, plain, plainLength, slot.out);
       byte[] member = slot.out.getByteArray(0, length);
-      if (slot.in.size() > KEEP_BUFFER_BYTES) slot.in = null;
       if (slot.out.size() > KEEP_BUFFER_BYTES) slot.out = null;
       return member;
     } finally {
       pool.offer(slot);
     }
+  }
+
+  @Override
+  public Compressed compressed(byte[] plain, int plainLength) {
+    if (lentOutputs.incrementAndGet() > MAX_LENT_OUTPUTS) {
+      lentOutputs.decrementAndGet();
+      return Compressed.of(compress(plain, plainLength)); // native memory stays bounded: a heap copy
+    }
+    Output out;
+    try {
+      out = takeOutput(Isal.bound(plainLength));
+    } catch (RuntimeException | Error e) {
+      lentOutputs.decrementAndGet();
+      throw e;
+    }
+    int length;
+    Slot slot = null;
+    try {
+      slot = takeSlot();
+      length = gzip(slot, plain, plainLength, out.memory);
+    } catch (RuntimeException | Error e) {
+      giveBack(out);
+      throw e;
+    } finally {
+      if (slot != null) pool.offer(slot);
+    }
+    return new Compressed(out.view.clear().limit(length), () -> giveBack(out));
+  }
+
+  private Slot takeSlot() {
+    Slot slot = pool.poll();
+    return slot != null ? slot : new Slot(level);
+  }
+
+  /** The member of {@code plain}'s first {@code plainLength} bytes, written into {@code out}; its length. */
+  private static int gzip(Slot slot, byte[] plain, int plainLength, Memory out) {
+    if (slot.in == null || slot.in.size() < plainLength) slot.in = new Memory(Math.max(plainLength, MIN_BUFFER_BYTES));
+    if (plainLength > 0) slot.in.write(0, plain, 0, plainLength);
+    int length = slot.stream.gzip(slot.in, plainLength, out, (int) out.size());
+    if (slot.in.size() > KEEP_BUFFER_BYTES) slot.in = null;
+    return length;
+  }
+
+  private Output takeOutput(int bound) {
+    Output out = outputs.poll();
+    if (out != null) {
+      pooledOutputs.decrementAndGet();
+      if (out.memory.size() >= bound) return out;
+      // Too small: dropped, so that the pool comes to hold buffers that fit the crawl's records.
+    }
+    return new Output(Math.max(bound, MIN_BUFFER_BYTES));
+  }
+
+  private void giveBack(Output out) {
+    lentOutputs.decrementAndGet();
+    if (out.memory.size() > KEEP_BUFFER_BYTES) return;
+    if (pooledOutputs.incrementAndGet() > MAX_LENT_OUTPUTS) {
+      pooledOutputs.decrementAndGet();
+      return;
+    }
+    outputs.offer(out);
   }
 }

@@ -14,4 +14,12 @@ interface RecordCodec {
 
   /** The first {@code length} bytes of {@code record}, compressed as one complete unit. */
   byte[] compress(byte[] record, int length);
+
+  /**
+   * As {@link #compress(byte[], int)}, into a buffer the caller closes once it has written it: a
+   * codec with native buffers hands its own over instead of copying them into a new array.
+   */
+  default Compressed compressed(byte[] record, int length) {
+    return Compressed.of(compress(record, length));
+  }
 }

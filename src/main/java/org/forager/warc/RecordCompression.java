@@ -9,7 +9,7 @@ import java.util.Optional;
  * @param format gzip members (WARC 1.1 annex D, {@code .warc.gz}) or zstd frames (the IIPC
  *     warc-zstd proposal, {@code .warc.zst})
  * @param level the compression level: 0 (store) to 9 for gzip (0 to 3 with {@link GzipEngine#ISAL}),
- *     1 to 19 for zstd
+ *     or {@link #FASTEST}; 1 to 19 for zstd
  * @param engine for gzip, what deflates (ignored for zstd)
  */
 public record RecordCompression(Format format, int level, GzipEngine engine) {
@@ -22,8 +22,9 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
      */
     AUTO,
     /**
-     * The system's ISA-L igzip ({@link Isal}), gzip levels 1 to 3 only (igzip's own 1 to 3): 54 to 84 %
-     * of libdeflate's CPU at level 1 by content, output 4 to 5 % larger.
+     * The system's ISA-L igzip ({@link Isal}), gzip levels 1 to 3 only (igzip's own 1 to 3) and
+     * {@link #FASTEST} (igzip's 0): 54 to 84 % of libdeflate's CPU at level 1 by content, output 4
+     * to 5 % larger.
      */
     ISAL,
     /** The system's libdeflate ({@link LibDeflate}): about 2.5 times zlib's speed at level 1, smaller. */
@@ -56,6 +57,13 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
     }
   }
 
+  /**
+   * The gzip "level" that asks for the engine's fastest mode, which is not a zlib level: ISA-L
+   * igzip's level 0 (its built-in Huffman tables, no histogram pass; about 1.6 times as fast as its
+   * level 1 for output about 10 % larger, docs/benchmarks.md), libdeflate's and zlib's level 1.
+   */
+  public static final int FASTEST = -1;
+
   /** The gzip level the crawl uses unless configured: fast (see docs/benchmarks.md). */
   public static final int DEFAULT_GZIP_LEVEL = 1;
   /** The zstd level the crawl uses unless configured: fast (see docs/benchmarks.md). */
@@ -65,7 +73,9 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
   public RecordCompression {
     switch (format) {
       case GZIP -> {
-        if (level < 0 || level > 9) throw new IllegalArgumentException("gzip level must be 0 to 9: " + level);
+        if (level < FASTEST || level > 9) {
+          throw new IllegalArgumentException("gzip level must be 0 to 9 or FASTEST: " + level);
+        }
         if (engine == GzipEngine.ISAL && level > 3) {
           throw new IllegalArgumentException("ISA-L compresses at gzip levels 1 to 3 only: " + level);
         }
@@ -111,26 +121,34 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
 
   /**
    * The engine that deflates gzip members here: {@link GzipEngine#AUTO} resolved for this level
-   * (ISA-L has levels 1 to 3 only; level 0 stores, whichever engine is named).
+   * (ISA-L has levels 1 to 3 and {@link #FASTEST} only; level 0 stores, whichever engine is named).
    */
   public GzipEngine effectiveEngine() {
     if (engine != GzipEngine.AUTO) return engine;
-    if (level >= 1 && level <= 3 && Isal.unavailable().isEmpty()) return GzipEngine.ISAL;
+    if ((level == FASTEST || (level >= 1 && level <= 3)) && Isal.unavailable().isEmpty()) return GzipEngine.ISAL;
     return LibDeflate.unavailable().isEmpty() ? GzipEngine.LIBDEFLATE : GzipEngine.ZLIB;
   }
 
   /**
-   * What compresses the records, for the operator: e.g. {@code gzip level 1 (ISA-L igzip)} or
-   * {@code zstd level 3}.
+   * What compresses the records, for the operator: e.g. {@code gzip level 1 (ISA-L igzip)},
+   * {@code gzip fastest (ISA-L igzip level 0)} or {@code zstd level 3}.
    */
   public String describe() {
     if (format == Format.ZSTD) return "zstd level " + level;
     if (level == 0) return "gzip level 0 (stored)";
-    return "gzip level " + level + switch (effectiveEngine()) {
-      case ISAL -> " (ISA-L igzip)";
-      case LIBDEFLATE -> " (libdeflate)";
-      case ZLIB, AUTO -> " (the JDK's zlib)";
+    String name = switch (effectiveEngine()) {
+      case ISAL -> "ISA-L igzip";
+      case LIBDEFLATE -> "libdeflate";
+      case ZLIB, AUTO -> "the JDK's zlib";
     };
+    if (level == FASTEST) return "gzip fastest (" + name + " level " + engineLevel() + ")";
+    return "gzip level " + level + " (" + name + ")";
+  }
+
+  /** The gzip level in the engine's own terms: {@link #FASTEST} is igzip's 0, the others' 1. */
+  private int engineLevel() {
+    if (level != FASTEST) return level;
+    return effectiveEngine() == GzipEngine.ISAL ? 0 : 1;
   }
 
   /** Zstd frames at {@code level}. */
@@ -148,9 +166,9 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
     return switch (format) {
       // Level 0 stores the record: zlib's stored blocks cost nothing either.
       case GZIP -> level == 0 ? new GzipMembers(0) : switch (effectiveEngine()) {
-        case ISAL -> new IsalGzipMembers(level);
-        case LIBDEFLATE -> new LibDeflateGzipMembers(level);
-        case ZLIB, AUTO -> new GzipMembers(level);
+        case ISAL -> new IsalGzipMembers(engineLevel());
+        case LIBDEFLATE -> new LibDeflateGzipMembers(engineLevel());
+        case ZLIB, AUTO -> new GzipMembers(engineLevel());
       };
       case ZSTD -> new ZstdFrames(level);
     };

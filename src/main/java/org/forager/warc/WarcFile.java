@@ -20,12 +20,12 @@ final class WarcFile {
   static final String OPEN_SUFFIX = ".open";
 
   /**
-   * One compressed record (a gzip member or zstd frame) to append.
+   * One compressed record (a gzip member or zstd frame) to append; the caller closes it after.
    *
    * @param cdxjStart its index line up to its place in the file ({@link CdxjLines#start}), when
    *     the file's index lists it
    */
-  record Member(byte[] bytes, Optional<String> cdxjStart) {}
+  record Member(Compressed compressed, Optional<String> cdxjStart) {}
 
   private final Path openPath;
   private final Path finalPath;
@@ -86,8 +86,8 @@ final class WarcFile {
       ByteBuffer[] buffers = new ByteBuffer[members.size()];
       long total = 0;
       for (int i = 0; i < buffers.length; i++) {
-        buffers[i] = ByteBuffer.wrap(members.get(i).bytes());
-        total += buffers[i].remaining();
+        buffers[i] = members.get(i).compressed().bytes();
+        total += members.get(i).compressed().length();
       }
       for (long written = 0; written < total; ) written += channel.write(buffers);
     } catch (IOException e) {
@@ -102,7 +102,7 @@ final class WarcFile {
       throw e;
     }
     for (Member member : members) {
-      RecordSpan span = new RecordSpan(size, member.bytes().length);
+      RecordSpan span = new RecordSpan(size, member.compressed().length());
       member.cdxjStart().ifPresent(start -> indexLines.add(CdxjLines.line(start, span, fileField)));
       size += span.length();
     }

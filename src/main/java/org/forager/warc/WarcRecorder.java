@@ -6,11 +6,11 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.fetch.FetchResult;
-import org.netpreserve.jwarc.WarcRecord;
 
 /**
  * Writes fetches to size-rotated WARC/1.1 files in one directory, each record compressed on its
@@ -58,6 +58,7 @@ public final class WarcRecorder implements AutoCloseable {
   private final Path dir;
   private final long maxFileBytes;
   private final RecordCodec codec;
+  private final RecordBytes recordBytes = new RecordBytes();
   private final String software;
   private final Optional<String> hostname;
   private final Optional<Path> indexDir;
@@ -145,22 +146,28 @@ public final class WarcRecorder implements AutoCloseable {
    * (the crawl log wants the same SHA-1: computing it once saves a pass over the body).
    */
   public void write(FetchResult.Response response, BodyDigests digests) {
-    // Compression and index lines happen here, outside the lock, in the caller's thread.
-    List<WarcFile.Member> members = CaptureRecords.of(response, digests).stream()
-        .map(e -> new WarcFile.Member(compress(e.record()), e.cdxj().flatMap(this::cdxjStart)))
-        .toList();
+    List<CaptureRecords.Entry> entries = CaptureRecords.of(response, digests);
+    List<WarcFile.Member> members = new ArrayList<>(entries.size());
     Optional<WarcFile> full = Optional.empty();
-    lock.lock();
     try {
-      if (closed) throw new IllegalStateException("WARC recorder is closed");
-      WarcFile file = current.isPresent() ? current.get() : startFile();
-      append(file, members);
-      if (file.size() >= maxFileBytes) {
-        current = Optional.empty();
-        full = Optional.of(finish(file));
+      // Compression and index lines happen here, outside the lock, in the caller's thread.
+      for (CaptureRecords.Entry e : entries) {
+        members.add(new WarcFile.Member(compress(e.record()), e.cdxj().flatMap(this::cdxjStart)));
+      }
+      lock.lock();
+      try {
+        if (closed) throw new IllegalStateException("WARC recorder is closed");
+        WarcFile file = current.isPresent() ? current.get() : startFile();
+        append(file, members);
+        if (file.size() >= maxFileBytes) {
+          current = Optional.empty();
+          full = Optional.of(finish(file));
+        }
+      } finally {
+        lock.unlock();
       }
     } finally {
-      lock.unlock();
+      members.forEach(m -> m.compressed().close()); // the codec's buffers back, written or not
     }
     // Indexed outside the lock: the other threads go on writing into the next file meanwhile.
     full.ifPresent(this::index);
@@ -196,14 +203,17 @@ public final class WarcRecorder implements AutoCloseable {
     } catch (IOException e) {
       throw failure("cannot create WARC file", dir.resolve(name + WarcFile.OPEN_SUFFIX), e);
     }
-    append(file, List.of(new WarcFile.Member(compress(WarcinfoRecord.of(name, software, hostname, now)), Optional.empty())));
+    try (Compressed warcinfo = compress(WarcinfoRecord.of(name, software, hostname, now))) {
+      append(file, List.of(new WarcFile.Member(warcinfo, Optional.empty())));
+    }
     current = Optional.of(file);
     return file;
   }
 
-  private byte[] compress(WarcRecord record) {
-    RecordBytes.Serialized serialized = RecordBytes.of(record);
-    return codec.compress(serialized.bytes(), serialized.length());
+  private Compressed compress(RecordToWrite record) {
+    try (RecordBytes.Serialized serialized = recordBytes.serialize(record.record(), record.block())) {
+      return codec.compressed(serialized.bytes(), serialized.length());
+    }
   }
 
   /**

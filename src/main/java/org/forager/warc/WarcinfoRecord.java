@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Optional;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
@@ -21,20 +22,21 @@ final class WarcinfoRecord {
 
   private WarcinfoRecord() {}
 
-  static Warcinfo of(String filename, String software, Optional<String> hostname, Instant created) {
+  static RecordToWrite of(String filename, String software, Optional<String> hostname, Instant created) {
     ByteArrayOutputStream fields = new ByteArrayOutputStream();
     field(fields, "software", software);
     field(fields, "format", FORMAT);
     field(fields, "conformsTo", CONFORMS_TO);
     hostname.ifPresent(h -> field(fields, "hostname", h));
     byte[] block = fields.toByteArray();
-    return new Warcinfo.Builder()
+    Warcinfo record = new Warcinfo.Builder()
         .version(MessageVersion.WARC_1_1)
         .date(created.truncatedTo(ChronoUnit.MILLIS))
         .filename(filename)
         .blockDigest(Digests.sha1(block))
         .body(MediaType.WARC_FIELDS, block)
         .build();
+    return new RecordToWrite(record, List.of(block));
   }
 
   private static void field(ByteArrayOutputStream out, String name, String value) {

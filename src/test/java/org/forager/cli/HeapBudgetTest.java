@@ -9,10 +9,10 @@ class HeapBudgetTest {
 
   @Test
   void aMillionSeedsFitTheDefaultHeapTenMillionDoNot() {
-    assertEquals(Optional.empty(), HeapBudget.problem(1_000_000, 512L << 20));
-    assertEquals(Optional.of("10,000,000 seeds need about 969 MiB of heap and the JVM has 512 MiB: raise"
+    assertEquals(Optional.empty(), HeapBudget.problem(1_000_000, 240L << 20));
+    assertEquals(Optional.of("10,000,000 seeds need about 969 MiB of heap and the JVM has 240 MiB: raise"
         + " FORAGER_HEAP (the JVM's -Xmx), or crawl the seeds in parts (each part's --seeds-file with the same"
-        + " --data-dir)"), HeapBudget.problem(10_000_000, 512L << 20));
+        + " --data-dir)"), HeapBudget.problem(10_000_000, 240L << 20));
     assertEquals(Optional.empty(), HeapBudget.problem(10_000_000, 2L << 30));
   }
 }

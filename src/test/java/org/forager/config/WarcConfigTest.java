@@ -58,7 +58,7 @@ class WarcConfigTest {
   @Test
   void isalHasNoLevelAboveThreeAndSaysSoInOneLine() throws IOException {
     assumeTrue(RecordCompression.isalUnavailable().isEmpty(), "no ISA-L here: the engine itself is refused");
-    assertEquals("config: warc.gzip_engine: isal compresses at gzip_level 1 to 3 (found 6); use auto or libdeflate "
+    assertEquals("config: warc.gzip_engine: isal compresses at gzip_level 1 to 3 or fastest (found 6); use auto or libdeflate "
         + "for higher levels", error("warc: { gzip_engine: isal, gzip_level: 6 }"));
   }
 
@@ -72,6 +72,16 @@ class WarcConfigTest {
       assertEquals("config: warc.gzip_engine: " + unavailable.get() + "; or use auto",
           error("warc: { gzip_engine: libdeflate }"));
     }
+  }
+
+  @Test
+  void fastestIsTheEnginesFastestModeAndZeroStillStores() throws IOException {
+    assertEquals(CrawlConfig.Warc.GZIP_FASTEST, load("warc: { gzip_level: fastest }").warc().gzipLevel());
+    assertEquals(0, load("warc: { gzip_level: 0 }").warc().gzipLevel());
+    assertEquals("config: warc.gzip_level: must be 0 to 9 or fastest, found \"fast\"",
+        error("warc: { gzip_level: fast }"));
+    assertEquals("config: warc.gzip_level: must be 0 to 9 or fastest, found 1.5", error("warc: { gzip_level: 1.5 }"));
+    assertEquals("config: warc.gzip_level: must be ≤ 9", error("warc: { gzip_level: 10 }"));
   }
 
   @Test

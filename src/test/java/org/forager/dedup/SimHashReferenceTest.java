@@ -11,10 +11,13 @@ import java.net.URISyntaxException;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.forager.store.Concurrently;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -131,6 +134,25 @@ class SimHashReferenceTest {
       if (file.toString().endsWith(".html")) pages++;
     }
     assertTrue(pages >= 40, "the HTML corpus under src/test/resources: " + pages);
+  }
+
+  @Test
+  void pagesComputedAtOnceOnManyThreadsHaveTheReferenceValues() throws Exception {
+    // The buffers are pooled (Workspace): concurrent computations must never share one.
+    Random random = new Random(11);
+    List<byte[]> pages = new ArrayList<>();
+    for (int k = 0; k < 64; k++) pages.add(soup(random, 50 + random.nextInt(2_000)));
+    List<OptionalLong> expected = pages.stream().map(p -> SimHashReference.ofHtml(p, UTF_8)).toList();
+    Concurrently.run(8, thread -> {
+      for (int round = 0; round < 20; round++) {
+        for (int k = 0; k < pages.size(); k++) {
+          int page = (k + thread * 7) % pages.size();
+          assertEquals(expected.get(page), SimHash.ofHtml(pages.get(page), UTF_8), "page " + page);
+          String text = new String(pages.get(page), ISO_8859_1);
+          assertEquals(SimHashReference.ofText(text), SimHash.ofText(text), "text of page " + page);
+        }
+      }
+    });
   }
 
   /** Asserts every path's value; whether the UTF-8 one had enough words for a simhash. */

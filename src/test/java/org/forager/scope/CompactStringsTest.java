@@ -44,6 +44,31 @@ class CompactStringsTest {
   }
 
   @Test
+  void aPrefixOfAProbeIsFoundOnlyWhenItIsAStringOfTheSet() {
+    CompactStrings set = CompactStrings.of(List.of("http://a.example", "http://a.example:81"));
+    assertTrue(set.containsPrefix("http://a.example/page", 16));
+    assertTrue(set.containsPrefix("http://a.example:81/", 19));
+    assertFalse(set.containsPrefix("http://a.example:81/", 18));
+    assertFalse(set.containsPrefix("http://a.exampl/", 15));
+    assertFalse(set.containsPrefix("http://a.example\u00e9", 17));
+  }
+
+  @Test
+  void stringsWhoseHashesCollideAreAllFoundAndTold() {
+    // "Aa" and "BB" have the same String.hashCode, so every concatenation of them does too: all 1,024
+    // land in one chain of the table.
+    List<String> colliding = new ArrayList<>();
+    for (int bits = 0; bits < 1 << 10; bits++) {
+      StringBuilder s = new StringBuilder();
+      for (int k = 0; k < 10; k++) s.append((bits >> k & 1) == 0 ? "Aa" : "BB");
+      colliding.add(s.toString());
+    }
+    CompactStrings set = CompactStrings.of(colliding.subList(0, 512));
+    for (String s : colliding.subList(0, 512)) assertTrue(set.contains(s), s);
+    for (String s : colliding.subList(512, 1024)) assertFalse(set.contains(s), s);
+  }
+
+  @Test
   void refusesWhatIsNotAscii() {
     assertThrows(IllegalArgumentException.class, () -> CompactStrings.of(List.of("https://bücher.example")));
   }

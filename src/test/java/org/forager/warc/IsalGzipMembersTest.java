@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.zip.GZIPInputStream;
+import org.forager.store.Concurrently;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,7 +58,7 @@ class IsalGzipMembersTest {
 
   @Test
   void manyRecordsOfEverySizeReadBackMemberByMemberAtEveryLevel() throws IOException {
-    for (int level = 1; level <= 3; level++) {
+    for (int level = Isal.MIN_LEVEL; level <= Isal.MAX_LEVEL; level++) {
       IsalGzipMembers codec = new IsalGzipMembers(level);
       List<byte[]> records = new ArrayList<>();
       // Empty, one byte, a page, incompressible (igzip falls back to stored blocks), past the kept
@@ -104,7 +105,7 @@ class IsalGzipMembersTest {
   void itsFramingIsZlibsByteForByte() throws IOException {
     byte[] record = html(30_000, 7);
     byte[] zlib = new GzipMembers(1).compress(record);
-    for (int level = 1; level <= 3; level++) {
+    for (int level = Isal.MIN_LEVEL; level <= Isal.MAX_LEVEL; level++) {
       byte[] isal = new IsalGzipMembers(level).compress(record);
       for (int i = 0; i < GzipMembers.HEADER_LENGTH; i++) assertEquals(zlib[i], isal[i], "header byte " + i);
       for (int i = 1; i <= 8; i++) assertEquals(zlib[zlib.length - i], isal[isal.length - i], "trailer byte -" + i);
@@ -134,6 +135,40 @@ class IsalGzipMembersTest {
   }
 
   @Test
+  void membersHandedOverInTheirNativeBuffersStayIntactUntilClosed() throws Exception {
+    IsalGzipMembers codec = new IsalGzipMembers(1);
+    Concurrently.run(8, seed -> {
+      for (int round = 0; round < 20; round++) {
+        // Each thread holds more members than the pool lends (the rest are copied to the heap),
+        // one past the kept size, as a recorder holds members while it waits for the file's lock.
+        List<byte[]> records = new ArrayList<>();
+        List<Compressed> members = new ArrayList<>();
+        for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS + 2; i++) {
+          int size = i == 3 && round % 5 == 0 ? 5 << 20 : 100 + (int) (seed * 7919L + i * 613 + round) % 70_000;
+          byte[] record = html(size, seed * 100_000L + round * 100 + i);
+          records.add(record);
+          members.add(codec.compressed(record, record.length));
+        }
+        for (int i = 0; i < records.size(); i++) {
+          assertArrayEquals(records.get(i), inflate(members.get(i).toArray()));
+          members.get(i).close();
+          members.get(i).close(); // a second close gives nothing back twice
+        }
+      }
+    });
+    // Every output came back: as many as the bound are lent again (native), one more is a heap copy.
+    byte[] record = html(30_000, 5);
+    List<Compressed> held = new ArrayList<>();
+    for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS; i++) held.add(codec.compressed(record, record.length));
+    assertTrue(held.stream().allMatch(m -> m.bytes().isDirect()), "an output was never given back");
+    try (Compressed past = codec.compressed(record, record.length)) {
+      assertTrue(!past.bytes().isDirect(), "past the bound, a heap copy");
+      assertArrayEquals(record, inflate(past.toArray()));
+    }
+    held.forEach(Compressed::close);
+  }
+
+  @Test
   void theDefaultEngineIsIsalAtLevelsOneToThreeWhereTheSystemHasIt() {
     assertEquals(RecordCompression.GzipEngine.ISAL, RecordCompression.defaults().effectiveEngine());
     assertTrue(RecordCompression.defaults().codec() instanceof IsalGzipMembers);
@@ -144,6 +179,18 @@ class IsalGzipMembersTest {
     RecordCompression.GzipEngine higher = RecordCompression.libdeflateUnavailable().isEmpty()
         ? RecordCompression.GzipEngine.LIBDEFLATE : RecordCompression.GzipEngine.ZLIB;
     assertEquals(higher, six.effectiveEngine(), "ISA-L has no level 6");
+  }
+
+  @Test
+  void fastestIsIgzipsLevelZeroAndTheSummarySaysSo() {
+    RecordCompression fastest = RecordCompression.gzip(RecordCompression.FASTEST);
+    assertEquals(RecordCompression.GzipEngine.ISAL, fastest.effectiveEngine());
+    assertEquals("gzip fastest (ISA-L igzip level 0)", fastest.describe());
+    byte[] record = html(30_000, 3);
+    assertArrayEquals(new IsalGzipMembers(0).compress(record), fastest.codec().compress(record));
+    assertEquals("gzip fastest (the JDK's zlib level 1)",
+        RecordCompression.gzip(RecordCompression.FASTEST, RecordCompression.GzipEngine.ZLIB).describe());
+    assertEquals("gzip level 0 (stored)", RecordCompression.gzip(0).describe(), "0 still stores");
   }
 
   @Test
