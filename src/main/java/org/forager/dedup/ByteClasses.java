@@ -25,8 +25,11 @@ final class ByteClasses {
   private static final long TOPS = Swar.TOPS;
   private static final long SIXES = TOPS >>> 1;
 
-  private byte[] page = new byte[0];
-  private ByteBuffer pageBytes = ByteBuffer.wrap(page);
+  private static final byte[] NO_PAGE = new byte[0];
+  private static final ByteBuffer NO_PAGE_BYTES = ByteBuffer.wrap(NO_PAGE).asReadOnlyBuffer();
+
+  private byte[] page = NO_PAGE;
+  private ByteBuffer pageBytes = NO_PAGE_BYTES;
   private final byte[] classes = new byte[WINDOW];
   private final LongBuffer classLongs = ByteBuffer.wrap(classes).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
   private final long[] eights = new long[WINDOW / Long.BYTES];
@@ -40,6 +43,12 @@ final class ByteClasses {
     start = 0;
     end = 0;
     return this;
+  }
+
+  /** Lets go of the page: a pooled instance must not keep the last page it read alive. */
+  void forget() {
+    page = NO_PAGE;
+    pageBytes = NO_PAGE_BYTES;
   }
 
   /**

@@ -31,6 +31,7 @@ final class Workspace {
 
   /** Gives this workspace back; dropped when the pool is full. Not used again by the giver. */
   void give() {
+    classes.forget(); // the buffers are kept for the next page, the page is not
     for (int i = 0; i < POOL.length(); i++) {
       if (POOL.compareAndSet(i, null, this)) return;
     }

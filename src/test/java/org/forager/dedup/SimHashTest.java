@@ -3,6 +3,7 @@ package org.forager.dedup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -104,5 +105,24 @@ class SimHashTest {
     // Four bits, one per quarter: no quarter matches exactly, and it is too far anyway.
     assertEquals(Optional.empty(), index.nearest(a ^ 0x0001_0001_0001_0001L ^ 0b1000));
     assertEquals(Optional.of("https://a.example/second"), index.nearest(a ^ 0x0001_0001_0001_0000L));
+  }
+
+  /**
+   * The buffers lent from the pool are kept between pages, the page itself is not: a pooled
+   * workspace that held on to its last page kept up to one page per workspace (two a core, each up
+   * to limits.max_page_bytes) alive in the old generation after its crawl thread was done with it.
+   */
+  @Test
+  void aPageIsNotKeptAliveByThePooledBuffersOnceItsSimhashIsMade() {
+    WeakReference<byte[]> page = simhashedPage();
+    for (int i = 0; i < 20 && page.get() != null; i++) System.gc();
+    assertTrue(page.get() == null, "the page is still reachable after its simhash was made");
+  }
+
+  /** A page of 1 MiB whose simhash is made, then dropped by the caller. */
+  private static WeakReference<byte[]> simhashedPage() {
+    byte[] body = ("<p>" + ARTICLE.repeat(2_600) + "</p>").getBytes(StandardCharsets.UTF_8);
+    assertTrue(SimHash.ofHtml(body, StandardCharsets.UTF_8).isPresent());
+    return new WeakReference<>(body);
   }
 }
