@@ -19,12 +19,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * most {@link #MAX_LENT_OUTPUTS} outputs are out at once (many writers can wait for the file's
  * lock, e.g. while a full file is flushed to disk): past that a member is copied to the heap as
  * {@link #compress} does, so native memory stays bounded. Buffers grown past
- * {@link #KEEP_BUFFER_BYTES} by an unusually large record are not kept. All of it is JNA
+ * {@link #KEEP_BUFFER_BYTES} (outputs past {@link #KEEP_OUTPUT_BYTES}) by an unusually large record
+ * are not kept. All of it is JNA
  * {@link Memory}, freed by JNA once unreachable.
  */
 final class IsalGzipMembers implements RecordCodec {
 
   private static final long KEEP_BUFFER_BYTES = 4L << 20;
+  /**
+   * Outputs kept for the next members: a page's member is tens of KB, and up to
+   * {@link #MAX_LENT_OUTPUTS} of them are kept, so a crawl of a few multi-MB pages would otherwise pin
+   * that many large native buffers for good (48 MiB on 2 cores). Larger ones are dropped when given
+   * back and freed by JNA once unreachable.
+   */
+  static final long KEEP_OUTPUT_BYTES = 256 * 1024;
   private static final int MIN_BUFFER_BYTES = 64 * 1024;
   /** Outputs out at once (and kept): several per core, since a member waits for the file's lock. */
   static final int MAX_LENT_OUTPUTS = 4 * Runtime.getRuntime().availableProcessors() + 4;
@@ -136,9 +144,16 @@ final class IsalGzipMembers implements RecordCodec {
     return new Output(Math.max(bound, MIN_BUFFER_BYTES));
   }
 
+  /** The native bytes the pool keeps for the next members (not counting those lent out). */
+  long keptOutputBytes() {
+    long bytes = 0;
+    for (Output out : outputs) bytes += out.memory.size();
+    return bytes;
+  }
+
   private void giveBack(Output out) {
     lentOutputs.decrementAndGet();
-    if (out.memory.size() > KEEP_BUFFER_BYTES) return;
+    if (out.memory.size() > KEEP_OUTPUT_BYTES) return;
     if (pooledOutputs.incrementAndGet() > MAX_LENT_OUTPUTS) {
       pooledOutputs.decrementAndGet();
       return;

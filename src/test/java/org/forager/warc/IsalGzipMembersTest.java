@@ -135,6 +135,26 @@ class IsalGzipMembersTest {
   }
 
   @Test
+  void outputsOfLargeMembersAreNotKeptForTheNext() throws Exception {
+    IsalGzipMembers codec = new IsalGzipMembers(1);
+    byte[] large = html(1 << 20, 3);
+    List<Compressed> held = new ArrayList<>();
+    for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS; i++) held.add(codec.compressed(large, large.length));
+    for (Compressed member : held) {
+      assertArrayEquals(large, inflate(member.toArray()));
+      member.close();
+    }
+    assertEquals(0, codec.keptOutputBytes(), "a few multi-MB pages must not pin their outputs for good");
+    byte[] page = html(30_000, 4);
+    held.clear();
+    for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS; i++) held.add(codec.compressed(page, page.length));
+    held.forEach(Compressed::close);
+    long kept = codec.keptOutputBytes();
+    assertTrue(kept > 0 && kept <= IsalGzipMembers.MAX_LENT_OUTPUTS * IsalGzipMembers.KEEP_OUTPUT_BYTES,
+        "a page's outputs are kept, bounded: " + kept);
+  }
+
+  @Test
   void membersHandedOverInTheirNativeBuffersStayIntactUntilClosed() throws Exception {
     IsalGzipMembers codec = new IsalGzipMembers(1);
     Concurrently.run(8, seed -> {
