@@ -65,6 +65,11 @@ public class WarcBenchmark {
       default -> RecordCompression.gzip(level);
     };
     recorder = WarcRecorder.open(dir, WarcRecorder.DEFAULT_MAX_FILE_BYTES, compression, "Forager/jmh");
+    response = fetched();
+  }
+
+  /** The fetch written: the synthetic 30 KB page with a real server's headers (WarcCpuTime's too). */
+  static FetchResult.Response fetched() {
     byte[] body = SyntheticSite.page();
     byte[] requestHead = ("GET /news/2026/11/climate-talks-1234.html HTTP/1.1\r\nHost: www.example.org\r\n"
         + "User-Agent: ForagerBot/0.1 (+https://forager.example/bot)\r\nAccept: text/html,*/*;q=0.8\r\n"
@@ -76,7 +81,7 @@ public class WarcBenchmark {
         new Header("Cache-Control", "max-age=60, public"), new Header("ETag", "\"5f2a-64c1e2\""),
         new Header("Last-Modified", "Sat, 21 Nov 2026 08:00:00 GMT"), new Header("Vary", "Accept-Encoding"),
         new Header("X-Cache", "HIT"), new Header("Strict-Transport-Security", "max-age=31536000"));
-    response = new FetchResult.Response(SyntheticSite.PAGE_URL, Instant.parse("2026-11-21T09:00:00Z"), 120,
+    return new FetchResult.Response(SyntheticSite.PAGE_URL, Instant.parse("2026-11-21T09:00:00Z"), 120,
         requestHead, Optional.of("203.0.113.7"), "HTTP/1.1", 200, "OK", headers, body, body, Optional.empty());
   }
 

@@ -1,17 +1,11 @@
 package org.forager.bench.jmh;
 
-import static java.nio.charset.StandardCharsets.ISO_8859_1;
-
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.forager.fetch.FetchResult;
-import org.forager.fetch.Header;
 import org.forager.warc.BodyDigests;
 import org.forager.warc.RecordCompression;
 import org.forager.warc.WarcRecorder;
@@ -41,7 +35,7 @@ public final class WarcCpuTime {
     int batches = 40;
     int batch = 2_000;
     try (WarcRecorder recorder = WarcRecorder.open(dir, 256L << 20, compression, "Forager/jmh")) {
-      FetchResult.Response response = response();
+      FetchResult.Response response = WarcBenchmark.fetched();
       for (int i = 0; i < warmUp; i++) page(recorder, response);
       double[] cpu = new double[batches];
       long allocated = threads.getThreadAllocatedBytes(self);
@@ -66,22 +60,5 @@ public final class WarcCpuTime {
   private static void page(WarcRecorder recorder, FetchResult.Response response) {
     BodyDigests digests = BodyDigests.of(response);
     recorder.write(response, digests);
-  }
-
-  /** The fetch {@link WarcBenchmark} writes: the synthetic 30 KB page with a real server's headers. */
-  private static FetchResult.Response response() {
-    byte[] body = SyntheticSite.page();
-    byte[] requestHead = ("GET /news/2026/11/climate-talks-1234.html HTTP/1.1\r\nHost: www.example.org\r\n"
-        + "User-Agent: ForagerBot/0.1 (+https://forager.example/bot)\r\nAccept: text/html,*/*;q=0.8\r\n"
-        + "Accept-Encoding: gzip, deflate, br\r\n\r\n").getBytes(ISO_8859_1);
-    List<Header> headers = List.of(
-        new Header("Date", "Sat, 21 Nov 2026 09:00:00 GMT"), new Header("Server", "nginx"),
-        new Header("Content-Type", "text/html; charset=utf-8"),
-        new Header("Content-Length", String.valueOf(body.length)),
-        new Header("Cache-Control", "max-age=60, public"), new Header("ETag", "\"5f2a-64c1e2\""),
-        new Header("Last-Modified", "Sat, 21 Nov 2026 08:00:00 GMT"), new Header("Vary", "Accept-Encoding"),
-        new Header("X-Cache", "HIT"), new Header("Strict-Transport-Security", "max-age=31536000"));
-    return new FetchResult.Response(SyntheticSite.PAGE_URL, Instant.parse("2026-11-21T09:00:00Z"), 120,
-        requestHead, Optional.of("203.0.113.7"), "HTTP/1.1", 200, "OK", headers, body, body, Optional.empty());
   }
 }
