@@ -45,18 +45,56 @@ final class GroupCommit {
   private final ConcurrentLinkedQueue<WriteRequest> queue = new ConcurrentLinkedQueue<>();
   /** Guarded by lock. */
   private final RecentWrites recent = new RecentWrites();
+  /** The URLs links pointed to lately, with the inlinks held in memory; changed under the lock only. */
+  private final LinkTargets targets;
   /** The latest commit whose write returned: every lookup started later sees it. */
   private volatile long visible;
   private volatile long urlCount;
 
-  GroupCommit(RocksDatabase rocks, WriteOptions writeOptions, long urlCount) {
+  GroupCommit(RocksDatabase rocks, WriteOptions writeOptions, long urlCount, int linkTargets) {
     this.rocks = rocks;
     this.writeOptions = writeOptions;
     this.urlCount = urlCount;
+    this.targets = new LinkTargets(linkTargets);
   }
 
   long urlCount() {
     return urlCount;
+  }
+
+  /**
+   * The URL as it is, held inlinks in: from its entry when it has one (under the lock), else as the
+   * URL table has it.
+   */
+  Optional<UrlRecord> read(String url) throws RocksDBException {
+    if (!targets.mayHold(url)) return readTable(url);
+    lock.lock();
+    try {
+      int slot = targets.find(url);
+      return slot >= 0 && !targets.isCrawled(slot) ? Optional.of(targets.current(slot)) : readTable(url);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Optional<UrlRecord> readTable(String url) throws RocksDBException {
+    byte[] value = rocks.db.get(rocks.urls, Keys.url(url));
+    return value == null ? Optional.empty() : Optional.of(Values.decodeUrl(url, value));
+  }
+
+  /** Writes every held inlink into its URL's record, as one group: before a full read, and at close. */
+  void drainHeld(Instant now) throws RocksDBException {
+    submit(WriteRequest.drainingHeld(now));
+  }
+
+  /** How many inlinks are held in memory now (tests). */
+  long heldInlinks() {
+    lock.lock();
+    try {
+      return targets.heldTotal();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Runs one call: its lookups, then its share of a group write; returns how many URLs it added. */
@@ -73,7 +111,7 @@ final class GroupCommit {
    * many URLs they added; rethrows the first failure (calls of an earlier group may be written).
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
-    WriteRequest.lookUpAll(rocks, visible, requests);
+    WriteRequest.lookUpAll(rocks, visible, requests, targets);
     queue.addAll(requests);
     lock.lock();
     try {
@@ -125,7 +163,7 @@ final class GroupCommit {
   /** Puts one call's writes in the batch; returns how many URLs it adds. */
   private int apply(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written,
       Set<String> newWork) throws RocksDBException {
-    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest()); // too old to correct
+    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest(), targets); // too old to correct
     int added = 0;
     if (request.record.isPresent()) added += record(request, batch, written);
     if (request.bringForward.isPresent()) {
@@ -134,12 +172,22 @@ final class GroupCommit {
       // been looked at (an entry at a time would need the origin's entry read and replaced here).
       if (request.moved) markNewWork(CandidateBatch.origin(request.bringForward.get().url()), batch, newWork);
     }
+    if (request.drainsHeld) targets.drain(url -> writeBack(url, batch, written));
     for (int i = 0; i < request.candidates.size(); i++) {
       Pending pending = request.candidates.get(i);
       String url = pending.candidate().url();
-      boolean known = request.found[i] != null || written.containsKey(url) || recent.writtenAfter(url, request.seen);
-      if (known) {
-        if (request.firstCrawl) addInlink(request, i, batch, written);
+      int slot = targets.find(url);
+      if (slot >= 0) {
+        if (request.firstCrawl && !targets.isCrawled(slot)) countInlink(request, pending, slot, batch, written);
+        continue;
+      }
+      WriteRequest.Known known = knownCandidate(request, i, written);
+      if (known != null) {
+        if (known.url().fetchCount() == 0) {
+          hold(request, pending, known.url(), batch, written);
+        } else {
+          targets.markCrawled(url).ifPresent(evicted -> writeBack(evicted, batch, written));
+        }
         continue;
       }
       Candidate candidate = pending.candidate();
@@ -154,6 +202,7 @@ final class GroupCommit {
       request.putsFresh(pending.origin(), dueKey, fresh);
       markNewWork(pending.origin(), batch, newWork);
       written.put(url, new WriteRequest.Known(fresh, due));
+      targets.put(fresh, 0).ifPresent(evicted -> writeBack(evicted, batch, written));
       added++;
     }
     return added;
@@ -224,37 +273,90 @@ final class GroupCommit {
   }
 
   /**
-   * One more page links to a known candidate: while it is uncrawled, its inlinks grow by one and
-   * its priority to its new ranking when that is higher (then its due key moves).
+   * A candidate without an entry in {@link #targets}, as the group finds it: written earlier in the group,
+   * since the lookup (read again), or as looked up; null when unknown.
    */
-  private void addInlink(WriteRequest request, int index, WriteBatch batch, Map<String, WriteRequest.Known> written)
+  private WriteRequest.Known knownCandidate(WriteRequest request, int index, Map<String, WriteRequest.Known> written)
       throws RocksDBException {
-    Pending pending = request.candidates.get(index);
-    String url = pending.candidate().url();
+    String url = request.candidates.get(index).candidate().url();
     WriteRequest.Known known = written.get(url);
-    if (known == null) {
-      Optional<WriteRequest.Known> now = recent.writtenAfter(url, request.seen) || request.found[index] == null
-          ? WriteRequest.readNow(rocks, url)
-          : Optional.of(lookedUp(Values.decodeUrl(url, request.found[index])));
-      if (now.isEmpty()) return;
-      known = now.get();
+    if (known != null) return known;
+    byte[] value = request.found[index];
+    if (value == WriteRequest.SKIPPED || recent.writtenAfter(url, request.seen)) {
+      return WriteRequest.readNow(rocks, url).orElse(null);
     }
-    UrlRecord previous = known.url();
-    if (previous.fetchCount() != 0) return;
-    int inlinks = previous.inlinks() + 1;
-    int rank = Math.max(Ranking.quantize(previous.priority()),
-        Ranking.quantize(pending.candidate().ranking().priority(url, previous.depth(), inlinks)));
-    UrlRecord next = new UrlRecord(url, previous.depth(), previous.discoveredFrom(), previous.discoveredAt(), 0,
-        previous.lastCrawl(), previous.nextFetchAt(), Ranking.dequantize(rank), inlinks, previous.hops());
-    Values.DueEntry due = known.validators().rankedAs(next);
-    if (rank != Ranking.quantize(previous.priority())) {
-      byte[] dueKey = Keys.due(pending.origin(), next);
-      batch.delete(rocks.due, Keys.due(pending.origin(), previous));
-      batch.put(rocks.due, dueKey, Values.encodeDue(due));
-      request.putsFresh(pending.origin(), dueKey, next);
+    return value == null ? null : lookedUp(Values.decodeUrl(url, value));
+  }
+
+  /**
+   * One more page links to a URL with an entry (never crawled): the inlink is held, unless its new
+   * ranking raises the URL's priority; then its record is written at once with every inlink, and its
+   * due key moves.
+   */
+  private void countInlink(WriteRequest request, Pending pending, int slot, WriteBatch batch,
+      Map<String, WriteRequest.Known> written) throws RocksDBException {
+    UrlRecord stored = targets.written(slot);
+    Optional<UrlRecord> raised = raised(pending, stored, targets.total(slot) + 1L);
+    if (raised.isEmpty()) {
+      targets.count(slot);
+      return;
     }
+    writeRaised(request, pending, stored, raised.get(), batch, written);
+    targets.written(slot, raised.get());
+  }
+
+  /**
+   * Gives a known, never-crawled URL without an entry one, with the inlink of a page's first crawl
+   * held, or written at once when it raises the priority. An entry evicted to make room is written.
+   */
+  private void hold(WriteRequest request, Pending pending, UrlRecord stored, WriteBatch batch,
+      Map<String, WriteRequest.Known> written) throws RocksDBException {
+    UrlRecord record = stored;
+    int inlinks = request.firstCrawl ? 1 : 0;
+    if (inlinks > 0) {
+      Optional<UrlRecord> raised = raised(pending, stored, stored.inlinks() + 1L);
+      if (raised.isPresent()) {
+        writeRaised(request, pending, stored, raised.get(), batch, written);
+        record = raised.get();
+        inlinks = 0;
+      }
+    }
+    targets.put(record, inlinks).ifPresent(evicted -> writeBack(evicted, batch, written));
+  }
+
+  /**
+   * The URL's record with {@code inlinks} when its candidate's ranking at that count raises its
+   * priority as the store keeps it (a priority never drops); empty when the priority stays.
+   */
+  private static Optional<UrlRecord> raised(Pending pending, UrlRecord stored, long inlinks) {
+    int count = (int) Math.min(inlinks, Integer.MAX_VALUE);
+    int was = Ranking.quantize(stored.priority());
+    int rank = Ranking.quantize(pending.candidate().ranking().priority(stored.url(), stored.depth(), count));
+    if (rank <= was) return Optional.empty();
+    return Optional.of(new UrlRecord(stored.url(), stored.depth(), stored.discoveredFrom(), stored.discoveredAt(), 0,
+        stored.lastCrawl(), stored.nextFetchAt(), Ranking.dequantize(rank), count, stored.hops()));
+  }
+
+  /** Writes a never-crawled URL whose priority rose: its record, and its due key moved. */
+  private void writeRaised(WriteRequest request, Pending pending, UrlRecord previous, UrlRecord next,
+      WriteBatch batch, Map<String, WriteRequest.Known> written) throws RocksDBException {
+    Values.DueEntry due = Values.DueEntry.none(next);
+    byte[] dueKey = Keys.due(pending.origin(), next);
+    batch.delete(rocks.due, Keys.due(pending.origin(), previous));
+    batch.put(rocks.due, dueKey, Values.encodeDue(due));
+    request.putsFresh(pending.origin(), dueKey, next);
     batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(next));
-    written.put(url, new WriteRequest.Known(next, due));
+    written.put(next.url(), new WriteRequest.Known(next, due));
+  }
+
+  /** Writes a never-crawled URL's record with the inlinks held for it (its priority, so its due key, unchanged). */
+  private void writeBack(UrlRecord url, WriteBatch batch, Map<String, WriteRequest.Known> written) {
+    try {
+      batch.put(rocks.urls, Keys.url(url.url()), Values.encodeUrl(url));
+    } catch (RocksDBException e) {
+      throw new StoreException("crawl store at " + rocks.dir + ": " + e.getMessage(), e);
+    }
+    written.put(url.url(), lookedUp(url));
   }
 
   /** A record as the lookup found it, with the due entry of a never-crawled URL (crawled ones are left alone). */
@@ -279,9 +381,14 @@ final class GroupCommit {
     return true;
   }
 
-  /** The updated URL as the group finds it: written earlier in the group, since the lookup, or as looked up. */
+  /**
+   * The updated URL as the group finds it: with its held inlinks when it has an entry, else written
+   * earlier in the group, since the lookup, or as looked up.
+   */
   private Optional<WriteRequest.Known> known(WriteRequest request, String url,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
+    int slot = targets.find(url);
+    if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(targets.current(slot)));
     Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
     if (known.isPresent()) return known;
     return recent.writtenAfter(url, request.seen) ? WriteRequest.readNow(rocks, url) : request.recorded;
@@ -303,6 +410,8 @@ final class GroupCommit {
     UrlRecord next = previous.crawled(fetchCount, Optional.of(crawl), crawl.nextFetchAt());
     Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
     batch.put(rocks.urls, Keys.url(url), Values.encodeUrl(next));
+    // Crawled now: the inlinks its entry held are in this record; a link to it is known without a lookup.
+    targets.markCrawled(url).ifPresent(evicted -> writeBack(evicted, batch, written));
     batch.put(rocks.history, Keys.history(url, crawl.fetchedAt(), fetchCount),
         Values.encodeCrawl(crawl));
     if (request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);

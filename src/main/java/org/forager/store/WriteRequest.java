@@ -31,8 +31,15 @@ final class WriteRequest {
 
   /** The latest commit visible to the lookups. */
   long seen;
-  /** Per candidate: its URL record's value as the lookup found it, null when unknown. */
+  /**
+   * Per candidate: its URL record's value as the lookup found it, null when unknown, {@link #SKIPPED}
+   * when not looked up ({@link LinkTargets#mayHold}).
+   */
   byte[][] found;
+  /** A value of {@link #found}: the candidate was not looked up, its URL looked held. */
+  static final byte[] SKIPPED = new byte[0];
+  /** A call that writes every held inlink ({@link LinkTargets#drain}), and nothing else. */
+  boolean drainsHeld;
   /** Whether the recorded crawl is its URL's first: its links then count as inlinks. Set by the write. */
   boolean firstCrawl;
   /** The URL recorded or brought forward as the lookup found it; empty when unknown or neither. */
@@ -56,6 +63,13 @@ final class WriteRequest {
     this.record = record;
     this.bringForward = Optional.empty();
     this.now = now;
+  }
+
+  /** A call that writes every held inlink into its URL's record. */
+  static WriteRequest drainingHeld(Instant now) {
+    WriteRequest request = new WriteRequest(Map.of(), Optional.empty(), now);
+    request.drainsHeld = true;
+    return request;
   }
 
   WriteRequest(BringForward bringForward, Instant now) {
@@ -91,28 +105,43 @@ final class WriteRequest {
     return record.map(CrawlRecord::url).or(() -> bringForward.map(BringForward::url));
   }
 
-  /** Looks up the candidates and the recorded URL as of commit {@code commit} or later. */
-  void lookUp(RocksDatabase rocks, long commit) throws RocksDBException {
-    lookUpAll(rocks, commit, List.of(this));
+  /**
+   * Looks up the candidates and the recorded URL as of commit {@code commit} or later; not the
+   * candidates {@code targets} may hold.
+   */
+  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets) throws RocksDBException {
+    lookUpAll(rocks, commit, List.of(this), targets);
   }
 
   /**
    * {@link #lookUp} of several calls with one {@code multiGet} (a short one costs mostly its call:
    * issue 15, a turn's refusals).
    */
-  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests) throws RocksDBException {
+  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests, LinkTargets targets)
+      throws RocksDBException {
     List<byte[]> keys = new ArrayList<>();
-    for (WriteRequest request : requests) request.addKeys(keys);
+    for (WriteRequest request : requests) request.addKeys(keys, targets);
     List<byte[]> values = keys.isEmpty() ? List.of()
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
     int offset = 0;
     for (WriteRequest request : requests) offset = request.found(rocks, commit, values, offset);
   }
 
-  /** Adds the keys this call looks up: the updated URL's first, then the candidates'. */
-  private void addKeys(List<byte[]> keys) {
+  /**
+   * Adds the keys this call looks up: the updated URL's first, then the candidates' that {@code targets}
+   * does not seem to hold (those are marked {@link #SKIPPED} now).
+   */
+  private void addKeys(List<byte[]> keys, LinkTargets targets) {
     updated().ifPresent(url -> keys.add(Keys.url(url)));
-    for (Pending pending : candidates) keys.add(pending.urlKey());
+    found = new byte[candidates.size()][];
+    for (int i = 0; i < found.length; i++) {
+      Pending pending = candidates.get(i);
+      if (targets.mayHold(pending.candidate().url())) {
+        found[i] = SKIPPED;
+      } else {
+        keys.add(pending.urlKey());
+      }
+    }
   }
 
   /**
@@ -123,8 +152,9 @@ final class WriteRequest {
     seen = commit;
     Optional<String> updated = updated();
     byte[] updatedValue = updated.isPresent() ? values.get(offset++) : null;
-    found = new byte[candidates.size()][];
-    for (int i = 0; i < found.length; i++) found[i] = values.get(offset++);
+    for (int i = 0; i < found.length; i++) {
+      if (found[i] != SKIPPED) found[i] = values.get(offset++);
+    }
     recorded = updatedValue != null ? Optional.of(read(rocks, updated.get(), updatedValue)) : Optional.empty();
     return offset;
   }

@@ -1,0 +1,199 @@
+package org.forager.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import org.forager.fetch.Outcome;
+import org.forager.url.Origin;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Inlinks held in memory (issue 15): what the store shows is what it showed when every inlink was
+ * written at once (the counts, the priorities and the due order), with a table large enough to hold
+ * every URL and with one so small that entries are evicted all the time; and what a close writes.
+ */
+class LinkTargetsTest {
+
+  private static final Instant T0 = Instant.parse("2026-11-21T00:00:00Z");
+  private static final Clock CLOCK = Clock.fixed(T0, ZoneOffset.UTC);
+  private static final Origin A = Origin.ofUrl("https://a.example/");
+
+  @TempDir
+  Path dir;
+
+  private RocksCrawlStore open(String name, int entries) {
+    return RocksCrawlStore.open(dir.resolve(name), RocksCrawlStore.MIN_MEMORY_BYTES, CLOCK, entries);
+  }
+
+  @Test
+  void linksToKnownUrlsAreCountedWithoutWritingTheirRecords() {
+    String hub = "https://a.example/hub";
+    try (RocksCrawlStore store = open("store", 1_024)) {
+      store.addCandidates(List.of(Candidate.seed("https://a.example/")));
+      for (int i = 0; i < 13; i++) {
+        String page = "https://a.example/p" + i;
+        store.addCandidates(List.of(new Candidate(page, 1, Optional.empty())));
+        store.record(crawl(page), List.of(new Candidate(hub, 2, Optional.of(page))));
+      }
+      // 13 inlinks: written at the 1st, 2nd, 4th and 8th (the priority rose), the 5 since held.
+      assertEquals(5, heldIn(store));
+      assertEquals(8, storedInlinks(store, hub), "the URL table has the count of the last priority change");
+      UrlRecord url = store.url(hub).orElseThrow();
+      assertEquals(13, url.inlinks(), "the store answers with the held inlinks");
+      assertEquals(Ranking.dequantize(Ranking.quantize(Ranking.LINKS.priority(hub, 2, 8))), url.priority());
+    }
+    try (RocksCrawlStore store = open("store", 1_024)) {
+      assertEquals(13, storedInlinks(store, hub), "written at close");
+      assertEquals(13, store.url(hub).orElseThrow().inlinks());
+    }
+  }
+
+  @Test
+  void aCrawlWritesTheHeldInlinksIntoItsRecord() {
+    String hub = "https://a.example/hub";
+    try (RocksCrawlStore store = open("store", 1_024)) {
+      for (int i = 0; i < 6; i++) {
+        String page = "https://a.example/p" + i;
+        store.record(crawl(page), List.of(new Candidate(hub, 1, Optional.of(page))));
+      }
+      store.record(crawl(hub), List.of());
+      assertEquals(0, heldIn(store));
+      assertEquals(6, storedInlinks(store, hub));
+      // Crawled: a link counts no more.
+      store.record(crawl("https://a.example/later"), List.of(new Candidate(hub, 1, Optional.of("https://a.example/later"))));
+      assertEquals(6, store.url(hub).orElseThrow().inlinks());
+      assertEquals(0, heldIn(store));
+    }
+  }
+
+  @Test
+  void aFullReadSeesTheHeldInlinks() {
+    try (RocksCrawlStore store = open("store", 1_024)) {
+      for (int i = 0; i < 3; i++) {
+        String page = "https://a.example/p" + i;
+        store.record(crawl(page), List.of(new Candidate("https://a.example/x", 1, Optional.of(page))));
+      }
+      Map<String, Integer> inlinks = new HashMap<>();
+      store.forEachUrl(url -> inlinks.put(url.url(), url.inlinks()));
+      assertEquals(3, inlinks.get("https://a.example/x"));
+    }
+  }
+
+  /**
+   * A site whose pages link to one another at random, crawled in due order, once with a table that
+   * holds every URL and once with one of {@value LinkTargets#WAYS} entries: after every page both
+   * stores answer the same records and the same due order, and the counts are those a model of the
+   * contract says; after a close and a reopen, too.
+   */
+  @Test
+  void evictionsChangeNothingAStoreShows() {
+    Random random = new Random(20);
+    Map<String, Integer> expected = new HashMap<>();
+    Set<String> crawled = new HashSet<>();
+    Set<String> known = new LinkedHashSet<>();
+    try (RocksCrawlStore large = open("large", 1 << 16); RocksCrawlStore tiny = open("tiny", LinkTargets.WAYS)) {
+      for (RocksCrawlStore store : List.of(large, tiny)) store.addCandidates(List.of(Candidate.seed("https://a.example/")));
+      known.add("https://a.example/");
+      for (int step = 0; step < 300; step++) {
+        List<DueCandidate> due = large.due(A, T0, 1_000);
+        assertEquals(due, tiny.due(A, T0, 1_000), "step " + step);
+        if (due.isEmpty()) break;
+        DueCandidate next = due.get(0);
+        // Now and then a recrawl of a crawled page: its links count nothing.
+        boolean recrawl = random.nextInt(10) == 0 && !crawled.isEmpty();
+        String page = recrawl ? crawled.iterator().next() : next.url();
+        List<Candidate> links = new ArrayList<>();
+        Set<String> distinct = new HashSet<>();
+        for (int i = random.nextInt(20); i > 0; i--) {
+          String url = "https://a.example/p" + random.nextInt(120);
+          links.add(new Candidate(url, next.depth() + 1, Optional.of(page)));
+          known.add(url);
+          if (!recrawl && !url.equals(page) && !crawled.contains(url) && distinct.add(url)) {
+            expected.merge(url, 1, Integer::sum);
+          }
+        }
+        for (RocksCrawlStore store : List.of(large, tiny)) store.record(crawl(page), links);
+        crawled.add(page);
+        for (String url : known) {
+          UrlRecord l = large.url(url).orElseThrow();
+          assertEquals(l, tiny.url(url).orElseThrow(), "step " + step + ": " + url);
+          assertEquals(expected.getOrDefault(url, 0), l.inlinks(), "step " + step + ": " + url);
+        }
+      }
+      assertTrue(crawled.size() > 100, "crawled " + crawled.size());
+    }
+    try (RocksCrawlStore large = open("large", 1 << 16); RocksCrawlStore tiny = open("tiny", LinkTargets.WAYS)) {
+      for (String url : known) {
+        assertEquals(expected.getOrDefault(url, 0), storedInlinks(large, url), url);
+        assertEquals(expected.getOrDefault(url, 0), storedInlinks(tiny, url), url);
+      }
+      assertEquals(large.due(A, T0.plus(Duration.ofDays(30)), 1_000), tiny.due(A, T0.plus(Duration.ofDays(30)), 1_000));
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void concurrentPagesLinkingToTheSameUrlsCountEveryInlink() throws Exception {
+    int threads = 6;
+    int pages = 60;
+    int targets = 40;
+    try (RocksCrawlStore store = open("store", 16)) {
+      Concurrently.run(threads, thread -> {
+        Random random = new Random(thread);
+        for (int i = 0; i < pages; i++) {
+          String page = "https://a.example/t" + thread + "/" + i;
+          List<Candidate> links = new ArrayList<>();
+          // Each page links to every target once, in its own order.
+          List<Integer> order = new ArrayList<>();
+          for (int t = 0; t < targets; t++) order.add(t);
+          java.util.Collections.shuffle(order, random);
+          for (int t : order) links.add(new Candidate("https://a.example/target" + t, 1, Optional.of(page)));
+          store.record(crawl(page), links);
+        }
+      });
+      for (int t = 0; t < targets; t++) {
+        assertEquals(threads * pages, store.url("https://a.example/target" + t).orElseThrow().inlinks(), "target" + t);
+      }
+    }
+    try (RocksCrawlStore store = open("store", 16)) {
+      for (int t = 0; t < targets; t++) {
+        assertEquals(threads * pages, storedInlinks(store, "https://a.example/target" + t), "target" + t);
+      }
+    }
+  }
+
+  private static long heldIn(RocksCrawlStore store) {
+    return store.heldInlinks();
+  }
+
+  /** The inlinks the URL table itself has for a URL (not counting those held). */
+  private static int storedInlinks(RocksCrawlStore store, String url) {
+    try {
+      byte[] value = store.database().db.get(store.database().urls, Keys.url(url));
+      return Values.decodeUrl(url, value).inlinks();
+    } catch (org.rocksdb.RocksDBException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static CrawlRecord crawl(String url) {
+    return new CrawlRecord(url, T0, Outcome.FETCHED, 200, 5, Optional.of("text/html"), 100, Optional.empty(),
+        Optional.empty(), Optional.empty(), false, false, Optional.empty(), Optional.empty(), T0.plus(Duration.ofDays(7)));
+  }
+}
