@@ -70,7 +70,7 @@ final class GroupCommit {
     if (!targets.mayHold(url)) return readTable(url);
     lock.lock();
     try {
-      int slot = targets.find(url);
+      int slot = targets.find(url, Keys.url(url));
       return slot >= 0 && !targets.isCrawled(slot) ? Optional.of(targets.current(slot)) : readTable(url);
     } finally {
       lock.unlock();
@@ -172,11 +172,11 @@ final class GroupCommit {
       // been looked at (an entry at a time would need the origin's entry read and replaced here).
       if (request.moved) markNewWork(CandidateBatch.origin(request.bringForward.get().url()), batch, newWork);
     }
-    if (request.drainsHeld) targets.drain(url -> writeBack(url, batch, written));
+    if (request.drainsHeld) targets.drain(held -> writeBack(held, batch, written));
     for (int i = 0; i < request.candidates.size(); i++) {
       Pending pending = request.candidates.get(i);
       String url = pending.candidate().url();
-      int slot = targets.find(url);
+      int slot = targets.find(url, pending.urlKey());
       if (slot >= 0) {
         if (request.firstCrawl && !targets.isCrawled(slot)) countInlink(request, pending, slot, batch, written);
         continue;
@@ -186,7 +186,7 @@ final class GroupCommit {
         if (known.url().fetchCount() == 0) {
           hold(request, pending, known.url(), batch, written);
         } else {
-          targets.markCrawled(url).ifPresent(evicted -> writeBack(evicted, batch, written));
+          targets.markCrawled(url, pending.urlKey()).ifPresent(evicted -> writeBack(evicted, batch, written));
         }
         continue;
       }
@@ -197,12 +197,13 @@ final class GroupCommit {
           request.now, 0, Optional.empty(), Instant.EPOCH, priority, inlinks, candidate.hops());
       Values.DueEntry due = Values.DueEntry.none(fresh);
       byte[] dueKey = Keys.due(pending.origin(), fresh);
-      batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(fresh));
+      byte[] value = Values.encodeUrl(fresh);
+      batch.put(rocks.urls, pending.urlKey(), value);
       batch.put(rocks.due, dueKey, Values.encodeDue(due));
       request.putsFresh(pending.origin(), dueKey, fresh);
       markNewWork(pending.origin(), batch, newWork);
       written.put(url, new WriteRequest.Known(fresh, due));
-      targets.put(fresh, 0).ifPresent(evicted -> writeBack(evicted, batch, written));
+      targets.put(fresh, pending.urlKey(), value, 0).ifPresent(evicted -> writeBack(evicted, batch, written));
       added++;
     }
     return added;
@@ -295,14 +296,15 @@ final class GroupCommit {
    */
   private void countInlink(WriteRequest request, Pending pending, int slot, WriteBatch batch,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
-    UrlRecord stored = targets.written(slot);
-    Optional<UrlRecord> raised = raised(pending, stored, targets.total(slot) + 1L);
-    if (raised.isEmpty()) {
+    int inlinks = (int) Math.min(targets.total(slot) + 1L, Integer.MAX_VALUE);
+    int rank = rankAt(pending, targets.depth(slot), inlinks);
+    if (rank <= targets.rank(slot)) {
       targets.count(slot);
       return;
     }
-    writeRaised(request, pending, stored, raised.get(), batch, written);
-    targets.written(slot, raised.get());
+    UrlRecord stored = targets.written(slot);
+    UrlRecord next = raised(stored, rank, inlinks);
+    targets.written(slot, next, writeRaised(request, pending, stored, next, batch, written));
   }
 
   /**
@@ -312,51 +314,59 @@ final class GroupCommit {
   private void hold(WriteRequest request, Pending pending, UrlRecord stored, WriteBatch batch,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
     UrlRecord record = stored;
+    byte[] value = null;
     int inlinks = request.firstCrawl ? 1 : 0;
     if (inlinks > 0) {
-      Optional<UrlRecord> raised = raised(pending, stored, stored.inlinks() + 1L);
-      if (raised.isPresent()) {
-        writeRaised(request, pending, stored, raised.get(), batch, written);
-        record = raised.get();
+      int count = (int) Math.min(stored.inlinks() + 1L, Integer.MAX_VALUE);
+      int rank = rankAt(pending, stored.depth(), count);
+      if (rank > Ranking.quantize(stored.priority())) {
+        record = raised(stored, rank, count);
+        value = writeRaised(request, pending, stored, record, batch, written);
         inlinks = 0;
       }
     }
-    targets.put(record, inlinks).ifPresent(evicted -> writeBack(evicted, batch, written));
+    if (value == null) value = Values.encodeUrl(record);
+    targets.put(record, pending.urlKey(), value, inlinks).ifPresent(evicted -> writeBack(evicted, batch, written));
   }
 
-  /**
-   * The URL's record with {@code inlinks} when its candidate's ranking at that count raises its
-   * priority as the store keeps it (a priority never drops); empty when the priority stays.
-   */
-  private static Optional<UrlRecord> raised(Pending pending, UrlRecord stored, long inlinks) {
-    int count = (int) Math.min(inlinks, Integer.MAX_VALUE);
-    int was = Ranking.quantize(stored.priority());
-    int rank = Ranking.quantize(pending.candidate().ranking().priority(stored.url(), stored.depth(), count));
-    if (rank <= was) return Optional.empty();
-    return Optional.of(new UrlRecord(stored.url(), stored.depth(), stored.discoveredFrom(), stored.discoveredAt(), 0,
-        stored.lastCrawl(), stored.nextFetchAt(), Ranking.dequantize(rank), count, stored.hops()));
+  /** The candidate's ranking of its URL at {@code depth} and {@code inlinks}, quantized. */
+  private static int rankAt(Pending pending, int depth, int inlinks) {
+    return Ranking.quantize(pending.candidate().ranking().priority(pending.candidate().url(), depth, inlinks));
   }
 
-  /** Writes a never-crawled URL whose priority rose: its record, and its due key moved. */
-  private void writeRaised(WriteRequest request, Pending pending, UrlRecord previous, UrlRecord next,
+  /** A never-crawled URL's record with a higher priority ({@code rank}) and {@code inlinks}. */
+  private static UrlRecord raised(UrlRecord stored, int rank, int inlinks) {
+    return new UrlRecord(stored.url(), stored.depth(), stored.discoveredFrom(), stored.discoveredAt(), 0,
+        stored.lastCrawl(), stored.nextFetchAt(), Ranking.dequantize(rank), inlinks, stored.hops());
+  }
+
+  /** Writes a never-crawled URL whose priority rose: its record, and its due key moved; the record's value. */
+  private byte[] writeRaised(WriteRequest request, Pending pending, UrlRecord previous, UrlRecord next,
       WriteBatch batch, Map<String, WriteRequest.Known> written) throws RocksDBException {
     Values.DueEntry due = Values.DueEntry.none(next);
     byte[] dueKey = Keys.due(pending.origin(), next);
     batch.delete(rocks.due, Keys.due(pending.origin(), previous));
     batch.put(rocks.due, dueKey, Values.encodeDue(due));
     request.putsFresh(pending.origin(), dueKey, next);
-    batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(next));
+    byte[] value = Values.encodeUrl(next);
+    batch.put(rocks.urls, pending.urlKey(), value);
     written.put(next.url(), new WriteRequest.Known(next, due));
+    return value;
   }
 
-  /** Writes a never-crawled URL's record with the inlinks held for it (its priority, so its due key, unchanged). */
-  private void writeBack(UrlRecord url, WriteBatch batch, Map<String, WriteRequest.Known> written) {
+  /**
+   * Writes a never-crawled URL's record with the inlinks held for it (its priority, so its due key,
+   * unchanged); the record's value.
+   */
+  private byte[] writeBack(LinkTargets.Held held, WriteBatch batch, Map<String, WriteRequest.Known> written) {
+    byte[] value = Values.encodeUrl(held.url());
     try {
-      batch.put(rocks.urls, Keys.url(url.url()), Values.encodeUrl(url));
+      batch.put(rocks.urls, held.key(), value);
     } catch (RocksDBException e) {
       throw new StoreException("crawl store at " + rocks.dir + ": " + e.getMessage(), e);
     }
-    written.put(url.url(), lookedUp(url));
+    written.put(held.url().url(), lookedUp(held.url()));
+    return value;
   }
 
   /** A record as the lookup found it, with the due entry of a never-crawled URL (crawled ones are left alone). */
@@ -387,7 +397,7 @@ final class GroupCommit {
    */
   private Optional<WriteRequest.Known> known(WriteRequest request, String url,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
-    int slot = targets.find(url);
+    int slot = targets.find(url, Keys.url(url));
     if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(targets.current(slot)));
     Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
     if (known.isPresent()) return known;
@@ -409,9 +419,10 @@ final class GroupCommit {
     request.firstCrawl = fetchCount == 1;
     UrlRecord next = previous.crawled(fetchCount, Optional.of(crawl), crawl.nextFetchAt());
     Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
-    batch.put(rocks.urls, Keys.url(url), Values.encodeUrl(next));
+    byte[] key = Keys.url(url);
+    batch.put(rocks.urls, key, Values.encodeUrl(next));
     // Crawled now: the inlinks its entry held are in this record; a link to it is known without a lookup.
-    targets.markCrawled(url).ifPresent(evicted -> writeBack(evicted, batch, written));
+    targets.markCrawled(url, key).ifPresent(evicted -> writeBack(evicted, batch, written));
     batch.put(rocks.history, Keys.history(url, crawl.fetchedAt(), fetchCount),
         Values.encodeCrawl(crawl));
     if (request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);
