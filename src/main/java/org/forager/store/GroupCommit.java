@@ -203,7 +203,7 @@ final class GroupCommit {
       request.putsFresh(pending.origin(), dueKey, fresh);
       markNewWork(pending.origin(), batch, newWork);
       written.put(url, new WriteRequest.Known(fresh, due));
-      targets.put(fresh, pending.urlKey(), value, 0).ifPresent(evicted -> writeBack(evicted, batch, written));
+      targets.put(fresh, pending.urlKey(), value, 0, evicted -> writeBack(evicted, batch, written));
       added++;
     }
     return added;
@@ -326,7 +326,12 @@ final class GroupCommit {
       }
     }
     if (value == null) value = Values.encodeUrl(record);
-    targets.put(record, pending.urlKey(), value, inlinks).ifPresent(evicted -> writeBack(evicted, batch, written));
+    boolean heldThere = targets.put(record, pending.urlKey(), value, inlinks, evicted -> writeBack(evicted, batch, written));
+    if (!heldThere && inlinks > 0) {
+      // Too long for the table: its inlink is written at once, as every inlink was before it.
+      UrlRecord counted = LinkTargets.withInlinks(record, (int) Math.min(record.inlinks() + 1L, Integer.MAX_VALUE));
+      writeBack(new LinkTargets.Held(pending.urlKey(), counted), batch, written);
+    }
   }
 
   /** The candidate's ranking of its URL at {@code depth} and {@code inlinks}, quantized. */

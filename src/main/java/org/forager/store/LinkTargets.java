@@ -2,6 +2,7 @@ package org.forager.store;
 
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -21,54 +22,60 @@ import java.util.function.Function;
  * (cached in the string, and already computed by the call's deduplication), an entry found by that
  * code and then its URL key's bytes, so never taken for another URL's. A full set evicts an entry
  * not used since the set last filled, the one holding the fewest inlinks (one holding none costs no
- * write). What a link needs (depth, priority, inlinks) is in primitive arrays; an entry keeps alive
- * only its URL key and, while never crawled, its record's value: the two byte arrays the store made
- * for its lookup or write anyway, leaves for the garbage collector (a table of records and strings
- * doubled the collector's work on the benchmark). Nothing is allocated for a link counted.
+ * write). Everything is in primitive arrays: what a link needs (depth, priority, inlinks) in arrays of
+ * their own, an entry's URL key and record value copied into a slot of {@value #SLOT_BYTES} bytes
+ * of one large array (a URL whose key and value do not fit has no entry: its links are looked up
+ * and written as before). No reference the garbage collector would trace or scan: a first version
+ * that kept records and strings, then byte arrays, doubled the collector's work on the benchmark
+ * (each entry put dirtied a card the next young collection scanned). Nothing is allocated for a link
+ * counted; a record is decoded only to be written.
  *
  * <p>Changed only under the store's write lock; {@link #mayHold} alone may be asked without it.
  */
 final class LinkTargets {
 
   static final int WAYS = 8;
-  /** Heap bytes an entry keeps alive, about: a never-crawled URL's key and record value, and its slot. */
-  static final int ENTRY_BYTES = 200;
+  /** Bytes of an entry's slot for its URL key and record value. */
+  static final int SLOT_BYTES = 192;
+  /** Heap bytes of an entry: its slot and its primitive fields. */
+  static final int ENTRY_BYTES = SLOT_BYTES + 20;
 
   private final int[] codes;
-  /** The entry's URL key ({@link Keys#url(String)}); null: no entry. */
-  private final byte[][] keys;
-  /** A never-crawled URL's record value as the URL table has it; null: the URL is crawled. */
-  private final byte[][] values;
-  /** Of the record in {@link #values}: its inlinks, quantized priority and depth. */
+  /** The entry's URL key's length in its slot ({@link Keys#url(String)}); 0: no entry. */
+  private final char[] keyLengths;
+  /** A never-crawled URL's record value's length, after its key; 0: the URL is crawled. */
+  private final char[] valueLengths;
+  private final byte[] slots;
+  /** Of the record in the slot: its inlinks, quantized priority and depth. */
   private final int[] inlinks;
   private final char[] ranks;
   private final char[] depths;
   /** Inlinks counted beyond the record's. */
   private final int[] held;
   private final boolean[] used;
-  private final int setMask;
+  private final int sets;
 
   /** What an entry held, for its URL's record to be written: the record with every inlink. */
   record Held(byte[] key, UrlRecord url) {}
 
-  /** A table of at least {@code capacity} entries (a power of two, at least {@value #WAYS}). */
+  /** A table of {@code capacity} entries, rounded up to a whole set. */
   LinkTargets(int capacity) {
-    int slots = Integer.highestOneBit(Math.max(capacity, WAYS));
-    if (slots < capacity) slots <<= 1;
-    codes = new int[slots];
-    keys = new byte[slots][];
-    values = new byte[slots][];
-    inlinks = new int[slots];
-    ranks = new char[slots];
-    depths = new char[slots];
-    held = new int[slots];
-    used = new boolean[slots];
-    setMask = slots / WAYS - 1;
+    sets = Math.max(1, (capacity + WAYS - 1) / WAYS);
+    int entries = sets * WAYS;
+    codes = new int[entries];
+    keyLengths = new char[entries];
+    valueLengths = new char[entries];
+    slots = new byte[Math.multiplyExact(entries, SLOT_BYTES)];
+    inlinks = new int[entries];
+    ranks = new char[entries];
+    depths = new char[entries];
+    held = new int[entries];
+    used = new boolean[entries];
   }
 
   /**
-   * Entries for about a twelfth of the heap (a 240 MiB heap: 131,072 entries, at most about 25 MiB
-   * when full), between 4,096 and 2^20.
+   * Entries for a twelfth of the heap (a 240 MiB heap: about 99,000 entries, 20 MiB), between 4,096
+   * and 2^20.
    */
   static int defaultCapacity() {
     long entries = Runtime.getRuntime().maxMemory() / 12 / ENTRY_BYTES;
@@ -76,7 +83,7 @@ final class LinkTargets {
   }
 
   int capacity() {
-    return keys.length;
+    return codes.length;
   }
 
   /**
@@ -87,7 +94,7 @@ final class LinkTargets {
     int code = url.hashCode();
     int first = firstSlot(code);
     for (int i = first; i < first + WAYS; i++) {
-      if (codes[i] == code && keys[i] != null) return true;
+      if (codes[i] == code && keyLengths[i] != 0) return true;
     }
     return false;
   }
@@ -97,8 +104,8 @@ final class LinkTargets {
     int code = url.hashCode();
     int first = firstSlot(code);
     for (int i = first; i < first + WAYS; i++) {
-      byte[] entry = keys[i];
-      if (codes[i] == code && entry != null && Arrays.equals(entry, key)) {
+      if (codes[i] == code && keyLengths[i] == key.length
+          && Arrays.equals(slots, offset(i), offset(i) + key.length, key, 0, key.length)) {
         used[i] = true;
         return i;
       }
@@ -108,7 +115,7 @@ final class LinkTargets {
 
   /** Whether the entry's URL is crawled (the entry holds nothing more). */
   boolean isCrawled(int slot) {
-    return values[slot] == null;
+    return valueLengths[slot] == 0;
   }
 
   /** A never-crawled entry's depth, as stored. */
@@ -128,7 +135,8 @@ final class LinkTargets {
 
   /** A never-crawled entry's record as the URL table has it (decoded now). */
   UrlRecord written(int slot) {
-    return Values.decodeUrl(Keys.url(keys[slot]), values[slot]);
+    int from = offset(slot) + keyLengths[slot];
+    return Values.decodeUrl(Keys.url(key(slot)), Arrays.copyOfRange(slots, from, from + valueLengths[slot]));
   }
 
   /** A never-crawled entry's record with its held inlinks: the URL as it is (decoded now). */
@@ -141,60 +149,86 @@ final class LinkTargets {
     if (total(slot) < Integer.MAX_VALUE) held[slot]++;
   }
 
-  /** The entry's never-crawled URL was written as {@code record}, {@code value} encoded: nothing held any more. */
+  /**
+   * The entry's never-crawled URL was written as {@code record}, {@code value} encoded: nothing held
+   * any more. An entry the new value does not fit in is dropped (it holds nothing).
+   */
   void written(int slot, UrlRecord record, byte[] value) {
-    set(slot, codes[slot], keys[slot], record, value, 0);
+    if (!fits(keyLengths[slot], value.length)) {
+      keyLengths[slot] = 0;
+      return;
+    }
+    System.arraycopy(value, 0, slots, offset(slot) + keyLengths[slot], value.length);
+    setRecord(slot, record, value.length, 0);
   }
 
   /**
    * The URL of {@code key} is crawled now; its entry, if it had one, holds no inlinks after this (the
-   * caller took them with {@link #current}). When it had none it gets one; what an entry evicted for it
-   * held is returned, for the caller to write.
+   * caller took them with {@link #current}). When it had none it gets one (when its key fits); what
+   * an entry evicted for it held is returned, for the caller to write.
    */
   Optional<Held> markCrawled(String url, byte[] key) {
     int slot = find(url, key);
     if (slot >= 0) {
-      values[slot] = null;
+      valueLengths[slot] = 0;
       held[slot] = 0;
       return Optional.empty();
     }
+    if (!fits(key.length, 0)) return Optional.empty();
     slot = victim(firstSlot(url.hashCode()));
     Optional<Held> evicted = evicted(slot);
-    codes[slot] = url.hashCode();
-    keys[slot] = key;
-    values[slot] = null;
+    setKey(slot, url.hashCode(), key);
+    valueLengths[slot] = 0;
     held[slot] = 0;
-    used[slot] = false;
     return evicted;
   }
 
   /**
    * Gives a never-crawled URL without an entry one: {@code record} as the URL table has it ({@code
-   * value} encoded, {@code key} its key), and {@code inlinks} held beyond it. What an entry evicted for
-   * it held is returned, for the caller to write.
+   * value} encoded, {@code key} its key), and {@code inlinks} held beyond it; false, and nothing done,
+   * when the key and value do not fit a slot. What an entry evicted for it held goes to {@code write}.
    */
-  Optional<Held> put(UrlRecord record, byte[] key, byte[] value, int inlinks) {
+  boolean put(UrlRecord record, byte[] key, byte[] value, int inlinks, Consumer<Held> write) {
+    if (!fits(key.length, value.length)) return false;
     int code = record.url().hashCode();
     int slot = victim(firstSlot(code));
-    Optional<Held> evicted = evicted(slot);
-    set(slot, code, key, record, value, inlinks);
-    used[slot] = false;
-    return evicted;
+    evicted(slot).ifPresent(write);
+    setKey(slot, code, key);
+    System.arraycopy(value, 0, slots, offset(slot) + key.length, value.length);
+    setRecord(slot, record, value.length, inlinks);
+    return true;
   }
 
-  private void set(int slot, int code, byte[] key, UrlRecord record, byte[] value, int heldInlinks) {
+  private static boolean fits(int keyLength, int valueLength) {
+    return keyLength > 0 && keyLength + valueLength <= SLOT_BYTES;
+  }
+
+  private void setKey(int slot, int code, byte[] key) {
     codes[slot] = code;
-    keys[slot] = key;
-    values[slot] = value;
+    keyLengths[slot] = (char) key.length;
+    System.arraycopy(key, 0, slots, offset(slot), key.length);
+    used[slot] = false;
+  }
+
+  private void setRecord(int slot, UrlRecord record, int valueLength, int heldInlinks) {
+    valueLengths[slot] = (char) valueLength;
     inlinks[slot] = record.inlinks();
     ranks[slot] = (char) Ranking.quantize(record.priority());
     depths[slot] = (char) record.depth();
     held[slot] = heldInlinks;
   }
 
+  private byte[] key(int slot) {
+    return Arrays.copyOfRange(slots, offset(slot), offset(slot) + keyLengths[slot]);
+  }
+
+  private static int offset(int slot) {
+    return slot * SLOT_BYTES;
+  }
+
   private Optional<Held> evicted(int slot) {
-    if (keys[slot] == null || values[slot] == null || held[slot] == 0) return Optional.empty();
-    return Optional.of(new Held(keys[slot], current(slot)));
+    if (keyLengths[slot] == 0 || valueLengths[slot] == 0 || held[slot] == 0) return Optional.empty();
+    return Optional.of(new Held(key(slot), current(slot)));
   }
 
   /**
@@ -203,7 +237,7 @@ final class LinkTargets {
    * more: a clock of one turn).
    */
   private int victim(int first) {
-    for (int i = first; i < first + WAYS; i++) if (keys[i] == null) return i;
+    for (int i = first; i < first + WAYS; i++) if (keyLengths[i] == 0) return i;
     int victim = -1;
     for (int i = first; i < first + WAYS; i++) {
       if (!used[i] && (victim < 0 || held[i] < held[victim])) victim = i;
@@ -222,26 +256,30 @@ final class LinkTargets {
    * value written; then the entry holds nothing.
    */
   void drain(Function<Held, byte[]> write) {
-    for (int i = 0; i < keys.length; i++) {
-      if (values[i] == null || held[i] == 0) continue;
+    for (int i = 0; i < codes.length; i++) {
+      if (keyLengths[i] == 0 || valueLengths[i] == 0 || held[i] == 0) continue;
       UrlRecord current = current(i);
-      written(i, current, write.apply(new Held(keys[i], current)));
+      written(i, current, write.apply(new Held(key(i), current)));
     }
   }
 
   /** How many inlinks the table holds in all (tests). */
   long heldTotal() {
     long total = 0;
-    for (int i = 0; i < keys.length; i++) if (values[i] != null) total += held[i];
+    for (int i = 0; i < codes.length; i++) if (keyLengths[i] != 0 && valueLengths[i] != 0) total += held[i];
     return total;
   }
 
   private int firstSlot(int code) {
-    int spread = code * 0x9E3779B9; // Fibonacci hashing: codes of similar URLs differ in their low bits
-    return ((spread ^ (spread >>> 16)) & setMask) * WAYS;
+    // Fibonacci hashing (codes of similar URLs differ in their low bits), then the set by multiplying
+    // into [0, sets): any number of sets, so the table takes the memory it is given.
+    int spread = code * 0x9E3779B9;
+    long unsigned = (spread ^ (spread >>> 16)) & 0xFFFF_FFFFL;
+    return (int) ((unsigned * sets) >>> 32) * WAYS;
   }
 
-  private static UrlRecord withInlinks(UrlRecord r, int inlinks) {
+  /** {@code r} with {@code inlinks}. */
+  static UrlRecord withInlinks(UrlRecord r, int inlinks) {
     if (inlinks == r.inlinks()) return r;
     return new UrlRecord(r.url(), r.depth(), r.discoveredFrom(), r.discoveredAt(), r.fetchCount(), r.lastCrawl(),
         r.nextFetchAt(), r.priority(), inlinks, r.hops());

@@ -83,6 +83,20 @@ class LinkTargetsTest {
   }
 
   @Test
+  void aUrlTooLongForTheTableHasEveryInlinkWrittenAtOnce() {
+    String longUrl = "https://a.example/" + "x".repeat(LinkTargets.SLOT_BYTES);
+    try (RocksCrawlStore store = open("store", 1_024)) {
+      for (int i = 0; i < 5; i++) {
+        String page = "https://a.example/p" + i;
+        store.record(crawl(page), List.of(new Candidate(longUrl, 1, Optional.of(page))));
+        assertEquals(i + 1, storedInlinks(store, longUrl), "written at once");
+      }
+      assertEquals(0, heldIn(store));
+      assertEquals(5, store.url(longUrl).orElseThrow().inlinks());
+    }
+  }
+
+  @Test
   void aFullReadSeesTheHeldInlinks() {
     try (RocksCrawlStore store = open("store", 1_024)) {
       for (int i = 0; i < 3; i++) {
