@@ -38,6 +38,8 @@ final class GroupCommit {
   private static final byte[] EMPTY = new byte[0];
   /** Calls written together at most; more wait for the next group. */
   private static final int MAX_GROUP = 256;
+  /** URLs whose held inlinks one group writes at most ({@link #drainHeld}). */
+  private static final int DRAIN_GROUP = 10_000;
 
   private final RocksDatabase rocks;
   private final WriteOptions writeOptions;
@@ -67,24 +69,30 @@ final class GroupCommit {
    * URL table has it.
    */
   Optional<UrlRecord> read(String url) throws RocksDBException {
-    if (!targets.mayHold(url)) return readTable(url);
+    byte[] key = Keys.url(url);
+    // Under the lock: a group evicts an entry (its inlinks into its batch) before it writes the batch,
+    // so a read without the lock in between would answer fewer inlinks than it answered before.
     lock.lock();
     try {
-      int slot = targets.find(url, Keys.url(url));
-      return slot >= 0 && !targets.isCrawled(slot) ? Optional.of(targets.current(slot)) : readTable(url);
+      int slot = targets.find(url, key);
+      if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(recordOf(targets.held(slot), Map.of()));
+      byte[] value = rocks.db.get(rocks.urls, key);
+      return value == null ? Optional.empty() : Optional.of(Values.decodeUrl(url, value));
     } finally {
       lock.unlock();
     }
   }
 
-  private Optional<UrlRecord> readTable(String url) throws RocksDBException {
-    byte[] value = rocks.db.get(rocks.urls, Keys.url(url));
-    return value == null ? Optional.empty() : Optional.of(Values.decodeUrl(url, value));
-  }
-
-  /** Writes every held inlink into its URL's record, as one group: before a full read, and at close. */
+  /**
+   * Writes every held inlink into its URL's record, in groups of at most {@value #DRAIN_GROUP} URLs:
+   * before a full read, and at close.
+   */
   void drainHeld(Instant now) throws RocksDBException {
-    submit(WriteRequest.drainingHeld(now));
+    WriteRequest request;
+    do {
+      request = WriteRequest.drainingHeld(now);
+      submit(request);
+    } while (request.heldLeft);
   }
 
   /** How many inlinks are held in memory now (tests). */
@@ -151,11 +159,17 @@ final class GroupCommit {
       }
       for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);
     } catch (RocksDBException | RuntimeException e) {
+      // Nothing of the group was written: the link targets must not keep what it changed in them.
+      // What they held is lost, as in a crash (inlinks only).
+      targets.clear();
       for (WriteRequest request : group) request.fail(e);
     } finally {
       // An Error (out of memory) must not leave drained calls waiting for ever.
       for (WriteRequest request : group) {
-        if (!request.done()) request.fail(new StoreException("the write of this call was aborted"));
+        if (!request.done()) {
+          targets.clear();
+          request.fail(new StoreException("the write of this call was aborted"));
+        }
       }
     }
   }
@@ -172,7 +186,7 @@ final class GroupCommit {
       // been looked at (an entry at a time would need the origin's entry read and replaced here).
       if (request.moved) markNewWork(CandidateBatch.origin(request.bringForward.get().url()), batch, newWork);
     }
-    if (request.drainsHeld) targets.drain(held -> writeBack(held, batch, written));
+    if (request.drainsHeld) request.heldLeft = targets.drain(DRAIN_GROUP, held -> writeBack(held, batch, written));
     for (int i = 0; i < request.candidates.size(); i++) {
       Pending pending = request.candidates.get(i);
       String url = pending.candidate().url();
@@ -186,7 +200,7 @@ final class GroupCommit {
         if (known.url().fetchCount() == 0) {
           hold(request, pending, known.url(), batch, written);
         } else {
-          targets.markCrawled(url, pending.urlKey()).ifPresent(evicted -> writeBack(evicted, batch, written));
+          targets.markCrawled(url, pending.urlKey(), evicted -> writeBack(evicted, batch, written));
         }
         continue;
       }
@@ -300,9 +314,13 @@ final class GroupCommit {
     int rank = rankAt(pending, targets.depth(slot), inlinks);
     if (rank <= targets.rank(slot)) {
       targets.count(slot);
+      if (targets.mustWrite(slot)) {
+        LinkTargets.Written done = writeBack(targets.held(slot), batch, written);
+        targets.written(slot, done.record(), done.value());
+      }
       return;
     }
-    UrlRecord stored = targets.written(slot);
+    UrlRecord stored = recordOf(targets.held(slot), written);
     UrlRecord next = raised(stored, rank, inlinks);
     targets.written(slot, next, writeRaised(request, pending, stored, next, batch, written));
   }
@@ -330,7 +348,7 @@ final class GroupCommit {
     if (!heldThere && inlinks > 0) {
       // Too long for the table: its inlink is written at once, as every inlink was before it.
       UrlRecord counted = LinkTargets.withInlinks(record, (int) Math.min(record.inlinks() + 1L, Integer.MAX_VALUE));
-      writeBack(new LinkTargets.Held(pending.urlKey(), counted), batch, written);
+      writeBack(new LinkTargets.Held(pending.urlKey(), null, counted.inlinks()), batch, written);
     }
   }
 
@@ -361,17 +379,38 @@ final class GroupCommit {
 
   /**
    * Writes a never-crawled URL's record with the inlinks held for it (its priority, so its due key,
-   * unchanged); the record's value.
+   * unchanged); the record and value written.
    */
-  private byte[] writeBack(LinkTargets.Held held, WriteBatch batch, Map<String, WriteRequest.Known> written) {
-    byte[] value = Values.encodeUrl(held.url());
+  private LinkTargets.Written writeBack(LinkTargets.Held held, WriteBatch batch,
+      Map<String, WriteRequest.Known> written) {
     try {
+      UrlRecord url = recordOf(held, written);
+      byte[] value = Values.encodeUrl(url);
       batch.put(rocks.urls, held.key(), value);
+      written.put(url.url(), lookedUp(url));
+      return new LinkTargets.Written(url, value);
     } catch (RocksDBException e) {
       throw new StoreException("crawl store at " + rocks.dir + ": " + e.getMessage(), e);
     }
-    written.put(held.url().url(), lookedUp(held.url()));
-    return value;
+  }
+
+  /**
+   * The record of a never-crawled URL an entry held, with its inlinks in all: from the value the entry
+   * kept, else as the group wrote it, else as the URL table has it.
+   */
+  private UrlRecord recordOf(LinkTargets.Held held, Map<String, WriteRequest.Known> written)
+      throws RocksDBException {
+    String url = Keys.url(held.key());
+    UrlRecord stored;
+    if (held.value() != null) {
+      stored = Values.decodeUrl(url, held.value());
+    } else {
+      WriteRequest.Known known = written.get(url);
+      byte[] value = known != null ? null : rocks.db.get(rocks.urls, held.key());
+      if (known == null && value == null) throw new StoreException("crawl store at " + rocks.dir + ": no record for " + url);
+      stored = known != null ? known.url() : Values.decodeUrl(url, value);
+    }
+    return LinkTargets.withInlinks(stored, held.inlinks());
   }
 
   /** A record as the lookup found it, with the due entry of a never-crawled URL (crawled ones are left alone). */
@@ -403,7 +442,7 @@ final class GroupCommit {
   private Optional<WriteRequest.Known> known(WriteRequest request, String url,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
     int slot = targets.find(url, Keys.url(url));
-    if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(targets.current(slot)));
+    if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(recordOf(targets.held(slot), written)));
     Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
     if (known.isPresent()) return known;
     return recent.writtenAfter(url, request.seen) ? WriteRequest.readNow(rocks, url) : request.recorded;
@@ -427,7 +466,7 @@ final class GroupCommit {
     byte[] key = Keys.url(url);
     batch.put(rocks.urls, key, Values.encodeUrl(next));
     // Crawled now: the inlinks its entry held are in this record; a link to it is known without a lookup.
-    targets.markCrawled(url, key).ifPresent(evicted -> writeBack(evicted, batch, written));
+    targets.markCrawled(url, key, evicted -> writeBack(evicted, batch, written));
     batch.put(rocks.history, Keys.history(url, crawl.fetchedAt(), fetchCount),
         Values.encodeCrawl(crawl));
     if (request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);

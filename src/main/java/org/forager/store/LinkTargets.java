@@ -12,23 +12,26 @@ import java.util.function.Function;
  * with one more inlink while it was uncrawled: about 15 % of a crawl's CPU).
  *
  * <p>A never-crawled URL's record is written again only when its priority changes (its place in the
- * due order), when it is crawled (the held inlinks go into that record), when its entry is evicted,
- * and by {@link #drain} (the store's close and full reads). So a process killed loses at most the
- * inlinks counted since a URL's last priority change: never a URL, never an order the store showed.
- * While a URL has an entry, the entry is the truth about its inlinks, ahead of the URL table; a
- * crawled URL stays crawled, so its entry needs no more than its URL.
+ * due order), when it is crawled (the held inlinks go into that record), when it holds many inlinks
+ * ({@link #mustWrite}), when its entry is evicted, and by {@link #drain} (the store's close and full
+ * reads). So a process killed loses at most the inlinks counted since a URL's record was last
+ * written: never a URL, never an order the store showed. While a URL has an entry, the entry is the
+ * truth about its inlinks, ahead of the URL table; a crawled URL stays crawled, so its entry needs no
+ * more than its URL.
  *
  * <p>Set-associative: {@value #WAYS} entries a set, chosen by the URL's {@link String#hashCode}
  * (cached in the string, and already computed by the call's deduplication), an entry found by that
  * code and then its URL key's bytes, so never taken for another URL's. A full set evicts an entry
  * not used since the set last filled, the one holding the fewest inlinks (one holding none costs no
- * write). Everything is in primitive arrays: what a link needs (depth, priority, inlinks) in arrays of
- * their own, an entry's URL key and record value copied into a slot of {@value #SLOT_BYTES} bytes
- * of one large array (a URL whose key and value do not fit has no entry: its links are looked up
- * and written as before). No reference the garbage collector would trace or scan: a first version
- * that kept records and strings, then byte arrays, doubled the collector's work on the benchmark
- * (each entry put dirtied a card the next young collection scanned). Nothing is allocated for a link
- * counted; a record is decoded only to be written.
+ * write). The table starts small and doubles as it fills, up to its capacity.
+ *
+ * <p>Everything is in primitive arrays: what a link needs (depth, priority, inlinks) in arrays of
+ * their own, an entry's URL key and, when it fits too, its record's value copied into a slot of
+ * {@value #SLOT_BYTES} bytes of one large array (a URL whose key does not fit has no entry, and its
+ * links are looked up and written as before; a record whose value does not fit is read when it must
+ * be written). No reference the garbage collector would trace or scan: a first version that kept
+ * records and strings, then byte arrays, doubled the collector's work on the benchmark (each entry
+ * put dirtied a card the next young collection scanned). Nothing is allocated for a link counted.
  *
  * <p>Changed only under the store's write lock; {@link #mayHold} alone may be asked without it.
  */
@@ -39,28 +42,43 @@ final class LinkTargets {
   static final int SLOT_BYTES = 192;
   /** Heap bytes of an entry: its slot and its primitive fields. */
   static final int ENTRY_BYTES = SLOT_BYTES + 20;
+  /** Sets of a new table; it doubles when three quarters full. */
+  private static final int FIRST_SETS = 512;
+  /** {@link #valueLengths} of a never-crawled URL whose value is not in its slot (too long). */
+  private static final char NOT_KEPT = 0xFFFF;
 
-  private final int[] codes;
+  /** Sets at most. */
+  private final int maxSets;
+  private int sets;
+  private int size;
+  private int[] codes;
   /** The entry's URL key's length in its slot ({@link Keys#url(String)}); 0: no entry. */
-  private final char[] keyLengths;
+  private char[] keyLengths;
   /** A never-crawled URL's record value's length, after its key; 0: the URL is crawled. */
-  private final char[] valueLengths;
-  private final byte[] slots;
-  /** Of the record in the slot: its inlinks, quantized priority and depth. */
-  private final int[] inlinks;
-  private final char[] ranks;
-  private final char[] depths;
+  private char[] valueLengths;
+  private byte[] slots;
+  /** Of the record in the URL table: its inlinks, quantized priority and depth. */
+  private int[] inlinks;
+  private char[] ranks;
+  private char[] depths;
   /** Inlinks counted beyond the record's. */
-  private final int[] held;
-  private final boolean[] used;
-  private final int sets;
+  private int[] held;
+  private boolean[] used;
 
-  /** What an entry held, for its URL's record to be written: the record with every inlink. */
-  record Held(byte[] key, UrlRecord url) {}
+  /**
+   * What an entry held, for its URL's record to be written: its key, its record's value as the URL
+   * table has it (null when the entry did not keep it) and the URL's inlinks in all.
+   */
+  record Held(byte[] key, byte[] value, int inlinks) {}
 
-  /** A table of {@code capacity} entries, rounded up to a whole set. */
+  /** A table of at most {@code capacity} entries, rounded up to a whole set; it starts smaller. */
   LinkTargets(int capacity) {
-    sets = Math.max(1, (capacity + WAYS - 1) / WAYS);
+    maxSets = Math.max(1, (capacity + WAYS - 1) / WAYS);
+    allocate(Math.min(FIRST_SETS, maxSets));
+  }
+
+  private void allocate(int newSets) {
+    sets = newSets;
     int entries = sets * WAYS;
     codes = new int[entries];
     keyLengths = new char[entries];
@@ -71,30 +89,43 @@ final class LinkTargets {
     depths = new char[entries];
     held = new int[entries];
     used = new boolean[entries];
+    size = 0;
   }
 
   /**
-   * Entries for a twelfth of the heap (a 240 MiB heap: about 99,000 entries, 20 MiB), between 4,096
-   * and 2^20.
+   * Entries for a twelfth of the heap at most (a 240 MiB heap: about 99,000 entries, 20 MiB), between
+   * 4,096 and 2^20.
    */
   static int defaultCapacity() {
     long entries = Runtime.getRuntime().maxMemory() / 12 / ENTRY_BYTES;
     return (int) Math.clamp(entries, 4_096, 1 << 20);
   }
 
+  /** Entries the table has room for now. */
   int capacity() {
     return codes.length;
   }
 
+  /** Forgets every entry and what it held (after a failed write: the table must not keep what was not written). */
+  void clear() {
+    allocate(Math.min(FIRST_SETS, maxSets));
+  }
+
   /**
-   * Whether {@code url} may have an entry: without the lock, a hint to save a lookup of the URL table
-   * (the caller finds out under the lock, and reads the table then when it has none).
+   * Whether the URL of {@code key} may have an entry: without the lock, a hint to save a lookup of the
+   * URL table (the caller finds out under the lock, and reads the table then when it has none).
    */
-  boolean mayHold(String url) {
+  boolean mayHold(String url, byte[] key) {
+    int[] codes = this.codes; // one table, even if it grows meanwhile
+    char[] keyLengths = this.keyLengths;
+    byte[] slots = this.slots;
     int code = url.hashCode();
-    int first = firstSlot(code);
+    int first = firstSlot(code, codes.length / WAYS);
     for (int i = first; i < first + WAYS; i++) {
-      if (codes[i] == code && keyLengths[i] != 0) return true;
+      if (codes[i] == code && keyLengths[i] == key.length
+          && Arrays.equals(slots, i * SLOT_BYTES, i * SLOT_BYTES + key.length, key, 0, key.length)) {
+        return true;
+      }
     }
     return false;
   }
@@ -102,7 +133,7 @@ final class LinkTargets {
   /** The slot of the entry of {@code url}, whose key is {@code key}, or -1. */
   int find(String url, byte[] key) {
     int code = url.hashCode();
-    int first = firstSlot(code);
+    int first = firstSlot(code, sets);
     for (int i = first; i < first + WAYS; i++) {
       if (codes[i] == code && keyLengths[i] == key.length
           && Arrays.equals(slots, offset(i), offset(i) + key.length, key, 0, key.length)) {
@@ -133,15 +164,18 @@ final class LinkTargets {
     return (int) Math.min(Integer.MAX_VALUE, (long) inlinks[slot] + held[slot]);
   }
 
-  /** A never-crawled entry's record as the URL table has it (decoded now). */
-  UrlRecord written(int slot) {
-    int from = offset(slot) + keyLengths[slot];
-    return Values.decodeUrl(Keys.url(key(slot)), Arrays.copyOfRange(slots, from, from + valueLengths[slot]));
+  /**
+   * Whether a never-crawled entry holds so many inlinks that its record is to be written even though
+   * its priority stays: at least 16, and at least an eighth of its record's, so that a process killed
+   * loses at most that many.
+   */
+  boolean mustWrite(int slot) {
+    return held[slot] >= Math.max(16, inlinks[slot] / 8);
   }
 
-  /** A never-crawled entry's record with its held inlinks: the URL as it is (decoded now). */
-  UrlRecord current(int slot) {
-    return withInlinks(written(slot), total(slot));
+  /** What a never-crawled entry holds now, for its record to be written. */
+  Held held(int slot) {
+    return new Held(key(slot), value(slot), total(slot));
   }
 
   /** One more inlink, held. */
@@ -149,69 +183,118 @@ final class LinkTargets {
     if (total(slot) < Integer.MAX_VALUE) held[slot]++;
   }
 
-  /**
-   * The entry's never-crawled URL was written as {@code record}, {@code value} encoded: nothing held
-   * any more. An entry the new value does not fit in is dropped (it holds nothing).
-   */
+  /** The entry's never-crawled URL was written as {@code record}, {@code value} encoded: nothing held any more. */
   void written(int slot, UrlRecord record, byte[] value) {
-    if (!fits(keyLengths[slot], value.length)) {
-      keyLengths[slot] = 0;
-      return;
-    }
-    System.arraycopy(value, 0, slots, offset(slot) + keyLengths[slot], value.length);
-    setRecord(slot, record, value.length, 0);
+    keepValue(slot, value);
+    setRecord(slot, record, 0);
   }
 
   /**
    * The URL of {@code key} is crawled now; its entry, if it had one, holds no inlinks after this (the
-   * caller took them with {@link #current}). When it had none it gets one (when its key fits); what
-   * an entry evicted for it held is returned, for the caller to write.
+   * caller took them). When it had none it gets one (when its key fits); what an entry evicted for it
+   * held goes to {@code write}.
    */
-  Optional<Held> markCrawled(String url, byte[] key) {
+  void markCrawled(String url, byte[] key, Consumer<Held> write) {
     int slot = find(url, key);
     if (slot >= 0) {
       valueLengths[slot] = 0;
       held[slot] = 0;
-      return Optional.empty();
+      return;
     }
-    if (!fits(key.length, 0)) return Optional.empty();
-    slot = victim(firstSlot(url.hashCode()));
-    Optional<Held> evicted = evicted(slot);
-    setKey(slot, url.hashCode(), key);
+    if (!fits(key.length)) return;
+    slot = place(url.hashCode(), key, write);
     valueLengths[slot] = 0;
     held[slot] = 0;
-    return evicted;
   }
 
   /**
    * Gives a never-crawled URL without an entry one: {@code record} as the URL table has it ({@code
    * value} encoded, {@code key} its key), and {@code inlinks} held beyond it; false, and nothing done,
-   * when the key and value do not fit a slot. What an entry evicted for it held goes to {@code write}.
+   * when its key does not fit a slot. What an entry evicted for it held goes to {@code write}.
    */
   boolean put(UrlRecord record, byte[] key, byte[] value, int inlinks, Consumer<Held> write) {
-    if (!fits(key.length, value.length)) return false;
-    int code = record.url().hashCode();
-    int slot = victim(firstSlot(code));
-    evicted(slot).ifPresent(write);
-    setKey(slot, code, key);
-    System.arraycopy(value, 0, slots, offset(slot) + key.length, value.length);
-    setRecord(slot, record, value.length, inlinks);
+    if (!fits(key.length)) return false;
+    int slot = place(record.url().hashCode(), key, write);
+    keepValue(slot, value);
+    setRecord(slot, record, inlinks);
     return true;
   }
 
-  private static boolean fits(int keyLength, int valueLength) {
-    return keyLength > 0 && keyLength + valueLength <= SLOT_BYTES;
+  private static boolean fits(int keyLength) {
+    return keyLength > 0 && keyLength <= SLOT_BYTES;
   }
 
-  private void setKey(int slot, int code, byte[] key) {
+  /** A slot for a new entry of {@code key}, its key in: grown into, free, or evicted (to {@code write}). */
+  private int place(int code, byte[] key, Consumer<Held> write) {
+    if (size >= codes.length / 4 * 3 && sets < maxSets) grow(write);
+    int slot = victim(firstSlot(code, sets));
+    if (keyLengths[slot] == 0) {
+      size++;
+    } else if (valueLengths[slot] != 0 && held[slot] > 0) {
+      write.accept(held(slot));
+    }
     codes[slot] = code;
     keyLengths[slot] = (char) key.length;
     System.arraycopy(key, 0, slots, offset(slot), key.length);
     used[slot] = false;
+    return slot;
   }
 
-  private void setRecord(int slot, UrlRecord record, int valueLength, int heldInlinks) {
-    valueLengths[slot] = (char) valueLength;
+  /**
+   * Doubles the sets (up to the capacity) and moves every entry to its set in the new table. The
+   * sets are chosen by multiplying into [0, sets), so when they double set s's entries go to set 2s or
+   * 2s + 1 and none overflows; in the last step to the capacity one may, and an entry without room
+   * is let go as if evicted (what it held goes to {@code write}).
+   */
+  private void grow(Consumer<Held> write) {
+    int[] oldCodes = codes;
+    char[] oldKeyLengths = keyLengths;
+    char[] oldValueLengths = valueLengths;
+    byte[] oldSlots = slots;
+    int[] oldInlinks = inlinks;
+    char[] oldRanks = ranks;
+    char[] oldDepths = depths;
+    int[] oldHeld = held;
+    boolean[] oldUsed = used;
+    allocate(Math.min(sets * 2, maxSets));
+    for (int i = 0; i < oldCodes.length; i++) {
+      if (oldKeyLengths[i] == 0) continue;
+      int slot = -1;
+      int first = firstSlot(oldCodes[i], sets);
+      for (int j = first; j < first + WAYS && slot < 0; j++) if (keyLengths[j] == 0) slot = j;
+      if (slot < 0) {
+        if (oldValueLengths[i] != 0 && oldHeld[i] > 0) {
+          int from = i * SLOT_BYTES;
+          byte[] key = Arrays.copyOfRange(oldSlots, from, from + oldKeyLengths[i]);
+          byte[] value = oldValueLengths[i] == NOT_KEPT ? null
+              : Arrays.copyOfRange(oldSlots, from + oldKeyLengths[i], from + oldKeyLengths[i] + oldValueLengths[i]);
+          write.accept(new Held(key, value, (int) Math.min(Integer.MAX_VALUE, (long) oldInlinks[i] + oldHeld[i])));
+        }
+        continue;
+      }
+      codes[slot] = oldCodes[i];
+      keyLengths[slot] = oldKeyLengths[i];
+      valueLengths[slot] = oldValueLengths[i];
+      System.arraycopy(oldSlots, i * SLOT_BYTES, slots, offset(slot), SLOT_BYTES);
+      inlinks[slot] = oldInlinks[i];
+      ranks[slot] = oldRanks[i];
+      depths[slot] = oldDepths[i];
+      held[slot] = oldHeld[i];
+      used[slot] = oldUsed[i];
+      size++;
+    }
+  }
+
+  private void keepValue(int slot, byte[] value) {
+    if (keyLengths[slot] + value.length <= SLOT_BYTES) {
+      System.arraycopy(value, 0, slots, offset(slot) + keyLengths[slot], value.length);
+      valueLengths[slot] = (char) value.length;
+    } else {
+      valueLengths[slot] = NOT_KEPT;
+    }
+  }
+
+  private void setRecord(int slot, UrlRecord record, int heldInlinks) {
     inlinks[slot] = record.inlinks();
     ranks[slot] = (char) Ranking.quantize(record.priority());
     depths[slot] = (char) record.depth();
@@ -222,13 +305,15 @@ final class LinkTargets {
     return Arrays.copyOfRange(slots, offset(slot), offset(slot) + keyLengths[slot]);
   }
 
-  private static int offset(int slot) {
-    return slot * SLOT_BYTES;
+  /** A never-crawled entry's record value, or null when it did not keep it. */
+  private byte[] value(int slot) {
+    if (valueLengths[slot] == NOT_KEPT) return null;
+    int from = offset(slot) + keyLengths[slot];
+    return Arrays.copyOfRange(slots, from, from + valueLengths[slot]);
   }
 
-  private Optional<Held> evicted(int slot) {
-    if (keyLengths[slot] == 0 || valueLengths[slot] == 0 || held[slot] == 0) return Optional.empty();
-    return Optional.of(new Held(key(slot), current(slot)));
+  private static int offset(int slot) {
+    return slot * SLOT_BYTES;
   }
 
   /**
@@ -252,16 +337,23 @@ final class LinkTargets {
   }
 
   /**
-   * Hands what every never-crawled entry holds to {@code write}, which must write it and answer the
-   * value written; then the entry holds nothing.
+   * Hands what up to {@code limit} never-crawled entries hold to {@code write}, which must write it
+   * and answer the record and value written; then they hold nothing. Whether any is left holding.
    */
-  void drain(Function<Held, byte[]> write) {
+  boolean drain(int limit, Function<Held, Written> write) {
+    int drained = 0;
     for (int i = 0; i < codes.length; i++) {
       if (keyLengths[i] == 0 || valueLengths[i] == 0 || held[i] == 0) continue;
-      UrlRecord current = current(i);
-      written(i, current, write.apply(new Held(key(i), current)));
+      if (drained == limit) return true;
+      Written done = write.apply(held(i));
+      written(i, done.record(), done.value());
+      drained++;
     }
+    return false;
   }
+
+  /** A record written, and its value. */
+  record Written(UrlRecord record, byte[] value) {}
 
   /** How many inlinks the table holds in all (tests). */
   long heldTotal() {
@@ -270,9 +362,11 @@ final class LinkTargets {
     return total;
   }
 
-  private int firstSlot(int code) {
-    // Fibonacci hashing (codes of similar URLs differ in their low bits), then the set by multiplying
-    // into [0, sets): any number of sets, so the table takes the memory it is given.
+  /**
+   * The first slot of a code's set among {@code sets}: Fibonacci hashing (codes of similar URLs differ
+   * in their low bits), then multiplied into [0, sets), so that any number of sets works.
+   */
+  private static int firstSlot(int code, int sets) {
     int spread = code * 0x9E3779B9;
     long unsigned = (spread ^ (spread >>> 16)) & 0xFFFF_FFFFL;
     return (int) ((unsigned * sets) >>> 32) * WAYS;

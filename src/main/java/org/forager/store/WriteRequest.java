@@ -38,8 +38,10 @@ final class WriteRequest {
   byte[][] found;
   /** A value of {@link #found}: the candidate was not looked up, its URL looked held. */
   static final byte[] SKIPPED = new byte[0];
-  /** A call that writes every held inlink ({@link LinkTargets#drain}), and nothing else. */
+  /** A call that writes held inlinks ({@link LinkTargets#drain}), and nothing else. */
   boolean drainsHeld;
+  /** A {@link #drainsHeld} call: whether inlinks are still held after it; set with its group's write. */
+  boolean heldLeft;
   /** Whether the recorded crawl is its URL's first: its links then count as inlinks. Set by the write. */
   boolean firstCrawl;
   /** The URL recorded or brought forward as the lookup found it; empty when unknown or neither. */
@@ -65,7 +67,7 @@ final class WriteRequest {
     this.now = now;
   }
 
-  /** A call that writes every held inlink into its URL's record. */
+  /** A call that writes held inlinks into their URLs' records, as many as one group may. */
   static WriteRequest drainingHeld(Instant now) {
     WriteRequest request = new WriteRequest(Map.of(), Optional.empty(), now);
     request.drainsHeld = true;
@@ -136,7 +138,7 @@ final class WriteRequest {
     found = new byte[candidates.size()][];
     for (int i = 0; i < found.length; i++) {
       Pending pending = candidates.get(i);
-      if (targets.mayHold(pending.candidate().url())) {
+      if (targets.mayHold(pending.candidate().url(), pending.urlKey())) {
         found[i] = SKIPPED;
       } else {
         keys.add(pending.urlKey());

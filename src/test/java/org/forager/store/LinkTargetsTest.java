@@ -97,6 +97,67 @@ class LinkTargetsTest {
   }
 
   @Test
+  void aUrlWhoseRecordDoesNotFitItsSlotIsHeldAndReadWhenWritten() {
+    // The referrer is long: the record's value does not fit the slot with the key, the key does.
+    String from = "https://a.example/" + "r".repeat(LinkTargets.SLOT_BYTES);
+    String target = "https://a.example/target";
+    try (RocksCrawlStore store = open("store", 1_024)) {
+      store.record(crawl(from), List.of(new Candidate(target, 1, Optional.of(from))));
+      for (int i = 0; i < 10; i++) {
+        String page = "https://a.example/p" + i;
+        store.record(crawl(page), List.of(new Candidate(target, 1, Optional.of(page))));
+      }
+      assertEquals(11, store.url(target).orElseThrow().inlinks());
+      assertEquals(8, storedInlinks(store, target), "written at its last priority change");
+      assertEquals(3, heldIn(store));
+      assertEquals(Optional.of(from), store.url(target).orElseThrow().discoveredFrom());
+    }
+    try (RocksCrawlStore store = open("store", 1_024)) {
+      assertEquals(11, storedInlinks(store, target));
+      assertEquals(Optional.of(from), store.url(target).orElseThrow().discoveredFrom());
+    }
+  }
+
+  @Test
+  void aUrlHoldingManyInlinksIsWrittenThoughItsPriorityStays() {
+    String target = "https://a.example/target";
+    try (RocksCrawlStore store = open("store", 1_024)) {
+      for (int i = 0; i < 40; i++) {
+        String page = "https://a.example/p" + i;
+        store.record(crawl(page), List.of(new Candidate(target, 1, Optional.of(page), 0, Ranking.fixed(0.3))));
+      }
+      // Stored with 1, then written with every 16 held: at 17 and 33.
+      assertEquals(33, storedInlinks(store, target));
+      assertEquals(40, store.url(target).orElseThrow().inlinks());
+    }
+  }
+
+  /** More URLs than the table starts with: it grows (by doubling, and by a last step to its capacity). */
+  @Test
+  void aGrowingTableKeepsWhatItHolds() {
+    for (int capacity : new int[] {1 << 16, 6_000}) {
+      String name = "store-" + capacity;
+      int targets = 5_000;
+      try (RocksCrawlStore store = open(name, capacity)) {
+        for (int page = 0; page < 3; page++) {
+          List<Candidate> links = new ArrayList<>();
+          String from = "https://a.example/page" + page;
+          for (int t = 0; t < targets; t++) links.add(new Candidate("https://a.example/t" + t, 1, Optional.of(from)));
+          store.record(crawl(from), links);
+        }
+        for (int t = 0; t < targets; t += 97) {
+          assertEquals(3, store.url("https://a.example/t" + t).orElseThrow().inlinks(), name + " t" + t);
+        }
+      }
+      try (RocksCrawlStore store = open(name, capacity)) {
+        for (int t = 0; t < targets; t++) {
+          assertEquals(3, storedInlinks(store, "https://a.example/t" + t), name + " t" + t);
+        }
+      }
+    }
+  }
+
+  @Test
   void aFullReadSeesTheHeldInlinks() {
     try (RocksCrawlStore store = open("store", 1_024)) {
       for (int i = 0; i < 3; i++) {
