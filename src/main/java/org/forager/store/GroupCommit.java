@@ -445,7 +445,8 @@ final class GroupCommit {
     if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(recordOf(targets.held(slot), written)));
     Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
     if (known.isPresent()) return known;
-    return recent.writtenAfter(url, request.seen) ? WriteRequest.readNow(rocks, url) : request.recorded;
+    return request.updatedSkipped || recent.writtenAfter(url, request.seen)
+        ? WriteRequest.readNow(rocks, url) : request.recorded;
   }
 
   private int record(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)

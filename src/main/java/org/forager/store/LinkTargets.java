@@ -116,13 +116,40 @@ final class LinkTargets {
    * URL table (the caller finds out under the lock, and reads the table then when it has none).
    */
   boolean mayHold(String url, byte[] key) {
-    int[] codes = this.codes; // one table, even if it grows meanwhile
+    // Without the lock the table may grow meanwhile: arrays read at different moments may be of two
+    // sizes; then no hint (the URL is looked up).
+    int[] codes = this.codes;
     char[] keyLengths = this.keyLengths;
     byte[] slots = this.slots;
+    if (keyLengths.length != codes.length || slots.length != codes.length * SLOT_BYTES) return false;
     int code = url.hashCode();
     int first = firstSlot(code, codes.length / WAYS);
     for (int i = first; i < first + WAYS; i++) {
       if (codes[i] == code && keyLengths[i] == key.length
+          && Arrays.equals(slots, i * SLOT_BYTES, i * SLOT_BYTES + key.length, key, 0, key.length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the URL of {@code key} may have an entry with its record: {@link #mayHold}, for a URL to be
+   * recorded (a crawled URL's entry has not its record, nor its validators).
+   */
+  boolean mayHoldRecord(String url, byte[] key) {
+    int[] codes = this.codes;
+    char[] keyLengths = this.keyLengths;
+    char[] valueLengths = this.valueLengths;
+    byte[] slots = this.slots;
+    if (keyLengths.length != codes.length || valueLengths.length != codes.length
+        || slots.length != codes.length * SLOT_BYTES) {
+      return false; // grown meanwhile (see mayHold)
+    }
+    int code = url.hashCode();
+    int first = firstSlot(code, codes.length / WAYS);
+    for (int i = first; i < first + WAYS; i++) {
+      if (codes[i] == code && keyLengths[i] == key.length && valueLengths[i] != 0 && valueLengths[i] != NOT_KEPT
           && Arrays.equals(slots, i * SLOT_BYTES, i * SLOT_BYTES + key.length, key, 0, key.length)) {
         return true;
       }

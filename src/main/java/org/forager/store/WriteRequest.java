@@ -44,8 +44,13 @@ final class WriteRequest {
   boolean heldLeft;
   /** Whether the recorded crawl is its URL's first: its links then count as inlinks. Set by the write. */
   boolean firstCrawl;
-  /** The URL recorded or brought forward as the lookup found it; empty when unknown or neither. */
+  /** The URL recorded or brought forward as the lookup found it; empty when unknown, neither, or skipped. */
   Optional<Known> recorded = Optional.empty();
+  /**
+   * Whether the URL recorded or brought forward was not looked up: the link targets seemed to hold its
+   * record ({@link LinkTargets#mayHoldRecord}).
+   */
+  boolean updatedSkipped;
 
   /** A {@code bringForward} call: whether the due time moved; set with its group's write. */
   boolean moved;
@@ -130,11 +135,20 @@ final class WriteRequest {
   }
 
   /**
-   * Adds the keys this call looks up: the updated URL's first, then the candidates' that {@code targets}
-   * does not seem to hold (those are marked {@link #SKIPPED} now).
+   * Adds the keys this call looks up: the updated URL's first, unless {@code targets} seem to hold its
+   * record, then the candidates' that {@code targets} do not seem to hold (those are marked {@link
+   * #SKIPPED} now).
    */
   private void addKeys(List<byte[]> keys, LinkTargets targets) {
-    updated().ifPresent(url -> keys.add(Keys.url(url)));
+    updatedSkipped = false;
+    updated().ifPresent(url -> {
+      byte[] key = Keys.url(url);
+      if (targets.mayHoldRecord(url, key)) {
+        updatedSkipped = true;
+      } else {
+        keys.add(key);
+      }
+    });
     found = new byte[candidates.size()][];
     for (int i = 0; i < found.length; i++) {
       Pending pending = candidates.get(i);
@@ -153,7 +167,7 @@ final class WriteRequest {
   private int found(RocksDatabase rocks, long commit, List<byte[]> values, int offset) throws RocksDBException {
     seen = commit;
     Optional<String> updated = updated();
-    byte[] updatedValue = updated.isPresent() ? values.get(offset++) : null;
+    byte[] updatedValue = updated.isPresent() && !updatedSkipped ? values.get(offset++) : null;
     for (int i = 0; i < found.length; i++) {
       if (found[i] != SKIPPED) found[i] = values.get(offset++);
     }

@@ -253,6 +253,60 @@ class LinkTargetsTest {
     }
   }
 
+  /**
+   * A recorded URL the table seemed to hold is not looked up; when an earlier call of the same
+   * submission evicts its entry, it is read under the lock: recorded as known, not as new.
+   */
+  @Test
+  void aRecordedUrlEvictedBeforeItsWriteIsReadThen() {
+    String page = "https://a.example/page";
+    String refused = "https://a.example/refused";
+    try (RocksCrawlStore store = open("store", LinkTargets.WAYS)) {
+      List<Candidate> known = new ArrayList<>(List.of(new Candidate(page, 1, Optional.empty())));
+      for (int i = 1; i < LinkTargets.WAYS; i++) known.add(new Candidate("https://a.example/u" + i, 1, Optional.empty()));
+      store.addCandidates(known); // the one set is full, the page's entry first
+      store.record(List.of(CrawlRecord.withoutRequest(refused, T0, Outcome.BLOCKED_BY_ROBOTS_TXT,
+          T0.plus(Duration.ofDays(7)))), crawl(page), List.of(), List.of());
+      assertEquals(LinkTargets.WAYS + 1, store.urlCount(), "the page was known");
+      List<DueCandidate> due = store.due(A, T0.plus(Duration.ofDays(30)), 100);
+      assertEquals(1, due.stream().filter(d -> d.url().equals(page)).count(), "due once");
+      assertEquals(1, store.url(page).orElseThrow().fetchCount());
+    }
+  }
+
+  /**
+   * Pages that link to one another, recorded by six threads at once through a 16-entry table: the
+   * recorded URL's own lookup is skipped when the table seems to hold it, and entries are evicted all
+   * the time. Each page ends crawled once and due once, and nothing else is there.
+   */
+  @Test
+  @Timeout(60)
+  void concurrentRecordsOfLinkedPagesLeaveEachDueOnce() throws Exception {
+    int threads = 6;
+    int perThread = 40;
+    int pages = threads * perThread;
+    try (RocksCrawlStore store = open("store", 16)) {
+      Concurrently.run(threads, thread -> {
+        Random random = new Random(thread);
+        for (int i = 0; i < perThread; i++) {
+          String page = "https://a.example/page" + (i * threads + thread);
+          List<Candidate> links = new ArrayList<>();
+          for (int l = 0; l < 12; l++) {
+            links.add(new Candidate("https://a.example/page" + random.nextInt(pages), 1, Optional.of(page)));
+          }
+          store.record(crawl(page), links);
+        }
+      });
+      assertEquals(pages, store.urlCount());
+      List<DueCandidate> due = store.due(A, T0.plus(Duration.ofDays(30)), 10_000);
+      assertEquals(pages, due.size());
+      assertEquals(pages, due.stream().map(DueCandidate::url).distinct().count(), "each due once");
+      for (int p = 0; p < pages; p++) {
+        assertEquals(1, store.url("https://a.example/page" + p).orElseThrow().fetchCount(), "page" + p);
+      }
+    }
+  }
+
   private static long heldIn(RocksCrawlStore store) {
     return store.heldInlinks();
   }
