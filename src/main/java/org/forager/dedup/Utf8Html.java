@@ -24,7 +24,7 @@ final class Utf8Html {
 
   private Utf8Html(byte[] b, WordHashes words, ByteClasses classes) {
     this.b = b;
-    this.words = words;
+    this.words = words.of(b);
     this.classes = classes.of(b);
   }
 
@@ -50,7 +50,7 @@ final class Utf8Html {
       } else if (c == '&') {
         i = skipReference(b, i);
       } else {
-        int next = c >= 0 && i + SPAN <= n ? asciiText(i) : i;
+        int next = c >= 0 && i >= WordHashes.WIDTH && i + SPAN <= n ? asciiText(i) : i;
         i = next > i ? next : word(b, i, words);
       }
     }
@@ -86,7 +86,7 @@ final class Utf8Html {
       lasts &= ~(1L << (end - 1));
       next = i + first;
     }
-    words.addAscii(b, i, firsts, lasts);
+    words.addAscii(i, firsts, lasts);
     return next;
   }
 

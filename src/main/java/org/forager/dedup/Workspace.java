@@ -32,6 +32,7 @@ final class Workspace {
   /** Gives this workspace back; dropped when the pool is full. Not used again by the giver. */
   void give() {
     classes.forget(); // the buffers are kept for the next page, the page is not
+    words.forget();
     for (int i = 0; i < POOL.length(); i++) {
       if (POOL.compareAndSet(i, null, this)) return;
     }
@@ -40,7 +41,6 @@ final class Workspace {
   /** Cleared here, not at give(): a computation that threw may have left it part-way. */
   private Workspace reset() {
     shingles.reset();
-    words.reset();
     return this;
   }
 }
