@@ -70,7 +70,10 @@ final class Utf8Html {
       long x = classes.load(i + j);
       letters |= Swar.mask(x & Swar.TOPS) << j;
       long stop = (x << 1 & Swar.TOPS) | (Swar.load(b, i + j) & Swar.TOPS); // '<', '&', non-ASCII
-      if (stop != 0) stops |= Swar.mask(stop) << j; // rare in text: a branch predicted right
+      if (stop != 0) { // once a span at most, so predicted right; the bytes after it are not read
+        stops = Swar.mask(stop) << j;
+        break;
+      }
     }
     int end = Long.numberOfTrailingZeros(stops); // 64 when there is none
     letters &= (stops & -stops) - 1; // the bits below the first stop: all when none
