@@ -117,6 +117,14 @@ final class WordHashes {
 
   /** Hashes the words noted and hands them on. */
   void flush() {
+    loadBytes();
+    hashColumns();
+    shingles.add(hashes, count);
+    count = 0;
+  }
+
+  /** Sets each word's seed and bytes, {@link #first4} and {@link #last8}. */
+  private void loadBytes() {
     byte[] b = page;
     for (int w = 0; w < count; w++) {
       int end = ends[w];
@@ -127,6 +135,10 @@ final class WordHashes {
       last8[w] = Swar.asciiLowerCase(Swar.load(b, end - Long.BYTES)) & LAST_MASKS[l];
       if (length > WIDTH) longWord(w, starts[w], end);
     }
+  }
+
+  /** FNV-1a over each word's {@link #WIDTH} bytes, from its seed. */
+  private void hashColumns() {
     // One step of FNV-1a for all words, then the next: no step waits for the one before it. One
     // step per loop: with four steps in one, C2 vectorized none of them.
     for (int shift = 0; shift < Integer.SIZE; shift += Byte.SIZE) {
@@ -135,8 +147,6 @@ final class WordHashes {
     for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
       for (int w = 0; w < count; w++) hashes[w] = (hashes[w] ^ (last8[w] >>> shift & 0xFF)) * FNV_PRIME;
     }
-    shingles.add(hashes, count);
-    count = 0;
   }
 
   /** Gives word {@code w}, of more than {@link #WIDTH} chars, its hash as the seed of zero bytes. */
