@@ -16,8 +16,9 @@ import java.util.Arrays;
  * seed; the hashes are then computed column by column, the same step for every word, in loops the
  * JIT turns into vector instructions. A zero byte multiplies the hash by the (odd, so invertible)
  * FNV prime, so the seed is the FNV basis times the prime's inverse once per zero byte: the hash
- * equals FNV-1a over the word's chars alone. Other words are hashed char by char, their hash stored
- * as the seed of 12 zero bytes.
+ * equals FNV-1a over the word's chars alone. A longer ASCII word is kept as its last 12 bytes, the
+ * seed being the hash of its chars before them; a word with other chars is hashed char by char
+ * ({@link #add}), its hash stored as the seed of 12 zero bytes.
  *
  * <p>Why noted first: the loop over the words of 64 bytes of text (a run of set bits each) then does
  * two bit scans and two stores a word, and the loop at the flush, counted and without a branch but
@@ -27,7 +28,7 @@ import java.util.Arrays;
  * JVMs, or C2 when its vectorizer gives up) the multiplications bound the time: with 16 steps the
  * page took a quarter longer there than hashing char by char, with 12 a tenth (docs/benchmarks.md),
  * and vectorized it is faster too. Few words are longer (0.5 % on the benchmark page), each taking
- * a branch; with 8, a fifth of them would.
+ * a mispredicted branch; with 8, a fifth of them would.
  */
 final class WordHashes {
 
@@ -68,7 +69,9 @@ final class WordHashes {
   private byte[] page = NO_PAGE;
   private final int[] starts = new int[BLOCK]; // a word hashed char by char: no length, at WIDTH
   private final int[] ends = new int[BLOCK];
-  private final long[] given = new long[BLOCK]; // the seeds of the words hashed char by char
+  private final int[] givenAt = new int[BLOCK]; // the words hashed char by char, and their seeds
+  private final long[] givenSeeds = new long[BLOCK];
+  private int givens;
   private final long[] hashes = new long[BLOCK]; // seeds until hashed
   private final long[] first4 = new long[BLOCK]; // in the low 4 bytes
   private final long[] last8 = new long[BLOCK];
@@ -84,6 +87,7 @@ final class WordHashes {
     // Words hashed char by char are loaded from 0 (and masked off): the page must hold WIDTH bytes.
     this.page = page.length >= WIDTH ? page : Arrays.copyOf(page, WIDTH);
     count = 0;
+    givens = 0;
     return this;
   }
 
@@ -111,7 +115,8 @@ final class WordHashes {
   void add(long hash) {
     starts[count] = WIDTH;
     ends[count] = WIDTH;
-    given[count] = hash * UNDO_ZEROS;
+    givenAt[givens] = count;
+    givenSeeds[givens++] = hash * UNDO_ZEROS;
     if (++count == BLOCK) flush();
   }
 
@@ -121,6 +126,7 @@ final class WordHashes {
     hashColumns();
     shingles.add(hashes, count);
     count = 0;
+    givens = 0;
   }
 
   /** Sets each word's seed and bytes, {@link #first4} and {@link #last8}. */
@@ -130,11 +136,20 @@ final class WordHashes {
       int end = ends[w];
       int length = end - starts[w];
       int l = length & 15; // in the tables' range: no bounds check
-      hashes[w] = length == 0 ? given[w] : SEEDS[l];
-      first4[w] = Swar.asciiLowerCase(Swar.load(b, end - WIDTH)) & FIRST_MASKS[l];
-      last8[w] = Swar.asciiLowerCase(Swar.load(b, end - Long.BYTES)) & LAST_MASKS[l];
-      if (length > WIDTH) longWord(w, starts[w], end);
+      long front = Swar.asciiLowerCase(Swar.load(b, end - WIDTH));
+      long back = Swar.asciiLowerCase(Swar.load(b, end - Long.BYTES));
+      hashes[w] = SEEDS[l];
+      first4[w] = front & FIRST_MASKS[l];
+      last8[w] = back & LAST_MASKS[l];
+      if (length > WIDTH) {
+        // Rare (0.5 % of the bench page's words): its chars before the last WIDTH hashed one by
+        // one, the hash the seed of the last WIDTH, all kept.
+        hashes[w] = prefixHash(b, end - length, end - WIDTH);
+        first4[w] = front;
+        last8[w] = back;
+      }
     }
+    for (int g = 0; g < givens; g++) hashes[givenAt[g]] = givenSeeds[g]; // their bytes masked off
   }
 
   /** FNV-1a over each word's {@link #WIDTH} bytes, from its seed. */
@@ -155,13 +170,11 @@ final class WordHashes {
     return ((h ^ (bytes & 0xFF)) * FNV_PRIME ^ (bytes >>> Byte.SIZE & 0xFF)) * FNV_PRIME;
   }
 
-  /** Gives word {@code w}, of more than {@link #WIDTH} chars, its hash as the seed of zero bytes. */
-  private void longWord(int w, int start, int end) {
+  /** FNV-1a over the ASCII letters and digits {@code b[from, to)}, lower-cased. */
+  private static long prefixHash(byte[] b, int from, int to) {
     long h = FNV_BASIS;
-    for (int k = start; k < end; k++) h = (h ^ WordChars.asciiLowerCase(page[k])) * FNV_PRIME;
-    hashes[w] = h * UNDO_ZEROS;
-    first4[w] = 0;
-    last8[w] = 0;
+    for (int k = from; k < to; k++) h = (h ^ WordChars.asciiLowerCase(b[k])) * FNV_PRIME;
+    return h;
   }
 
   private static long inverse(long odd) {
