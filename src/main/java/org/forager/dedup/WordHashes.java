@@ -73,7 +73,7 @@ final class WordHashes {
   private final long[] givenSeeds = new long[BLOCK];
   private int givens;
   private final long[] hashes = new long[BLOCK]; // seeds until hashed
-  private final long[] first4 = new long[BLOCK]; // in the low 4 bytes
+  private final long[] first4 = new long[BLOCK]; // its low 4 bytes hashed
   private final long[] last8 = new long[BLOCK];
   private final Shingles shingles;
   private int count;

@@ -3,7 +3,7 @@ package org.forager.dedup;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The buffers one simhash computation writes (about 50 KB of arrays), lent from a small pool so that
+ * The buffers one simhash computation writes (about 70 KB of arrays), lent from a small pool so that
  * a page's simhash allocates none: made fresh for every page they were a sixth of all a crawl
  * allocated (issue 15). A computation takes one, uses it on its own thread and gives it back; it never
  * blocks in between, so about one per core is ever out. Thread-safe.
