@@ -6,9 +6,9 @@ import java.nio.LongBuffer;
 
 /**
  * The class of each byte of a page, for {@link Utf8Html}'s reading of text 64 bytes at a time: in
- * each class byte, bit 7 is set for an ASCII letter or digit and bit 6 for {@code '<'} or
- * {@code '&'} (and for the non-ASCII bytes 0xBC and 0xA6, which stop ASCII text anyway); the other
- * bits mean nothing. Classified a window of 4 KB at a time, as the reading reaches it. One instance
+ * each class byte, bit 7 is set for an ASCII letter or digit and bit 6 for {@code '<'},
+ * {@code '&'} and every non-ASCII byte: the bytes that stop ASCII text; the other bits mean
+ * nothing. Classified a window of 4 KB at a time, as the reading reaches it. One instance
  * serves one page at a time ({@link #of}); not thread-safe.
  *
  * <p>Eight bytes are classified at once in a long, by arithmetic on seven-bit values (as in
@@ -92,6 +92,6 @@ final class ByteClasses {
     long digit = (low + 0x5050505050505050L) & ~(low + 0x4646464646464646L); // '0' to '9'
     // Adding 0x7F sets bit 7 unless the byte is 0: only where the xor found the character.
     long other = ((low ^ 0x3C3C3C3C3C3C3C3CL) + ~TOPS) & ((low ^ 0x2626262626262626L) + ~TOPS); // not '<', '&'
-    return (letter | digit) & ~x & TOPS | ~other >>> 1 & SIXES;
+    return (letter | digit) & ~x & TOPS | (~other | x) >>> 1 & SIXES;
   }
 }

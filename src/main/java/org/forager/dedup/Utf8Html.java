@@ -69,7 +69,7 @@ final class Utf8Html {
     for (int j = 0; j < SPAN; j += Long.BYTES) {
       long x = classes.load(i + j);
       letters |= Swar.mask(x & Swar.TOPS) << j;
-      long stop = (x << 1 & Swar.TOPS) | (Swar.load(b, i + j) & Swar.TOPS); // '<', '&', non-ASCII
+      long stop = x << 1 & Swar.TOPS; // '<', '&', non-ASCII
       if (stop != 0) { // once a span at most, so predicted right; the bytes after it are not read
         stops = Swar.mask(stop) << j;
         break;
