@@ -50,6 +50,7 @@ final class Utf8Html {
       } else if (c == '&') {
         i = skipReference(b, i);
       } else {
+        // From WIDTH on: WordHashes loads the WIDTH bytes that end a word.
         int next = c >= 0 && i >= WordHashes.WIDTH && i + SPAN <= n ? asciiText(i) : i;
         i = next > i ? next : word(b, i, words);
       }
