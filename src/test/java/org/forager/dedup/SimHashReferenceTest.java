@@ -91,6 +91,29 @@ class SimHashReferenceTest {
   }
 
   @Test
+  void wordsOfEveryKindAcrossManyBlocksHaveTheReferenceValues() {
+    // The UTF-8 reading notes 1,024 words at a time, loads their last 12 bytes in one loop and fixes
+    // the long ASCII words and the words hashed char by char after it: all kinds in one block and
+    // across blocks, next to tags, references and comments.
+    Random random = new Random(1024);
+    String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    String[] others = {"é", "東京", "ß", "Σ", "😀", "\u00a0"};
+    String[] between = {" ", "  ", "\n", "<b>", "</a> ", "&amp;", "&", "<!-- x -->", "<script>a b c</script>", ", "};
+    for (int round = 0; round < 12; round++) {
+      StringBuilder page = new StringBuilder();
+      for (int k = 1_500 + random.nextInt(3_000); k > 0; k--) {
+        int kind = random.nextInt(10);
+        int length = kind < 5 ? 1 + random.nextInt(8) : kind < 7 ? 9 + random.nextInt(4)
+            : kind < 9 ? 13 + random.nextInt(60) : 64 + random.nextInt(80);
+        for (int c = 0; c < length; c++) page.append(letters.charAt(random.nextInt(letters.length())));
+        if (random.nextInt(6) == 0) page.append(others[random.nextInt(others.length)]); // a word going on
+        page.append(between[random.nextInt(between.length)]);
+      }
+      assertTrue(assertSameValues(page.toString().getBytes(UTF_8)));
+    }
+  }
+
+  @Test
   void asciiPagesInOtherCharsetsHaveTheReferenceValues() {
     // A page of ASCII alone, in a charset that decodes ASCII as ASCII, is read as UTF-8 bytes: the
     // charsets that do and some that do not (ISO-2022's escapes switch sets, EBCDIC, UTF-16), on
