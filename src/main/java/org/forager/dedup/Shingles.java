@@ -60,10 +60,12 @@ final class Shingles {
   private void flush() {
     int shingles = buffered - (SHINGLE - 1);
     if (shingles <= 0) return;
-    // A loop of its own, over arrays: the JIT runs several shingles per vector instruction.
+    // Loops of their own, over arrays: the JIT runs several shingles per vector instruction. Two
+    // loops, not one: C2 vectorized neither the sum and the mix in one loop (2.7 times slower).
     for (int k = 0; k < shingles; k++) {
-      features[k] = mix(words[k] * 0x9E3779B97F4A7C15L + words[k + 1] * 0xC2B2AE3D27D4EB4FL + words[k + 2]);
+      features[k] = words[k] * 0x9E3779B97F4A7C15L + words[k + 1] * 0xC2B2AE3D27D4EB4FL + words[k + 2];
     }
+    for (int k = 0; k < shingles; k++) features[k] = mix(features[k]);
     votes.add(features, shingles);
     words[0] = words[buffered - 2];
     words[1] = words[buffered - 1];

@@ -28,6 +28,8 @@ public final class SimHash {
   public static OptionalLong ofHtml(byte[] body, Charset charset) {
     // UTF-8, most of the web, is read as bytes: no decoded copy, same value as decoding first.
     if (charset.equals(StandardCharsets.UTF_8)) return Utf8Html.simhash(body);
+    // So is a page of ASCII alone in windows-1252 and the like: it decodes to the same chars.
+    if (PureAscii.decodesAsUtf8(charset) && PureAscii.is(body)) return Utf8Html.simhash(body);
     return ofWords(new String(body, charset), true);
   }
 

@@ -24,7 +24,7 @@ final class Utf8Html {
 
   private Utf8Html(byte[] b, WordHashes words, ByteClasses classes) {
     this.b = b;
-    this.words = words;
+    this.words = words.of(b);
     this.classes = classes.of(b);
   }
 
@@ -50,7 +50,8 @@ final class Utf8Html {
       } else if (c == '&') {
         i = skipReference(b, i);
       } else {
-        int next = c >= 0 && i + SPAN <= n ? asciiText(i) : i;
+        // From WIDTH on: WordHashes loads the WIDTH bytes that end a word.
+        int next = c >= 0 && i >= WordHashes.WIDTH && i + SPAN <= n ? asciiText(i) : i;
         i = next > i ? next : word(b, i, words);
       }
     }
@@ -69,8 +70,11 @@ final class Utf8Html {
     for (int j = 0; j < SPAN; j += Long.BYTES) {
       long x = classes.load(i + j);
       letters |= Swar.mask(x & Swar.TOPS) << j;
-      long stop = (x << 1 & Swar.TOPS) | (Swar.load(b, i + j) & Swar.TOPS); // '<', '&', non-ASCII
-      if (stop != 0) stops |= Swar.mask(stop) << j; // rare in text: a branch predicted right
+      long stop = x << 1 & Swar.TOPS; // '<', '&', non-ASCII
+      if (stop != 0) { // once a span at most, so predicted right; the bytes after it are not read
+        stops = Swar.mask(stop) << j;
+        break;
+      }
     }
     int end = Long.numberOfTrailingZeros(stops); // 64 when there is none
     letters &= (stops & -stops) - 1; // the bits below the first stop: all when none
@@ -86,7 +90,7 @@ final class Utf8Html {
       lasts &= ~(1L << (end - 1));
       next = i + first;
     }
-    words.addAscii(b, i, firsts, lasts);
+    words.addAscii(i, firsts, lasts);
     return next;
   }
 

@@ -3,18 +3,26 @@ package org.forager.dedup;
 import static org.forager.dedup.Shingles.FNV_BASIS;
 import static org.forager.dedup.Shingles.FNV_PRIME;
 
+import java.util.Arrays;
+
 /**
- * The FNV-1a hashes of the words of a text, computed for many words at once, handed on to
- * {@link Shingles}. Not thread-safe.
+ * The FNV-1a hashes of the words of a page, computed for many words at once, handed on to
+ * {@link Shingles}. One instance reads one page at a time ({@link #of}); not thread-safe.
  *
  * <p>Hashing a word char by char is a chain of dependent multiplications, and a loop over a word's
- * chars mispredicts its exit at every word's end. Here a word of up to 12 ASCII chars is kept as
- * the 12 bytes that end with it (the bytes before the word zeroed) and a seed; the hashes of 1,024
- * words are then computed column by column, the same step for every word, in loops the JIT turns
- * into vector instructions. A zero byte multiplies the hash by the (odd, so invertible) FNV prime,
- * so the seed is the FNV basis times the prime's inverse once per zero byte: the hash equals
- * FNV-1a over the word's chars alone. Other words are hashed char by char, their hash stored as
- * the seed of 12 zero bytes.
+ * chars mispredicts its exit at every word's end. Here a word of ASCII letters and digits is first
+ * noted by where it starts and ends; at a flush, in one loop over the 1,024 words noted, a word of
+ * up to 12 chars is kept as the 12 bytes that end with it (the bytes before the word zeroed) and a
+ * seed; the hashes are then computed column by column, the same step for every word, in loops the
+ * JIT turns into vector instructions. A zero byte multiplies the hash by the (odd, so invertible)
+ * FNV prime, so the seed is the FNV basis times the prime's inverse once per zero byte: the hash
+ * equals FNV-1a over the word's chars alone. A longer ASCII word is kept as its last 12 bytes, the
+ * seed being the hash of its chars before them; a word with other chars is hashed char by char
+ * ({@link #add}), its hash stored as the seed of 12 zero bytes.
+ *
+ * <p>Why noted first: the loop over the words of 64 bytes of text (a run of set bits each) then does
+ * two bit scans and two stores a word, and the loop at the flush, counted and without a branch but
+ * the rare long word, has its array bounds checked once per loop instead of once per access.
  *
  * <p>Why 12: each step is a multiplication per word, and without vector instructions (C1, other
  * JVMs, or C2 when its vectorizer gives up) the multiplications bound the time: with 16 steps the
@@ -30,30 +38,43 @@ final class WordHashes {
   private static final long INVERSE = inverse(FNV_PRIME);
 
   /** The bytes a word is hashed from in {@link #flush}: the last 4 of {@code first4}, all of {@code last8}. */
-  private static final int WIDTH = Integer.BYTES + Long.BYTES;
+  static final int WIDTH = Integer.BYTES + Long.BYTES;
 
-  /** The seed of a word of n chars: the basis times the inverse, once per zero byte before it. */
-  private static final long[] SEEDS = new long[WIDTH + 1];
+  /** Per word length (mod 16, up to {@link #WIDTH}): the seed, the basis times the inverse once per zero byte. */
+  private static final long[] SEEDS = new long[16];
 
-  /** The top n bytes of a long set. */
-  private static final long[] TOP_BYTES = new long[9];
+  /** Per word length (mod 16, up to {@link #WIDTH}): the bytes of {@code first4} and {@code last8} it fills. */
+  private static final long[] FIRST_MASKS = new long[16];
+
+  private static final long[] LAST_MASKS = new long[16];
 
   private static final long UNDO_ZEROS;
 
+  /** A page too short to load {@link #WIDTH} bytes from, for the words hashed char by char. */
+  private static final byte[] NO_PAGE = new byte[WIDTH];
+
   static {
     long seed = FNV_BASIS;
-    for (int n = WIDTH; n >= 0; n--) {
+    for (int n = WIDTH; n >= 1; n--) {
       SEEDS[n] = seed;
       seed *= INVERSE;
+      LAST_MASKS[n] = -1L << 8 * Math.max(8 - n, 0);
+      FIRST_MASKS[n] = 0xFFFFFFFFL & -1L << 8 * Math.min(WIDTH - n, 4);
     }
-    for (int n = 1; n <= 8; n++) TOP_BYTES[n] = -1L << 8 * (8 - n);
     long undo = 1;
     for (int k = 0; k < WIDTH; k++) undo *= INVERSE;
     UNDO_ZEROS = undo;
   }
 
+  private byte[] page = NO_PAGE;
+  private final int[] starts = new int[BLOCK]; // a word hashed char by char: no length, at WIDTH
+  private final int[] ends = new int[BLOCK];
+  private final int[] givenAt = new int[BLOCK]; // the words hashed char by char, and their seeds
+  private final long[] givenSeeds = new long[BLOCK];
+  private final int[] longAt = new int[BLOCK]; // the words of more than WIDTH ASCII chars
+  private int givens;
   private final long[] hashes = new long[BLOCK]; // seeds until hashed
-  private final long[] first4 = new long[BLOCK]; // in the low 4 bytes
+  private final long[] first4 = new long[BLOCK]; // its low 4 bytes hashed
   private final long[] last8 = new long[BLOCK];
   private final Shingles shingles;
   private int count;
@@ -62,57 +83,107 @@ final class WordHashes {
     this.shingles = shingles;
   }
 
-  /** Forgets the words not yet flushed: as new. */
-  void reset() {
+  /** This instance, now reading {@code page}, with no words noted. */
+  WordHashes of(byte[] page) {
+    // Words hashed char by char are loaded from 0 (and masked off): the page must hold WIDTH bytes.
+    this.page = page.length >= WIDTH ? page : Arrays.copyOf(page, WIDTH);
     count = 0;
+    givens = 0;
+    return this;
+  }
+
+  /** Lets go of the page: a pooled instance must not keep the last page it read alive. */
+  void forget() {
+    page = NO_PAGE;
   }
 
   /**
-   * Adds the words of ASCII letters and digits {@code b[at + first, at + last]}, for each pair of the
-   * set bits of {@code firsts} and {@code lasts} in turn: the words of up to 64 bytes.
+   * Notes the words of ASCII letters and digits {@code page[at + first, at + last]}, for each pair of
+   * the set bits of {@code firsts} and {@code lasts} in turn: the words of up to 64 bytes, each
+   * ending at {@link #WIDTH} or later.
    */
-  void addAscii(byte[] b, int at, long firsts, long lasts) {
+  void addAscii(int at, long firsts, long lasts) {
     if (count > BLOCK - Long.SIZE / 2) flush(); // room for 32 words, the most 64 bytes hold
     int w = count; // a local, not the field: no store and reload between words
     for (; firsts != 0; firsts &= firsts - 1, lasts &= lasts - 1) {
-      int start = at + Long.numberOfTrailingZeros(firsts);
-      int end = at + Long.numberOfTrailingZeros(lasts) + 1;
-      int length = end - start;
-      if (length > WIDTH || end < WIDTH) {
-        long h = FNV_BASIS;
-        for (int k = start; k < end; k++) h = (h ^ WordChars.asciiLowerCase(b[k])) * FNV_PRIME;
-        hashes[w] = h * UNDO_ZEROS;
-        first4[w] = 0;
-        last8[w++] = 0;
-      } else {
-        hashes[w] = SEEDS[length];
-        first4[w] = Swar.asciiLowerCase(Swar.load(b, end - WIDTH)) & (TOP_BYTES[Math.max(length - 8, 0)] >>> 32);
-        last8[w++] = Swar.asciiLowerCase(Swar.load(b, end - 8)) & TOP_BYTES[Math.min(length, 8)];
-      }
+      starts[w] = at + Long.numberOfTrailingZeros(firsts);
+      ends[w++] = at + Long.numberOfTrailingZeros(lasts) + 1;
     }
     count = w;
   }
 
   /** Adds a word by its FNV-1a hash. */
   void add(long hash) {
-    hashes[count] = hash * UNDO_ZEROS;
-    first4[count] = 0;
-    last8[count] = 0;
+    starts[count] = WIDTH;
+    ends[count] = WIDTH;
+    givenAt[givens] = count;
+    givenSeeds[givens++] = hash * UNDO_ZEROS;
     if (++count == BLOCK) flush();
   }
 
-  /** Hashes the words buffered and hands them on. */
+  /** Hashes the words noted and hands them on. */
   void flush() {
-    // One step of FNV-1a for all words, then the next: no step waits for the one before it. One
-    // step per loop: with four steps in one, C2 vectorized none of them.
-    for (int shift = 0; shift < Integer.SIZE; shift += Byte.SIZE) {
-      for (int w = 0; w < count; w++) hashes[w] = (hashes[w] ^ (first4[w] >>> shift & 0xFF)) * FNV_PRIME;
-    }
-    for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
-      for (int w = 0; w < count; w++) hashes[w] = (hashes[w] ^ (last8[w] >>> shift & 0xFF)) * FNV_PRIME;
-    }
+    loadBytes();
+    hashColumns();
     shingles.add(hashes, count);
     count = 0;
+    givens = 0;
+  }
+
+  /** Sets each word's seed and bytes, {@link #first4} and {@link #last8}. */
+  private void loadBytes() {
+    byte[] b = page;
+    int longs = 0;
+    for (int w = 0; w < count; w++) {
+      int end = ends[w];
+      int length = end - starts[w];
+      int l = length & 15; // in the tables' range: no bounds check
+      hashes[w] = SEEDS[l];
+      first4[w] = Swar.asciiLowerCase(Swar.load(b, end - WIDTH)) & FIRST_MASKS[l];
+      last8[w] = Swar.asciiLowerCase(Swar.load(b, end - Long.BYTES)) & LAST_MASKS[l];
+      // The long words noted without a branch: with one here, C2 compiled this loop half as fast
+      // in about one JVM in eight.
+      longAt[longs] = w;
+      longs += (WIDTH - length) >>> (Integer.SIZE - 1);
+    }
+    for (int k = 0; k < longs; k++) longWord(b, longAt[k]);
+    for (int g = 0; g < givens; g++) hashes[givenAt[g]] = givenSeeds[g]; // their bytes masked off
+  }
+
+  /**
+   * Gives word {@code w}, of more than {@link #WIDTH} ASCII chars (0.5 % of the bench page's words),
+   * the hash of its chars before the last {@code WIDTH} as the seed of those, all kept.
+   */
+  private void longWord(byte[] b, int w) {
+    int end = ends[w];
+    hashes[w] = prefixHash(b, starts[w], end - WIDTH);
+    first4[w] = Swar.asciiLowerCase(Swar.load(b, end - WIDTH));
+    last8[w] = Swar.asciiLowerCase(Swar.load(b, end - Long.BYTES));
+  }
+
+  /** FNV-1a over each word's {@link #WIDTH} bytes, from its seed. */
+  private void hashColumns() {
+    // Two steps of FNV-1a for all words, then the next two: no step waits for the one before it
+    // in another word. Two steps per loop: C2 vectorizes them, 1.8 times as fast as one per loop;
+    // with four in one it vectorized none.
+    for (int shift = 0; shift < Integer.SIZE; shift += 2 * Byte.SIZE) {
+      for (int w = 0; w < count; w++) hashes[w] = twoSteps(hashes[w], first4[w] >>> shift);
+    }
+    for (int shift = 0; shift < Long.SIZE; shift += 2 * Byte.SIZE) {
+      for (int w = 0; w < count; w++) hashes[w] = twoSteps(hashes[w], last8[w] >>> shift);
+    }
+  }
+
+  /** FNV-1a's steps for the low byte of {@code bytes}, then the next. */
+  private static long twoSteps(long h, long bytes) {
+    return ((h ^ (bytes & 0xFF)) * FNV_PRIME ^ (bytes >>> Byte.SIZE & 0xFF)) * FNV_PRIME;
+  }
+
+  /** FNV-1a over the ASCII letters and digits {@code b[from, to)}, lower-cased. */
+  private static long prefixHash(byte[] b, int from, int to) {
+    long h = FNV_BASIS;
+    for (int k = from; k < to; k++) h = (h ^ WordChars.asciiLowerCase(b[k])) * FNV_PRIME;
+    return h;
   }
 
   private static long inverse(long odd) {

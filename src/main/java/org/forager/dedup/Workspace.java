@@ -3,7 +3,7 @@ package org.forager.dedup;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The buffers one simhash computation writes (about 50 KB of arrays), lent from a small pool so that
+ * The buffers one simhash computation writes (about 70 KB of arrays), lent from a small pool so that
  * a page's simhash allocates none: made fresh for every page they were a sixth of all a crawl
  * allocated (issue 15). A computation takes one, uses it on its own thread and gives it back; it never
  * blocks in between, so about one per core is ever out. Thread-safe.
@@ -32,6 +32,7 @@ final class Workspace {
   /** Gives this workspace back; dropped when the pool is full. Not used again by the giver. */
   void give() {
     classes.forget(); // the buffers are kept for the next page, the page is not
+    words.forget();
     for (int i = 0; i < POOL.length(); i++) {
       if (POOL.compareAndSet(i, null, this)) return;
     }
@@ -40,7 +41,6 @@ final class Workspace {
   /** Cleared here, not at give(): a computation that threw may have left it part-way. */
   private Workspace reset() {
     shingles.reset();
-    words.reset();
     return this;
   }
 }

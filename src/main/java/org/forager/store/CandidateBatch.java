@@ -49,9 +49,10 @@ final class CandidateBatch {
 
   /**
    * Where the authority of an http(s) URL ends when it is a plain lower-case host name (no user
-   * information, no port, no IPv6 literal), so that the URL's prefix up to there is its serialized
-   * origin as {@link Origin#toString()} writes it; -1 otherwise. Saves parsing the origin of every
-   * discovered link, nearly all of which are like this.
+   * information, no IPv6 literal) with no port or a port other than the scheme's default written
+   * without leading zeros, so that the URL's prefix up to there is its serialized origin as {@link
+   * Origin#toString()} writes it; -1 otherwise. Saves parsing the origin of every discovered link,
+   * nearly all of which are like this.
    */
   private static int plainAuthorityEnd(String url) {
     int start = url.startsWith("https://") ? 8 : url.startsWith("http://") ? 7 : -1;
@@ -59,8 +60,23 @@ final class CandidateBatch {
     for (int i = start; i < url.length(); i++) {
       char c = url.charAt(i);
       if (c == '/' || c == '?' || c == '#') return i;
+      if (c == ':') return portEnd(url, i + 1, start == 8 ? 443 : 80);
       if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-')) return -1;
     }
     return url.length();
+  }
+
+  /** Where a port written from {@code from} ends, when Origin would write it the same; -1 otherwise. */
+  private static int portEnd(String url, int from, int defaultPort) {
+    int port = 0;
+    int i = from;
+    for (; i < url.length() && i - from <= 5; i++) {
+      char c = url.charAt(i);
+      if (c == '/' || c == '?' || c == '#') break;
+      if (c < '0' || c > '9' || c == '0' && i == from) return -1;
+      port = port * 10 + (c - '0');
+    }
+    boolean ended = i == url.length() || "/?#".indexOf(url.charAt(i)) >= 0;
+    return ended && i > from && port <= 65_535 && port != defaultPort ? i : -1;
   }
 }

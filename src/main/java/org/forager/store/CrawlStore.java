@@ -111,6 +111,11 @@ public interface CrawlStore extends AutoCloseable {
    * inlink and the larger of its priority and its new candidate's ranking at the new count (its
    * stored depth, URL and new count given to the ranking). Later crawls of a page count nothing
    * again, and a crawled URL's inlinks no longer change.
+   *
+   * <p>An inlink that leaves the URL's priority as it was may be held in memory rather than written
+   * (the embedded store does: issue 15); every answer of the store counts it, and {@link #close}
+   * writes it. Only such inlinks may be lost when the process is killed: never a URL, a priority or a
+   * due time.
    */
   void record(CrawlRecord record, Collection<Candidate> discovered);
 

@@ -38,6 +38,8 @@ final class GroupCommit {
   private static final byte[] EMPTY = new byte[0];
   /** Calls written together at most; more wait for the next group. */
   private static final int MAX_GROUP = 256;
+  /** URLs whose held inlinks one group writes at most ({@link #drainHeld}). */
+  private static final int DRAIN_GROUP = 10_000;
 
   private final RocksDatabase rocks;
   private final WriteOptions writeOptions;
@@ -45,18 +47,62 @@ final class GroupCommit {
   private final ConcurrentLinkedQueue<WriteRequest> queue = new ConcurrentLinkedQueue<>();
   /** Guarded by lock. */
   private final RecentWrites recent = new RecentWrites();
+  /** The URLs links pointed to lately, with the inlinks held in memory; changed under the lock only. */
+  private final LinkTargets targets;
   /** The latest commit whose write returned: every lookup started later sees it. */
   private volatile long visible;
   private volatile long urlCount;
 
-  GroupCommit(RocksDatabase rocks, WriteOptions writeOptions, long urlCount) {
+  GroupCommit(RocksDatabase rocks, WriteOptions writeOptions, long urlCount, int linkTargets) {
     this.rocks = rocks;
     this.writeOptions = writeOptions;
     this.urlCount = urlCount;
+    this.targets = new LinkTargets(linkTargets);
   }
 
   long urlCount() {
     return urlCount;
+  }
+
+  /**
+   * The URL as it is, held inlinks in: from its entry when it has one (under the lock), else as the
+   * URL table has it.
+   */
+  Optional<UrlRecord> read(String url) throws RocksDBException {
+    byte[] key = Keys.url(url);
+    // Under the lock: a group evicts an entry (its inlinks into its batch) before it writes the batch,
+    // so a read without the lock in between would answer fewer inlinks than it answered before.
+    lock.lock();
+    try {
+      int slot = targets.find(url, key);
+      if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(recordOf(targets.held(slot), Map.of()));
+      byte[] value = rocks.db.get(rocks.urls, key);
+      return value == null ? Optional.empty() : Optional.of(Values.decodeUrl(url, value));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Writes every held inlink into its URL's record, in groups of at most {@value #DRAIN_GROUP} URLs:
+   * before a full read, and at close.
+   */
+  void drainHeld(Instant now) throws RocksDBException {
+    WriteRequest request;
+    do {
+      request = WriteRequest.drainingHeld(now);
+      submit(request);
+    } while (request.heldLeft);
+  }
+
+  /** How many inlinks are held in memory now (tests). */
+  long heldInlinks() {
+    lock.lock();
+    try {
+      return targets.heldTotal();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Runs one call: its lookups, then its share of a group write; returns how many URLs it added. */
@@ -73,7 +119,7 @@ final class GroupCommit {
    * many URLs they added; rethrows the first failure (calls of an earlier group may be written).
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
-    WriteRequest.lookUpAll(rocks, visible, requests);
+    WriteRequest.lookUpAll(rocks, visible, requests, targets);
     queue.addAll(requests);
     lock.lock();
     try {
@@ -113,11 +159,17 @@ final class GroupCommit {
       }
       for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);
     } catch (RocksDBException | RuntimeException e) {
+      // Nothing of the group was written: the link targets must not keep what it changed in them.
+      // What they held is lost, as in a crash (inlinks only).
+      targets.clear();
       for (WriteRequest request : group) request.fail(e);
     } finally {
       // An Error (out of memory) must not leave drained calls waiting for ever.
       for (WriteRequest request : group) {
-        if (!request.done()) request.fail(new StoreException("the write of this call was aborted"));
+        if (!request.done()) {
+          targets.clear();
+          request.fail(new StoreException("the write of this call was aborted"));
+        }
       }
     }
   }
@@ -125,7 +177,7 @@ final class GroupCommit {
   /** Puts one call's writes in the batch; returns how many URLs it adds. */
   private int apply(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written,
       Set<String> newWork) throws RocksDBException {
-    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest()); // too old to correct
+    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest(), targets); // too old to correct
     int added = 0;
     if (request.record.isPresent()) added += record(request, batch, written);
     if (request.bringForward.isPresent()) {
@@ -134,12 +186,22 @@ final class GroupCommit {
       // been looked at (an entry at a time would need the origin's entry read and replaced here).
       if (request.moved) markNewWork(CandidateBatch.origin(request.bringForward.get().url()), batch, newWork);
     }
+    if (request.drainsHeld) request.heldLeft = targets.drain(DRAIN_GROUP, held -> writeBack(held, batch, written));
     for (int i = 0; i < request.candidates.size(); i++) {
       Pending pending = request.candidates.get(i);
       String url = pending.candidate().url();
-      boolean known = request.found[i] != null || written.containsKey(url) || recent.writtenAfter(url, request.seen);
-      if (known) {
-        if (request.firstCrawl) addInlink(request, i, batch, written);
+      int slot = targets.find(url, pending.urlKey());
+      if (slot >= 0) {
+        if (request.firstCrawl && !targets.isCrawled(slot)) countInlink(request, pending, slot, batch, written);
+        continue;
+      }
+      WriteRequest.Known known = knownCandidate(request, i, written);
+      if (known != null) {
+        if (known.url().fetchCount() == 0) {
+          hold(request, pending, known.url(), batch, written);
+        } else {
+          targets.markCrawled(url, pending.urlKey(), evicted -> writeBack(evicted, batch, written));
+        }
         continue;
       }
       Candidate candidate = pending.candidate();
@@ -149,11 +211,13 @@ final class GroupCommit {
           request.now, 0, Optional.empty(), Instant.EPOCH, priority, inlinks, candidate.hops());
       Values.DueEntry due = Values.DueEntry.none(fresh);
       byte[] dueKey = Keys.due(pending.origin(), fresh);
-      batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(fresh));
+      byte[] value = Values.encodeUrl(fresh);
+      batch.put(rocks.urls, pending.urlKey(), value);
       batch.put(rocks.due, dueKey, Values.encodeDue(due));
       request.putsFresh(pending.origin(), dueKey, fresh);
       markNewWork(pending.origin(), batch, newWork);
       written.put(url, new WriteRequest.Known(fresh, due));
+      targets.put(fresh, pending.urlKey(), value, 0, evicted -> writeBack(evicted, batch, written));
       added++;
     }
     return added;
@@ -224,37 +288,129 @@ final class GroupCommit {
   }
 
   /**
-   * One more page links to a known candidate: while it is uncrawled, its inlinks grow by one and
-   * its priority to its new ranking when that is higher (then its due key moves).
+   * A candidate without an entry in {@link #targets}, as the group finds it: written earlier in the group,
+   * since the lookup (read again), or as looked up; null when unknown.
    */
-  private void addInlink(WriteRequest request, int index, WriteBatch batch, Map<String, WriteRequest.Known> written)
+  private WriteRequest.Known knownCandidate(WriteRequest request, int index, Map<String, WriteRequest.Known> written)
       throws RocksDBException {
-    Pending pending = request.candidates.get(index);
-    String url = pending.candidate().url();
+    String url = request.candidates.get(index).candidate().url();
     WriteRequest.Known known = written.get(url);
-    if (known == null) {
-      Optional<WriteRequest.Known> now = recent.writtenAfter(url, request.seen) || request.found[index] == null
-          ? WriteRequest.readNow(rocks, url)
-          : Optional.of(lookedUp(Values.decodeUrl(url, request.found[index])));
-      if (now.isEmpty()) return;
-      known = now.get();
+    if (known != null) return known;
+    byte[] value = request.found[index];
+    if (value == WriteRequest.SKIPPED || recent.writtenAfter(url, request.seen)) {
+      return WriteRequest.readNow(rocks, url).orElse(null);
     }
-    UrlRecord previous = known.url();
-    if (previous.fetchCount() != 0) return;
-    int inlinks = previous.inlinks() + 1;
-    int rank = Math.max(Ranking.quantize(previous.priority()),
-        Ranking.quantize(pending.candidate().ranking().priority(url, previous.depth(), inlinks)));
-    UrlRecord next = new UrlRecord(url, previous.depth(), previous.discoveredFrom(), previous.discoveredAt(), 0,
-        previous.lastCrawl(), previous.nextFetchAt(), Ranking.dequantize(rank), inlinks, previous.hops());
-    Values.DueEntry due = known.validators().rankedAs(next);
-    if (rank != Ranking.quantize(previous.priority())) {
-      byte[] dueKey = Keys.due(pending.origin(), next);
-      batch.delete(rocks.due, Keys.due(pending.origin(), previous));
-      batch.put(rocks.due, dueKey, Values.encodeDue(due));
-      request.putsFresh(pending.origin(), dueKey, next);
+    return value == null ? null : lookedUp(Values.decodeUrl(url, value));
+  }
+
+  /**
+   * One more page links to a URL with an entry (never crawled): the inlink is held, unless its new
+   * ranking raises the URL's priority; then its record is written at once with every inlink, and its
+   * due key moves.
+   */
+  private void countInlink(WriteRequest request, Pending pending, int slot, WriteBatch batch,
+      Map<String, WriteRequest.Known> written) throws RocksDBException {
+    int inlinks = (int) Math.min(targets.total(slot) + 1L, Integer.MAX_VALUE);
+    int rank = rankAt(pending, targets.depth(slot), inlinks);
+    if (rank <= targets.rank(slot)) {
+      targets.count(slot);
+      if (targets.mustWrite(slot)) {
+        LinkTargets.Written done = writeBack(targets.held(slot), batch, written);
+        targets.written(slot, done.record(), done.value());
+      }
+      return;
     }
-    batch.put(rocks.urls, pending.urlKey(), Values.encodeUrl(next));
-    written.put(url, new WriteRequest.Known(next, due));
+    UrlRecord stored = recordOf(targets.held(slot), written);
+    UrlRecord next = raised(stored, rank, inlinks);
+    targets.written(slot, next, writeRaised(request, pending, stored, next, batch, written));
+  }
+
+  /**
+   * Gives a known, never-crawled URL without an entry one, with the inlink of a page's first crawl
+   * held, or written at once when it raises the priority. An entry evicted to make room is written.
+   */
+  private void hold(WriteRequest request, Pending pending, UrlRecord stored, WriteBatch batch,
+      Map<String, WriteRequest.Known> written) throws RocksDBException {
+    UrlRecord record = stored;
+    byte[] value = null;
+    int inlinks = request.firstCrawl ? 1 : 0;
+    if (inlinks > 0) {
+      int count = (int) Math.min(stored.inlinks() + 1L, Integer.MAX_VALUE);
+      int rank = rankAt(pending, stored.depth(), count);
+      if (rank > Ranking.quantize(stored.priority())) {
+        record = raised(stored, rank, count);
+        value = writeRaised(request, pending, stored, record, batch, written);
+        inlinks = 0;
+      }
+    }
+    if (value == null) value = Values.encodeUrl(record);
+    boolean heldThere = targets.put(record, pending.urlKey(), value, inlinks, evicted -> writeBack(evicted, batch, written));
+    if (!heldThere && inlinks > 0) {
+      // Too long for the table: its inlink is written at once, as every inlink was before it.
+      UrlRecord counted = LinkTargets.withInlinks(record, (int) Math.min(record.inlinks() + 1L, Integer.MAX_VALUE));
+      writeBack(new LinkTargets.Held(pending.urlKey(), null, counted.inlinks()), batch, written);
+    }
+  }
+
+  /** The candidate's ranking of its URL at {@code depth} and {@code inlinks}, quantized. */
+  private static int rankAt(Pending pending, int depth, int inlinks) {
+    return Ranking.quantize(pending.candidate().ranking().priority(pending.candidate().url(), depth, inlinks));
+  }
+
+  /** A never-crawled URL's record with a higher priority ({@code rank}) and {@code inlinks}. */
+  private static UrlRecord raised(UrlRecord stored, int rank, int inlinks) {
+    return new UrlRecord(stored.url(), stored.depth(), stored.discoveredFrom(), stored.discoveredAt(), 0,
+        stored.lastCrawl(), stored.nextFetchAt(), Ranking.dequantize(rank), inlinks, stored.hops());
+  }
+
+  /** Writes a never-crawled URL whose priority rose: its record, and its due key moved; the record's value. */
+  private byte[] writeRaised(WriteRequest request, Pending pending, UrlRecord previous, UrlRecord next,
+      WriteBatch batch, Map<String, WriteRequest.Known> written) throws RocksDBException {
+    Values.DueEntry due = Values.DueEntry.none(next);
+    byte[] dueKey = Keys.due(pending.origin(), next);
+    batch.delete(rocks.due, Keys.due(pending.origin(), previous));
+    batch.put(rocks.due, dueKey, Values.encodeDue(due));
+    request.putsFresh(pending.origin(), dueKey, next);
+    byte[] value = Values.encodeUrl(next);
+    batch.put(rocks.urls, pending.urlKey(), value);
+    written.put(next.url(), new WriteRequest.Known(next, due));
+    return value;
+  }
+
+  /**
+   * Writes a never-crawled URL's record with the inlinks held for it (its priority, so its due key,
+   * unchanged); the record and value written.
+   */
+  private LinkTargets.Written writeBack(LinkTargets.Held held, WriteBatch batch,
+      Map<String, WriteRequest.Known> written) {
+    try {
+      UrlRecord url = recordOf(held, written);
+      byte[] value = Values.encodeUrl(url);
+      batch.put(rocks.urls, held.key(), value);
+      written.put(url.url(), lookedUp(url));
+      return new LinkTargets.Written(url, value);
+    } catch (RocksDBException e) {
+      throw new StoreException("crawl store at " + rocks.dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The record of a never-crawled URL an entry held, with its inlinks in all: from the value the entry
+   * kept, else as the group wrote it, else as the URL table has it.
+   */
+  private UrlRecord recordOf(LinkTargets.Held held, Map<String, WriteRequest.Known> written)
+      throws RocksDBException {
+    String url = Keys.url(held.key());
+    UrlRecord stored;
+    if (held.value() != null) {
+      stored = Values.decodeUrl(url, held.value());
+    } else {
+      WriteRequest.Known known = written.get(url);
+      byte[] value = known != null ? null : rocks.db.get(rocks.urls, held.key());
+      if (known == null && value == null) throw new StoreException("crawl store at " + rocks.dir + ": no record for " + url);
+      stored = known != null ? known.url() : Values.decodeUrl(url, value);
+    }
+    return LinkTargets.withInlinks(stored, held.inlinks());
   }
 
   /** A record as the lookup found it, with the due entry of a never-crawled URL (crawled ones are left alone). */
@@ -279,12 +435,18 @@ final class GroupCommit {
     return true;
   }
 
-  /** The updated URL as the group finds it: written earlier in the group, since the lookup, or as looked up. */
+  /**
+   * The updated URL as the group finds it: with its held inlinks when it has an entry, else written
+   * earlier in the group, since the lookup, or as looked up.
+   */
   private Optional<WriteRequest.Known> known(WriteRequest request, String url,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
+    int slot = targets.find(url, Keys.url(url));
+    if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(recordOf(targets.held(slot), written)));
     Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
     if (known.isPresent()) return known;
-    return recent.writtenAfter(url, request.seen) ? WriteRequest.readNow(rocks, url) : request.recorded;
+    return request.updatedSkipped || recent.writtenAfter(url, request.seen)
+        ? WriteRequest.readNow(rocks, url) : request.recorded;
   }
 
   private int record(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
@@ -302,7 +464,10 @@ final class GroupCommit {
     request.firstCrawl = fetchCount == 1;
     UrlRecord next = previous.crawled(fetchCount, Optional.of(crawl), crawl.nextFetchAt());
     Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
-    batch.put(rocks.urls, Keys.url(url), Values.encodeUrl(next));
+    byte[] key = Keys.url(url);
+    batch.put(rocks.urls, key, Values.encodeUrl(next));
+    // Crawled now: the inlinks its entry held are in this record; a link to it is known without a lookup.
+    targets.markCrawled(url, key, evicted -> writeBack(evicted, batch, written));
     batch.put(rocks.history, Keys.history(url, crawl.fetchedAt(), fetchCount),
         Values.encodeCrawl(crawl));
     if (request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);

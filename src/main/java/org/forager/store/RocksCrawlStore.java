@@ -60,9 +60,13 @@ public final class RocksCrawlStore implements CrawlStore {
   /** The write path; set once the URL count is loaded. */
   private GroupCommit writes;
 
-  private RocksCrawlStore(RocksDatabase rocks, Clock clock) {
+  /** Entries of the table of link targets ({@link LinkTargets}). */
+  private final int linkTargets;
+
+  private RocksCrawlStore(RocksDatabase rocks, Clock clock, int linkTargets) {
     this.rocks = rocks;
     this.clock = clock;
+    this.linkTargets = linkTargets;
     this.digests = new DigestIndex(rocks);
   }
 
@@ -91,7 +95,12 @@ public final class RocksCrawlStore implements CrawlStore {
   }
 
   private static RocksCrawlStore open(Path dir, long memoryBytes, Clock clock) {
-    RocksCrawlStore store = new RocksCrawlStore(RocksDatabase.open(dir, memoryBytes), clock);
+    return open(dir, memoryBytes, clock, LinkTargets.defaultCapacity());
+  }
+
+  /** With a table of {@code linkTargets} entries ({@link LinkTargets}; tests: a small one). */
+  static RocksCrawlStore open(Path dir, long memoryBytes, Clock clock, int linkTargets) {
+    RocksCrawlStore store = new RocksCrawlStore(RocksDatabase.open(dir, memoryBytes), clock, linkTargets);
     try {
       store.loadMeta();
       return store;
@@ -116,7 +125,7 @@ public final class RocksCrawlStore implements CrawlStore {
       }
       byte[] count = rocks.db.get(rocks.meta, Keys.URL_COUNT);
       writes = new GroupCommit(rocks, writeOptions,
-          count == null ? 0 : new ByteReader(count).readLongBigEndian());
+          count == null ? 0 : new ByteReader(count).readLongBigEndian(), linkTargets);
       if (format == null || format[0] < Keys.FORMAT_VERSION) {
         // Format 1 had no agenda: built, then the format raised (a crash in between builds it again). A
         // version of Forager from before the agenda refuses format 2 rather than add URLs off the agenda.
@@ -495,12 +504,10 @@ public final class RocksCrawlStore implements CrawlStore {
     });
   }
 
+  /** {@inheritDoc} With the inlinks held in memory ({@link LinkTargets}). */
   @Override
   public Optional<UrlRecord> url(String url) {
-    return call(() -> {
-      byte[] value = rocks.db.get(rocks.urls, Keys.url(url));
-      return value == null ? Optional.empty() : Optional.of(Values.decodeUrl(url, value));
-    });
+    return call(() -> writes.read(url));
   }
 
   @Override
@@ -583,10 +590,14 @@ public final class RocksCrawlStore implements CrawlStore {
     });
   }
 
-  /** {@inheritDoc} Sees the URLs as they were when it started; must not close the store. */
+  /**
+   * {@inheritDoc} Sees the URLs as they were when it started, the inlinks held in memory written
+   * first; must not close the store.
+   */
   @Override
   public void forEachUrl(Consumer<UrlRecord> visitor) {
     call(() -> {
+      writes.drainHeld(clock.instant());
       try (ReadOptions options = new ReadOptions().setFillCache(false);
           RocksIterator it = rocks.db.newIterator(rocks.urls, options)) {
         for (it.seekToFirst(); it.isValid(); it.next()) {
@@ -602,6 +613,11 @@ public final class RocksCrawlStore implements CrawlStore {
   /** The database underneath, for tests that must make what an older version wrote. */
   RocksDatabase database() {
     return rocks;
+  }
+
+  /** How many inlinks the store holds in memory now ({@link LinkTargets}). */
+  long heldInlinks() {
+    return writes.heldInlinks();
   }
 
   /** The block cache's capacity in bytes: half of the store's memory budget. */
@@ -632,6 +648,12 @@ public final class RocksCrawlStore implements CrawlStore {
       } catch (RocksDBException | RuntimeException e) {
         // Lost as in a crash: those pages become holders when fetched again.
         LOG.log(System.Logger.Level.WARNING, "could not write the last exact-duplicate registrations", e);
+      }
+      try {
+        if (writes != null) writes.drainHeld(clock.instant());
+      } catch (RocksDBException | RuntimeException e) {
+        // Lost as in a crash: the inlinks counted since those URLs' last priority change.
+        LOG.log(System.Logger.Level.WARNING, "could not write the inlinks held in memory", e);
       }
       writeOptions.close();
       rocks.close();

@@ -31,12 +31,26 @@ final class WriteRequest {
 
   /** The latest commit visible to the lookups. */
   long seen;
-  /** Per candidate: its URL record's value as the lookup found it, null when unknown. */
+  /**
+   * Per candidate: its URL record's value as the lookup found it, null when unknown, {@link #SKIPPED}
+   * when not looked up ({@link LinkTargets#mayHold}).
+   */
   byte[][] found;
+  /** A value of {@link #found}: the candidate was not looked up, its URL looked held. */
+  static final byte[] SKIPPED = new byte[0];
+  /** A call that writes held inlinks ({@link LinkTargets#drain}), and nothing else. */
+  boolean drainsHeld;
+  /** A {@link #drainsHeld} call: whether inlinks are still held after it; set with its group's write. */
+  boolean heldLeft;
   /** Whether the recorded crawl is its URL's first: its links then count as inlinks. Set by the write. */
   boolean firstCrawl;
-  /** The URL recorded or brought forward as the lookup found it; empty when unknown or neither. */
+  /** The URL recorded or brought forward as the lookup found it; empty when unknown, neither, or skipped. */
   Optional<Known> recorded = Optional.empty();
+  /**
+   * Whether the URL recorded or brought forward was not looked up: the link targets seemed to hold its
+   * record ({@link LinkTargets#mayHoldRecord}).
+   */
+  boolean updatedSkipped;
 
   /** A {@code bringForward} call: whether the due time moved; set with its group's write. */
   boolean moved;
@@ -56,6 +70,13 @@ final class WriteRequest {
     this.record = record;
     this.bringForward = Optional.empty();
     this.now = now;
+  }
+
+  /** A call that writes held inlinks into their URLs' records, as many as one group may. */
+  static WriteRequest drainingHeld(Instant now) {
+    WriteRequest request = new WriteRequest(Map.of(), Optional.empty(), now);
+    request.drainsHeld = true;
+    return request;
   }
 
   WriteRequest(BringForward bringForward, Instant now) {
@@ -91,28 +112,52 @@ final class WriteRequest {
     return record.map(CrawlRecord::url).or(() -> bringForward.map(BringForward::url));
   }
 
-  /** Looks up the candidates and the recorded URL as of commit {@code commit} or later. */
-  void lookUp(RocksDatabase rocks, long commit) throws RocksDBException {
-    lookUpAll(rocks, commit, List.of(this));
+  /**
+   * Looks up the candidates and the recorded URL as of commit {@code commit} or later; not the
+   * candidates {@code targets} may hold.
+   */
+  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets) throws RocksDBException {
+    lookUpAll(rocks, commit, List.of(this), targets);
   }
 
   /**
    * {@link #lookUp} of several calls with one {@code multiGet} (a short one costs mostly its call:
    * issue 15, a turn's refusals).
    */
-  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests) throws RocksDBException {
+  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests, LinkTargets targets)
+      throws RocksDBException {
     List<byte[]> keys = new ArrayList<>();
-    for (WriteRequest request : requests) request.addKeys(keys);
+    for (WriteRequest request : requests) request.addKeys(keys, targets);
     List<byte[]> values = keys.isEmpty() ? List.of()
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
     int offset = 0;
     for (WriteRequest request : requests) offset = request.found(rocks, commit, values, offset);
   }
 
-  /** Adds the keys this call looks up: the updated URL's first, then the candidates'. */
-  private void addKeys(List<byte[]> keys) {
-    updated().ifPresent(url -> keys.add(Keys.url(url)));
-    for (Pending pending : candidates) keys.add(pending.urlKey());
+  /**
+   * Adds the keys this call looks up: the updated URL's first, unless {@code targets} seem to hold its
+   * record, then the candidates' that {@code targets} do not seem to hold (those are marked {@link
+   * #SKIPPED} now).
+   */
+  private void addKeys(List<byte[]> keys, LinkTargets targets) {
+    updatedSkipped = false;
+    updated().ifPresent(url -> {
+      byte[] key = Keys.url(url);
+      if (targets.mayHoldRecord(url, key)) {
+        updatedSkipped = true;
+      } else {
+        keys.add(key);
+      }
+    });
+    found = new byte[candidates.size()][];
+    for (int i = 0; i < found.length; i++) {
+      Pending pending = candidates.get(i);
+      if (targets.mayHold(pending.candidate().url(), pending.urlKey())) {
+        found[i] = SKIPPED;
+      } else {
+        keys.add(pending.urlKey());
+      }
+    }
   }
 
   /**
@@ -122,9 +167,10 @@ final class WriteRequest {
   private int found(RocksDatabase rocks, long commit, List<byte[]> values, int offset) throws RocksDBException {
     seen = commit;
     Optional<String> updated = updated();
-    byte[] updatedValue = updated.isPresent() ? values.get(offset++) : null;
-    found = new byte[candidates.size()][];
-    for (int i = 0; i < found.length; i++) found[i] = values.get(offset++);
+    byte[] updatedValue = updated.isPresent() && !updatedSkipped ? values.get(offset++) : null;
+    for (int i = 0; i < found.length; i++) {
+      if (found[i] != SKIPPED) found[i] = values.get(offset++);
+    }
     recorded = updatedValue != null ? Optional.of(read(rocks, updated.get(), updatedValue)) : Optional.empty();
     return offset;
   }

@@ -3,6 +3,7 @@ package org.forager.warc;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -34,9 +35,13 @@ final class CdxjLines {
 
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
-  // The object is closed by line(), after the position: the generator must not close it first.
+  // The object is closed by line(), after the position: the generator must not close it first. Its
+  // buffers come from a pool shared by all threads: Jackson's default pool is per thread, and every
+  // crawl turn runs on a new virtual thread, so each line allocated a fresh 8 KB buffer (issue 15:
+  // 6 % of a crawl's allocation).
   private static final JsonFactory JSON = JsonFactory.builder()
       .disable(StreamWriteFeature.AUTO_CLOSE_CONTENT)
+      .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
       .build();
 
   /** The kinds of record an index lists, each with its own rule for {@code mime}. */

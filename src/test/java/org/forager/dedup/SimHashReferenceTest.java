@@ -91,6 +91,75 @@ class SimHashReferenceTest {
   }
 
   @Test
+  void wordsOfEveryKindAcrossManyBlocksHaveTheReferenceValues() {
+    // The UTF-8 reading notes 1,024 words at a time, loads their last 12 bytes in one loop and fixes
+    // the long ASCII words and the words hashed char by char after it: all kinds in one block and
+    // across blocks, next to tags, references and comments.
+    Random random = new Random(1024);
+    String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    String[] others = {"é", "東京", "ß", "Σ", "😀", "\u00a0"};
+    String[] between = {" ", "  ", "\n", "<b>", "</a> ", "&amp;", "&", "<!-- x -->", "<script>a b c</script>", ", "};
+    for (int round = 0; round < 12; round++) {
+      StringBuilder page = new StringBuilder();
+      for (int k = 1_500 + random.nextInt(3_000); k > 0; k--) {
+        int kind = random.nextInt(10);
+        int length = kind < 5 ? 1 + random.nextInt(8) : kind < 7 ? 9 + random.nextInt(4)
+            : kind < 9 ? 13 + random.nextInt(60) : 64 + random.nextInt(80);
+        for (int c = 0; c < length; c++) page.append(letters.charAt(random.nextInt(letters.length())));
+        if (random.nextInt(6) == 0) page.append(others[random.nextInt(others.length)]); // a word going on
+        page.append(between[random.nextInt(between.length)]);
+      }
+      assertTrue(assertSameValues(page.toString().getBytes(UTF_8)));
+    }
+  }
+
+  @Test
+  void asciiPagesInOtherCharsetsHaveTheReferenceValues() {
+    // A page of ASCII alone, in a charset that decodes ASCII as ASCII, is read as UTF-8 bytes: the
+    // charsets that do and some that do not (ISO-2022's escapes switch sets, EBCDIC, UTF-16), on
+    // pages of ASCII with escapes and shifts in them.
+    List<Charset> charsets = Stream.of("windows-1252", "windows-1250", "windows-1251", "windows-1256",
+            "ISO-8859-1", "ISO-8859-2", "ISO-8859-5", "ISO-8859-15", "US-ASCII", "KOI8-R", "ISO-2022-JP",
+            "ISO-2022-KR", "ISO-2022-CN", "IBM037", "UTF-16", "UTF-16LE", "Shift_JIS", "EUC-JP", "GB18030")
+        .filter(Charset::isSupported).map(Charset::forName).toList();
+    assertTrue(charsets.size() >= 15, charsets.toString());
+    String[] ascii = Stream.concat(Stream.of(PIECES).filter(p -> p.chars().allMatch(c -> c < 0x80)),
+        Stream.of("\u001b$B", "\u001b(B", "\u001b$)C", "\u000e", "\u000f", "\u001b$A", "~{", "~}", "+AGEAYQ-"))
+        .toArray(String[]::new);
+    Random random = new Random(1252);
+    for (int round = 0; round < 400; round++) {
+      StringBuilder page = new StringBuilder();
+      for (int k = 1 + random.nextInt(120); k > 0; k--) page.append(ascii[random.nextInt(ascii.length)]);
+      byte[] bytes = page.toString().getBytes(UTF_8);
+      for (Charset charset : charsets) {
+        assertEquals(SimHashReference.ofHtml(bytes, charset), SimHash.ofHtml(bytes, charset),
+            () -> charset + " " + HexFormat.of().formatHex(bytes));
+      }
+    }
+  }
+
+  @Test
+  void aByteAboveAsciiAnywhereInAPageInWindows1252HasTheReferenceValue() {
+    // The check for ASCII alone reads 64 bytes at a time, then the rest one by one: an é (0xE9 in
+    // windows-1252, a letter there, no UTF-8) in the middle of a word at every place of the page.
+    String text = "<p>Harbour town woke early, the fishing boats came back with the tide; merchants argued "
+        + "about herring, children ran between the carts, and the bell rang twelve times at noon";
+    byte[] page = text.getBytes(UTF_8);
+    Charset windows1252 = Charset.forName("windows-1252");
+    long ascii = SimHash.ofHtml(page, windows1252).orElseThrow();
+    assertEquals(SimHashReference.ofHtml(page, windows1252).orElseThrow(), ascii);
+    int changed = 0;
+    for (int at = 0; at < page.length; at++) {
+      byte[] marked = page.clone();
+      marked[at] = (byte) 0xE9;
+      OptionalLong expected = SimHashReference.ofHtml(marked, windows1252);
+      assertEquals(expected, SimHash.ofHtml(marked, windows1252), "é at " + at);
+      if (!expected.equals(OptionalLong.of(ascii))) changed++; // empty when it ate the first '>'
+    }
+    assertTrue(changed > page.length / 2, "an é in a word changes the simhash: " + changed);
+  }
+
+  @Test
   void asciiWordsOfEveryLengthAtEveryOffsetHaveTheReferenceValues() {
     // The UTF-8 reading takes 64 bytes at a time and words of up to 12 bytes from the 12 before their
     // end: words around those sizes, from the page's first byte on, ended by every kind of byte.

@@ -105,7 +105,9 @@ class GroupCommitTest {
   void theOriginOfAPlainUrlIsWhatOriginSays() {
     for (String url : List.of("https://a.example/x", "http://a-b.example", "https://A.example/",
         "https://u@a.example/", "https://a.example:8443/p", "http://a.example:80/", "http://[::1]:8/",
-        "https://xn--bcher-kva.example/?q", "https://a.example#f")) {
+        "https://xn--bcher-kva.example/?q", "https://a.example#f", "http://127.1.2.3:8090/p/1.html",
+        "https://a.example:443/", "http://a.example:0080/", "http://a.example:8080", "http://a.example:8080?q",
+        "https://a.example:80/", "http://a.example:65535/", "http://a.example:/x")) {
       assertEquals(Origin.ofUrl(url).toString(), CandidateBatch.origin(url), url);
     }
   }

@@ -1,0 +1,408 @@
+package org.forager.store;
+
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The URLs links pointed to lately, as the store knows them: never-crawled ones with their record
+ * and the inlinks counted since it was written, crawled ones as such. What lets a link to a known URL
+ * cost no lookup and no write (issue 15: each link to a known URL read its record, and wrote it back
+ * with one more inlink while it was uncrawled: about 15 % of a crawl's CPU).
+ *
+ * <p>A never-crawled URL's record is written again only when its priority changes (its place in the
+ * due order), when it is crawled (the held inlinks go into that record), when it holds many inlinks
+ * ({@link #mustWrite}), when its entry is evicted, and by {@link #drain} (the store's close and full
+ * reads). So a process killed loses at most the inlinks counted since a URL's record was last
+ * written: never a URL, never an order the store showed. While a URL has an entry, the entry is the
+ * truth about its inlinks, ahead of the URL table; a crawled URL stays crawled, so its entry needs no
+ * more than its URL.
+ *
+ * <p>Set-associative: {@value #WAYS} entries a set, chosen by the URL's {@link String#hashCode}
+ * (cached in the string, and already computed by the call's deduplication), an entry found by that
+ * code and then its URL key's bytes, so never taken for another URL's. A full set evicts an entry
+ * not used since the set last filled, the one holding the fewest inlinks (one holding none costs no
+ * write). The table starts small and doubles as it fills, up to its capacity.
+ *
+ * <p>Everything is in primitive arrays: what a link needs (depth, priority, inlinks) in arrays of
+ * their own, an entry's URL key and, when it fits too, its record's value copied into a slot of
+ * {@value #SLOT_BYTES} bytes of one large array (a URL whose key does not fit has no entry, and its
+ * links are looked up and written as before; a record whose value does not fit is read when it must
+ * be written). No reference the garbage collector would trace or scan: a first version that kept
+ * records and strings, then byte arrays, doubled the collector's work on the benchmark (each entry
+ * put dirtied a card the next young collection scanned). Nothing is allocated for a link counted.
+ *
+ * <p>Changed only under the store's write lock; {@link #mayHold} alone may be asked without it.
+ */
+final class LinkTargets {
+
+  static final int WAYS = 8;
+  /** Bytes of an entry's slot for its URL key and record value. */
+  static final int SLOT_BYTES = 192;
+  /** Heap bytes of an entry: its slot and its primitive fields. */
+  static final int ENTRY_BYTES = SLOT_BYTES + 20;
+  /** Sets of a new table; it doubles when three quarters full. */
+  private static final int FIRST_SETS = 512;
+  /** {@link #valueLengths} of a never-crawled URL whose value is not in its slot (too long). */
+  private static final char NOT_KEPT = 0xFFFF;
+
+  /** Sets at most. */
+  private final int maxSets;
+  private int sets;
+  private int size;
+  private int[] codes;
+  /** The entry's URL key's length in its slot ({@link Keys#url(String)}); 0: no entry. */
+  private char[] keyLengths;
+  /** A never-crawled URL's record value's length, after its key; 0: the URL is crawled. */
+  private char[] valueLengths;
+  private byte[] slots;
+  /** Of the record in the URL table: its inlinks, quantized priority and depth. */
+  private int[] inlinks;
+  private char[] ranks;
+  private char[] depths;
+  /** Inlinks counted beyond the record's. */
+  private int[] held;
+  private boolean[] used;
+
+  /**
+   * What an entry held, for its URL's record to be written: its key, its record's value as the URL
+   * table has it (null when the entry did not keep it) and the URL's inlinks in all.
+   */
+  record Held(byte[] key, byte[] value, int inlinks) {}
+
+  /** A table of at most {@code capacity} entries, rounded up to a whole set; it starts smaller. */
+  LinkTargets(int capacity) {
+    maxSets = Math.max(1, (capacity + WAYS - 1) / WAYS);
+    allocate(Math.min(FIRST_SETS, maxSets));
+  }
+
+  private void allocate(int newSets) {
+    sets = newSets;
+    int entries = sets * WAYS;
+    codes = new int[entries];
+    keyLengths = new char[entries];
+    valueLengths = new char[entries];
+    slots = new byte[Math.multiplyExact(entries, SLOT_BYTES)];
+    inlinks = new int[entries];
+    ranks = new char[entries];
+    depths = new char[entries];
+    held = new int[entries];
+    used = new boolean[entries];
+    size = 0;
+  }
+
+  /**
+   * Entries for a twelfth of the heap at most (a 240 MiB heap: about 99,000 entries, 20 MiB), between
+   * 4,096 and 2^20.
+   */
+  static int defaultCapacity() {
+    long entries = Runtime.getRuntime().maxMemory() / 12 / ENTRY_BYTES;
+    return (int) Math.clamp(entries, 4_096, 1 << 20);
+  }
+
+  /** Entries the table has room for now. */
+  int capacity() {
+    return codes.length;
+  }
+
+  /** Forgets every entry and what it held (after a failed write: the table must not keep what was not written). */
+  void clear() {
+    allocate(Math.min(FIRST_SETS, maxSets));
+  }
+
+  /**
+   * Whether the URL of {@code key} may have an entry: without the lock, a hint to save a lookup of the
+   * URL table (the caller finds out under the lock, and reads the table then when it has none).
+   */
+  boolean mayHold(String url, byte[] key) {
+    // Without the lock the table may grow meanwhile: arrays read at different moments may be of two
+    // sizes; then no hint (the URL is looked up).
+    int[] codes = this.codes;
+    char[] keyLengths = this.keyLengths;
+    byte[] slots = this.slots;
+    if (keyLengths.length != codes.length || slots.length != codes.length * SLOT_BYTES) return false;
+    int code = url.hashCode();
+    int first = firstSlot(code, codes.length / WAYS);
+    for (int i = first; i < first + WAYS; i++) {
+      if (codes[i] == code && keyLengths[i] == key.length
+          && Arrays.equals(slots, i * SLOT_BYTES, i * SLOT_BYTES + key.length, key, 0, key.length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the URL of {@code key} may have an entry with its record: {@link #mayHold}, for a URL to be
+   * recorded (a crawled URL's entry has not its record, nor its validators).
+   */
+  boolean mayHoldRecord(String url, byte[] key) {
+    int[] codes = this.codes;
+    char[] keyLengths = this.keyLengths;
+    char[] valueLengths = this.valueLengths;
+    byte[] slots = this.slots;
+    if (keyLengths.length != codes.length || valueLengths.length != codes.length
+        || slots.length != codes.length * SLOT_BYTES) {
+      return false; // grown meanwhile (see mayHold)
+    }
+    int code = url.hashCode();
+    int first = firstSlot(code, codes.length / WAYS);
+    for (int i = first; i < first + WAYS; i++) {
+      if (codes[i] == code && keyLengths[i] == key.length && valueLengths[i] != 0 && valueLengths[i] != NOT_KEPT
+          && Arrays.equals(slots, i * SLOT_BYTES, i * SLOT_BYTES + key.length, key, 0, key.length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The slot of the entry of {@code url}, whose key is {@code key}, or -1. */
+  int find(String url, byte[] key) {
+    int code = url.hashCode();
+    int first = firstSlot(code, sets);
+    for (int i = first; i < first + WAYS; i++) {
+      if (codes[i] == code && keyLengths[i] == key.length
+          && Arrays.equals(slots, offset(i), offset(i) + key.length, key, 0, key.length)) {
+        used[i] = true;
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether the entry's URL is crawled (the entry holds nothing more). */
+  boolean isCrawled(int slot) {
+    return valueLengths[slot] == 0;
+  }
+
+  /** A never-crawled entry's depth, as stored. */
+  int depth(int slot) {
+    return depths[slot];
+  }
+
+  /** A never-crawled entry's priority as stored ({@link Ranking#quantize}). */
+  int rank(int slot) {
+    return ranks[slot];
+  }
+
+  /** The inlinks of a never-crawled entry's URL: its record's and those held. */
+  int total(int slot) {
+    return (int) Math.min(Integer.MAX_VALUE, (long) inlinks[slot] + held[slot]);
+  }
+
+  /**
+   * Whether a never-crawled entry holds so many inlinks that its record is to be written even though
+   * its priority stays: at least 16, and at least an eighth of its record's, so that a process killed
+   * loses at most that many.
+   */
+  boolean mustWrite(int slot) {
+    return held[slot] >= Math.max(16, inlinks[slot] / 8);
+  }
+
+  /** What a never-crawled entry holds now, for its record to be written. */
+  Held held(int slot) {
+    return new Held(key(slot), value(slot), total(slot));
+  }
+
+  /** One more inlink, held. */
+  void count(int slot) {
+    if (total(slot) < Integer.MAX_VALUE) held[slot]++;
+  }
+
+  /** The entry's never-crawled URL was written as {@code record}, {@code value} encoded: nothing held any more. */
+  void written(int slot, UrlRecord record, byte[] value) {
+    keepValue(slot, value);
+    setRecord(slot, record, 0);
+  }
+
+  /**
+   * The URL of {@code key} is crawled now; its entry, if it had one, holds no inlinks after this (the
+   * caller took them). When it had none it gets one (when its key fits); what an entry evicted for it
+   * held goes to {@code write}.
+   */
+  void markCrawled(String url, byte[] key, Consumer<Held> write) {
+    int slot = find(url, key);
+    if (slot >= 0) {
+      valueLengths[slot] = 0;
+      held[slot] = 0;
+      return;
+    }
+    if (!fits(key.length)) return;
+    slot = place(url.hashCode(), key, write);
+    valueLengths[slot] = 0;
+    held[slot] = 0;
+  }
+
+  /**
+   * Gives a never-crawled URL without an entry one: {@code record} as the URL table has it ({@code
+   * value} encoded, {@code key} its key), and {@code inlinks} held beyond it; false, and nothing done,
+   * when its key does not fit a slot. What an entry evicted for it held goes to {@code write}.
+   */
+  boolean put(UrlRecord record, byte[] key, byte[] value, int inlinks, Consumer<Held> write) {
+    if (!fits(key.length)) return false;
+    int slot = place(record.url().hashCode(), key, write);
+    keepValue(slot, value);
+    setRecord(slot, record, inlinks);
+    return true;
+  }
+
+  private static boolean fits(int keyLength) {
+    return keyLength > 0 && keyLength <= SLOT_BYTES;
+  }
+
+  /** A slot for a new entry of {@code key}, its key in: grown into, free, or evicted (to {@code write}). */
+  private int place(int code, byte[] key, Consumer<Held> write) {
+    if (size >= codes.length / 4 * 3 && sets < maxSets) grow(write);
+    int slot = victim(firstSlot(code, sets));
+    if (keyLengths[slot] == 0) {
+      size++;
+    } else if (valueLengths[slot] != 0 && held[slot] > 0) {
+      write.accept(held(slot));
+    }
+    codes[slot] = code;
+    keyLengths[slot] = (char) key.length;
+    System.arraycopy(key, 0, slots, offset(slot), key.length);
+    used[slot] = false;
+    return slot;
+  }
+
+  /**
+   * Doubles the sets (up to the capacity) and moves every entry to its set in the new table. The
+   * sets are chosen by multiplying into [0, sets), so when they double set s's entries go to set 2s or
+   * 2s + 1 and none overflows; in the last step to the capacity one may, and an entry without room
+   * is let go as if evicted (what it held goes to {@code write}).
+   */
+  private void grow(Consumer<Held> write) {
+    int[] oldCodes = codes;
+    char[] oldKeyLengths = keyLengths;
+    char[] oldValueLengths = valueLengths;
+    byte[] oldSlots = slots;
+    int[] oldInlinks = inlinks;
+    char[] oldRanks = ranks;
+    char[] oldDepths = depths;
+    int[] oldHeld = held;
+    boolean[] oldUsed = used;
+    allocate(Math.min(sets * 2, maxSets));
+    for (int i = 0; i < oldCodes.length; i++) {
+      if (oldKeyLengths[i] == 0) continue;
+      int slot = -1;
+      int first = firstSlot(oldCodes[i], sets);
+      for (int j = first; j < first + WAYS && slot < 0; j++) if (keyLengths[j] == 0) slot = j;
+      if (slot < 0) {
+        if (oldValueLengths[i] != 0 && oldHeld[i] > 0) {
+          int from = i * SLOT_BYTES;
+          byte[] key = Arrays.copyOfRange(oldSlots, from, from + oldKeyLengths[i]);
+          byte[] value = oldValueLengths[i] == NOT_KEPT ? null
+              : Arrays.copyOfRange(oldSlots, from + oldKeyLengths[i], from + oldKeyLengths[i] + oldValueLengths[i]);
+          write.accept(new Held(key, value, (int) Math.min(Integer.MAX_VALUE, (long) oldInlinks[i] + oldHeld[i])));
+        }
+        continue;
+      }
+      codes[slot] = oldCodes[i];
+      keyLengths[slot] = oldKeyLengths[i];
+      valueLengths[slot] = oldValueLengths[i];
+      System.arraycopy(oldSlots, i * SLOT_BYTES, slots, offset(slot), SLOT_BYTES);
+      inlinks[slot] = oldInlinks[i];
+      ranks[slot] = oldRanks[i];
+      depths[slot] = oldDepths[i];
+      held[slot] = oldHeld[i];
+      used[slot] = oldUsed[i];
+      size++;
+    }
+  }
+
+  private void keepValue(int slot, byte[] value) {
+    if (keyLengths[slot] + value.length <= SLOT_BYTES) {
+      System.arraycopy(value, 0, slots, offset(slot) + keyLengths[slot], value.length);
+      valueLengths[slot] = (char) value.length;
+    } else {
+      valueLengths[slot] = NOT_KEPT;
+    }
+  }
+
+  private void setRecord(int slot, UrlRecord record, int heldInlinks) {
+    inlinks[slot] = record.inlinks();
+    ranks[slot] = (char) Ranking.quantize(record.priority());
+    depths[slot] = (char) record.depth();
+    held[slot] = heldInlinks;
+  }
+
+  private byte[] key(int slot) {
+    return Arrays.copyOfRange(slots, offset(slot), offset(slot) + keyLengths[slot]);
+  }
+
+  /** A never-crawled entry's record value, or null when it did not keep it. */
+  private byte[] value(int slot) {
+    if (valueLengths[slot] == NOT_KEPT) return null;
+    int from = offset(slot) + keyLengths[slot];
+    return Arrays.copyOfRange(slots, from, from + valueLengths[slot]);
+  }
+
+  private static int offset(int slot) {
+    return slot * SLOT_BYTES;
+  }
+
+  /**
+   * Where a new entry of the set starting at {@code first} goes: a free slot, else the entry holding
+   * the fewest inlinks among those not used since the set was last full (when all were, none is any
+   * more: a clock of one turn).
+   */
+  private int victim(int first) {
+    for (int i = first; i < first + WAYS; i++) if (keyLengths[i] == 0) return i;
+    int victim = -1;
+    for (int i = first; i < first + WAYS; i++) {
+      if (!used[i] && (victim < 0 || held[i] < held[victim])) victim = i;
+    }
+    if (victim >= 0) return victim;
+    victim = first;
+    for (int i = first; i < first + WAYS; i++) {
+      used[i] = false;
+      if (held[i] < held[victim]) victim = i;
+    }
+    return victim;
+  }
+
+  /**
+   * Hands what up to {@code limit} never-crawled entries hold to {@code write}, which must write it
+   * and answer the record and value written; then they hold nothing. Whether any is left holding.
+   */
+  boolean drain(int limit, Function<Held, Written> write) {
+    int drained = 0;
+    for (int i = 0; i < codes.length; i++) {
+      if (keyLengths[i] == 0 || valueLengths[i] == 0 || held[i] == 0) continue;
+      if (drained == limit) return true;
+      Written done = write.apply(held(i));
+      written(i, done.record(), done.value());
+      drained++;
+    }
+    return false;
+  }
+
+  /** A record written, and its value. */
+  record Written(UrlRecord record, byte[] value) {}
+
+  /** How many inlinks the table holds in all (tests). */
+  long heldTotal() {
+    long total = 0;
+    for (int i = 0; i < codes.length; i++) if (keyLengths[i] != 0 && valueLengths[i] != 0) total += held[i];
+    return total;
+  }
+
+  /**
+   * The first slot of a code's set among {@code sets}: Fibonacci hashing (codes of similar URLs differ
+   * in their low bits), then multiplied into [0, sets), so that any number of sets works.
+   */
+  private static int firstSlot(int code, int sets) {
+    int spread = code * 0x9E3779B9;
+    long unsigned = (spread ^ (spread >>> 16)) & 0xFFFF_FFFFL;
+    return (int) ((unsigned * sets) >>> 32) * WAYS;
+  }
+
+  /** {@code r} with {@code inlinks}. */
+  static UrlRecord withInlinks(UrlRecord r, int inlinks) {
+    if (inlinks == r.inlinks()) return r;
+    return new UrlRecord(r.url(), r.depth(), r.discoveredFrom(), r.discoveredAt(), r.fetchCount(), r.lastCrawl(),
+        r.nextFetchAt(), r.priority(), inlinks, r.hops());
+  }
+}
