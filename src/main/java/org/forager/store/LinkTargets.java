@@ -33,7 +33,8 @@ import java.util.function.Function;
  * records and strings, then byte arrays, doubled the collector's work on the benchmark (each entry
  * put dirtied a card the next young collection scanned). Nothing is allocated for a link counted.
  *
- * <p>Changed only under the store's write lock; {@link #mayHold} alone may be asked without it.
+ * <p>Changed only under the store's write lock; {@link #mayHold} and {@link #mayHoldRecord} alone may
+ * be asked without it.
  */
 final class LinkTargets {
 
@@ -101,11 +102,6 @@ final class LinkTargets {
     return (int) Math.clamp(entries, 4_096, 1 << 20);
   }
 
-  /** Entries the table has room for now. */
-  int capacity() {
-    return codes.length;
-  }
-
   /** Forgets every entry and what it held (after a failed write: the table must not keep what was not written). */
   void clear() {
     allocate(Math.min(FIRST_SETS, maxSets));
@@ -116,21 +112,7 @@ final class LinkTargets {
    * URL table (the caller finds out under the lock, and reads the table then when it has none).
    */
   boolean mayHold(String url, byte[] key) {
-    // Without the lock the table may grow meanwhile: arrays read at different moments may be of two
-    // sizes; then no hint (the URL is looked up).
-    int[] codes = this.codes;
-    char[] keyLengths = this.keyLengths;
-    byte[] slots = this.slots;
-    if (keyLengths.length != codes.length || slots.length != codes.length * SLOT_BYTES) return false;
-    int code = url.hashCode();
-    int first = firstSlot(code, codes.length / WAYS);
-    for (int i = first; i < first + WAYS; i++) {
-      if (codes[i] == code && keyLengths[i] == key.length
-          && Arrays.equals(slots, i * SLOT_BYTES, i * SLOT_BYTES + key.length, key, 0, key.length)) {
-        return true;
-      }
-    }
-    return false;
+    return hint(url, key, false);
   }
 
   /**
@@ -138,18 +120,25 @@ final class LinkTargets {
    * recorded (a crawled URL's entry has not its record, nor its validators).
    */
   boolean mayHoldRecord(String url, byte[] key) {
+    return hint(url, key, true);
+  }
+
+  private boolean hint(String url, byte[] key, boolean withRecord) {
+    // Without the lock the table may grow meanwhile: arrays read at different moments may be of two
+    // sizes; then no hint (the URL is looked up).
     int[] codes = this.codes;
     char[] keyLengths = this.keyLengths;
     char[] valueLengths = this.valueLengths;
     byte[] slots = this.slots;
     if (keyLengths.length != codes.length || valueLengths.length != codes.length
         || slots.length != codes.length * SLOT_BYTES) {
-      return false; // grown meanwhile (see mayHold)
+      return false;
     }
     int code = url.hashCode();
     int first = firstSlot(code, codes.length / WAYS);
     for (int i = first; i < first + WAYS; i++) {
-      if (codes[i] == code && keyLengths[i] == key.length && valueLengths[i] != 0 && valueLengths[i] != NOT_KEPT
+      boolean recordKept = valueLengths[i] != 0 && valueLengths[i] != NOT_KEPT;
+      if (codes[i] == code && keyLengths[i] == key.length && (!withRecord || recordKept)
           && Arrays.equals(slots, i * SLOT_BYTES, i * SLOT_BYTES + key.length, key, 0, key.length)) {
         return true;
       }
