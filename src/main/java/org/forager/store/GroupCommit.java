@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
@@ -22,7 +23,8 @@ import org.rocksdb.WriteOptions;
  * outside the lock and many calls' writes merged into one.
  *
  * <p>A call first looks its URLs up without any lock ({@link WriteRequest#lookUp}), noting the
- * latest commit those lookups see, then queues itself and takes the write lock. Whoever holds the
+ * latest commit those lookups see, then queues itself and takes the write lock, or, finding it
+ * taken, waits without it until its call is written or heads the queue. Whoever holds the
  * lock drains the queue and writes every queued call in queue order as one group: one RocksDB
  * write batch, one write-ahead-log append. Under the lock a lookup is corrected by
  * {@link RecentWrites} (a URL written after the commit it saw is known after all, or its record is
@@ -79,7 +81,7 @@ final class GroupCommit {
       byte[] value = rocks.db.get(rocks.urls, key);
       return value == null ? Optional.empty() : Optional.of(Values.decodeUrl(url, value));
     } finally {
-      lock.unlock();
+      release();
     }
   }
 
@@ -101,7 +103,7 @@ final class GroupCommit {
     try {
       return targets.heldTotal();
     } finally {
-      lock.unlock();
+      release();
     }
   }
 
@@ -120,17 +122,49 @@ final class GroupCommit {
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
     WriteRequest.lookUpAll(rocks, visible, requests, targets);
+    Thread caller = Thread.currentThread();
+    for (WriteRequest request : requests) request.waitedOnBy(caller);
     queue.addAll(requests);
-    lock.lock();
-    try {
-      // Queue order is write order: once the last is written, so are the others.
-      while (!requests.get(requests.size() - 1).done()) writeGroup();
-    } finally {
-      lock.unlock();
+    // Queue order is write order: once the last is written, so are the others. Whoever gets the lock
+    // writes groups from the head of the queue until the last is written; the others wait for that
+    // without the lock (taking it in turn only to learn they were written was a convoy: each handoff
+    // waited for a virtual thread to be scheduled, hundreds a group). A waiter wakes when its call is
+    // written or when its call heads the queue and the lock came free (release()).
+    WriteRequest last = requests.get(requests.size() - 1);
+    boolean interrupted = false;
+    while (!last.done()) {
+      if (lock.tryLock()) {
+        try {
+          while (!last.done()) writeGroup();
+        } finally {
+          release();
+        }
+      } else {
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted(); // waits on like lock() did; the flag is given back after
+      }
     }
+    if (interrupted) caller.interrupt();
     int added = 0;
     for (WriteRequest request : requests) added += request.result();
     return added;
+  }
+
+  /**
+   * Unlocks, then wakes the thread whose call heads the queue: it takes the lock and writes. Every
+   * unlock goes through here: a caller that found the lock taken waits for this (or for its write).
+   * Not the calling thread: one that leaves on an Error with its own calls still queued would wake
+   * only itself, and the callers behind it would wait for ever.
+   */
+  private void release() {
+    lock.unlock();
+    Thread me = Thread.currentThread();
+    for (WriteRequest queued : queue) {
+      if (queued.waiter() != me) {
+        LockSupport.unpark(queued.waiter());
+        return;
+      }
+    }
   }
 
   /** Writes the queued calls as one batch; caller holds the lock. */
@@ -283,7 +317,7 @@ final class GroupCommit {
       if (hasNew) return Optional.of(AgendaEntry.NEW_WORK);
       return timed == -1L ? Optional.empty() : Optional.of(Keys.fieldTime(timed));
     } finally {
-      lock.unlock();
+      release();
     }
   }
 

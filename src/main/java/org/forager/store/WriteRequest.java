@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import org.rocksdb.RocksDBException;
 
 /**
@@ -13,8 +14,9 @@ import org.rocksdb.RocksDBException;
  * {@link GroupCommit}: the validated, deduplicated candidates, the crawl to record or the due time
  * to bring forward if any, what the database said about them when the call looked them up outside
  * the write lock (and at which commit), and, once its group is written, the outcome. Used by the
- * calling thread and, under the write lock, by the thread that writes its group; the lock orders
- * the two.
+ * calling thread and, under the write lock, by the thread that writes its group: the caller reads
+ * the outcome after seeing {@link #done()}, which the writer sets last (a volatile write orders
+ * the two; the caller need not take the lock).
  */
 final class WriteRequest {
 
@@ -61,7 +63,13 @@ final class WriteRequest {
   /** What the caller holds of the recorded URL's origin ({@link #holding}), else null. */
   private HeldDue held;
 
-  private boolean done;
+  /**
+   * Set last by the group that wrote (or failed) the call: the caller reads every result field after
+   * seeing it, without the lock.
+   */
+  private volatile boolean done;
+  /** The thread waiting for the call; unparked when it is done. */
+  private Thread waiter;
   private int added;
   private Exception failure;
 
@@ -193,14 +201,29 @@ final class WriteRequest {
     return done;
   }
 
+  /** Before it is queued: the thread to unpark when the call is done. */
+  void waitedOnBy(Thread thread) {
+    this.waiter = thread;
+  }
+
+  /** The thread waiting for the call. */
+  Thread waiter() {
+    return waiter;
+  }
+
   void succeed(int added) {
     this.added = added;
-    done = true;
+    finish();
   }
 
   void fail(Exception failure) {
     this.failure = failure;
+    finish();
+  }
+
+  private void finish() {
     done = true;
+    if (waiter != null && waiter != Thread.currentThread()) LockSupport.unpark(waiter);
   }
 
   /** How many URLs the call added; rethrows what failed its group. */

@@ -148,6 +148,51 @@ class GroupCommitTest {
     }
   }
 
+  /**
+   * The crawl's case: hundreds of virtual threads recording at once, most finding the lock taken and
+   * waiting for their write without it. Each returns once its own call is written, none waits for
+   * ever, and a caller interrupted while it waits is still written and keeps its interrupt.
+   */
+  @Test
+  @Timeout(60)
+  void manyVirtualThreadsEachReturnOnceTheirCallIsWrittenAndAnInterruptIsKept() throws Exception {
+    int threads = 400;
+    int perThread = 10;
+    AtomicInteger keptInterrupt = new AtomicInteger();
+    try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
+      store.addCandidates(List.of(Candidate.seed(HOT)));
+      List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+      java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+      try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+        for (int t = 0; t < threads; t++) {
+          int thread = t;
+          done.add(pool.submit(() -> {
+            start.await();
+            for (int i = 0; i < perThread; i++) {
+              String own = "https://many.example/t" + thread + "/" + i;
+              // Odd threads are interrupted before every call: waiting must not lose their writes.
+              if (thread % 2 == 1) Thread.currentThread().interrupt();
+              store.record(crawl(own, T0.plusSeconds(i)), List.of(new Candidate(own + "/link", 1, Optional.of(own))));
+              if (thread % 2 == 1 && Thread.interrupted()) keptInterrupt.incrementAndGet();
+            }
+            return null;
+          }));
+        }
+        start.countDown();
+        for (java.util.concurrent.Future<?> f : done) f.get();
+      }
+      assertEquals(threads / 2 * perThread, keptInterrupt.get(), "every interrupted caller kept its interrupt");
+      for (int t = 0; t < threads; t++) {
+        for (int i = 0; i < perThread; i++) {
+          String own = "https://many.example/t" + t + "/" + i;
+          assertEquals(1, store.url(own).orElseThrow().fetchCount(), own);
+          assertTrue(store.url(own + "/link").isPresent(), own + "/link");
+        }
+      }
+      assertEquals(1 + 2L * threads * perThread, store.urlCount());
+    }
+  }
+
   private static CrawlRecord crawl(String url, Instant at) {
     return new CrawlRecord(url, at, Outcome.FETCHED, 200, 5, Optional.of("text/html"), 100,
         Optional.empty(), Optional.empty(), Optional.empty(), false, false, Optional.empty(),
