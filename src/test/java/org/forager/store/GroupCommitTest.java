@@ -11,6 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.forager.fetch.Outcome;
 import org.forager.url.Origin;
@@ -159,28 +165,30 @@ class GroupCommitTest {
     int threads = 400;
     int perThread = 10;
     AtomicInteger keptInterrupt = new AtomicInteger();
-    try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
-      store.addCandidates(List.of(Candidate.seed(HOT)));
-      List<java.util.concurrent.Future<?>> done = new ArrayList<>();
-      java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
-      try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-        for (int t = 0; t < threads; t++) {
-          int thread = t;
-          done.add(pool.submit(() -> {
-            start.await();
-            for (int i = 0; i < perThread; i++) {
-              String own = "https://many.example/t" + thread + "/" + i;
-              // Odd threads are interrupted before every call: waiting must not lose their writes.
-              if (thread % 2 == 1) Thread.currentThread().interrupt();
-              store.record(crawl(own, T0.plusSeconds(i)), List.of(new Candidate(own + "/link", 1, Optional.of(own))));
-              if (thread % 2 == 1 && Thread.interrupted()) keptInterrupt.incrementAndGet();
-            }
-            return null;
-          }));
+    RocksCrawlStore store = RocksCrawlStore.open(dir);
+    store.addCandidates(List.of(Candidate.seed(HOT)));
+    List<Future<?>> done = new ArrayList<>();
+    CountDownLatch start = new CountDownLatch(1);
+    // Not closed when a caller is stuck (close would wait for it): virtual threads do not keep the JVM.
+    ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      done.add(pool.submit(() -> {
+        start.await();
+        for (int i = 0; i < perThread; i++) {
+          String own = "https://many.example/t" + thread + "/" + i;
+          // Odd threads are interrupted before every call: waiting must not lose their writes.
+          if (thread % 2 == 1) Thread.currentThread().interrupt();
+          store.record(crawl(own, T0.plusSeconds(i)), List.of(new Candidate(own + "/link", 1, Optional.of(own))));
+          if (thread % 2 == 1 && Thread.interrupted()) keptInterrupt.incrementAndGet();
         }
-        start.countDown();
-        for (java.util.concurrent.Future<?> f : done) f.get();
-      }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (Future<?> f : done) f.get(30, TimeUnit.SECONDS); // a TimeoutException: a caller waits for ever
+    pool.close();
+    try (store) {
       assertEquals(threads / 2 * perThread, keptInterrupt.get(), "every interrupted caller kept its interrupt");
       for (int t = 0; t < threads; t++) {
         for (int i = 0; i < perThread; i++) {
@@ -190,6 +198,39 @@ class GroupCommitTest {
         }
       }
       assertEquals(1 + 2L * threads * perThread, store.urlCount());
+    }
+  }
+
+  /**
+   * A caller that found the lock held by a reader ({@code url()} reads under it) waits without it, and
+   * the reader's unlock must wake it: nobody else is writing here, so a caller not woken would wait
+   * for ever. The threads are daemons and the store is left open when the writer is stuck, so that
+   * a failure fails this test instead of hanging the build.
+   */
+  @Test
+  @Timeout(60)
+  void aWriterThatFindsTheLockHeldByReadersIsWokenWhenTheyLetGo() throws Exception {
+    int records = 300;
+    RocksCrawlStore store = RocksCrawlStore.open(dir);
+    store.addCandidates(List.of(Candidate.seed(HOT)));
+    AtomicBoolean writing = new AtomicBoolean(true);
+    List<Thread> readers = new ArrayList<>();
+    for (int r = 0; r < 3; r++) {
+      readers.add(Thread.ofPlatform().daemon().start(() -> {
+        while (writing.get()) store.url(HOT);
+      }));
+    }
+    Thread writer = Thread.ofPlatform().daemon().start(() -> {
+      for (int i = 0; i < records; i++) store.record(crawl(HOT, T0.plusSeconds(i)), List.of());
+      writing.set(false);
+    });
+    writer.join(Duration.ofSeconds(30));
+    boolean stuck = writer.isAlive();
+    writing.set(false);
+    assertFalse(stuck, "the writer waits for ever: no reader's unlock woke it");
+    for (Thread reader : readers) reader.join();
+    try (store) {
+      assertEquals(records, store.url(HOT).orElseThrow().fetchCount());
     }
   }
 
