@@ -221,8 +221,11 @@ class GroupCommitTest {
       }));
     }
     Thread writer = Thread.ofPlatform().daemon().start(() -> {
-      for (int i = 0; i < records; i++) store.record(crawl(HOT, T0.plusSeconds(i)), List.of());
-      writing.set(false);
+      try {
+        for (int i = 0; i < records; i++) store.record(crawl(HOT, T0.plusSeconds(i)), List.of());
+      } finally {
+        writing.set(false); // a writer that fails stops the readers too: the count below then fails
+      }
     });
     writer.join(Duration.ofSeconds(30));
     boolean stuck = writer.isAlive();
