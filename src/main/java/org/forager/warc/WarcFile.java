@@ -1,23 +1,24 @@
 package org.forager.warc;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * One WARC file being written, with the CDXJ index lines of the records it holds: it lives as
- * {@code NAME.open} until {@link #finish()} renames it to {@code NAME}. Not thread-safe:
- * {@link WarcRecorder} serializes access.
+ * One WARC file being written, with the CDXJ index lines of the records it holds ({@link IndexLines},
+ * when its recorder writes indexes): it lives as {@code NAME.open} until {@link #finish()} renames it
+ * to {@code NAME}. Not thread-safe: {@link WarcRecorder} serializes access.
  */
 final class WarcFile {
 
   static final String OPEN_SUFFIX = ".open";
+  private static final System.Logger LOG = System.getLogger(WarcFile.class.getName());
 
   /**
    * One compressed record (a gzip member or zstd frame) to append; the caller closes it after.
@@ -34,21 +35,26 @@ final class WarcFile {
   private long size;
   private boolean damaged;
   // Each line is finished as its record is written (its place is known then): the index is written
-  // from them when the file is finished, without reading the file back. One string per record.
-  private List<String> indexLines = new ArrayList<>();
+  // from them when the file is finished, without reading the file back. Empty when the recorder
+  // writes no index, or when keeping the lines failed (the index is then built from the file).
+  private Optional<IndexLines> indexLines;
 
-  private WarcFile(Path openPath, Path finalPath, FileChannel channel) {
+  private WarcFile(Path openPath, Path finalPath, FileChannel channel, Optional<IndexLines> indexLines) {
     this.openPath = openPath;
     this.finalPath = finalPath;
     this.channel = channel;
     this.fileField = CdxjLines.fileField(finalPath.getFileName().toString());
+    this.indexLines = indexLines;
   }
 
-  /** Creates {@code dir/name.open}; fails rather than overwrite an existing file. */
-  static WarcFile create(Path dir, String name) throws IOException {
+  /**
+   * Creates {@code dir/name.open}; fails rather than overwrite an existing file. With an index
+   * directory, the file keeps its records' index lines, their runs written there.
+   */
+  static WarcFile create(Path dir, String name, Optional<Path> indexDir) throws IOException {
     Path openPath = dir.resolve(name + OPEN_SUFFIX);
     FileChannel channel = FileChannel.open(openPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    return new WarcFile(openPath, dir.resolve(name), channel);
+    return new WarcFile(openPath, dir.resolve(name), channel, indexDir.map(d -> new IndexLines(d, name)));
   }
 
   /** The path the file has while it is written. */
@@ -103,20 +109,35 @@ final class WarcFile {
     }
     for (Member member : members) {
       RecordSpan span = new RecordSpan(size, member.compressed().length());
-      member.cdxjStart().ifPresent(start -> indexLines.add(CdxjLines.line(start, span, fileField)));
+      if (member.cdxjStart().isPresent()) keepIndexLine(CdxjLines.line(member.cdxjStart().get(), span, fileField));
       size += span.length();
     }
   }
 
+  /** The index is derived data: a line that cannot be kept costs the index, not the record. */
+  private void keepIndexLine(String line) {
+    if (indexLines.isEmpty()) return;
+    try {
+      indexLines.get().add(line);
+    } catch (IOException | UncheckedIOException e) {
+      indexLines.get().close();
+      indexLines = Optional.empty();
+      LOG.log(System.Logger.Level.WARNING, "cannot keep the index lines of {0}: {1}; forager export builds its index",
+          openPath, e.toString());
+    }
+  }
+
   /**
-   * The index lines of the records written, sorted; the file keeps none after this (a file holds
-   * tens of thousands of records: their lines go once the index is written).
+   * Writes the index of the finished file from its lines into the index directory and forgets them;
+   * empty when the file kept none (no index directory, or keeping them failed).
+   *
+   * @throws UncheckedIOException naming what could not be read or written
    */
-  List<String> takeIndexLines() {
-    List<String> lines = indexLines;
-    indexLines = new ArrayList<>();
-    lines.sort(null);
-    return lines;
+  Optional<Path> writeIndex() {
+    if (indexLines.isEmpty()) return Optional.empty();
+    IndexLines lines = indexLines.get();
+    indexLines = Optional.empty();
+    return Optional.of(lines.writeIndex(finalPath));
   }
 
   /** Flushes to disk, closes, and renames to the final name (never over an existing file). */
@@ -131,6 +152,8 @@ final class WarcFile {
 
   /** Closes without renaming; the {@code .open} name marks the file as incomplete. */
   void abandon() {
+    indexLines.ifPresent(IndexLines::close); // repaired files are indexed from themselves
+    indexLines = Optional.empty();
     try {
       channel.close();
     } catch (IOException e) {

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.Optional;
@@ -71,6 +72,17 @@ public final class WarcIndexes {
    * @throws UncheckedIOException naming the index, if it cannot be written
    */
   static Path write(Path indexDir, Path warcFile, List<String> lines) {
+    return write(indexDir, warcFile, lines.iterator());
+  }
+
+  /**
+   * As {@link #write(Path, Path, List)}, with the lines as they come, sorted ({@link IndexLines}
+   * merges a file's runs into it).
+   *
+   * @throws UncheckedIOException naming the index, if it cannot be written, or as {@code lines}
+   *     throws it
+   */
+  static Path write(Path indexDir, Path warcFile, Iterator<String> lines) {
     Path index = indexOf(indexDir, warcFile);
     try {
       Files.createDirectories(index.getParent());
@@ -82,7 +94,7 @@ public final class WarcIndexes {
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE);
             BufferedWriter out = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(channel),
                 StandardCharsets.UTF_8), 1 << 16)) {
-          for (String line : lines) out.append(line).append('\n');
+          while (lines.hasNext()) out.append(lines.next()).append('\n');
           out.flush();
           // On disk before it is announced: a reader takes any .cdxj file as whole.
           channel.force(true);

@@ -127,6 +127,7 @@ public final class WarcRecorder implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create WARC directory " + warcDir + ": " + e, e);
     }
+    indexDir.ifPresent(IndexLines::removeStale);
     return new WarcRecorder(warcDir, maxFileBytes, compression, software, localHostname(), indexDir);
   }
 
@@ -199,7 +200,7 @@ public final class WarcRecorder implements AutoCloseable {
     String name = names.next(now);
     WarcFile file;
     try {
-      file = WarcFile.create(dir, name);
+      file = WarcFile.create(dir, name, indexDir);
     } catch (IOException e) {
       throw failure("cannot create WARC file", dir.resolve(name + WarcFile.OPEN_SUFFIX), e);
     }
@@ -260,7 +261,7 @@ public final class WarcRecorder implements AutoCloseable {
   private void index(WarcFile file) {
     if (indexDir.isEmpty()) return;
     try {
-      WarcIndexes.write(indexDir.get(), file.finalPath(), file.takeIndexLines());
+      file.writeIndex();
     } catch (UncheckedIOException e) {
       LOG.log(System.Logger.Level.WARNING, "{0}; forager export builds it", e.getMessage());
     }
