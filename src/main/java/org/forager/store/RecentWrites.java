@@ -17,7 +17,12 @@ import java.util.Set;
  */
 final class RecentWrites {
 
-  static final int MAX_URLS = 100_000;
+  /**
+   * About a thousand commits: a lookup is written at most 13 commits after it was made on
+   * bench/e2e's 1000 x 100 crawl (300,000 calls, none older than this; issue 15, session 13). It was
+   * 100,000: about 10 MB of URL strings that lived long enough to reach the old generation.
+   */
+  static final int MAX_URLS = 8_192;
 
   private record Commit(long number, Set<String> urls) {}
 
