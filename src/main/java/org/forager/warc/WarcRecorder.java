@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.fetch.FetchResult;
 
@@ -33,7 +34,9 @@ import org.forager.fetch.FetchResult;
  * record. A file is written as {@code NAME.warc.gz.open} and renamed to {@code NAME.warc.gz} once
  * complete (flushed to disk and closed), so any file without {@code .open} is whole. A file is
  * rotated once it reaches {@code maxFileBytes} after a write; the records of one fetch always
- * stay in one file, so a file may exceed the size by one fetch.
+ * stay in one file, so a file may exceed the size by one fetch. The thread whose write filled a file
+ * finishes it (flush, rename) outside the lock while the others write into the next one;
+ * {@link #close} waits for such a finish.
  *
  * <p>Thread-safe: many threads may call {@link #write} at once. Records are compressed in the
  * calling thread, then the records of one fetch are appended together, contiguous in the file.
@@ -65,6 +68,10 @@ public final class WarcRecorder implements AutoCloseable {
   // A lock rather than synchronized: a virtual thread blocked in file I/O under synchronized pins
   // its carrier thread on JDK 21.
   private final ReentrantLock lock = new ReentrantLock();
+  /** Signalled when a full file has been finished outside the lock. */
+  private final Condition finished = lock.newCondition();
+  /** Full files taken off {@link #current} and not finished yet; guarded by the lock. */
+  private int finishing;
   private final WarcFileNames names;
   private Optional<WarcFile> current = Optional.empty();
   private boolean closed;
@@ -162,7 +169,8 @@ public final class WarcRecorder implements AutoCloseable {
         append(file, members);
         if (file.size() >= maxFileBytes) {
           current = Optional.empty();
-          full = Optional.of(finish(file));
+          finishing++;
+          full = Optional.of(file);
         }
       } finally {
         lock.unlock();
@@ -170,8 +178,28 @@ public final class WarcRecorder implements AutoCloseable {
     } finally {
       members.forEach(m -> m.compressed().close()); // the codec's buffers back, written or not
     }
-    // Indexed outside the lock: the other threads go on writing into the next file meanwhile.
-    full.ifPresent(this::index);
+    full.ifPresent(this::finishAndIndex);
+  }
+
+  /**
+   * Finishes a full file and writes its index, outside the lock: the other threads go on writing into
+   * the next file meanwhile. Its flush to disk (a gigabyte's, at the default size) held the lock
+   * once, and every crawling thread waited behind it with its page in memory: the heap filled, and
+   * the collector failed to evacuate and compacted it whole (issue 15, session 13).
+   */
+  private void finishAndIndex(WarcFile file) {
+    try {
+      finish(file);
+      index(file);
+    } finally {
+      lock.lock();
+      try {
+        finishing--;
+        finished.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
   }
 
   /**
@@ -188,8 +216,13 @@ public final class WarcRecorder implements AutoCloseable {
       closed = true;
       Optional<WarcFile> file = current;
       current = Optional.empty();
-      file.ifPresent(WarcRecorder::finish);
-      file.ifPresent(this::index);
+      try {
+        file.ifPresent(WarcRecorder::finish);
+        file.ifPresent(this::index);
+      } finally {
+        // A full file another thread is finishing is finished (or failed) before this returns.
+        while (finishing > 0) finished.awaitUninterruptibly();
+      }
     } finally {
       lock.unlock();
     }
