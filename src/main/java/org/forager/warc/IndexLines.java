@@ -17,8 +17,8 @@ import java.util.List;
  * directory ({@code .NAME.cdxj.run-N.tmp}), and the index is the merge of the runs. A gigabyte file
  * holds about 80,000 records: kept whole, their lines were about 28 MB of the heap's old generation
  * for the file's whole life (a tenth of the default heap, and more for larger files; issue 15), and
- * every concurrent marking traced them. Not thread-safe: its {@link WarcFile} is used under the
- * recorder's lock.
+ * every concurrent marking traced them. Not thread-safe: one thread at a time, as its
+ * {@link WarcFile} (the recorder's lock while the file is written, then the thread finishing it).
  */
 final class IndexLines implements AutoCloseable {
 

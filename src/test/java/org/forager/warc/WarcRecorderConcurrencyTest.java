@@ -75,4 +75,31 @@ class WarcRecorderConcurrencyTest {
     }
     assertEquals(THREADS * PER_THREAD, seen.size());
   }
+
+  /**
+   * A write that fills its file finishes it after releasing the lock; close() must still return only
+   * once that file is finished. Every write here fills its file (a size of one byte), and close() runs
+   * while the writer may be anywhere in its write: no round may leave an .open file behind it.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void closeWaitsForAFileAnotherThreadIsFinishing() throws Exception {
+    for (int round = 0; round < 100; round++) {
+      Path roundDir = dir.resolve("round-" + round);
+      WarcRecorder recorder = WarcRecorder.open(roundDir, 1, RecordCompression.gzip(1), "Forager/test");
+      CountDownLatch started = new CountDownLatch(1);
+      Thread writer = Thread.ofPlatform().start(() -> {
+        started.countDown();
+        try {
+          recorder.write(Responses.plain("http://example.org/" + Thread.currentThread().threadId(), "a page"));
+        } catch (IllegalStateException closedFirst) {
+          // close() won the race: nothing written, nothing to finish
+        }
+      });
+      started.await();
+      recorder.close();
+      assertEquals(List.of(), WarcFiles.list(roundDir, ".open"), "round " + round + ": close() returned first");
+      writer.join();
+    }
+  }
 }
