@@ -176,9 +176,12 @@ public final class WarcRecorder implements AutoCloseable {
         lock.unlock();
       }
     } finally {
-      members.forEach(m -> m.compressed().close()); // the codec's buffers back, written or not
+      try {
+        members.forEach(m -> m.compressed().close()); // the codec's buffers back, written or not
+      } finally {
+        full.ifPresent(this::finishAndIndex); // counted in finishing: close() waits for it
+      }
     }
-    full.ifPresent(this::finishAndIndex);
   }
 
   /**
