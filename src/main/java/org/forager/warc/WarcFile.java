@@ -129,15 +129,15 @@ final class WarcFile {
 
   /**
    * Writes the index of the finished file from its lines into the index directory and forgets them;
-   * empty when the file kept none (no index directory, or keeping them failed).
+   * nothing when the file kept none (no index directory, or keeping them failed).
    *
    * @throws UncheckedIOException naming what could not be read or written
    */
-  Optional<Path> writeIndex() {
-    if (indexLines.isEmpty()) return Optional.empty();
+  void writeIndex() {
+    if (indexLines.isEmpty()) return;
     IndexLines lines = indexLines.get();
     indexLines = Optional.empty();
-    return Optional.of(lines.writeIndex(finalPath));
+    lines.writeIndex(finalPath);
   }
 
   /** Flushes to disk, closes, and renames to the final name (never over an existing file). */

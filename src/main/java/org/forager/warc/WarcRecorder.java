@@ -295,7 +295,6 @@ public final class WarcRecorder implements AutoCloseable {
    * written with; a failure costs only the index.
    */
   private void index(WarcFile file) {
-    if (indexDir.isEmpty()) return;
     try {
       file.writeIndex();
     } catch (UncheckedIOException e) {
