@@ -91,7 +91,7 @@ public final class Crawler implements AutoCloseable {
   private final java.util.concurrent.locks.ReentrantLock runLock = new java.util.concurrent.locks.ReentrantLock();
   private volatile boolean quiet;
   private volatile boolean continuous;
-  private volatile PageListener pageListener = page -> { };
+  private volatile PageListener pageListener = PageListener.NONE;
   private volatile UrlGate extraGate = (url, depth) -> Optional.empty();
   private volatile Ranking ranking = Ranking.LINKS;
   private volatile CrawlListener listener = CrawlListener.NONE;

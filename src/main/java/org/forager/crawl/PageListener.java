@@ -9,4 +9,7 @@ package org.forager.crawl;
 public interface PageListener {
 
   void onPage(FetchedPage page);
+
+  /** No listener: the crawl then builds no {@link FetchedPage} at all. */
+  PageListener NONE = page -> { };
 }

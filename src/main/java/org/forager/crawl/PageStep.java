@@ -265,8 +265,10 @@ final class PageStep {
 
   private void tellListener(FetchResult.Response response, DueCandidate candidate, Outcome outcome,
       List<Candidate> discovered) {
+    PageListener listener = session.ctx.outputs().pageListener();
+    if (listener == PageListener.NONE) return; // no page or link list built for no one
     try {
-      session.ctx.outputs().pageListener().onPage(new FetchedPage(response.url(), candidate.depth(), outcome,
+      listener.onPage(new FetchedPage(response.url(), candidate.depth(), outcome,
           response.status(), response.headers(), response.body(), discovered.stream().map(Candidate::url).toList()));
     } catch (RuntimeException e) {
       Notice.println("forager: the page listener failed on " + response.url() + ": " + e);
