@@ -21,4 +21,10 @@ public final class RecordCodecs {
     RecordCodec codec = new IsalGzipMembers(level);
     return codec::compress;
   }
+
+  /** ISA-L igzip's level 0 with Huffman tables fitted to the records compressed (gzip level 1's codec). */
+  public static UnaryOperator<byte[]> isalFitted() {
+    RecordCodec codec = IsalGzipMembers.fitted();
+    return codec::compress;
+  }
 }

@@ -11,6 +11,7 @@ import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 
@@ -60,6 +61,11 @@ final class Isal {
   private static final int[] LEVEL_BUF_SIZES = {0, 282_624, 331_776, 348_160};
   private static final short IGZIP_GZIP = 1; // a gzip header (zlib's, byte for byte) and trailer
   private static final int COMP_OK = 0;
+  // struct isal_huff_histogram (286 + 30 uint64_t counts, then an 8,192-entry uint16_t hash table the
+  // histogram pass uses as scratch) and struct isal_hufftables, igzip_lib.h of libisal 2.30, x86-64.
+  private static final int HISTOGRAM_SIZE = 18_912;
+  private static final int HUFFTABLES_SIZE = 2_232;
+  private static final int IGZIP_HUFFTABLE_CUSTOM = 0;
 
   /**
    * igzip's levels. Its level 0 is its fastest (one pass with the library's built-in Huffman
@@ -101,6 +107,19 @@ final class Isal {
         byte[] member = out.getByteArray(0, length);
         if (!Arrays.equals(sample, gunzip(member))) {
           return Optional.of("libisal's self-check at level " + level + " gave other bytes back");
+        }
+      }
+      // Tables fitted to a text, used on that text and on bytes they were not fitted to.
+      Histogram histogram = new Histogram();
+      histogram.add(in, sample.length);
+      Tables tables = histogram.tables();
+      byte[] noise = new byte[5_000];
+      new java.util.Random(19).nextBytes(noise);
+      for (byte[] input : List.of(sample, noise)) {
+        in.write(0, input, 0, input.length);
+        int length = new Stream(1).gzip(in, input.length, out, (int) out.size(), tables);
+        if (!Arrays.equals(input, gunzip(out.getByteArray(0, length)))) {
+          return Optional.of("libisal's self-check with fitted Huffman tables gave other bytes back");
         }
       }
       return Optional.empty();
@@ -157,19 +176,77 @@ final class Isal {
      * least {@link #bound}{@code (inLength)}.
      */
     int gzip(Pointer in, int inLength, Pointer out, int outLength) {
+      return gzip(in, inLength, out, outLength, level, null);
+    }
+
+    /**
+     * As {@link #gzip(Pointer, int, Pointer, int)}, but at igzip's level 0 with {@code tables} (its
+     * one pass, Huffman codes fitted to such records rather than its built-in ones), whatever this
+     * stream's level.
+     */
+    int gzip(Pointer in, int inLength, Pointer out, int outLength, Tables tables) {
+      return gzip(in, inLength, out, outLength, 0, tables);
+    }
+
+    private int gzip(Pointer in, int inLength, Pointer out, int outLength, int callLevel, Tables tables) {
       if (outLength < bound(inLength)) throw new IllegalArgumentException("ISA-L output under its bound");
       Natives.isal_deflate_stateless_init(struct);
       fields.putLong(NEXT_IN, Pointer.nativeValue(in)).putInt(AVAIL_IN, inLength)
           .putLong(NEXT_OUT, Pointer.nativeValue(out)).putInt(AVAIL_OUT, outLength)
-          .putInt(LEVEL, level).putInt(LEVEL_BUF_SIZE, LEVEL_BUF_SIZES[level])
-          .putLong(LEVEL_BUF, levelBuf.map(Pointer::nativeValue).orElse(0L))
+          .putInt(LEVEL, callLevel).putInt(LEVEL_BUF_SIZE, callLevel == 0 ? 0 : LEVEL_BUF_SIZES[callLevel])
+          .putLong(LEVEL_BUF, callLevel == 0 ? 0L : levelBuf.map(Pointer::nativeValue).orElse(0L))
           .putShort(END_OF_STREAM, (short) 1).putShort(FLUSH, (short) 0)
           .putShort(GZIP_FLAG, IGZIP_GZIP).putShort(HIST_BITS, (short) 0);
+      if (tables != null) {
+        int set = Natives.isal_deflate_set_hufftables(struct, tables.memory, IGZIP_HUFFTABLE_CUSTOM);
+        if (set != COMP_OK) throw new IllegalStateException("isal_deflate_set_hufftables failed: " + set);
+      }
       int status = Natives.isal_deflate_stateless(struct);
       Reference.reachabilityFence(levelBuf); // native memory the call used: not freed before it returned
+      Reference.reachabilityFence(tables);
       Reference.reachabilityFence(struct);
       if (status != COMP_OK) throw new IllegalStateException("isal_deflate_stateless failed: " + status);
       return fields.getInt(TOTAL_OUT);
+    }
+  }
+
+  /**
+   * Counts of the DEFLATE symbols igzip's level 0 would emit for the bytes added (literals, match
+   * lengths, distances): what {@link Tables} are fitted to. Not thread-safe.
+   */
+  static final class Histogram {
+    private final Memory memory = new Memory(2L * HISTOGRAM_SIZE); // slack, as for the stream
+
+    Histogram() {
+      memory.clear();
+    }
+
+    /** Counts the symbols of {@code length} bytes at {@code in}. */
+    void add(Pointer in, int length) {
+      Natives.isal_update_histogram(in, length, memory);
+      Reference.reachabilityFence(memory);
+    }
+
+    /** Huffman tables for the symbols counted; every symbol gets a code, counted or not. */
+    Tables tables() {
+      Memory tables = new Memory(2L * HUFFTABLES_SIZE);
+      tables.clear();
+      int status = Natives.isal_create_hufftables(tables, memory);
+      Reference.reachabilityFence(memory);
+      if (status != COMP_OK) throw new IllegalStateException("isal_create_hufftables failed: " + status);
+      return new Tables(tables);
+    }
+  }
+
+  /**
+   * Huffman tables for igzip's level 0 ({@code struct isal_hufftables}): immutable once made, so any
+   * number of streams may use them at once. Freed by JNA once unreachable.
+   */
+  static final class Tables {
+    private final Memory memory;
+
+    private Tables(Memory memory) {
+      this.memory = memory;
     }
   }
 
@@ -178,5 +255,11 @@ final class Isal {
     static native void isal_deflate_stateless_init(Pointer stream);
 
     static native int isal_deflate_stateless(Pointer stream);
+
+    static native int isal_deflate_set_hufftables(Pointer stream, Pointer hufftables, int type);
+
+    static native void isal_update_histogram(Pointer in, int length, Pointer histogram);
+
+    static native int isal_create_hufftables(Pointer hufftables, Pointer histogram);
   }
 }

@@ -38,6 +38,8 @@ final class IsalGzipMembers implements RecordCodec {
   static final int MAX_LENT_OUTPUTS = 4 * Runtime.getRuntime().availableProcessors() + 4;
 
   private final int level;
+  /** Tables fitted to the records, used at igzip's level 0 once there are some; null: igzip's {@link #level} as it is. */
+  private final HuffmanFit fit;
   private final ConcurrentLinkedQueue<Slot> pool = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Output> outputs = new ConcurrentLinkedQueue<>();
   private final AtomicInteger pooledOutputs = new AtomicInteger();
@@ -71,11 +73,31 @@ final class IsalGzipMembers implements RecordCodec {
    * @throws IllegalStateException if ISA-L is not available ({@link Isal#unavailable})
    */
   IsalGzipMembers(int level) {
+    this(level, null);
+  }
+
+  private IsalGzipMembers(int level, HuffmanFit fit) {
     if (level < Isal.MIN_LEVEL || level > Isal.MAX_LEVEL) {
       throw new IllegalArgumentException("ISA-L level must be 0 to 3: " + level);
     }
     if (Isal.unavailable().isPresent()) throw new IllegalStateException(Isal.unavailable().get());
     this.level = level;
+    this.fit = fit;
+  }
+
+  /**
+   * Members at igzip's level 0 with Huffman tables fitted to the records ({@link HuffmanFit}): level
+   * 0's CPU for about level 1's bytes; at level 1 while a kind of record has no tables yet.
+   *
+   * @throws IllegalStateException if ISA-L is not available ({@link Isal#unavailable})
+   */
+  static IsalGzipMembers fitted() {
+    return fitted(new HuffmanFit());
+  }
+
+  /** {@link #fitted()} with {@code fit}'s amounts (tests). */
+  static IsalGzipMembers fitted(HuffmanFit fit) {
+    return new IsalGzipMembers(1, fit);
   }
 
   @Override
@@ -126,10 +148,16 @@ final class IsalGzipMembers implements RecordCodec {
   }
 
   /** The member of {@code plain}'s first {@code plainLength} bytes, written into {@code out}; its length. */
-  private static int gzip(Slot slot, byte[] plain, int plainLength, Memory out) {
+  private int gzip(Slot slot, byte[] plain, int plainLength, Memory out) {
     if (slot.in == null || slot.in.size() < plainLength) slot.in = new Memory(Math.max(plainLength, MIN_BUFFER_BYTES));
     if (plainLength > 0) slot.in.write(0, plain, 0, plainLength);
-    int length = slot.stream.gzip(slot.in, plainLength, out, (int) out.size());
+    Isal.Tables tables = null;
+    if (fit != null) {
+      tables = fit.tablesFor(plainLength);
+      fit.sample(slot.in, plainLength);
+    }
+    int length = tables == null ? slot.stream.gzip(slot.in, plainLength, out, (int) out.size())
+        : slot.stream.gzip(slot.in, plainLength, out, (int) out.size(), tables);
     if (slot.in.size() > KEEP_BUFFER_BYTES) slot.in = null;
     return length;
   }

@@ -22,9 +22,11 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
      */
     AUTO,
     /**
-     * The system's ISA-L igzip ({@link Isal}), gzip levels 1 to 3 only (igzip's own 1 to 3) and
-     * {@link #FASTEST} (igzip's 0): 54 to 84 % of libdeflate's CPU at level 1 by content, output 4
-     * to 5 % larger.
+     * The system's ISA-L igzip ({@link Isal}), gzip levels 1 to 3 only and {@link #FASTEST} (igzip's
+     * 0 with its built-in Huffman tables). Level 1 is igzip's 0 with tables fitted to the records
+     * ({@link HuffmanFit}): 0.8 of igzip level 1's CPU or less for 0.4 to 3 % more bytes; 2 and 3 are
+     * igzip's own (igzip's 1 took 54 to 84 % of libdeflate's CPU at level 1 by content, output 4 to 5 %
+     * larger).
      */
     ISAL,
     /** The system's libdeflate ({@link LibDeflate}): about 2.5 times zlib's speed at level 1, smaller. */
@@ -143,7 +145,16 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
       case ZLIB, AUTO -> "the JDK's zlib";
     };
     if (level == FASTEST) return "gzip fastest (" + name + " level " + engineLevel() + ")";
+    if (fitsTables()) return "gzip level 1 (ISA-L igzip level 0, Huffman tables fitted to the records)";
     return "gzip level " + level + " (" + name + ")";
+  }
+
+  /**
+   * Whether level 1 is igzip's level 0 with Huffman tables fitted to the records ({@link HuffmanFit}):
+   * with ISA-L it is, as that costs level 0's CPU for about igzip level 1's bytes.
+   */
+  private boolean fitsTables() {
+    return format == Format.GZIP && level == 1 && effectiveEngine() == GzipEngine.ISAL;
   }
 
   /** The gzip level in the engine's own terms: {@link #FASTEST} is igzip's 0, the others' 1. */
@@ -167,7 +178,7 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
     return switch (format) {
       // Level 0 stores the record: zlib's stored blocks cost nothing either.
       case GZIP -> level == 0 ? new GzipMembers(0) : switch (effectiveEngine()) {
-        case ISAL -> new IsalGzipMembers(engineLevel());
+        case ISAL -> fitsTables() ? IsalGzipMembers.fitted() : new IsalGzipMembers(engineLevel());
         case LIBDEFLATE -> new LibDeflateGzipMembers(engineLevel());
         case ZLIB, AUTO -> new GzipMembers(engineLevel());
       };

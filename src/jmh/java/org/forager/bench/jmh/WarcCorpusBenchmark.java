@@ -73,8 +73,12 @@ public class WarcCorpusBenchmark {
         (double) packed / plain);
   }
 
-  /** The codec named {@code isal-N}, {@code libdeflate-N}, {@code zlib-N} or {@code zstd-N}. */
+  /**
+   * The codec named {@code isal-N}, {@code libdeflate-N}, {@code zlib-N} or {@code zstd-N}, or
+   * {@code isal-fitted} (igzip level 0 with Huffman tables fitted to the records: gzip level 1's).
+   */
   static UnaryOperator<byte[]> codec(String name) {
+    if (name.equals("isal-fitted")) return RecordCodecs.isalFitted();
     String[] parts = name.split("-");
     int level = Integer.parseInt(parts[1]);
     return switch (parts[0]) {

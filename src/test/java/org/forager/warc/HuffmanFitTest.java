@@ -1,0 +1,172 @@
+package org.forager.warc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * gzip level 1 with ISA-L: igzip's level 0 with Huffman tables fitted to the records. Its members
+ * read back like any other, igzip's level 1 until a kind of record has tables, then nearly level 1's
+ * size at level 0's cost. Skipped, with the reason, where the system has no libisal (.ci/run installs it).
+ */
+@Timeout(60)
+class HuffmanFitTest {
+
+  @BeforeAll
+  static void needsIsal() {
+    assumeTrue(Isal.unavailable().isEmpty(), () -> "skipped: " + Isal.unavailable().get());
+  }
+
+  /** A page of markup and words, different for each seed. */
+  private static byte[] page(int bytes, long seed) {
+    Random random = new Random(seed);
+    String[] words = {"<p class=\"text\">", "crawler ", "polite ", "<a href=\"/page/", "\">link</a> ",
+        "archive ", "web ", "</p>\n", "<div>", "</div>", "robots ", "the ", "and "};
+    StringBuilder page = new StringBuilder(bytes + 32);
+    while (page.length() < bytes) page.append(words[random.nextInt(words.length)]).append(random.nextInt(1000));
+    return page.substring(0, bytes).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A request record's worth of header lines. */
+  private static byte[] request(long seed) {
+    return ("WARC/1.1\r\nWARC-Type: request\r\nWARC-Target-URI: https://site" + seed + ".example/page/" + seed * 31
+        + "\r\nWARC-Date: 2026-11-29T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:" + new java.util.UUID(seed, ~seed)
+        + ">\r\nContent-Type: application/http; msgtype=request\r\n\r\nGET /page/" + seed * 31
+        + " HTTP/1.1\r\nHost: site" + seed + ".example\r\nUser-Agent: ForagerBot/0.1\r\nAccept: text/html\r\n\r\n\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] noise(int bytes, long seed) {
+    byte[] noise = new byte[bytes];
+    new Random(seed).nextBytes(noise);
+    return noise;
+  }
+
+  private static byte[] inflate(byte[] member) throws IOException {
+    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(member))) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void aKindOfRecordIsIgzipsLevelOneUntilEnoughOfItWasCountedThenHasTablesOfItsOwn() throws IOException {
+    HuffmanFit fit = new HuffmanFit(100_000, 1 << 20, 8);
+    IsalGzipMembers fitted = IsalGzipMembers.fitted(fit);
+    IsalGzipMembers levelOne = new IsalGzipMembers(1);
+    byte[] first = page(30_000, 1);
+    assertArrayEquals(levelOne.compress(first), fitted.compress(first), "no tables yet: igzip's level 1");
+    for (int i = 2; i <= 4; i++) fitted.compress(page(30_000, i));
+    assertNotNull(fit.tablesFor(30_000), "120,000 bytes of pages counted: the pages' tables");
+    assertNull(fit.tablesFor(HuffmanFit.SMALL_RECORD), "no small record counted yet");
+    byte[] small = request(5);
+    assertArrayEquals(levelOne.compress(small), fitted.compress(small), "small records: still level 1");
+    byte[] page = page(30_000, 6);
+    byte[] member = fitted.compress(page);
+    assertTrue(!java.util.Arrays.equals(levelOne.compress(page), member), "a page: level 0 with the tables");
+    assertArrayEquals(page, inflate(member));
+  }
+
+  @Test
+  void fittedTablesMakeRecordsLikeThoseCountedNearlyAsSmallAsLevelOneDoesAndSmallerThanLevelZero() {
+    HuffmanFit fit = new HuffmanFit(200_000, 1 << 20, 8);
+    IsalGzipMembers fitted = IsalGzipMembers.fitted(fit);
+    for (int i = 0; i < 10; i++) fitted.compress(page(30_000, i));
+    for (int i = 0; i < 1_000; i++) fitted.compress(request(i));
+    assertNotNull(fit.tablesFor(30_000));
+    assertNotNull(fit.tablesFor(300));
+    IsalGzipMembers levelZero = new IsalGzipMembers(0);
+    IsalGzipMembers levelOne = new IsalGzipMembers(1);
+    long[] pages = new long[3];
+    long[] requests = new long[3];
+    for (int i = 100; i < 120; i++) {
+      byte[] page = page(30_000, i);
+      pages[0] += levelZero.compress(page).length;
+      pages[1] += levelOne.compress(page).length;
+      pages[2] += fitted.compress(page).length;
+      byte[] request = request(i);
+      requests[0] += levelZero.compress(request).length;
+      requests[1] += levelOne.compress(request).length;
+      requests[2] += fitted.compress(request).length;
+    }
+    assertTrue(pages[2] < pages[0], "pages: fitted " + pages[2] + " against level 0's " + pages[0]);
+    assertTrue(pages[2] < pages[1] * 1.02, "pages: fitted " + pages[2] + " against level 1's " + pages[1]);
+    // Small records pay most for tables not their own: level 1's cost is mostly making them.
+    String sizes = "requests: fitted " + requests[2] + ", level 0 " + requests[0] + ", level 1 " + requests[1];
+    assertTrue(requests[2] < requests[0] * 0.9, sizes);
+    assertTrue(requests[2] < requests[1] * 1.15, sizes);
+  }
+
+  @Test
+  void everyKindOfRecordReadsBackWhileTheTablesAreFittedAgainAndAgain() throws IOException {
+    HuffmanFit fit = new HuffmanFit(64 * 1024, 64 * 1024, 2);
+    IsalGzipMembers fitted = IsalGzipMembers.fitted(fit);
+    Isal.Tables firstPages = null;
+    for (int round = 0; round < 12; round++) {
+      // Empty, one byte, small text and noise, a page, noise past a page (stored), a large page.
+      List<byte[]> records = List.of(new byte[0], new byte[] {(byte) round}, request(round), noise(3_000, round),
+          page(30_000, round), noise(200_000, round), page(300_000 + round, round));
+      for (byte[] record : records) {
+        byte[] member = fitted.compress(record);
+        assertArrayEquals(record, inflate(member), "round " + round + ", " + record.length + " bytes");
+        assertTrue(member.length <= Isal.bound(record.length), member.length + " > bound of " + record.length);
+      }
+      if (round == 1) firstPages = fit.tablesFor(30_000);
+    }
+    assertNotNull(firstPages);
+    assertNotSame(firstPages, fit.tablesFor(30_000), "the pages' tables were fitted again");
+  }
+
+  @Test
+  void threadsCompressingWhileTheTablesChangeEachGetTheirOwnRecordBack() throws Exception {
+    IsalGzipMembers fitted = IsalGzipMembers.fitted(new HuffmanFit(32 * 1024, 32 * 1024, 2));
+    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 16; t++) {
+        long seed = t;
+        done.add(threads.submit(() -> {
+          for (int i = 0; i < 150; i++) {
+            byte[] record = i % 3 == 0 ? request(seed * 1_000 + i)
+                : page(1_000 + (int) (seed * 997 + i * 131) % 60_000, seed * 1_000 + i);
+            assertArrayEquals(record, inflate(fitted.compress(record)));
+            try (Compressed member = fitted.compressed(record, record.length)) {
+              assertArrayEquals(record, inflate(member.toArray()));
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) f.get();
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void levelOneIsTheFittedLevelZeroAndTheSummarySaysSo() {
+    RecordCompression levelOne = RecordCompression.defaults();
+    assertEquals("gzip level 1 (ISA-L igzip level 0, Huffman tables fitted to the records)", levelOne.describe());
+    assertEquals("gzip level 2 (ISA-L igzip)", RecordCompression.gzip(2).describe(), "2 and 3 are igzip's own");
+    assertEquals("gzip level 1 (the JDK's zlib)",
+        RecordCompression.gzip(1, RecordCompression.GzipEngine.ZLIB).describe());
+  }
+}
