@@ -8,8 +8,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The CDXJ index lines of one WARC file while it is written, in bounded memory. At most
@@ -17,14 +20,19 @@ import java.util.List;
  * directory ({@code .NAME.cdxj.run-N.tmp}), and the index is the merge of the runs. A gigabyte file
  * holds about 80,000 records: kept whole, their lines were about 28 MB of the heap's old generation
  * for the file's whole life (a tenth of the default heap, and more for larger files; issue 15), and
- * every concurrent marking traced them. Not thread-safe: one thread at a time, as its
- * {@link WarcFile} (the recorder's lock while the file is written, then the thread finishing it).
+ * every concurrent marking traced them. The same bound serves an index built by reading a finished
+ * file back ({@link #forBuild}). Not thread-safe: one thread at a time, as its {@link WarcFile} (the
+ * recorder's lock while the file is written, then the thread finishing it).
  */
 final class IndexLines implements AutoCloseable {
 
   /** Lines held in memory at most: about 2 MB of them. */
   static final int RUN_LINES = 8_192;
   private static final String RUN_INFIX = WarcIndexes.SUFFIX + ".run-";
+  /** In the names of the runs of an index built from a finished file ({@link #forBuild}). */
+  private static final String BUILD_INFIX = WarcIndexes.SUFFIX + ".build-";
+  /** A build's run older than this was left by a process that ended: {@link #removeStale} deletes it. */
+  static final Duration STALE_BUILD = Duration.ofDays(1);
   private static final String RUN_SUFFIX = ".tmp";
   /** A run's read buffer during the merge: a 10 GB file has about 100 runs. */
   private static final int READ_BUFFER = 16 * 1024;
@@ -41,10 +49,24 @@ final class IndexLines implements AutoCloseable {
   }
 
   IndexLines(Path indexDir, String warcName, int runLines) {
+    this(indexDir, runLines, "." + warcName + RUN_INFIX);
+  }
+
+  private IndexLines(Path indexDir, int runLines, String runPrefix) {
     if (runLines < 1) throw new IllegalArgumentException("lines a run must be positive: " + runLines);
     this.indexDir = indexDir;
-    this.runPrefix = "." + warcName + RUN_INFIX;
+    this.runPrefix = runPrefix;
     this.runLines = runLines;
+  }
+
+  /**
+   * The lines of a finished WARC file read back to index it ({@link WarcIndexes#ensure}): runs named
+   * for this build alone ({@code .NAME.cdxj.build-RANDOM.run-N.tmp}), since another process may be
+   * building the same index at once, and a crawl starting meanwhile deletes only its own kind of runs.
+   */
+  static IndexLines forBuild(Path indexDir, String warcName, int runLines) {
+    String build = Long.toHexString(ThreadLocalRandom.current().nextLong());
+    return new IndexLines(indexDir, runLines, "." + warcName + BUILD_INFIX + build + ".run-");
   }
 
   /**
@@ -122,6 +144,15 @@ final class IndexLines implements AutoCloseable {
     if (!Files.isDirectory(indexDir)) return;
     try (DirectoryStream<Path> files = Files.newDirectoryStream(indexDir, ".*" + RUN_INFIX + "*" + RUN_SUFFIX)) {
       for (Path run : files) Files.deleteIfExists(run);
+    } catch (IOException | UncheckedIOException e) {
+      // left for a later start
+    }
+    // A build's runs may be another process's, under way: only those a day old.
+    Instant stale = Instant.now().minus(STALE_BUILD);
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(indexDir, ".*" + BUILD_INFIX + "*" + RUN_SUFFIX)) {
+      for (Path run : files) {
+        if (Files.getLastModifiedTime(run).toInstant().isBefore(stale)) Files.deleteIfExists(run);
+      }
     } catch (IOException | UncheckedIOException e) {
       // left for a later start
     }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.Optional;
 
 /**
@@ -60,9 +61,27 @@ public final class WarcIndexes {
    * @throws IllegalArgumentException if the file's name ends neither in .warc.gz nor .warc.zst
    */
   public static Path ensure(Path indexDir, Path warcFile) {
+    return ensure(indexDir, warcFile, IndexLines.RUN_LINES);
+  }
+
+  /**
+   * As {@link #ensure(Path, Path)}, holding at most {@code runLines} lines in memory: a file's lines
+   * go through {@link IndexLines} as the file is read (runs of their own, named for this build), so
+   * that indexing a 10 GB file does not hold its ~200 MB of lines.
+   */
+  static Path ensure(Path indexDir, Path warcFile, int runLines) {
     Path index = indexOf(indexDir, warcFile);
     if (Files.isRegularFile(index)) return index;
-    return write(indexDir, warcFile, lines(warcFile, scan(warcFile)));
+    try (IndexLines lines = IndexLines.forBuild(indexDir, warcFile.getFileName().toString(), runLines)) {
+      forEachLine(warcFile, line -> {
+        try {
+          lines.add(line);
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot write the index lines of " + warcFile + ": " + e, e);
+        }
+      });
+      return lines.writeIndex(warcFile);
+    }
   }
 
   /**
@@ -114,44 +133,74 @@ public final class WarcIndexes {
    * cannot be read is logged and left out.
    */
   static List<String> lines(Path warcFile, List<RecordSpan> spans) {
-    String filename = warcFile.getFileName().toString();
-    String fileField = CdxjLines.fileField(filename);
     List<String> lines = new ArrayList<>();
-    RecordCompression.Format format = formatOf(filename)
-        .orElseThrow(() -> new IllegalArgumentException("not a .warc.gz or .warc.zst file: " + warcFile));
-    try (FileChannel file = FileChannel.open(warcFile); RecordHeads heads = new RecordHeads(file, format)) {
-      for (RecordSpan span : spans) {
-        try {
-          Optional<CdxjLines.Fields> fields = ReadCaptures.of(heads, span);
-          if (fields.isPresent()) lines.add(CdxjLines.line(CdxjLines.start(fields.get()), span, fileField));
-        } catch (IOException | RuntimeException e) {
-          // Lenient as with anything read: one unreadable record must not cost the file its index.
-          LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",
-              span.offset(), warcFile, e.toString());
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + warcFile + " to index it: " + e, e);
-    }
+    withHeads(warcFile, (heads, line) -> {
+      for (RecordSpan span : spans) line.of(heads, span).ifPresent(lines::add);
+    });
     lines.sort(null);
     return lines;
   }
 
+  /**
+   * Gives {@code sink} the index line of each record of a finished file, in the file's order, as the
+   * file is read (a record that cannot be read is logged and left out).
+   */
+  static void forEachLine(Path warcFile, Consumer<String> sink) {
+    withHeads(warcFile, (heads, line) -> scan(warcFile, span -> line.of(heads, span).ifPresent(sink)));
+  }
+
+  /** The index line of a record, if it has one. */
+  private interface LineOf {
+    Optional<String> of(RecordHeads heads, RecordSpan span);
+  }
+
+  private interface HeadsUser {
+    void use(RecordHeads heads, LineOf line);
+  }
+
+  /** Opens {@code warcFile} for reading record heads and hands it over with its line maker. */
+  private static void withHeads(Path warcFile, HeadsUser user) {
+    String filename = warcFile.getFileName().toString();
+    String fileField = CdxjLines.fileField(filename);
+    RecordCompression.Format format = formatOf(filename)
+        .orElseThrow(() -> new IllegalArgumentException("not a .warc.gz or .warc.zst file: " + warcFile));
+    LineOf line = (heads, span) -> {
+      try {
+        return ReadCaptures.of(heads, span).map(fields -> CdxjLines.line(CdxjLines.start(fields), span, fileField));
+      } catch (IOException | RuntimeException e) {
+        // Lenient as with anything read: one unreadable record must not cost the file its index.
+        LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",
+            span.offset(), warcFile, e.toString());
+        return Optional.empty();
+      }
+    };
+    try (FileChannel file = FileChannel.open(warcFile); RecordHeads heads = new RecordHeads(file, format)) {
+      user.use(heads, line);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + warcFile + " to index it: " + e, e);
+    }
+  }
+
   /** Where the records of a finished file lie, found by reading it. */
   static List<RecordSpan> scan(Path warcFile) {
+    List<RecordSpan> spans = new ArrayList<>();
+    scan(warcFile, spans::add);
+    return spans;
+  }
+
+  /** Gives {@code sink} where each record of a finished file lies, as the file is read. */
+  private static void scan(Path warcFile, Consumer<RecordSpan> sink) {
     String name = warcFile.getFileName().toString();
     Optional<RecordCompression.Format> format = formatOf(name);
     if (format.isEmpty()) throw new IllegalArgumentException("not a .warc.gz or .warc.zst file: " + warcFile);
-    List<RecordSpan> spans = new ArrayList<>();
     try (InputStream in = new BufferedInputStream(Files.newInputStream(warcFile), 1 << 16)) {
       switch (format.get()) {
-        case GZIP -> GzipMemberScan.scan(in, spans::add);
-        case ZSTD -> ZstdFrameScan.scan(in, spans::add);
+        case GZIP -> GzipMemberScan.scan(in, sink);
+        case ZSTD -> ZstdFrameScan.scan(in, sink);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + warcFile + " to index it: " + e, e);
     }
-    return spans;
   }
 
   /** The records' compression a WARC file name says, if it names a finished Forager WARC file. */

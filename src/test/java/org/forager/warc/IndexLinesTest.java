@@ -123,6 +123,49 @@ class IndexLinesTest {
   }
 
   @Test
+  void anIndexBuiltFromTheFileGoesThroughRunsAndIsTheOneTheRecorderWrote() throws Exception {
+    Path warcDir = tmp.resolve("warc");
+    Path indexes = tmp.resolve("indexes");
+    try (WarcRecorder recorder = WarcRecorder.open(warcDir, 1L << 30, RecordCompression.gzip(1), "Forager/test", indexes)) {
+      writePages(recorder, 1_000);
+    }
+    Path file = WarcFiles.list(warcDir, ".warc.gz").get(0);
+    Path index = WarcIndexes.indexOf(indexes, file);
+    String written = Files.readString(index);
+    Files.delete(index);
+    // Two builds of the same index at once (an export and a replay, say), 15 runs each: their runs
+    // must not meet.
+    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+      List<java.util.concurrent.Future<Path>> builds = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        builds.add(threads.submit(() -> {
+          start.await();
+          return WarcIndexes.ensure(indexes, file, 64);
+        }));
+      }
+      for (var build : builds) assertEquals(index, build.get());
+    } finally {
+      threads.shutdownNow();
+    }
+    assertEquals(written, Files.readString(index), "byte for byte as the recorder wrote it");
+    assertEquals(List.of(index), runFilesAndIndexes(indexes), "no run left");
+  }
+
+  @Test
+  void aBuildsRunsAreRemovedAsStaleOnlyOnceADayOld() throws IOException {
+    Path indexes = Files.createDirectories(tmp.resolve("indexes"));
+    Path fresh = Files.writeString(indexes.resolve(".g.warc.gz.cdxj.build-1a.run-0.tmp"), "x\n");
+    Path old = Files.writeString(indexes.resolve(".g.warc.gz.cdxj.build-2b.run-0.tmp"), "x\n");
+    Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.from(
+        java.time.Instant.now().minus(IndexLines.STALE_BUILD).minusSeconds(60)));
+    IndexLines.removeStale(indexes);
+    assertTrue(Files.exists(fresh), "perhaps another process's build under way");
+    assertFalse(Files.exists(old));
+  }
+
+  @Test
   void aRunNeedsALine() {
     assertThrows(IllegalArgumentException.class, () -> new IndexLines(tmp, "f.warc.gz", 0));
     assertFalse(Files.exists(tmp.resolve(".f.warc.gz.cdxj.run-0.tmp")));
