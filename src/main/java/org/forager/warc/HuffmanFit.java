@@ -22,6 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * crawl fetches. A record unlike those fitted costs bytes, never correctness: every symbol has a
  * code, and igzip stores a member that would not shrink.
  *
+ * <p>A failure to count or to fit never fails a record: the tables there are stay in use.
+ *
  * <p>Thread-safe: tables are immutable and published whole; a sample is counted by whichever thread
  * finds the kind's lock free (another one busy counting means this record is not counted).
  */
@@ -62,7 +64,13 @@ final class HuffmanFit {
 
   /** Counts the record of {@code length} bytes at {@code in} toward its kind's next tables, if sampled. */
   void sample(Pointer in, int length) {
-    if (length > 0) kind(length).sample(in, length);
+    if (length <= 0) return;
+    try {
+      kind(length).sample(in, length);
+    } catch (RuntimeException e) {
+      // Fitting only saves CPU: the tables there are stay (or igzip's level 1 without any), and the
+      // record is compressed either way.
+    }
   }
 
   private Kind kind(int length) {
@@ -85,9 +93,10 @@ final class HuffmanFit {
         histogram.add(in, bytes);
         counted += bytes;
         if (counted >= (tables == null ? firstFitBytes : refitBytes)) {
-          tables = histogram.tables();
+          Isal.Histogram full = histogram;
           histogram = null;
           counted = 0;
+          tables = full.tables();
         }
       } finally {
         lock.unlock();
