@@ -128,75 +128,41 @@ public final class WarcIndexes {
     return index;
   }
 
-  /**
-   * The sorted index lines of the records at {@code spans}, read back from the file; a record that
-   * cannot be read is logged and left out.
-   */
-  static List<String> lines(Path warcFile, List<RecordSpan> spans) {
+  /** The sorted index lines of a finished file, read back from it (as {@link #forEachLine} gives them). */
+  static List<String> lines(Path warcFile) {
     List<String> lines = new ArrayList<>();
-    withHeads(warcFile, (heads, line) -> {
-      for (RecordSpan span : spans) line.of(heads, span).ifPresent(lines::add);
-    });
+    forEachLine(warcFile, lines::add);
     lines.sort(null);
     return lines;
   }
 
   /**
    * Gives {@code sink} the index line of each record of a finished file, in the file's order, as the
-   * file is read (a record that cannot be read is logged and left out).
+   * file is read: the records found by scanning its gzip members or zstd frames, each one's head
+   * parsed where it lies. A record that cannot be read is logged and left out.
    */
   static void forEachLine(Path warcFile, Consumer<String> sink) {
-    withHeads(warcFile, (heads, line) -> scan(warcFile, span -> line.of(heads, span).ifPresent(sink)));
-  }
-
-  /** The index line of a record, if it has one. */
-  private interface LineOf {
-    Optional<String> of(RecordHeads heads, RecordSpan span);
-  }
-
-  private interface HeadsUser {
-    void use(RecordHeads heads, LineOf line);
-  }
-
-  /** Opens {@code warcFile} for reading record heads and hands it over with its line maker. */
-  private static void withHeads(Path warcFile, HeadsUser user) {
     String filename = warcFile.getFileName().toString();
     String fileField = CdxjLines.fileField(filename);
     RecordCompression.Format format = formatOf(filename)
         .orElseThrow(() -> new IllegalArgumentException("not a .warc.gz or .warc.zst file: " + warcFile));
-    LineOf line = (heads, span) -> {
-      try {
-        return ReadCaptures.of(heads, span).map(fields -> CdxjLines.line(CdxjLines.start(fields), span, fileField));
-      } catch (IOException | RuntimeException e) {
-        // Lenient as with anything read: one unreadable record must not cost the file its index.
-        LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",
-            span.offset(), warcFile, e.toString());
-        return Optional.empty();
-      }
-    };
-    try (FileChannel file = FileChannel.open(warcFile); RecordHeads heads = new RecordHeads(file, format)) {
-      user.use(heads, line);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + warcFile + " to index it: " + e, e);
-    }
-  }
-
-  /** Where the records of a finished file lie, found by reading it. */
-  static List<RecordSpan> scan(Path warcFile) {
-    List<RecordSpan> spans = new ArrayList<>();
-    scan(warcFile, spans::add);
-    return spans;
-  }
-
-  /** Gives {@code sink} where each record of a finished file lies, as the file is read. */
-  private static void scan(Path warcFile, Consumer<RecordSpan> sink) {
-    String name = warcFile.getFileName().toString();
-    Optional<RecordCompression.Format> format = formatOf(name);
-    if (format.isEmpty()) throw new IllegalArgumentException("not a .warc.gz or .warc.zst file: " + warcFile);
-    try (InputStream in = new BufferedInputStream(Files.newInputStream(warcFile), 1 << 16)) {
-      switch (format.get()) {
-        case GZIP -> GzipMemberScan.scan(in, sink);
-        case ZSTD -> ZstdFrameScan.scan(in, sink);
+    try (FileChannel file = FileChannel.open(warcFile); RecordHeads heads = new RecordHeads(file, format);
+        InputStream in = new BufferedInputStream(Files.newInputStream(warcFile), 1 << 16)) {
+      Consumer<RecordSpan> record = span -> {
+        Optional<CdxjLines.Fields> fields;
+        try {
+          fields = ReadCaptures.of(heads, span);
+        } catch (IOException | RuntimeException e) {
+          // Lenient as with anything read: one unreadable record must not cost the file its index.
+          LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",
+              span.offset(), warcFile, e.toString());
+          return;
+        }
+        fields.ifPresent(f -> sink.accept(CdxjLines.line(CdxjLines.start(f), span, fileField)));
+      };
+      switch (format) {
+        case GZIP -> GzipMemberScan.scan(in, record);
+        case ZSTD -> ZstdFrameScan.scan(in, record);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + warcFile + " to index it: " + e, e);
