@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -21,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.zip.GZIPInputStream;
 import org.forager.fetch.Header;
 import org.forager.testweb.NodeTools;
 import org.junit.jupiter.api.BeforeAll;
@@ -94,7 +92,7 @@ class FittedWarcFileTest {
     try (FileChannel channel = FileChannel.open(file)) {
       for (int i = spans.size() - 1; i >= spans.size() - 6; i--) {
         byte[] member = read(channel, spans.get(i));
-        byte[] record = inflate(member);
+        byte[] record = Members.inflate(member);
         assertFalse(Arrays.equals(levelOne.compress(record), member), "not igzip level 1's: record " + i);
         assertFalse(Arrays.equals(builtIn.compress(record), member), "not the built-in tables': record " + i);
         if (record.length <= HuffmanFit.SMALL_RECORD) small = true;
@@ -136,11 +134,5 @@ class FittedWarcFileTest {
       if (channel.read(bytes, span.offset() + bytes.position()) < 0) throw new IOException("short file");
     }
     return bytes.array();
-  }
-
-  private static byte[] inflate(byte[] member) throws IOException {
-    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(member))) {
-      return in.readAllBytes();
-    }
   }
 }

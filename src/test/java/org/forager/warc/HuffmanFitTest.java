@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +16,6 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -55,18 +52,6 @@ class HuffmanFitTest {
         .getBytes(StandardCharsets.US_ASCII);
   }
 
-  private static byte[] noise(int bytes, long seed) {
-    byte[] noise = new byte[bytes];
-    new Random(seed).nextBytes(noise);
-    return noise;
-  }
-
-  private static byte[] inflate(byte[] member) throws IOException {
-    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(member))) {
-      return in.readAllBytes();
-    }
-  }
-
   @Test
   void aKindOfRecordIsIgzipsLevelOneUntilEnoughOfItWasCountedThenHasTablesOfItsOwn() throws IOException {
     HuffmanFit fit = new HuffmanFit(100_000, 1 << 20, 8);
@@ -82,7 +67,7 @@ class HuffmanFitTest {
     byte[] page = page(30_000, 6);
     byte[] member = fitted.compress(page);
     assertTrue(!java.util.Arrays.equals(levelOne.compress(page), member), "a page: level 0 with the tables");
-    assertArrayEquals(page, inflate(member));
+    assertArrayEquals(page, Members.inflate(member));
   }
 
   @Test
@@ -122,11 +107,11 @@ class HuffmanFitTest {
     Isal.Tables firstPages = null;
     for (int round = 0; round < 12; round++) {
       // Empty, one byte, small text and noise, a page, noise past a page (stored), a large page.
-      List<byte[]> records = List.of(new byte[0], new byte[] {(byte) round}, request(round), noise(3_000, round),
-          page(30_000, round), noise(200_000, round), page(300_000 + round, round));
+      List<byte[]> records = List.of(new byte[0], new byte[] {(byte) round}, request(round), Members.noise(3_000, round),
+          page(30_000, round), Members.noise(200_000, round), page(300_000 + round, round));
       for (byte[] record : records) {
         byte[] member = fitted.compress(record);
-        assertArrayEquals(record, inflate(member), "round " + round + ", " + record.length + " bytes");
+        assertArrayEquals(record, Members.inflate(member), "round " + round + ", " + record.length + " bytes");
         assertTrue(member.length <= Isal.bound(record.length), member.length + " > bound of " + record.length);
       }
       if (round == 1) firstPages = fit.tablesFor(30_000);
@@ -147,9 +132,9 @@ class HuffmanFitTest {
           for (int i = 0; i < 150; i++) {
             byte[] record = i % 3 == 0 ? request(seed * 1_000 + i)
                 : page(1_000 + (int) (seed * 997 + i * 131) % 60_000, seed * 1_000 + i);
-            assertArrayEquals(record, inflate(fitted.compress(record)));
+            assertArrayEquals(record, Members.inflate(fitted.compress(record)));
             try (Compressed member = fitted.compressed(record, record.length)) {
-              assertArrayEquals(record, inflate(member.toArray()));
+              assertArrayEquals(record, Members.inflate(member.toArray()));
             }
           }
           return null;

@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +15,6 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.zip.GZIPInputStream;
 import org.forager.store.Concurrently;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,18 +41,6 @@ class IsalGzipMembersTest {
     return page.substring(0, bytes).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static byte[] noise(int bytes, long seed) {
-    byte[] noise = new byte[bytes];
-    new Random(seed).nextBytes(noise);
-    return noise;
-  }
-
-  private static byte[] inflate(byte[] member) throws IOException {
-    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(member))) {
-      return in.readAllBytes();
-    }
-  }
-
   @Test
   void manyRecordsOfEverySizeReadBackMemberByMemberAtEveryLevel() throws IOException {
     for (int level = Isal.MIN_LEVEL; level <= Isal.MAX_LEVEL; level++) {
@@ -67,7 +52,7 @@ class IsalGzipMembersTest {
         records.add(new byte[0]);
         records.add(new byte[] {(byte) round});
         records.add(html(30_000, round));
-        records.add(noise(1 << 20, round));
+        records.add(Members.noise(1 << 20, round));
         records.add(html(5 << 20, round));
         records.add(html(30_000 + round, round));
       }
@@ -83,20 +68,20 @@ class IsalGzipMembersTest {
       int at = 0;
       for (int i = 0; i < records.size(); i++) {
         byte[] member = java.util.Arrays.copyOfRange(all, at, at + lengths.get(i));
-        assertArrayEquals(records.get(i), inflate(member), "level " + level + ", record " + i);
+        assertArrayEquals(records.get(i), Members.inflate(member), "level " + level + ", record " + i);
         at += lengths.get(i);
       }
       assertEquals(all.length, at);
       // And the whole file as one multi-member stream, as gzip -d reads it.
       ByteArrayOutputStream expected = new ByteArrayOutputStream();
       for (byte[] record : records) expected.write(record);
-      assertArrayEquals(expected.toByteArray(), inflate(all), "level " + level + ", the whole file");
+      assertArrayEquals(expected.toByteArray(), Members.inflate(all), "level " + level + ", the whole file");
     }
   }
 
   @Test
   void anIncompressibleRecordCostsNoMoreThanItsStoredBlocks() {
-    byte[] record = noise(1 << 20, 9);
+    byte[] record = Members.noise(1 << 20, 9);
     int member = new IsalGzipMembers(1).compress(record).length;
     assertTrue(member <= Isal.bound(record.length), member + " > " + Isal.bound(record.length));
   }
@@ -123,7 +108,7 @@ class IsalGzipMembersTest {
         done.add(threads.submit(() -> {
           for (int i = 0; i < 200; i++) {
             byte[] record = html(1_000 + (int) (seed * 997 + i * 131) % 60_000, seed * 1_000 + i);
-            assertArrayEquals(record, inflate(codec.compress(record)));
+            assertArrayEquals(record, Members.inflate(codec.compress(record)));
           }
           return null;
         }));
@@ -141,7 +126,7 @@ class IsalGzipMembersTest {
     List<Compressed> held = new ArrayList<>();
     for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS; i++) held.add(codec.compressed(large, large.length));
     for (Compressed member : held) {
-      assertArrayEquals(large, inflate(member.toArray()));
+      assertArrayEquals(large, Members.inflate(member.toArray()));
       member.close();
     }
     assertEquals(0, codec.keptOutputBytes(), "a few multi-MB pages must not pin their outputs for good");
@@ -170,7 +155,7 @@ class IsalGzipMembersTest {
           members.add(codec.compressed(record, record.length));
         }
         for (int i = 0; i < records.size(); i++) {
-          assertArrayEquals(records.get(i), inflate(members.get(i).toArray()));
+          assertArrayEquals(records.get(i), Members.inflate(members.get(i).toArray()));
           members.get(i).close();
           members.get(i).close(); // a second close gives nothing back twice
         }
@@ -183,7 +168,7 @@ class IsalGzipMembersTest {
     assertTrue(held.stream().allMatch(m -> m.bytes().isDirect()), "an output was never given back");
     try (Compressed past = codec.compressed(record, record.length)) {
       assertTrue(!past.bytes().isDirect(), "past the bound, a heap copy");
-      assertArrayEquals(record, inflate(past.toArray()));
+      assertArrayEquals(record, Members.inflate(past.toArray()));
     }
     held.forEach(Compressed::close);
   }
