@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,16 +32,6 @@ class HuffmanFitTest {
     assumeTrue(Isal.unavailable().isEmpty(), () -> "skipped: " + Isal.unavailable().get());
   }
 
-  /** A page of markup and words, different for each seed. */
-  private static byte[] page(int bytes, long seed) {
-    Random random = new Random(seed);
-    String[] words = {"<p class=\"text\">", "crawler ", "polite ", "<a href=\"/page/", "\">link</a> ",
-        "archive ", "web ", "</p>\n", "<div>", "</div>", "robots ", "the ", "and "};
-    StringBuilder page = new StringBuilder(bytes + 32);
-    while (page.length() < bytes) page.append(words[random.nextInt(words.length)]).append(random.nextInt(1000));
-    return page.substring(0, bytes).getBytes(StandardCharsets.UTF_8);
-  }
-
   /** A request record's worth of header lines. */
   private static byte[] request(long seed) {
     return ("WARC/1.1\r\nWARC-Type: request\r\nWARC-Target-URI: https://site" + seed + ".example/page/" + seed * 31
@@ -57,14 +46,14 @@ class HuffmanFitTest {
     HuffmanFit fit = new HuffmanFit(100_000, 1 << 20, 8);
     IsalGzipMembers fitted = IsalGzipMembers.fitted(fit);
     IsalGzipMembers levelOne = new IsalGzipMembers(1);
-    byte[] first = page(30_000, 1);
+    byte[] first = Members.html(30_000, 1);
     assertArrayEquals(levelOne.compress(first), fitted.compress(first), "no tables yet: igzip's level 1");
-    for (int i = 2; i <= 4; i++) fitted.compress(page(30_000, i));
+    for (int i = 2; i <= 4; i++) fitted.compress(Members.html(30_000, i));
     assertNotNull(fit.tablesFor(30_000), "120,000 bytes of pages counted: the pages' tables");
     assertNull(fit.tablesFor(HuffmanFit.SMALL_RECORD), "no small record counted yet");
     byte[] small = request(5);
     assertArrayEquals(levelOne.compress(small), fitted.compress(small), "small records: still level 1");
-    byte[] page = page(30_000, 6);
+    byte[] page = Members.html(30_000, 6);
     byte[] member = fitted.compress(page);
     assertTrue(!java.util.Arrays.equals(levelOne.compress(page), member), "a page: level 0 with the tables");
     assertArrayEquals(page, Members.inflate(member));
@@ -74,7 +63,7 @@ class HuffmanFitTest {
   void fittedTablesMakeRecordsLikeThoseCountedNearlyAsSmallAsLevelOneDoesAndSmallerThanLevelZero() {
     HuffmanFit fit = new HuffmanFit(200_000, 1 << 20, 8);
     IsalGzipMembers fitted = IsalGzipMembers.fitted(fit);
-    for (int i = 0; i < 10; i++) fitted.compress(page(30_000, i));
+    for (int i = 0; i < 10; i++) fitted.compress(Members.html(30_000, i));
     for (int i = 0; i < 1_000; i++) fitted.compress(request(i));
     assertNotNull(fit.tablesFor(30_000));
     assertNotNull(fit.tablesFor(300));
@@ -83,7 +72,7 @@ class HuffmanFitTest {
     long[] pages = new long[3];
     long[] requests = new long[3];
     for (int i = 100; i < 120; i++) {
-      byte[] page = page(30_000, i);
+      byte[] page = Members.html(30_000, i);
       pages[0] += levelZero.compress(page).length;
       pages[1] += levelOne.compress(page).length;
       pages[2] += fitted.compress(page).length;
@@ -108,7 +97,7 @@ class HuffmanFitTest {
     for (int round = 0; round < 12; round++) {
       // Empty, one byte, small text and noise, a page, noise past a page (stored), a large page.
       List<byte[]> records = List.of(new byte[0], new byte[] {(byte) round}, request(round), Members.noise(3_000, round),
-          page(30_000, round), Members.noise(200_000, round), page(300_000 + round, round));
+          Members.html(30_000, round), Members.noise(200_000, round), Members.html(300_000 + round, round));
       for (byte[] record : records) {
         byte[] member = fitted.compress(record);
         assertArrayEquals(record, Members.inflate(member), "round " + round + ", " + record.length + " bytes");
@@ -131,7 +120,7 @@ class HuffmanFitTest {
         done.add(threads.submit(() -> {
           for (int i = 0; i < 150; i++) {
             byte[] record = i % 3 == 0 ? request(seed * 1_000 + i)
-                : page(1_000 + (int) (seed * 997 + i * 131) % 60_000, seed * 1_000 + i);
+                : Members.html(1_000 + (int) (seed * 997 + i * 131) % 60_000, seed * 1_000 + i);
             assertArrayEquals(record, Members.inflate(fitted.compress(record)));
             try (Compressed member = fitted.compressed(record, record.length)) {
               assertArrayEquals(record, Members.inflate(member.toArray()));

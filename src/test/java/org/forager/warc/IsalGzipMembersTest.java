@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,14 +31,6 @@ class IsalGzipMembersTest {
     assumeTrue(Isal.unavailable().isEmpty(), () -> "skipped: " + Isal.unavailable().get());
   }
 
-  private static byte[] html(int bytes, long seed) {
-    Random random = new Random(seed);
-    String[] words = {"<p>", "crawler ", "polite ", "<a href=\"/page/", "\">link</a> ", "archive ", "web ", "\n"};
-    StringBuilder page = new StringBuilder(bytes + 32);
-    while (page.length() < bytes) page.append(words[random.nextInt(words.length)]).append(random.nextInt(100));
-    return page.substring(0, bytes).getBytes(StandardCharsets.UTF_8);
-  }
-
   @Test
   void manyRecordsOfEverySizeReadBackMemberByMemberAtEveryLevel() throws IOException {
     for (int level = Isal.MIN_LEVEL; level <= Isal.MAX_LEVEL; level++) {
@@ -51,10 +41,10 @@ class IsalGzipMembersTest {
       for (int round = 0; round < 5; round++) {
         records.add(new byte[0]);
         records.add(new byte[] {(byte) round});
-        records.add(html(30_000, round));
+        records.add(Members.html(30_000, round));
         records.add(Members.noise(1 << 20, round));
-        records.add(html(5 << 20, round));
-        records.add(html(30_000 + round, round));
+        records.add(Members.html(5 << 20, round));
+        records.add(Members.html(30_000 + round, round));
       }
       ByteArrayOutputStream file = new ByteArrayOutputStream();
       List<Integer> lengths = new ArrayList<>();
@@ -88,7 +78,7 @@ class IsalGzipMembersTest {
 
   @Test
   void itsFramingIsZlibsByteForByte() throws IOException {
-    byte[] record = html(30_000, 7);
+    byte[] record = Members.html(30_000, 7);
     byte[] zlib = new GzipMembers(1).compress(record);
     for (int level = Isal.MIN_LEVEL; level <= Isal.MAX_LEVEL; level++) {
       byte[] isal = new IsalGzipMembers(level).compress(record);
@@ -107,7 +97,7 @@ class IsalGzipMembersTest {
         long seed = t;
         done.add(threads.submit(() -> {
           for (int i = 0; i < 200; i++) {
-            byte[] record = html(1_000 + (int) (seed * 997 + i * 131) % 60_000, seed * 1_000 + i);
+            byte[] record = Members.html(1_000 + (int) (seed * 997 + i * 131) % 60_000, seed * 1_000 + i);
             assertArrayEquals(record, Members.inflate(codec.compress(record)));
           }
           return null;
@@ -122,7 +112,7 @@ class IsalGzipMembersTest {
   @Test
   void outputsOfLargeMembersAreNotKeptForTheNext() throws Exception {
     IsalGzipMembers codec = new IsalGzipMembers(1);
-    byte[] large = html(1 << 20, 3);
+    byte[] large = Members.html(1 << 20, 3);
     List<Compressed> held = new ArrayList<>();
     for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS; i++) held.add(codec.compressed(large, large.length));
     for (Compressed member : held) {
@@ -130,7 +120,7 @@ class IsalGzipMembersTest {
       member.close();
     }
     assertEquals(0, codec.keptOutputBytes(), "a few multi-MB pages must not pin their outputs for good");
-    byte[] page = html(30_000, 4);
+    byte[] page = Members.html(30_000, 4);
     held.clear();
     for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS; i++) held.add(codec.compressed(page, page.length));
     held.forEach(Compressed::close);
@@ -150,7 +140,7 @@ class IsalGzipMembersTest {
         List<Compressed> members = new ArrayList<>();
         for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS + 2; i++) {
           int size = i == 3 && round % 5 == 0 ? 5 << 20 : 100 + (int) (seed * 7919L + i * 613 + round) % 70_000;
-          byte[] record = html(size, seed * 100_000L + round * 100 + i);
+          byte[] record = Members.html(size, seed * 100_000L + round * 100 + i);
           records.add(record);
           members.add(codec.compressed(record, record.length));
         }
@@ -162,7 +152,7 @@ class IsalGzipMembersTest {
       }
     });
     // Every output came back: as many as the bound are lent again (native), one more is a heap copy.
-    byte[] record = html(30_000, 5);
+    byte[] record = Members.html(30_000, 5);
     List<Compressed> held = new ArrayList<>();
     for (int i = 0; i < IsalGzipMembers.MAX_LENT_OUTPUTS; i++) held.add(codec.compressed(record, record.length));
     assertTrue(held.stream().allMatch(m -> m.bytes().isDirect()), "an output was never given back");
@@ -192,7 +182,7 @@ class IsalGzipMembersTest {
     RecordCompression fastest = RecordCompression.gzip(RecordCompression.FASTEST);
     assertEquals(RecordCompression.GzipEngine.ISAL, fastest.effectiveEngine());
     assertEquals("gzip fastest (ISA-L igzip level 0)", fastest.describe());
-    byte[] record = html(30_000, 3);
+    byte[] record = Members.html(30_000, 3);
     assertArrayEquals(new IsalGzipMembers(0).compress(record), fastest.codec().compress(record));
     assertEquals("gzip fastest (the JDK's zlib level 1)",
         RecordCompression.gzip(RecordCompression.FASTEST, RecordCompression.GzipEngine.ZLIB).describe());
