@@ -10,11 +10,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import org.forager.store.Concurrently;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -112,27 +109,16 @@ class HuffmanFitTest {
   @Test
   void threadsCompressingWhileTheTablesChangeEachGetTheirOwnRecordBack() throws Exception {
     IsalGzipMembers fitted = IsalGzipMembers.fitted(new HuffmanFit(32 * 1024, 32 * 1024, 2));
-    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < 16; t++) {
-        long seed = t;
-        done.add(threads.submit(() -> {
-          for (int i = 0; i < 150; i++) {
-            byte[] record = i % 3 == 0 ? request(seed * 1_000 + i)
-                : Members.html(1_000 + (int) (seed * 997 + i * 131) % 60_000, seed * 1_000 + i);
-            assertArrayEquals(record, Members.inflate(fitted.compress(record)));
-            try (Compressed member = fitted.compressed(record, record.length)) {
-              assertArrayEquals(record, Members.inflate(member.toArray()));
-            }
-          }
-          return null;
-        }));
+    Concurrently.run(16, thread -> {
+      for (int i = 0; i < 150; i++) {
+        long seed = thread * 1_000L + i;
+        byte[] record = i % 3 == 0 ? request(seed) : Members.html(1_000 + (int) (thread * 997 + i * 131) % 60_000, seed);
+        assertArrayEquals(record, Members.inflate(fitted.compress(record)));
+        try (Compressed member = fitted.compressed(record, record.length)) {
+          assertArrayEquals(record, Members.inflate(member.toArray()));
+        }
       }
-      for (Future<?> f : done) f.get();
-    } finally {
-      threads.shutdownNow();
-    }
+    });
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import org.forager.fetch.Header;
+import org.forager.store.Concurrently;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,20 +136,7 @@ class IndexLinesTest {
     Files.delete(index);
     // Two builds of the same index at once (an export and a replay, say), 15 runs each: their runs
     // must not meet.
-    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
-    try {
-      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
-      List<java.util.concurrent.Future<Path>> builds = new ArrayList<>();
-      for (int i = 0; i < 2; i++) {
-        builds.add(threads.submit(() -> {
-          start.await();
-          return WarcIndexes.ensure(indexes, file, 64);
-        }));
-      }
-      for (var build : builds) assertEquals(index, build.get());
-    } finally {
-      threads.shutdownNow();
-    }
+    assertEquals(List.of(index, index), Concurrently.call(2, thread -> WarcIndexes.ensure(indexes, file, 64)));
     assertEquals(written, Files.readString(index), "byte for byte as the recorder wrote it");
     assertEquals(List.of(index), runFilesAndIndexes(indexes), "no run left");
   }
