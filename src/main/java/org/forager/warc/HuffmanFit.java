@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code gzip_level: 1} cost igzip level 0's CPU for about level 1's output (issue 15). igzip's level 1
  * spends most of its time on what a record alone cannot amortize: a histogram pass and Huffman tables
  * of its own for every member; level 0 skips both but codes with built-in tables fitted to no data in
- * particular, so a WARC's records come out 6 % larger, and its small ones (requests, robots.txt,
+ * particular, so a WARC's records come out 6 to 12 % larger, and its small ones (requests, robots.txt,
  * redirects: HTTP headers) hardly shrink at all. Tables fitted to records like the ones being written
  * give back almost all of it (docs/benchmarks.md, "Huffman tables fitted to the crawl's records").
  *

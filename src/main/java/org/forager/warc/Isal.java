@@ -13,6 +13,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -114,7 +115,7 @@ final class Isal {
       histogram.add(in, sample.length);
       Tables tables = histogram.tables();
       byte[] noise = new byte[5_000];
-      new java.util.Random(19).nextBytes(noise);
+      new Random(19).nextBytes(noise);
       for (byte[] input : List.of(sample, noise)) {
         in.write(0, input, 0, input.length);
         int length = new Stream(1).gzip(in, input.length, out, (int) out.size(), tables);

@@ -24,7 +24,7 @@ public record RecordCompression(Format format, int level, GzipEngine engine) {
     /**
      * The system's ISA-L igzip ({@link Isal}), gzip levels 1 to 3 only and {@link #FASTEST} (igzip's
      * 0 with its built-in Huffman tables). Level 1 is igzip's 0 with tables fitted to the records
-     * ({@link HuffmanFit}): 0.8 of igzip level 1's CPU or less for 0.4 to 3 % more bytes; 2 and 3 are
+     * ({@link HuffmanFit}): 0.72 to 0.8 of igzip level 1's CPU for 0.4 to 3.8 % more bytes; 2 and 3 are
      * igzip's own (igzip's 1 took 54 to 84 % of libdeflate's CPU at level 1 by content, output 4 to 5 %
      * larger).
      */
