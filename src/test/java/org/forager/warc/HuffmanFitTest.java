@@ -2,6 +2,7 @@ package org.forager.warc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.forager.store.Concurrently;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,7 +54,7 @@ class HuffmanFitTest {
     assertArrayEquals(levelOne.compress(small), fitted.compress(small), "small records: still level 1");
     byte[] page = Members.html(30_000, 6);
     byte[] member = fitted.compress(page);
-    assertTrue(!java.util.Arrays.equals(levelOne.compress(page), member), "a page: level 0 with the tables");
+    assertFalse(Arrays.equals(levelOne.compress(page), member), "a page: level 0 with the tables");
     assertArrayEquals(page, Members.inflate(member));
   }
 
