@@ -502,8 +502,12 @@ final class GroupCommit {
     batch.put(rocks.urls, key, Values.encodeUrl(next));
     // Crawled now: the inlinks its entry held are in this record; a link to it is known without a lookup.
     targets.markCrawled(url, key, evicted -> writeBack(evicted, batch, written));
-    batch.put(rocks.history, Keys.history(url, crawl.fetchedAt(), fetchCount),
-        Values.encodeCrawl(crawl));
+    // The history family keeps the crawls before the last (format 3): the last is this record's, and
+    // the one it replaces moves there now. A URL crawled once (most, and every refusal) costs no entry.
+    if (previous.lastCrawl().isPresent()) {
+      CrawlRecord last = previous.lastCrawl().get();
+      batch.put(rocks.history, Keys.history(url, last.fetchedAt(), previous.fetchCount()), Values.encodeCrawl(last));
+    }
     if (request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);
     batch.put(rocks.due, Keys.due(origin, next), Values.encodeDue(after));
     written.put(url, new WriteRequest.Known(next, after));

@@ -17,7 +17,8 @@ import org.forager.url.Origin;
  *       still sort before positive ones), at least {@link #FIRST_RECRAWL_FIELD}: every never-crawled
  *       URL sorts before every crawled one, and a store written before priorities (due 0 for every
  *       new URL) reads as priority 1.
- *   <li>history: {@code url 0x00 seconds(8, sign flipped) nanos(4) sequence(4)}
+ *   <li>history: {@code url 0x00 seconds(8, sign flipped) nanos(4) sequence(4)}, every crawl of the URL
+ *       but its last (the record's own, {@link #FORMAT_VERSION})
  *   <li>meta table: {@code 'S' origin} (scope: a seed's origin), {@code 'D' origin} (scope: an
  *       origin taken on while crawling, never also under 'S'), {@code 'O' origin} (origin state),
  *       {@code 'M' name}
@@ -36,8 +37,14 @@ final class Keys {
   static final int MAX_DEPTH = 0xFFFF;
   static final byte[] URL_COUNT = meta('M', "url-count");
   static final byte[] FORMAT = meta('M', "format");
-  /** The store's format: 2 since the agenda (1 had none; older Forager versions refuse 2). */
-  static final int FORMAT_VERSION = 2;
+  /**
+   * The store's format: 3 since the history family keeps a URL's crawls before its last, the last
+   * being its record's (2 had the last in both, and reads the same; older Forager versions refuse 3, whose
+   * histories they would read without the last crawl); 2 since the agenda (1 had none).
+   */
+  static final int FORMAT_VERSION = 3;
+  /** The first format with the agenda. */
+  static final int AGENDA_FORMAT = 2;
   /** The agenda field of an origin with never-crawled URLs: before every due time's. */
   static final long NEW_WORK_FIELD = 0L;
 

@@ -22,6 +22,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
+import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -129,7 +130,8 @@ public final class RocksCrawlStore implements CrawlStore {
       if (format == null || format[0] < Keys.FORMAT_VERSION) {
         // Format 1 had no agenda: built, then the format raised (a crash in between builds it again). A
         // version of Forager from before the agenda refuses format 2 rather than add URLs off the agenda.
-        if (format != null) buildAgenda();
+        // Format 2 histories hold the last crawl too: read alike (history()), nothing to change.
+        if (format != null && format[0] < Keys.AGENDA_FORMAT) buildAgenda();
         rocks.db.put(rocks.meta, writeOptions, Keys.FORMAT, new byte[] {(byte) Keys.FORMAT_VERSION});
       }
       return null;
@@ -510,14 +512,36 @@ public final class RocksCrawlStore implements CrawlStore {
     return call(() -> writes.read(url));
   }
 
+  /**
+   * {@inheritDoc} The history family's entries with the URL record's last crawl in its place (not in
+   * that family since format 3; a format-2 store has it there too, under the same key), both read from
+   * one snapshot.
+   */
   @Override
   public List<CrawlRecord> history(String url) {
     byte[] prefix = Keys.historyPrefix(url);
     return call(() -> {
-      List<CrawlRecord> history = new ArrayList<>();
-      scan(rocks.history, prefix, Keys.prefixEnd(prefix), Integer.MAX_VALUE,
-          (key, value) -> history.add(Values.decodeCrawl(url, value)));
-      return history;
+      Snapshot snapshot = rocks.db.getSnapshot();
+      try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+        List<byte[]> keys = new ArrayList<>();
+        List<CrawlRecord> history = new ArrayList<>();
+        scan(rocks.history, prefix, Keys.prefixEnd(prefix), Integer.MAX_VALUE, snapshot, (key, value) -> {
+          keys.add(key);
+          history.add(Values.decodeCrawl(url, value));
+        });
+        byte[] value = rocks.db.get(rocks.urls, options, Keys.url(url));
+        UrlRecord record = value == null ? null : Values.decodeUrl(url, value);
+        if (record != null && record.lastCrawl().isPresent()) {
+          CrawlRecord last = record.lastCrawl().get();
+          byte[] lastKey = Keys.history(url, last.fetchedAt(), record.fetchCount());
+          int at = 0;
+          while (at < keys.size() && Arrays.compareUnsigned(keys.get(at), lastKey) < 0) at++;
+          if (at == keys.size() || !Arrays.equals(keys.get(at), lastKey)) history.add(at, last);
+        }
+        return history;
+      } finally {
+        rocks.db.releaseSnapshot(snapshot);
+      }
     });
   }
 
@@ -669,14 +693,22 @@ public final class RocksCrawlStore implements CrawlStore {
   /** Visits up to {@code limit} entries in [from, to). */
   private void scan(ColumnFamilyHandle family, byte[] from, byte[] to, int limit,
       EntryVisitor visitor) throws RocksDBException {
+    scan(family, from, to, limit, null, visitor);
+  }
+
+  /** {@link #scan} as of {@code snapshot} (null: now). */
+  private void scan(ColumnFamilyHandle family, byte[] from, byte[] to, int limit, Snapshot snapshot,
+      EntryVisitor visitor) throws RocksDBException {
     try (Slice upper = new Slice(to);
-        ReadOptions options = new ReadOptions().setIterateUpperBound(upper);
-        RocksIterator it = rocks.db.newIterator(family, options)) {
-      int seen = 0;
-      for (it.seek(from); it.isValid() && seen < limit; it.next(), seen++) {
-        visitor.visit(it.key(), it.value());
+        ReadOptions options = new ReadOptions().setIterateUpperBound(upper)) {
+      if (snapshot != null) options.setSnapshot(snapshot);
+      try (RocksIterator it = rocks.db.newIterator(family, options)) {
+        int seen = 0;
+        for (it.seek(from); it.isValid() && seen < limit; it.next(), seen++) {
+          visitor.visit(it.key(), it.value());
+        }
+        it.status();
       }
-      it.status();
     }
   }
 

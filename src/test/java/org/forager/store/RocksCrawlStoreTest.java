@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BrokenBarrierException;
@@ -48,6 +49,67 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     assertThrows(IllegalArgumentException.class,
         () -> store.recordAll(List.of(refusal(refused), refusal("https://a.example/private/nul\0"))));
     assertEquals(0, store.url(refused).orElseThrow().fetchCount());
+  }
+
+  /** Issue 15: a URL's last crawl is its record's; the history family holds only the crawls before it. */
+  @Test
+  void theHistoryFamilyHoldsEveryCrawlButTheLast() throws Exception {
+    String u = "https://a.example/p";
+    store.addCandidates(List.of(seed(u)));
+    CrawlRecord first = crawl(u, T0, T0.plus(Duration.ofDays(1)));
+    store.record(first, List.of());
+    assertEquals(0, historyEntries(u), "crawled once: no entry");
+    assertEquals(List.of(first), store.history(u));
+    CrawlRecord second = crawl(u, T0.plus(Duration.ofDays(1)), T0.plus(Duration.ofDays(2)));
+    store.record(second, List.of());
+    assertEquals(1, historyEntries(u), "the first crawl moved there");
+    assertEquals(List.of(first, second), store.history(u));
+    reopen();
+    assertEquals(List.of(first, second), store.history(u));
+  }
+
+  /** A format-2 store has a URL's last crawl in the history family too: read once, in its place. */
+  @Test
+  void aFormatTwoHistoryReadsTheSame() throws Exception {
+    String u = "https://a.example/p";
+    store.addCandidates(List.of(seed(u)));
+    CrawlRecord first = crawl(u, T0, T0.plus(Duration.ofDays(1)));
+    CrawlRecord second = crawl(u, T0.plus(Duration.ofDays(1)), T0.plus(Duration.ofDays(2)));
+    store.record(first, List.of());
+    store.record(second, List.of());
+    rocks().db.put(rocks().history, Keys.history(u, second.fetchedAt(), 2), Values.encodeCrawl(second));
+    rocks().db.put(rocks().meta, Keys.FORMAT, new byte[] {2});
+    reopen();
+    assertEquals(List.of(first, second), store.history(u));
+    assertArrayEquals(new byte[] {3}, rocks().db.get(rocks().meta, Keys.FORMAT));
+    CrawlRecord third = crawl(u, T0.plus(Duration.ofDays(2)), T0.plus(Duration.ofDays(3)));
+    store.record(third, List.of());
+    assertEquals(List.of(first, second, third), store.history(u));
+    assertEquals(2, historyEntries(u));
+  }
+
+  /** A crawl whose clock went back sorts before the earlier ones, as its history entry always did. */
+  @Test
+  void aLastCrawlWithAnEarlierTimeIsReadInItsKeysPlace() {
+    String u = "https://a.example/p";
+    store.addCandidates(List.of(seed(u)));
+    CrawlRecord first = crawl(u, T0.plus(Duration.ofDays(1)), T0.plus(Duration.ofDays(2)));
+    CrawlRecord second = crawl(u, T0, T0.plus(Duration.ofDays(3)));
+    store.record(first, List.of());
+    store.record(second, List.of());
+    assertEquals(List.of(second, first), store.history(u));
+  }
+
+  private int historyEntries(String url) throws Exception {
+    byte[] prefix = Keys.historyPrefix(url);
+    int n = 0;
+    try (org.rocksdb.RocksIterator it = rocks().db.newIterator(rocks().history)) {
+      for (it.seek(prefix); it.isValid() && Arrays.equals(prefix, 0, prefix.length, it.key(), 0,
+          Math.min(prefix.length, it.key().length)); it.next()) {
+        n++;
+      }
+    }
+    return n;
   }
 
   @Test
@@ -175,15 +237,15 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     store.settle(A, Optional.empty());
     reopen();
     assertEquals(List.of(AgendaEntry.newWork(B)), store.agenda(T0, Optional.empty(), 10), "built once, not again");
-    assertArrayEquals(new byte[] {2}, ((RocksCrawlStore) store).database().db.get(rocks().meta, Keys.FORMAT));
+    assertArrayEquals(new byte[] {3}, ((RocksCrawlStore) store).database().db.get(rocks().meta, Keys.FORMAT));
   }
 
   @Test
   void aStoreOfAnUnknownLaterFormatIsRefused() throws Exception {
-    rocks().db.put(rocks().meta, Keys.FORMAT, new byte[] {3});
+    rocks().db.put(rocks().meta, Keys.FORMAT, new byte[] {4});
     store.close();
     StoreException e = assertThrows(StoreException.class, () -> RocksCrawlStore.open(dir.resolve("store")));
-    assertTrue(e.getMessage().contains("unknown store format [3]"), e.getMessage());
+    assertTrue(e.getMessage().contains("unknown store format [4]"), e.getMessage());
     store = openStore(dir.resolve("other"));
   }
 
