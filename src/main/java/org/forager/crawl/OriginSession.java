@@ -192,6 +192,24 @@ final class OriginSession {
 
   void log(CrawlAction action) {
     ctx.outputs().log().write(action);
+    counted(action);
+  }
+
+  /**
+   * Logs an action whose store write follows in this turn: its line reaches the operating system
+   * with {@link #handOverLog}, which the caller makes before that write (the log comes first).
+   */
+  void logBeforeWrite(CrawlAction action) {
+    ctx.outputs().log().append(action);
+    counted(action);
+  }
+
+  /** Hands the lines {@link #logBeforeWrite} appended (this origin's and any other's) to the OS. */
+  void handOverLog() {
+    ctx.outputs().log().handOver();
+  }
+
+  private void counted(CrawlAction action) {
     ctx.outputs().summary().count(action);
     ctx.outputs().listener().action(action);
   }

@@ -52,7 +52,8 @@ final class PageStep {
 
   /**
    * Records a URL a gate refused: no request, a crawl action with the gate's outcome and reason. It is
-   * logged at once; its store write waits for the turn's next one ({@link #crawl}) or for
+   * logged at once (its line handed to the OS before its store write); its store write waits for the
+   * turn's next one ({@link #crawl}) or for
    * {@link #writeRefusals}, which the caller must call before anything reads the origin's URLs from
    * the store (until then the URL is still due there) and before its turn ends.
    */
@@ -64,7 +65,7 @@ final class PageStep {
         ctx.policy().recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
     // The log first: an action the log could not take (a full disk) must not be in the store alone.
     // A crash before the store write has it logged and still due: the next run refuses it again.
-    session.log(session.refusal(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
+    session.logBeforeWrite(session.refusal(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
     unwrittenRefusals.add(record);
     session.crawled.add(url);
   }
@@ -76,6 +77,7 @@ final class PageStep {
   void writeRefusals() {
     if (unwrittenRefusals.isEmpty()) return;
     try {
+      session.handOverLog();
       session.ctx.store().recordAll(unwrittenRefusals);
     } finally {
       unwrittenRefusals.clear();
@@ -175,13 +177,14 @@ final class PageStep {
     List<Candidate> admitted = ctx.run().origins().admit(session.origin, discovered);
     outOfScopeLinks += discovered.size() - admitted.size(); // past scope.max_origins
     // The log first: a request made is always in the log (the audit's evidence), even when the store
-    // or the log then fails; after a crash in between, the next run fetches the URL again.
-    session.log(session.sentTo(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status,
+    // or the log then fails; after a crash in between, the next run fetches the URL again. The lines
+    // reach the OS together, just before the store write (one system call, not one a line).
+    session.logBeforeWrite(session.sentTo(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status,
         contentType, Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
         session.politeness.delayMillis(),
         duplicateOf.map(first -> "duplicate of " + first).or(() -> OriginSession.reasonOf(result)), outOfScopeLinks),
         result));
-    for (CrawlAction target : outOfScopeTargets) session.log(target);
+    for (CrawlAction target : outOfScopeTargets) session.logBeforeWrite(target);
     outOfScopeTargets.clear();
     // Links to URLs of the origin crawled lately change nothing in the store: not sent there.
     List<Candidate> toStore = new ArrayList<>(admitted.size());
@@ -191,6 +194,7 @@ final class PageStep {
     // The store says what the URLs the origin holds next are once this page's candidates are in. The
     // turn's refusals go with the page's write, before it: one store call.
     try {
+      session.handOverLog();
       if (held.isEmpty() && unwrittenRefusals.isEmpty()) {
         ctx.store().record(record, toStore);
       } else {

@@ -17,8 +17,9 @@ import org.forager.config.CrawlConfig;
 
 /**
  * Appends one JSON object per crawl action to {@code logs/crawl.jsonl}. Each line is written whole
- * and handed to the operating system before {@link #write} returns, so a killed process leaves
- * complete lines only (at worst one torn last line). Thread-safe.
+ * and handed to the operating system before {@link #write} returns (an {@link #append}ed one at the
+ * next {@link #handOver}), so a killed process leaves complete lines only (at worst one torn last
+ * line). Thread-safe.
  *
  * <p>Rotation ({@link #open(Path, CrawlConfig.Log, Clock)}): once the live file reaches {@code
  * rotate_size}, after a whole line, it is finished into a gzipped part beside it and a new live file
@@ -146,15 +147,50 @@ public final class CrawlLog implements AutoCloseable {
   }
 
   /**
-   * Appends the action's line.
+   * Appends the action's line and hands it to the operating system, with any {@link #append}ed before.
    *
    * @throws UncheckedIOException naming the file when this or an earlier write failed
    */
   public synchronized void write(CrawlAction a) {
+    line(a);
+    handOverBuffered();
+  }
+
+  /**
+   * Appends the action's line to the buffer: it reaches the operating system with the next {@link
+   * #handOver} or {@link #write}, or earlier when the buffer (64 KiB) fills. For a caller that hands
+   * the log over before the store write its actions lead to, so that the log still comes first: one
+   * system call for a page's line and the turn's refusals instead of one a line.
+   *
+   * @throws UncheckedIOException naming the file when this or an earlier write failed
+   */
+  public synchronized void append(CrawlAction a) {
+    line(a);
+  }
+
+  /**
+   * Hands the lines {@link #append}ed so far to the operating system.
+   *
+   * @throws UncheckedIOException naming the file when this or an earlier write failed
+   */
+  public synchronized void handOver() {
     if (failed != null) throw failure(failed);
-    JsonGenerator json = sink.json;
+    handOverBuffered();
+  }
+
+  /** Hands the buffered lines to the operating system, and rotates when the file is full; caller holds the lock. */
+  private void handOverBuffered() {
     try {
-      json.writeStartObject();
+      sink.out.flush();
+      if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
+    } catch (IOException e) {
+      failed = e;
+      throw failure(e);
+    }
+  }
+
+  private void line(CrawlAction a) {
+    line(json -> {
       json.writeStringField("ts", a.ts().toString());
       json.writeStringField("kind", a.kind().name().toLowerCase(Locale.ROOT));
       json.writeStringField("url", a.url());
@@ -170,12 +206,7 @@ public final class CrawlLog implements AutoCloseable {
       json.writeNumberField("delay_ms", a.delayMillis());
       optional(json, "reason", a.reason());
       if (a.outOfScopeLinks() > 0) json.writeNumberField("out_of_scope_links", a.outOfScopeLinks());
-      json.writeEndObject();
-      endLine();
-    } catch (IOException e) {
-      failed = e;
-      throw failure(e);
-    }
+    });
   }
 
   /**
@@ -192,7 +223,7 @@ public final class CrawlLog implements AutoCloseable {
       optional(json, "target", c.target());
       if (c.delayMillis().isPresent()) json.writeNumberField("delay_ms", c.delayMillis().getAsLong());
       optional(json, "result", c.result());
-    });
+    });    handOverBuffered();
   }
 
   /**
@@ -206,7 +237,7 @@ public final class CrawlLog implements AutoCloseable {
       json.writeStringField("kind", "event");
       json.writeStringField("event", e.event());
       json.writeStringField("detail", e.detail());
-    });
+    });    handOverBuffered();
   }
 
   /** The fields of one line. */
@@ -214,7 +245,7 @@ public final class CrawlLog implements AutoCloseable {
     void write(JsonGenerator json) throws IOException;
   }
 
-  /** Writes one line of {@code fields}; caller holds the lock. */
+  /** Writes one line of {@code fields} into the buffer; caller holds the lock. */
   private void line(Fields fields) {
     if (failed != null) throw failure(failed);
     JsonGenerator json = sink.json;
@@ -222,19 +253,12 @@ public final class CrawlLog implements AutoCloseable {
       json.writeStartObject();
       fields.write(json);
       json.writeEndObject();
-      endLine();
+      json.flush();
+      sink.out.write('\n');
     } catch (IOException io) {
       failed = io;
       throw failure(io);
     }
-  }
-
-  /** Ends the line just written, hands it to the operating system, and rotates when the file is full. */
-  private void endLine() throws IOException {
-    sink.json.flush();
-    sink.out.write('\n');
-    sink.out.flush();
-    if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
   }
 
   /** Finishes the live file after a whole line and starts the next. */

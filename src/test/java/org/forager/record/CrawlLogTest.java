@@ -55,4 +55,39 @@ class CrawlLogTest {
         .getMessage(), "a later write fails the same way, without writing");
     log.close(); // quietly: the failure was reported once, by the write
   }
+
+  /** Issue 15: appended lines reach the file together, at the hand-over or with the next write. */
+  @Test
+  void appendedLinesReachTheFileAtTheHandOverOrTheNextWrite() throws Exception {
+    Path file = tmp.resolve("logs/crawl.jsonl");
+    try (CrawlLog log = CrawlLog.open(file)) {
+      log.append(action("http://a.example/1"));
+      log.append(action("http://a.example/2"));
+      assertEquals(0, Files.size(file), "kept in the buffer");
+      log.handOver();
+      assertEquals(2, Files.readAllLines(file).size());
+      log.append(action("http://a.example/3"));
+      log.write(action("http://a.example/4"));
+      List<String> lines = Files.readAllLines(file);
+      assertEquals(4, lines.size());
+      assertTrue(lines.get(2).contains("a.example/3") && lines.get(3).contains("a.example/4"), "in order");
+      log.append(action("http://a.example/5"));
+    }
+    assertEquals(5, Files.readAllLines(file).size(), "close hands over the rest");
+  }
+
+  @Test
+  void aHandOverToAFullDiskFailsNamingTheFile() throws Exception {
+    Path full = Path.of("/dev/full");
+    Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
+    Path file = Files.createDirectories(tmp.resolve("logs")).resolve("crawl.jsonl");
+    Files.createSymbolicLink(file, full);
+    CrawlLog log = CrawlLog.open(file);
+    log.append(action("http://a.example/1"));
+    String expected = "cannot write crawl log " + file + ": No space left on device";
+    assertEquals(expected, assertThrows(UncheckedIOException.class, log::handOver).getMessage());
+    assertEquals(expected, assertThrows(UncheckedIOException.class, () -> log.append(action("http://a.example/2")))
+        .getMessage(), "nothing more is taken");
+    log.close();
+  }
 }
