@@ -33,8 +33,6 @@ import org.apache.hc.core5.http.HttpVersion;
 import org.apache.hc.core5.http.ProtocolVersion;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
-import org.apache.hc.core5.pool.PoolReusePolicy;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.forager.config.CrawlConfig;
@@ -260,34 +258,32 @@ public final class HttpFetcher implements Fetcher {
     }
     // The policy is applied twice before a byte is sent: on the resolver's answer, and on the address
     // each socket is about to connect to.
-    return PolicyConnectionManagerBuilder.create(new PolicySockets(enforce))
-        .setDnsResolver(new PolicyDnsResolver(options.resolver(), enforce))
-        .setTlsSocketStrategy(TlsStrategies.of(options.verifyTls()))
-        .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
+    // One connection an origin (the crawl loop never has two requests in flight to one), at most
+    // maxConnections in all; when full, the least recently used idle connection is closed.
+    PolicyConnectionManager manager = new PolicyConnectionManager(new PolicySockets(enforce),
+        new PolicyDnsResolver(options.resolver(), enforce), TlsStrategies.of(options.verifyTls()),
+        ManagedHttpClientConnectionFactory.builder()
             // Bounded heads (line, field count, total bytes, time) and the strict status-line parser.
             .http1Config(ResponseHeadLimits.HTTP1_CONFIG)
             .responseParserFactory(new ResponseHeadLimits(options.fetchTimeout()))
-            .build())
-        .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
-        .setConnPoolPolicy(PoolReusePolicy.LIFO)
-        .setMaxConnPerRoute(1)
-        .setMaxConnTotal(options.maxConnections())
-        // Reads wait without a timeout (SO_TIMEOUT 0): on a virtual thread each read that waits with
-        // one schedules and cancels a timer in the carrier pool (~3 % of a crawl's CPU). The fetch's
-        // deadline alarm and, should it be lost, the sweeper end a read that waits too long. HttpCore
-        // defaults to 3 minutes, so 0 is set here, on the connection and on each request.
-        .setDefaultSocketConfig(SocketConfig.custom().setSoTimeout(Timeout.DISABLED).setTcpNoDelay(true).build())
-        .setDefaultConnectionConfig(ConnectionConfig.custom()
-            .setConnectTimeout(timeout) // once per connection, not per read
-            .setSocketTimeout(Timeout.DISABLED)
-            // A connection idle this long is checked before reuse (up to 1 ms): one the server
-            // closed while idle is replaced, not sent a request. Keep-alive timeouts are seconds,
-            // so a shorter idle rarely finds one closed; the close the check cannot see (in flight,
-            // or after the server read the request) costs one resend, see send().
-            .setValidateAfterInactivity(TimeValue.ofSeconds(1))
-            .setTimeToLive(TimeValue.ofMinutes(5))
-            .build())
-        .build();
+            .build(),
+        1, options.maxConnections());
+    // Reads wait without a timeout (SO_TIMEOUT 0): on a virtual thread each read that waits with
+    // one schedules and cancels a timer in the carrier pool (~3 % of a crawl's CPU). The fetch's
+    // deadline alarm and, should it be lost, the sweeper end a read that waits too long. HttpCore
+    // defaults to 3 minutes, so 0 is set here, on the connection and on each request.
+    manager.setDefaultSocketConfig(SocketConfig.custom().setSoTimeout(Timeout.DISABLED).setTcpNoDelay(true).build());
+    manager.setDefaultConnectionConfig(ConnectionConfig.custom()
+        .setConnectTimeout(timeout) // once per connection, not per read
+        .setSocketTimeout(Timeout.DISABLED)
+        // A connection idle this long is checked before reuse (up to 1 ms): one the server
+        // closed while idle is replaced, not sent a request. Keep-alive timeouts are seconds,
+        // so a shorter idle rarely finds one closed; the close the check cannot see (in flight,
+        // or after the server read the request) costs one resend, see send().
+        .setValidateAfterInactivity(TimeValue.ofSeconds(1))
+        .setTimeToLive(TimeValue.ofMinutes(5))
+        .build());
+    return manager;
   }
 
   @Override

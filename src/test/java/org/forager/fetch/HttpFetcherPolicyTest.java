@@ -207,8 +207,8 @@ class HttpFetcherPolicyTest {
    */
   @Test
   void theConnectionManagerConnectsOnlyThroughCheckedSockets() throws IOException {
-    try (var connections = PolicyConnectionManagerBuilder.create(new PolicySockets(true))
-            .setDnsResolver(SystemDefaultDnsResolver.INSTANCE).build();
+    try (var connections = new PolicyConnectionManager(new PolicySockets(true), SystemDefaultDnsResolver.INSTANCE,
+            TlsStrategies.of(true), null, 1, 8);
         CloseableHttpClient client = HttpClients.custom().setConnectionManager(connections)
             .disableAutomaticRetries().build()) {
       var e = assertThrows(IOException.class,
