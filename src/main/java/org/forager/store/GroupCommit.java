@@ -53,6 +53,10 @@ final class GroupCommit {
   private final LinkTargets targets;
   /** Which links are surely new, for the authorities being recorded: not looked up. */
   private final NewUrls newUrls = new NewUrls();
+  /** Where the origins' live due keys start. */
+  private final DueStarts dueStarts = new DueStarts();
+  /** The commit of the group being applied or written (the last one written between groups). */
+  private volatile long applying;
   /** The latest commit whose write returned: every lookup started later sees it. */
   private volatile long visible;
   private volatile long urlCount;
@@ -71,6 +75,20 @@ final class GroupCommit {
   /** The hints of new links (tests). */
   NewUrls newUrls() {
     return newUrls;
+  }
+
+  DueStarts dueStarts() {
+    return dueStarts;
+  }
+
+  /** The latest commit whose write returned. */
+  long visible() {
+    return visible;
+  }
+
+  /** The commit of the group being applied or written, or of the last one written. */
+  long applying() {
+    return applying;
   }
 
   /**
@@ -183,6 +201,7 @@ final class GroupCommit {
     for (WriteRequest next; group.size() < MAX_GROUP && (next = queue.poll()) != null; ) {
       group.add(next);
     }
+    applying = recent.latest() + 1;
     try (WriteBatch batch = new WriteBatch()) {
       Map<String, WriteRequest.Known> written = new HashMap<>();
       Set<String> newWork = new HashSet<>();
@@ -262,6 +281,7 @@ final class GroupCommit {
       batch.put(rocks.urls, pending.urlKey(), value);
       newUrls.added(pending.urlKey());
       batch.put(rocks.due, dueKey, Values.encodeDue(due));
+      dueStarts.put(pending.origin(), dueKey, applying);
       request.putsFresh(pending.origin(), dueKey, fresh);
       markNewWork(pending.origin(), batch, newWork);
       written.put(url, new WriteRequest.Known(fresh, due));
@@ -418,6 +438,7 @@ final class GroupCommit {
     byte[] dueKey = Keys.due(pending.origin(), next);
     batch.delete(rocks.due, Keys.due(pending.origin(), previous));
     batch.put(rocks.due, dueKey, Values.encodeDue(due));
+    dueStarts.put(pending.origin(), dueKey, applying);
     request.putsFresh(pending.origin(), dueKey, next);
     byte[] value = Values.encodeUrl(next);
     batch.put(rocks.urls, pending.urlKey(), value);
@@ -478,7 +499,9 @@ final class GroupCommit {
     UrlRecord next = previous.crawled(previous.fetchCount(), previous.lastCrawl(), move.dueAt());
     batch.delete(rocks.due, Keys.due(origin, previous));
     batch.put(rocks.urls, Keys.url(move.url()), Values.encodeUrl(next));
-    batch.put(rocks.due, Keys.due(origin, next), Values.encodeDue(known.get().validators()));
+    byte[] dueKey = Keys.due(origin, next);
+    batch.put(rocks.due, dueKey, Values.encodeDue(known.get().validators()));
+    dueStarts.put(origin, dueKey, applying);
     written.put(move.url(), new WriteRequest.Known(next, known.get().validators()));
     return true;
   }
@@ -525,7 +548,9 @@ final class GroupCommit {
       batch.put(rocks.history, Keys.history(url, last.fetchedAt(), previous.fetchCount()), Values.encodeCrawl(last));
     }
     if (request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);
-    batch.put(rocks.due, Keys.due(origin, next), Values.encodeDue(after));
+    byte[] dueKey = Keys.due(origin, next);
+    batch.put(rocks.due, dueKey, Values.encodeDue(after));
+    dueStarts.put(origin, dueKey, applying);
     written.put(url, new WriteRequest.Known(next, after));
     return known.isPresent() ? 0 : 1;
   }

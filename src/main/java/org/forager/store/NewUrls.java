@@ -57,8 +57,9 @@ final class NewUrls {
     private static final int DROPPED = 3;
 
     final String prefix;
-    private int state = REGISTERED;
-    private long[] table = new long[16];
+    // Written under the monitor; read without it by lacks(): see there.
+    private volatile int state = REGISTERED;
+    private volatile long[] table = new long[16];
     private int size;
 
     Authority(String prefix) {
@@ -98,12 +99,19 @@ final class NewUrls {
       return dropped;
     }
 
-    synchronized boolean lacks(long hash) {
-      if (state != COMPLETE) return false;
+    /**
+     * Without the monitor: every hash added before the asker read the visible commit was added before
+     * that commit's write was published, so it is in the table it reads (a grown table is filled before
+     * it is published); one added concurrently may be missed, and is corrected as written after.
+     */
+    boolean lacks(long hash) {
+      long[] table = this.table;
+      if (state != COMPLETE || table == null) return false;
       int mask = table.length - 1;
       for (int i = (int) (hash ^ (hash >>> 32)) & mask; ; i = (i + 1) & mask) {
-        if (table[i] == 0) return true;
-        if (table[i] == hash) return false;
+        long h = table[i];
+        if (h == 0) return true;
+        if (h == hash) return false;
       }
     }
 
