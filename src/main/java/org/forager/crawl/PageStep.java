@@ -148,12 +148,7 @@ final class PageStep {
             outcome = Outcome.NON_CANONICAL;
             offerTarget(discovered, canonical.get(), candidate.depth(), candidate.hops(), url, "canonical", fromSeed);
           } else {
-            for (String link : page.links()) {
-              int hops = ctx.policy().gatekeeper().scope().hopsTo(link, candidate.hops());
-              if (!offer(discovered, link, candidate.depth() + 1, hops, url) && !ctx.policy().gatekeeper().inScope(link, hops)) {
-                outOfScopeLinks++;
-              }
-            }
+            outOfScopeLinks = offerLinks(discovered, page.links(), candidate);
             outcome = noindex ? Outcome.NOINDEX : response.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED;
           }
         } else {
@@ -184,13 +179,8 @@ final class PageStep {
         session.politeness.delayMillis(),
         duplicateOf.map(first -> "duplicate of " + first).or(() -> OriginSession.reasonOf(result)), outOfScopeLinks),
         result));
-    for (CrawlAction target : outOfScopeTargets) session.logBeforeWrite(target);
-    outOfScopeTargets.clear();
-    // Links to URLs of the origin crawled lately change nothing in the store: not sent there.
-    List<Candidate> toStore = new ArrayList<>(admitted.size());
-    for (Candidate c : admitted) {
-      if (!session.crawled.contains(c.url())) toStore.add(c);
-    }
+    logOutOfScopeTargets();
+    List<Candidate> toStore = notCrawledLately(admitted);
     // The store says what the URLs the origin holds next are once this page's candidates are in. The
     // turn's refusals go with the page's write, before it: one store call.
     try {
@@ -207,6 +197,37 @@ final class PageStep {
     session.crawled.add(url);
     if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, admitted);
     session.wakeOtherOrigins(admitted);
+  }
+
+  /**
+   * Offers a page's links as candidates one level deeper; returns how many are out of scope. (Its own
+   * method, like the other loops of a page: a loop in {@link #crawl}, which a thousand origins wait in
+   * at the fetch when the JIT replaces it, had it compiled twice more on the stack.)
+   */
+  private int offerLinks(List<Candidate> discovered, List<String> links, DueCandidate from) {
+    CrawlContext ctx = session.ctx;
+    int outOfScope = 0;
+    for (String link : links) {
+      int hops = ctx.policy().gatekeeper().scope().hopsTo(link, from.hops());
+      if (!offer(discovered, link, from.depth() + 1, hops, from.url()) && !ctx.policy().gatekeeper().inScope(link, hops)) {
+        outOfScope++;
+      }
+    }
+    return outOfScope;
+  }
+
+  private void logOutOfScopeTargets() {
+    for (CrawlAction target : outOfScopeTargets) session.logBeforeWrite(target);
+    outOfScopeTargets.clear();
+  }
+
+  /** Links to URLs of the origin crawled lately change nothing in the store: not sent there. */
+  private List<Candidate> notCrawledLately(List<Candidate> admitted) {
+    List<Candidate> toStore = new ArrayList<>(admitted.size());
+    for (Candidate c : admitted) {
+      if (!session.crawled.contains(c.url())) toStore.add(c);
+    }
+    return toStore;
   }
 
   /**

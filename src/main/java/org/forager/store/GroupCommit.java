@@ -51,8 +51,6 @@ final class GroupCommit {
   private final RecentWrites recent = new RecentWrites();
   /** The URLs links pointed to lately, with the inlinks held in memory; changed under the lock only. */
   private final LinkTargets targets;
-  /** Which links are surely new, for the authorities being recorded: not looked up. */
-  private final NewUrls newUrls = new NewUrls();
   /** Where the origins' live due keys start. */
   private final DueStarts dueStarts = new DueStarts();
   /** The commit of the group being applied or written (the last one written between groups). */
@@ -70,11 +68,6 @@ final class GroupCommit {
 
   long urlCount() {
     return urlCount;
-  }
-
-  /** The hints of new links (tests). */
-  NewUrls newUrls() {
-    return newUrls;
   }
 
   DueStarts dueStarts() {
@@ -146,10 +139,7 @@ final class GroupCommit {
    * many URLs they added; rethrows the first failure (calls of an earlier group may be written).
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
-    for (WriteRequest request : requests) {
-      if (request.record.isPresent()) newUrls.load(rocks, Keys.url(request.record.get().url()));
-    }
-    WriteRequest.lookUpAll(rocks, visible, requests, targets, newUrls);
+    WriteRequest.lookUpAll(rocks, visible, requests, targets);
     Thread caller = Thread.currentThread();
     for (WriteRequest request : requests) request.waitedOnBy(caller);
     queue.addAll(requests);
@@ -216,7 +206,6 @@ final class GroupCommit {
         batch.put(rocks.meta, Keys.URL_COUNT,
             new ByteWriter(8).writeLongBigEndian(count).toByteArray());
         rocks.db.write(writeOptions, batch);
-        newUrls.written();
         urlCount = count;
         recent.add(written.keySet());
         visible = recent.latest();
@@ -226,14 +215,12 @@ final class GroupCommit {
       // Nothing of the group was written: the link targets must not keep what it changed in them.
       // What they held is lost, as in a crash (inlinks only).
       targets.clear();
-      newUrls.failed();
       for (WriteRequest request : group) request.fail(e);
     } finally {
       // An Error (out of memory) must not leave drained calls waiting for ever.
       for (WriteRequest request : group) {
         if (!request.done()) {
           targets.clear();
-          newUrls.failed();
           request.fail(new StoreException("the write of this call was aborted"));
         }
       }
@@ -279,7 +266,6 @@ final class GroupCommit {
       byte[] dueKey = Keys.due(pending.origin(), fresh);
       byte[] value = Values.encodeUrl(fresh);
       batch.put(rocks.urls, pending.urlKey(), value);
-      newUrls.added(pending.urlKey());
       batch.put(rocks.due, dueKey, Values.encodeDue(due));
       dueStarts.put(pending.origin(), dueKey, applying);
       request.putsFresh(pending.origin(), dueKey, fresh);
@@ -537,8 +523,6 @@ final class GroupCommit {
     Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
     byte[] key = Keys.url(url);
     batch.put(rocks.urls, key, Values.encodeUrl(next));
-    if (known.isEmpty()) newUrls.added(key);
-    newUrls.register(key);
     // Crawled now: the inlinks its entry held are in this record; a link to it is known without a lookup.
     targets.markCrawled(url, key, evicted -> writeBack(evicted, batch, written));
     // The history family keeps the crawls before the last (format 3): the last is this record's, and

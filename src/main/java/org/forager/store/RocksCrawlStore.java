@@ -640,11 +640,6 @@ public final class RocksCrawlStore implements CrawlStore {
     });
   }
 
-  /** The write path (tests). */
-  GroupCommit writes() {
-    return writes;
-  }
-
   /** The database underneath, for tests that must make what an older version wrote. */
   RocksDatabase database() {
     return rocks;

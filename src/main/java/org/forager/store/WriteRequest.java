@@ -40,8 +40,6 @@ final class WriteRequest {
   byte[][] found;
   /** A value of {@link #found}: the candidate was not looked up, its URL looked held. */
   static final byte[] SKIPPED = new byte[0];
-  /** A value of {@link #found} until the lookup's answers are in: not looked up, surely new ({@link NewUrls}). */
-  private static final byte[] NEW = new byte[0];
   /** A call that writes held inlinks ({@link LinkTargets#drain}), and nothing else. */
   boolean drainsHeld;
   /** A {@link #drainsHeld} call: whether inlinks are still held after it; set with its group's write. */
@@ -127,17 +125,17 @@ final class WriteRequest {
    * candidates {@code targets} may hold.
    */
   void lookUp(RocksDatabase rocks, long commit, LinkTargets targets) throws RocksDBException {
-    lookUpAll(rocks, commit, List.of(this), targets, null);
+    lookUpAll(rocks, commit, List.of(this), targets);
   }
 
   /**
    * {@link #lookUp} of several calls with one {@code multiGet} (a short one costs mostly its call:
    * issue 15, a turn's refusals).
    */
-  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests, LinkTargets targets,
-      NewUrls newUrls) throws RocksDBException {
+  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests, LinkTargets targets)
+      throws RocksDBException {
     List<byte[]> keys = new ArrayList<>();
-    for (WriteRequest request : requests) request.addKeys(keys, targets, newUrls);
+    for (WriteRequest request : requests) request.addKeys(keys, targets);
     List<byte[]> values = keys.isEmpty() ? List.of()
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
     int offset = 0;
@@ -147,10 +145,9 @@ final class WriteRequest {
   /**
    * Adds the keys this call looks up: the updated URL's first, unless {@code targets} seem to hold its
    * record, then the candidates' that {@code targets} do not seem to hold (those are marked {@link
-   * #SKIPPED} now) and {@code newUrls} (when given) does not know to be new (those are marked
-   * {@link #NEW}: as if looked up and not found).
+   * #SKIPPED} now).
    */
-  private void addKeys(List<byte[]> keys, LinkTargets targets, NewUrls newUrls) {
+  private void addKeys(List<byte[]> keys, LinkTargets targets) {
     updatedSkipped = false;
     updated().ifPresent(url -> {
       byte[] key = Keys.url(url);
@@ -165,8 +162,6 @@ final class WriteRequest {
       Pending pending = candidates.get(i);
       if (targets.mayHold(pending.candidate().url(), pending.urlKey())) {
         found[i] = SKIPPED;
-      } else if (newUrls != null && newUrls.surelyNew(pending.urlKey())) {
-        found[i] = NEW;
       } else {
         keys.add(pending.urlKey());
       }
@@ -182,11 +177,7 @@ final class WriteRequest {
     Optional<String> updated = updated();
     byte[] updatedValue = updated.isPresent() && !updatedSkipped ? values.get(offset++) : null;
     for (int i = 0; i < found.length; i++) {
-      if (found[i] == NEW) {
-        found[i] = null;
-      } else if (found[i] != SKIPPED) {
-        found[i] = values.get(offset++);
-      }
+      if (found[i] != SKIPPED) found[i] = values.get(offset++);
     }
     recorded = updatedValue != null ? Optional.of(read(rocks, updated.get(), updatedValue)) : Optional.empty();
     return offset;
