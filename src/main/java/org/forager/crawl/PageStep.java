@@ -53,9 +53,9 @@ final class PageStep {
   /**
    * Records a URL a gate refused: no request, a crawl action with the gate's outcome and reason. It is
    * logged at once (its line handed to the OS before its store write); its store write waits for the
-   * turn's next one ({@link #crawl}) or for
-   * {@link #writeRefusals}, which the caller must call before anything reads the origin's URLs from
-   * the store (until then the URL is still due there) and before its turn ends.
+   * turn's next one ({@link #crawl}) or for {@link #writeRefusals}, which the caller must call before
+   * anything reads the origin's URLs from the store (until then the URL is still due there) and before
+   * its turn ends.
    */
   void refuse(PendingUrl pending, Verdict.Rejected rejected) {
     CrawlContext ctx = session.ctx;

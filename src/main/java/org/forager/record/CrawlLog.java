@@ -223,7 +223,8 @@ public final class CrawlLog implements AutoCloseable {
       optional(json, "target", c.target());
       if (c.delayMillis().isPresent()) json.writeNumberField("delay_ms", c.delayMillis().getAsLong());
       optional(json, "result", c.result());
-    });    handOverBuffered();
+    });
+    handOverBuffered();
   }
 
   /**
@@ -237,7 +238,8 @@ public final class CrawlLog implements AutoCloseable {
       json.writeStringField("kind", "event");
       json.writeStringField("event", e.event());
       json.writeStringField("detail", e.detail());
-    });    handOverBuffered();
+    });
+    handOverBuffered();
   }
 
   /** The fields of one line. */
