@@ -16,8 +16,8 @@ import org.apache.hc.core5.http.io.HttpConnectionFactory;
  * DetachedSocketFactory} (the policy's checked sockets) and the pool ({@link LruConnPool}: leases in
  * constant time). Everything else is the stock manager and operator. Uses HttpClient 5.5's
  * extension points marked internal (the manager's constructor taking a pool, {@link
- * DefaultHttpClientConnectionOperator}); {@code HttpFetcherPolicyTest} and {@code LruConnPoolTest}
- * fail if an upgrade stops them being used.
+ * DefaultHttpClientConnectionOperator}): an upgrade that removes them fails the build, and {@code
+ * HttpFetcherPolicyTest} fails if the sockets stop being ours.
  */
 final class PolicyConnectionManager extends PoolingHttpClientConnectionManager {
 

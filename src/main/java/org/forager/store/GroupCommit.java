@@ -70,18 +70,17 @@ final class GroupCommit {
     return urlCount;
   }
 
-  DueStarts dueStarts() {
-    return dueStarts;
+  /**
+   * Where a scan of {@code origin}'s due keys seeks ({@link DueStarts}); call before opening its
+   * iterator, which must see every commit visible now.
+   */
+  DueStarts.Seek dueSeek(String origin, byte[] prefix) {
+    return dueStarts.seek(origin, prefix, visible, () -> applying);
   }
 
-  /** The latest commit whose write returned. */
-  long visible() {
-    return visible;
-  }
-
-  /** The commit of the group being applied or written, or of the last one written. */
-  long applying() {
-    return applying;
+  /** The scan that sought with {@code seek} found its first live key at {@code first}. */
+  void dueScanned(DueStarts.Seek seek, byte[] first) {
+    dueStarts.scanned(seek, first);
   }
 
   /**

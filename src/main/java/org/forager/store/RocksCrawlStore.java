@@ -375,9 +375,9 @@ public final class RocksCrawlStore implements CrawlStore {
     return call(() -> {
       List<DueCandidate> fresh = new ArrayList<>(Math.min(limit, 64));
       List<DueCandidate> recrawls = new ArrayList<>(Math.min(limit, 64));
-      // Past the deleted keys of the URLs taken since the origin's first scan (DueStarts); the visible
-      // commit is read before the iterator is opened.
-      DueStarts.Seek start = writes.dueStarts().seek(origin.toString(), prefix, writes.visible(), writes::applying);
+      // Past the deleted keys of the URLs taken since the origin's first scan (DueStarts); before the
+      // iterator is opened.
+      DueStarts.Seek start = writes.dueSeek(origin.toString(), prefix);
       // One iterator for both ranges (an iterator's making is most of a short scan's cost): bounded
       // by the cutoff's key, which is past every never-crawled key of the origin.
       try (Slice upper = new Slice(Keys.dueUpperBound(origin, cutoff));
@@ -386,7 +386,7 @@ public final class RocksCrawlStore implements CrawlStore {
         boolean atRecrawls = false; // where a seek to the first recrawl would put the iterator
         it.seek(start.from());
         byte[] first = it.isValid() ? it.key() : firstRecrawl;
-        writes.dueStarts().scanned(start, Arrays.compareUnsigned(first, firstRecrawl) < 0 ? first : firstRecrawl);
+        writes.dueScanned(start, Arrays.compareUnsigned(first, firstRecrawl) < 0 ? first : firstRecrawl);
         for (; it.isValid(); it.next()) {
           byte[] key = it.key();
           if (Arrays.compareUnsigned(key, firstRecrawl) >= 0) {
