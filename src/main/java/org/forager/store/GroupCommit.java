@@ -1,7 +1,9 @@
 package org.forager.store;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
@@ -124,6 +126,16 @@ final class GroupCommit {
     }
   }
 
+  /** How many raises the link targets hold (tests). */
+  int heldRaiseCount() {
+    lock.lock();
+    try {
+      return targets.raisedCount();
+    } finally {
+      release();
+    }
+  }
+
   /** Runs one call: its lookups, then its share of a group write; returns how many URLs it added. */
   int submit(WriteRequest request) throws RocksDBException {
     return submitAll(List.of(request));
@@ -224,6 +236,43 @@ final class GroupCommit {
         }
       }
     }
+  }
+
+  /**
+   * The raises {@code origin}'s never-crawled URLs hold ({@link LinkTargets#raise}) that a due scan of
+   * at most {@code limit} URLs may list, in due order, and which of the URLs the scan read ({@code
+   * scanned}) hold one: the due index has those at their older keys. Under the lock, unless the
+   * origin's bucket lists no raise.
+   */
+  Raises heldRaises(String origin, List<DueCandidate> scanned, int limit) {
+    int bucket = LinkTargets.bucketOf(origin);
+    if (!targets.mayHoldRaises(bucket)) return Raises.NONE;
+    byte[] originBytes = origin.getBytes(StandardCharsets.UTF_8);
+    Set<String> moved = new HashSet<>();
+    List<LinkTargets.Raised> raised;
+    lock.lock();
+    try {
+      for (DueCandidate c : scanned) if (targets.holdsRaise(c.url(), Keys.url(c.url()))) moved.add(c.url());
+      raised = targets.raisedIn(bucket, originBytes, limit);
+    } finally {
+      release();
+    }
+    List<Raise> raises = new ArrayList<>(raised.size());
+    for (LinkTargets.Raised r : raised) {
+      int hops = Values.decodeUrl(r.url(), r.value()).hops();
+      raises.add(new Raise(Keys.due(origin, Keys.newField(r.rank()), r.depth(), r.url()),
+          new DueCandidate(r.url(), r.depth(), Optional.empty(), Optional.empty(), 0, Ranking.dequantize(r.rank()), hops)));
+    }
+    raises.sort((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
+    return new Raises(raises, moved);
+  }
+
+  /** A raise held: the URL's due key now, and the candidate a due scan gives for it. */
+  record Raise(byte[] key, DueCandidate due) {}
+
+  /** What a due scan merges: the raises it may list, in due order, and the scanned URLs that hold one. */
+  record Raises(List<Raise> first, Set<String> moved) {
+    static final Raises NONE = new Raises(List.of(), Set.of());
   }
 
   /** Puts one call's writes in the batch; returns how many URLs it adds. */
@@ -373,9 +422,36 @@ final class GroupCommit {
       }
       return;
     }
-    UrlRecord stored = recordOf(targets.held(slot), written);
+    if (targets.raise(slot, rank, inlinks, LinkTargets.bucketOf(pending.origin()))) {
+      heldRaise(request, pending, slot);
+      return;
+    }
+    LinkTargets.Held held = targets.held(slot);
+    UrlRecord stored = recordOf(held, written);
     UrlRecord next = raised(stored, rank, inlinks);
-    targets.written(slot, next, writeRaised(request, pending, stored, next, batch, written));
+    byte[] previousKey = dueKeyOnDisk(pending.origin(), stored, held.writtenRank());
+    targets.written(slot, next, writeRaised(request, pending, previousKey, next, batch, written));
+  }
+
+  /**
+   * A raise held, not written (issue 15: three memtable entries, a record and a key to encode, each
+   * time an inlink's order of magnitude grew): the call's own held URLs see it now, due scans through
+   * {@link #heldRaises}; the entry's eviction, a drain or a write of its inlinks writes it, and a crawl
+   * of its URL deletes the key it has on disk. A process killed loses it, as it loses held inlinks.
+   */
+  private void heldRaise(WriteRequest request, Pending pending, int slot) throws RocksDBException {
+    if (!request.holdsFor(pending.origin())) return;
+    UrlRecord now = recordOf(targets.held(slot), Map.of());
+    request.putsFresh(pending.origin(), Keys.due(pending.origin(), now), now);
+  }
+
+  /**
+   * The due key a never-crawled URL has in the due index: its record's, or when its entry holds a raise
+   * ({@code writtenRank} not -1), the one of the priority written before.
+   */
+  private static byte[] dueKeyOnDisk(String origin, UrlRecord record, int writtenRank) {
+    if (writtenRank < 0) return Keys.due(origin, record);
+    return Keys.due(origin, Keys.newField(writtenRank), record.depth(), record.url());
   }
 
   /**
@@ -391,8 +467,14 @@ final class GroupCommit {
       int count = (int) Math.min(stored.inlinks() + 1L, Integer.MAX_VALUE);
       int rank = rankAt(pending, stored.depth(), count);
       if (rank > Ranking.quantize(stored.priority())) {
+        byte[] storedValue = Values.encodeUrl(stored);
+        if (targets.putRaised(stored, pending.urlKey(), storedValue, rank, count,
+            LinkTargets.bucketOf(pending.origin()), evicted -> writeBack(evicted, batch, written))) {
+          heldRaise(request, pending, targets.find(stored.url(), pending.urlKey()));
+          return;
+        }
         record = raised(stored, rank, count);
-        value = writeRaised(request, pending, stored, record, batch, written);
+        value = writeRaised(request, pending, Keys.due(pending.origin(), stored), record, batch, written);
         inlinks = 0;
       }
     }
@@ -416,12 +498,15 @@ final class GroupCommit {
         stored.lastCrawl(), stored.nextFetchAt(), Ranking.dequantize(rank), inlinks, stored.hops());
   }
 
-  /** Writes a never-crawled URL whose priority rose: its record, and its due key moved; the record's value. */
-  private byte[] writeRaised(WriteRequest request, Pending pending, UrlRecord previous, UrlRecord next,
+  /**
+   * Writes a never-crawled URL whose priority rose, when its entry cannot hold the raise: its record,
+   * and its due key moved from {@code previousKey}; the record's value.
+   */
+  private byte[] writeRaised(WriteRequest request, Pending pending, byte[] previousKey, UrlRecord next,
       WriteBatch batch, Map<String, WriteRequest.Known> written) throws RocksDBException {
     Values.DueEntry due = Values.DueEntry.none(next);
     byte[] dueKey = Keys.due(pending.origin(), next);
-    batch.delete(rocks.due, Keys.due(pending.origin(), previous));
+    batch.delete(rocks.due, previousKey);
     batch.put(rocks.due, dueKey, Values.encodeDue(due));
     dueStarts.put(pending.origin(), dueKey, applying);
     request.putsFresh(pending.origin(), dueKey, next);
@@ -441,6 +526,14 @@ final class GroupCommit {
       UrlRecord url = recordOf(held, written);
       byte[] value = Values.encodeUrl(url);
       batch.put(rocks.urls, held.key(), value);
+      if (held.raised()) {
+        // The raise it held, written: the due key moves from the priority written before.
+        String origin = CandidateBatch.origin(url.url());
+        byte[] dueKey = Keys.due(origin, url);
+        batch.delete(rocks.due, dueKeyOnDisk(origin, url, held.writtenRank()));
+        batch.put(rocks.due, dueKey, Values.encodeDue(Values.DueEntry.none(url)));
+        dueStarts.put(origin, dueKey, applying);
+      }
       written.put(url.url(), lookedUp(url));
       return new LinkTargets.Written(url, value);
     } catch (RocksDBException e) {
@@ -464,7 +557,8 @@ final class GroupCommit {
       if (known == null && value == null) throw new StoreException("crawl store at " + rocks.dir + ": no record for " + url);
       stored = known != null ? known.url() : Values.decodeUrl(url, value);
     }
-    return LinkTargets.withInlinks(stored, held.inlinks());
+    UrlRecord counted = LinkTargets.withInlinks(stored, held.inlinks());
+    return held.raised() ? raised(counted, held.rank(), counted.inlinks()) : counted;
   }
 
   /** A record as the lookup found it, with the due entry of a never-crawled URL (crawled ones are left alone). */
@@ -515,12 +609,17 @@ final class GroupCommit {
         Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));
     Values.DueEntry validators =
         known.map(WriteRequest.Known::validators).orElseGet(() -> Values.DueEntry.none(previous));
-    if (known.isPresent()) batch.delete(rocks.due, Keys.due(origin, previous));
+    byte[] key = Keys.url(url);
+    if (known.isPresent()) {
+      // A raise its entry holds was never written: the due index has the key of the priority before.
+      int slot = previous.fetchCount() == 0 ? targets.find(url, key) : -1;
+      int writtenRank = slot >= 0 && !targets.isCrawled(slot) ? targets.writtenRank(slot) : -1;
+      batch.delete(rocks.due, dueKeyOnDisk(origin, previous, writtenRank));
+    }
     int fetchCount = previous.fetchCount() + 1;
     request.firstCrawl = fetchCount == 1;
     UrlRecord next = previous.crawled(fetchCount, Optional.of(crawl), crawl.nextFetchAt());
     Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
-    byte[] key = Keys.url(url);
     batch.put(rocks.urls, key, Values.encodeUrl(next));
     // Crawled now: the inlinks its entry held are in this record; a link to it is known without a lookup.
     targets.markCrawled(url, key, evicted -> writeBack(evicted, batch, written));

@@ -39,9 +39,14 @@ final class HeldDue {
     }
   }
 
+  /** Whether puts of {@code origin}'s URLs may change what is held. */
+  boolean isOf(String origin) {
+    return keys.length > 0 && origin.equals(this.origin);
+  }
+
   /** A never-crawled URL of {@code origin} put at {@code dueKey}. */
   void put(String origin, byte[] dueKey, UrlRecord url) {
-    if (keys.length == 0 || !origin.equals(this.origin)) return;
+    if (!isOf(origin)) return;
     if (Arrays.compareUnsigned(dueKey, keys[keys.length - 1]) > 0) return; // after all held: not theirs
     if (puts.isEmpty()) puts = new ArrayList<>();
     puts.add(new Put(dueKey, new DueCandidate(url.url(), url.depth(), Optional.empty(), Optional.empty(), 0,

@@ -1,6 +1,8 @@
 package org.forager.store;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -11,12 +13,16 @@ import java.util.function.Function;
  * cost no lookup and no write (issue 15: each link to a known URL read its record, and wrote it back
  * with one more inlink while it was uncrawled: about 15 % of a crawl's CPU).
  *
- * <p>A never-crawled URL's record is written again only when its priority changes (its place in the
- * due order), when it is crawled (the held inlinks go into that record), when it holds many inlinks
- * ({@link #mustWrite}), when its entry is evicted, and by {@link #drain} (the store's close and full
- * reads). So a process killed loses at most the inlinks counted since a URL's record was last
- * written: never a URL, never an order the store showed. While a URL has an entry, the entry is the
- * truth about its inlinks, ahead of the URL table; a crawled URL stays crawled, so its entry needs no
+ * <p>A never-crawled URL's record is written again only when it is crawled (the held inlinks go into
+ * that record), when it holds many inlinks ({@link #mustWrite}), when its entry is evicted, and by
+ * {@link #drain} (the store's close and full reads). A link that raises its priority is held too
+ * ({@link #raise}): the entry keeps the priority it rose to beside the one its record and due key
+ * have on disk, and sits in a list of its origin's bucket so that a due scan finds it and shows the
+ * URL at its new place; the raise is written, its due key moved, with the entry's other holdings, or
+ * never if the URL is crawled first (its crawl deletes the older key). So a process killed loses at
+ * most the inlinks and the raise held since a URL's record was last written: never a URL, and each
+ * URL's record and due key on disk agree. While a URL has an entry, the entry is the truth about its
+ * inlinks and priority, ahead of the URL table; a crawled URL stays crawled, so its entry needs no
  * more than its URL.
  *
  * <p>Set-associative: {@value #WAYS} entries a set, chosen by the URL's {@link String#hashCode}
@@ -42,7 +48,7 @@ final class LinkTargets {
   /** Bytes of an entry's slot for its URL key and record value. */
   static final int SLOT_BYTES = 192;
   /** Heap bytes of an entry: its slot and its primitive fields. */
-  static final int ENTRY_BYTES = SLOT_BYTES + 20;
+  static final int ENTRY_BYTES = SLOT_BYTES + 34;
   /** Sets of a new table; it doubles when three quarters full. */
   private static final int FIRST_SETS = 512;
   /** {@link #valueLengths} of a never-crawled URL whose value is not in its slot (too long). */
@@ -64,13 +70,44 @@ final class LinkTargets {
   private char[] depths;
   /** Inlinks counted beyond the record's. */
   private int[] held;
+  /**
+   * The priority of a never-crawled entry's record as the URL table has it, and so its due key's:
+   * below {@link #ranks} while the entry holds a raise (its priority rose, not written yet).
+   */
+  private char[] writtenRanks;
+  /**
+   * The entries holding a raise, in doubly linked lists by their origin's bucket ({@link #bucketOf}),
+   * so that a due scan finds an origin's raises: the first of a bucket, each one's next and previous
+   * (-1: none), and each one's bucket.
+   */
+  private int[] raisedHeads;
+  private int[] nextRaised;
+  private int[] previousRaised;
+  private int[] raisedBuckets;
   private boolean[] used;
+
+  /** Buckets of the lists of entries holding a raise. */
+  static final int RAISED_BUCKETS = 4096;
 
   /**
    * What an entry held, for its URL's record to be written: its key, its record's value as the URL
-   * table has it (null when the entry did not keep it) and the URL's inlinks in all.
+   * table has it (null when the entry did not keep it), the URL's inlinks in all, and when it holds a
+   * raise the priority it rose to ({@code rank}) and the one its record and due key have on disk
+   * ({@code writtenRank}); both -1 otherwise.
    */
-  record Held(byte[] key, byte[] value, int inlinks) {}
+  record Held(byte[] key, byte[] value, int inlinks, int rank, int writtenRank) {
+
+    Held(byte[] key, byte[] value, int inlinks) {
+      this(key, value, inlinks, -1, -1);
+    }
+
+    boolean raised() {
+      return writtenRank >= 0;
+    }
+  }
+
+  /** An entry holding a raise, for a due scan: its URL, record value (as written), depth and priority now. */
+  record Raised(String url, byte[] value, int depth, int rank) {}
 
   /** A table of at most {@code capacity} entries, rounded up to a whole set; it starts smaller. */
   LinkTargets(int capacity) {
@@ -89,12 +126,18 @@ final class LinkTargets {
     ranks = new char[entries];
     depths = new char[entries];
     held = new int[entries];
+    writtenRanks = new char[entries];
+    nextRaised = new int[entries];
+    previousRaised = new int[entries];
+    raisedBuckets = new int[entries];
+    raisedHeads = new int[RAISED_BUCKETS];
+    Arrays.fill(raisedHeads, -1);
     used = new boolean[entries];
     size = 0;
   }
 
   /**
-   * Entries for a twelfth of the heap at most (a 240 MiB heap: about 99,000 entries, 20 MiB), between
+   * Entries for a twelfth of the heap at most (a 240 MiB heap: about 92,800 entries, 20 MiB), between
    * 4,096 and 2^20.
    */
   static int defaultCapacity() {
@@ -191,7 +234,122 @@ final class LinkTargets {
 
   /** What a never-crawled entry holds now, for its record to be written. */
   Held held(int slot) {
-    return new Held(key(slot), value(slot), total(slot));
+    return raised(slot)
+        ? new Held(key(slot), value(slot), total(slot), ranks[slot], writtenRanks[slot])
+        : new Held(key(slot), value(slot), total(slot));
+  }
+
+  /** Whether a never-crawled entry holds a raise. */
+  private boolean raised(int slot) {
+    return valueLengths[slot] != 0 && ranks[slot] != writtenRanks[slot];
+  }
+
+  /** A never-crawled entry's priority in the URL table when it holds a raise, else -1. */
+  int writtenRank(int slot) {
+    return raised(slot) ? writtenRanks[slot] : -1;
+  }
+
+  /** The bucket of the lists of raised entries that {@code origin}'s go in. */
+  static int bucketOf(String origin) {
+    int h = origin.hashCode() * 0x9E3779B9;
+    return (h ^ (h >>> 16)) & (RAISED_BUCKETS - 1);
+  }
+
+  /**
+   * The entry's never-crawled URL rose to {@code rank} with {@code inlinks} in all, a raise held (its
+   * record and due key left as written); {@code bucket} is its origin's. False, and nothing changed,
+   * when the entry does not keep its record's value (the raise must be written).
+   */
+  boolean raise(int slot, int rank, int inlinks, int bucket) {
+    if (valueLengths[slot] == NOT_KEPT || valueLengths[slot] == 0) return false;
+    boolean wasRaised = raised(slot);
+    ranks[slot] = (char) rank;
+    this.inlinks[slot] = inlinks;
+    held[slot] = 0;
+    if (!wasRaised) link(slot, bucket);
+    return true;
+  }
+
+  /**
+   * The first {@code limit} entries holding a raise of the origin whose URLs start with {@code origin}
+   * (UTF-8), in {@code bucket}: by priority, then depth (the due order but for the URL), and those
+   * ranking equal to the last of them too, so that the caller can order them by URL.
+   */
+  List<Raised> raisedIn(int bucket, byte[] origin, int limit) {
+    long[] order = new long[16];
+    int n = 0;
+    for (int slot = raisedHeads[bucket]; slot >= 0; slot = nextRaised[slot]) {
+      if (!ofOrigin(slot, origin)) continue;
+      if (n == order.length) order = Arrays.copyOf(order, 2 * n);
+      // Due order as a number: the priority's field, the depth, then the slot (below 2^24: 2^20 entries at most).
+      order[n++] = (long) (0xFFFF - ranks[slot]) << 40 | (long) depths[slot] << 24 | slot;
+    }
+    Arrays.sort(order, 0, n);
+    int take = Math.min(n, limit);
+    while (take < n && take > 0 && order[take] >>> 24 == order[take - 1] >>> 24) take++;
+    List<Raised> raised = new ArrayList<>(take);
+    for (int i = 0; i < take; i++) {
+      int slot = (int) (order[i] & 0xFFFFFF);
+      raised.add(new Raised(Keys.url(key(slot)), value(slot), depths[slot], ranks[slot]));
+    }
+    return raised;
+  }
+
+  /** Whether the entry's URL is of {@code origin}: its key starts with it and the authority ends there. */
+  private boolean ofOrigin(int slot, byte[] origin) {
+    int length = keyLengths[slot];
+    int at = offset(slot);
+    if (length < origin.length || !Arrays.equals(slots, at, at + origin.length, origin, 0, origin.length)) return false;
+    if (length == origin.length) return true;
+    byte next = slots[at + origin.length];
+    return next == '/' || next == '?' || next == '#';
+  }
+
+  /** Whether {@code url} (key {@code key}) has an entry holding a raise; the entry's use is not noted. */
+  boolean holdsRaise(String url, byte[] key) {
+    int code = url.hashCode();
+    int first = firstSlot(code, sets);
+    for (int i = first; i < first + WAYS; i++) {
+      if (codes[i] == code && keyLengths[i] == key.length
+          && Arrays.equals(slots, offset(i), offset(i) + key.length, key, 0, key.length)) {
+        return raised(i);
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code bucket} may list entries holding a raise: a hint, without the lock. */
+  boolean mayHoldRaises(int bucket) {
+    return raisedHeads[bucket] >= 0;
+  }
+
+  private void link(int slot, int bucket) {
+    int head = raisedHeads[bucket];
+    nextRaised[slot] = head;
+    previousRaised[slot] = -1;
+    if (head >= 0) previousRaised[head] = slot;
+    raisedHeads[bucket] = slot;
+    raisedBuckets[slot] = bucket;
+  }
+
+  /** Takes a raised entry out of its list: its raise is written, or its URL crawled, or it is let go. */
+  private void unlink(int slot) {
+    int next = nextRaised[slot];
+    int previous = previousRaised[slot];
+    if (previous >= 0) nextRaised[previous] = next;
+    else raisedHeads[raisedBuckets[slot]] = next;
+    if (next >= 0) previousRaised[next] = previous;
+  }
+
+  /** Whether a never-crawled entry must be written before it is let go: it holds inlinks, or a raise. */
+  private boolean mustWriteOnEviction(int slot) {
+    return valueLengths[slot] != 0 && (held[slot] > 0 || ranks[slot] != writtenRanks[slot]);
+  }
+
+  /** What letting an entry go costs: the inlinks it holds, and one for a raise. */
+  private int evictionCost(int slot) {
+    if (valueLengths[slot] == 0) return 0; // crawled: nothing to write
+    return held[slot] + (ranks[slot] != writtenRanks[slot] ? 1 : 0);
   }
 
   /** One more inlink, held. */
@@ -201,6 +359,7 @@ final class LinkTargets {
 
   /** The entry's never-crawled URL was written as {@code record}, {@code value} encoded: nothing held any more. */
   void written(int slot, UrlRecord record, byte[] value) {
+    if (raised(slot)) unlink(slot);
     keepValue(slot, value);
     setRecord(slot, record, 0);
   }
@@ -213,6 +372,7 @@ final class LinkTargets {
   void markCrawled(String url, byte[] key, Consumer<Held> write) {
     int slot = find(url, key);
     if (slot >= 0) {
+      if (raised(slot)) unlink(slot); // its crawl deletes the due key it had on disk
       valueLengths[slot] = 0;
       held[slot] = 0;
       return;
@@ -236,6 +396,20 @@ final class LinkTargets {
     return true;
   }
 
+  /**
+   * Gives a never-crawled URL without an entry one holding a raise: {@code record} as the URL table has
+   * it ({@code value} encoded), risen to {@code rank} with {@code inlinks} in all; {@code bucket} is its
+   * origin's. False, and nothing done, when its key and value do not both fit a slot.
+   */
+  boolean putRaised(UrlRecord record, byte[] key, byte[] value, int rank, int inlinks, int bucket,
+      Consumer<Held> write) {
+    if (!fits(key.length) || key.length + value.length > SLOT_BYTES) return false;
+    int slot = place(record.url().hashCode(), key, write);
+    keepValue(slot, value);
+    setRecord(slot, record, 0);
+    return raise(slot, rank, inlinks, bucket);
+  }
+
   private static boolean fits(int keyLength) {
     return keyLength > 0 && keyLength <= SLOT_BYTES;
   }
@@ -246,8 +420,9 @@ final class LinkTargets {
     int slot = victim(firstSlot(code, sets));
     if (keyLengths[slot] == 0) {
       size++;
-    } else if (valueLengths[slot] != 0 && held[slot] > 0) {
+    } else if (mustWriteOnEviction(slot)) {
       write.accept(held(slot));
+      if (raised(slot)) unlink(slot);
     }
     codes[slot] = code;
     keyLengths[slot] = (char) key.length;
@@ -271,6 +446,8 @@ final class LinkTargets {
     char[] oldRanks = ranks;
     char[] oldDepths = depths;
     int[] oldHeld = held;
+    char[] oldWrittenRanks = writtenRanks;
+    int[] oldBuckets = raisedBuckets;
     boolean[] oldUsed = used;
     allocate(Math.min(sets * 2, maxSets));
     for (int i = 0; i < oldCodes.length; i++) {
@@ -279,12 +456,14 @@ final class LinkTargets {
       int first = firstSlot(oldCodes[i], sets);
       for (int j = first; j < first + WAYS && slot < 0; j++) if (keyLengths[j] == 0) slot = j;
       if (slot < 0) {
-        if (oldValueLengths[i] != 0 && oldHeld[i] > 0) {
+        boolean raised = oldValueLengths[i] != 0 && oldRanks[i] != oldWrittenRanks[i];
+        if (oldValueLengths[i] != 0 && (oldHeld[i] > 0 || raised)) {
           int from = i * SLOT_BYTES;
           byte[] key = Arrays.copyOfRange(oldSlots, from, from + oldKeyLengths[i]);
           byte[] value = oldValueLengths[i] == NOT_KEPT ? null
               : Arrays.copyOfRange(oldSlots, from + oldKeyLengths[i], from + oldKeyLengths[i] + oldValueLengths[i]);
-          write.accept(new Held(key, value, (int) Math.min(Integer.MAX_VALUE, (long) oldInlinks[i] + oldHeld[i])));
+          int inlinks = (int) Math.min(Integer.MAX_VALUE, (long) oldInlinks[i] + oldHeld[i]);
+          write.accept(raised ? new Held(key, value, inlinks, oldRanks[i], oldWrittenRanks[i]) : new Held(key, value, inlinks));
         }
         continue;
       }
@@ -296,6 +475,8 @@ final class LinkTargets {
       ranks[slot] = oldRanks[i];
       depths[slot] = oldDepths[i];
       held[slot] = oldHeld[i];
+      writtenRanks[slot] = oldWrittenRanks[i];
+      if (oldValueLengths[i] != 0 && oldRanks[i] != oldWrittenRanks[i]) link(slot, oldBuckets[i]);
       used[slot] = oldUsed[i];
       size++;
     }
@@ -313,6 +494,7 @@ final class LinkTargets {
   private void setRecord(int slot, UrlRecord record, int heldInlinks) {
     inlinks[slot] = record.inlinks();
     ranks[slot] = (char) Ranking.quantize(record.priority());
+    writtenRanks[slot] = ranks[slot];
     depths[slot] = (char) record.depth();
     held[slot] = heldInlinks;
   }
@@ -341,13 +523,13 @@ final class LinkTargets {
     for (int i = first; i < first + WAYS; i++) if (keyLengths[i] == 0) return i;
     int victim = -1;
     for (int i = first; i < first + WAYS; i++) {
-      if (!used[i] && (victim < 0 || held[i] < held[victim])) victim = i;
+      if (!used[i] && (victim < 0 || evictionCost(i) < evictionCost(victim))) victim = i;
     }
     if (victim >= 0) return victim;
     victim = first;
     for (int i = first; i < first + WAYS; i++) {
       used[i] = false;
-      if (held[i] < held[victim]) victim = i;
+      if (evictionCost(i) < evictionCost(victim)) victim = i;
     }
     return victim;
   }
@@ -359,7 +541,7 @@ final class LinkTargets {
   boolean drain(int limit, Function<Held, Written> write) {
     int drained = 0;
     for (int i = 0; i < codes.length; i++) {
-      if (keyLengths[i] == 0 || valueLengths[i] == 0 || held[i] == 0) continue;
+      if (keyLengths[i] == 0 || !mustWriteOnEviction(i)) continue;
       if (drained == limit) return true;
       Written done = write.apply(held(i));
       written(i, done.record(), done.value());
@@ -370,6 +552,13 @@ final class LinkTargets {
 
   /** A record written, and its value. */
   record Written(UrlRecord record, byte[] value) {}
+
+  /** How many entries hold a raise (tests). */
+  int raisedCount() {
+    int raisedEntries = 0;
+    for (int i = 0; i < codes.length; i++) if (keyLengths[i] != 0 && raised(i)) raisedEntries++;
+    return raisedEntries;
+  }
 
   /** How many inlinks the table holds in all (tests). */
   long heldTotal() {

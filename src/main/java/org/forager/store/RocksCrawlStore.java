@@ -374,7 +374,9 @@ public final class RocksCrawlStore implements CrawlStore {
     byte[] firstRecrawl = Keys.firstRecrawl(origin);
     return call(() -> {
       List<DueCandidate> fresh = new ArrayList<>(Math.min(limit, 64));
+      List<byte[]> freshKeys = new ArrayList<>(Math.min(limit, 64));
       List<DueCandidate> recrawls = new ArrayList<>(Math.min(limit, 64));
+      boolean freshLeft = false; // never-crawled keys past the limit may follow
       // Past the deleted keys of the URLs taken since the origin's first scan (DueStarts); before the
       // iterator is opened.
       DueStarts.Seek start = writes.dueSeek(origin.toString(), prefix);
@@ -393,8 +395,12 @@ public final class RocksCrawlStore implements CrawlStore {
             atRecrawls = true;
             break;
           }
-          if (fresh.size() == limit) break;
+          if (fresh.size() == limit) {
+            freshLeft = true;
+            break;
+          }
           fresh.add(dueCandidate(key, it.value(), prefix));
+          freshKeys.add(key);
         }
         it.status();
         // Past the upper bound already: no recrawl is due either. Stopped at the limit: seek (a seek is
@@ -405,8 +411,42 @@ public final class RocksCrawlStore implements CrawlStore {
         }
         it.status();
       }
+      GroupCommit.Raises raises = writes.heldRaises(origin.toString(), fresh, limit);
+      if (!raises.first().isEmpty() || !raises.moved().isEmpty()) {
+        fresh = withRaises(fresh, freshKeys, freshLeft, raises, limit);
+      }
       return alternate(fresh, recrawls, limit);
     });
+  }
+
+  /**
+   * The first {@code limit} never-crawled URLs once the raises held in memory are in: the scanned ones
+   * ({@code keys} in order) but those whose raise is held (the index has their older, later key),
+   * merged with the raises up to the last key scanned when more may follow ({@code scanLeftSome}), all
+   * of them otherwise. Exact as of the scan: a raise only moves a key earlier, so every URL whose key
+   * now comes before that last one was scanned or is held. A raise written meanwhile (its entry
+   * evicted) is seen at the key the scan read, its older one: the URL is in the list, a little later.
+   */
+  private static List<DueCandidate> withRaises(List<DueCandidate> scanned, List<byte[]> keys, boolean scanLeftSome,
+      GroupCommit.Raises raises, int limit) {
+    List<GroupCommit.Raise> raised = raises.first();
+    Set<String> moved = raises.moved();
+    byte[] last = scanLeftSome ? keys.get(keys.size() - 1) : null;
+    List<DueCandidate> merged = new ArrayList<>(Math.min(limit, scanned.size() + raised.size()));
+    int r = 0;
+    for (int i = 0; i < scanned.size() && merged.size() < limit; i++) {
+      if (moved.contains(scanned.get(i).url())) continue;
+      for (; r < raised.size() && merged.size() < limit
+          && Arrays.compareUnsigned(raised.get(r).key(), keys.get(i)) < 0; r++) {
+        merged.add(raised.get(r).due());
+      }
+      if (merged.size() < limit) merged.add(scanned.get(i));
+    }
+    for (; r < raised.size() && merged.size() < limit
+        && (last == null || Arrays.compareUnsigned(raised.get(r).key(), last) <= 0); r++) {
+      merged.add(raised.get(r).due());
+    }
+    return merged;
   }
 
   private static DueCandidate dueCandidate(byte[] key, byte[] value, byte[] prefix) {
@@ -648,6 +688,11 @@ public final class RocksCrawlStore implements CrawlStore {
   /** How many inlinks the store holds in memory now ({@link LinkTargets}). */
   long heldInlinks() {
     return writes.heldInlinks();
+  }
+
+  /** How many raises of never-crawled URLs the store holds in memory now (tests). */
+  int heldRaises() {
+    return writes.heldRaiseCount();
   }
 
   /** The block cache's capacity in bytes: half of the store's memory budget. */

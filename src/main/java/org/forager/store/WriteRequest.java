@@ -105,6 +105,11 @@ final class WriteRequest {
     return this;
   }
 
+  /** Whether the call holds the next URLs of {@code origin}: {@link #putsFresh} of its URLs matters. */
+  boolean holdsFor(String origin) {
+    return held != null && held.isOf(origin);
+  }
+
   /** Notes a never-crawled URL of {@code origin} the write puts at {@code dueKey}. */
   void putsFresh(String origin, byte[] dueKey, UrlRecord url) {
     if (held != null) held.put(origin, dueKey, url);

@@ -51,9 +51,11 @@ class LinkTargetsTest {
         store.addCandidates(List.of(new Candidate(page, 1, Optional.empty())));
         store.record(crawl(page), List.of(new Candidate(hub, 2, Optional.of(page))));
       }
-      // 13 inlinks: written at the 1st, 2nd, 4th and 8th (the priority rose), the 5 since held.
+      // 13 inlinks: written at the 1st; the raises at the 2nd, 4th and 8th held, and the 5 inlinks since.
       assertEquals(5, heldIn(store));
-      assertEquals(8, storedInlinks(store, hub), "the URL table has the count of the last priority change");
+      assertEquals(1, storedInlinks(store, hub), "the URL table has the count it was first written with");
+      assertEquals(Ranking.quantize(Ranking.LINKS.priority(hub, 2, 1)), storedRank(store, hub),
+          "and the priority: its record and due key agree on disk");
       UrlRecord url = store.url(hub).orElseThrow();
       assertEquals(13, url.inlinks(), "the store answers with the held inlinks");
       assertEquals(Ranking.dequantize(Ranking.quantize(Ranking.LINKS.priority(hub, 2, 8))), url.priority());
@@ -316,6 +318,18 @@ class LinkTargetsTest {
     try {
       byte[] value = store.database().db.get(store.database().urls, Keys.url(url));
       return Values.decodeUrl(url, value).inlinks();
+    } catch (org.rocksdb.RocksDBException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** The priority the URL table itself has for a URL, quantized; its due key must be at that priority. */
+  private static int storedRank(RocksCrawlStore store, String url) {
+    try {
+      UrlRecord record = Values.decodeUrl(url, store.database().db.get(store.database().urls, Keys.url(url)));
+      byte[] due = store.database().db.get(store.database().due, Keys.due(CandidateBatch.origin(url), record));
+      assertTrue(due != null, "the due key of the priority the URL table has");
+      return Ranking.quantize(record.priority());
     } catch (org.rocksdb.RocksDBException e) {
       throw new AssertionError(e);
     }
