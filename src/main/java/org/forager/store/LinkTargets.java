@@ -189,14 +189,19 @@ final class LinkTargets {
     return false;
   }
 
-  /** The slot of the entry of {@code url}, whose key is {@code key}, or -1. */
+  /** The slot of the entry of {@code url}, whose key is {@code key}, or -1; the entry is noted used. */
   int find(String url, byte[] key) {
+    int slot = slotOf(url, key);
+    if (slot >= 0) used[slot] = true;
+    return slot;
+  }
+
+  private int slotOf(String url, byte[] key) {
     int code = url.hashCode();
     int first = firstSlot(code, sets);
     for (int i = first; i < first + WAYS; i++) {
       if (codes[i] == code && keyLengths[i] == key.length
           && Arrays.equals(slots, offset(i), offset(i) + key.length, key, 0, key.length)) {
-        used[i] = true;
         return i;
       }
     }
@@ -307,15 +312,8 @@ final class LinkTargets {
 
   /** Whether {@code url} (key {@code key}) has an entry holding a raise; the entry's use is not noted. */
   boolean holdsRaise(String url, byte[] key) {
-    int code = url.hashCode();
-    int first = firstSlot(code, sets);
-    for (int i = first; i < first + WAYS; i++) {
-      if (codes[i] == code && keyLengths[i] == key.length
-          && Arrays.equals(slots, offset(i), offset(i) + key.length, key, 0, key.length)) {
-        return raised(i);
-      }
-    }
-    return false;
+    int slot = slotOf(url, key);
+    return slot >= 0 && raised(slot);
   }
 
   /** Whether {@code bucket} may list entries holding a raise: a hint, without the lock. */
