@@ -468,9 +468,10 @@ final class GroupCommit {
       int rank = rankAt(pending, stored.depth(), count);
       if (rank > Ranking.quantize(stored.priority())) {
         byte[] storedValue = Values.encodeUrl(stored);
-        if (targets.putRaised(stored, pending.urlKey(), storedValue, rank, count,
-            LinkTargets.bucketOf(pending.origin()), evicted -> writeBack(evicted, batch, written))) {
-          heldRaise(request, pending, targets.find(stored.url(), pending.urlKey()));
+        int slot = targets.putRaised(stored, pending.urlKey(), storedValue, rank, count,
+            LinkTargets.bucketOf(pending.origin()), evicted -> writeBack(evicted, batch, written));
+        if (slot >= 0) {
+          heldRaise(request, pending, slot);
           return;
         }
         record = raised(stored, rank, count);

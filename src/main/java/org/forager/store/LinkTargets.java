@@ -397,15 +397,16 @@ final class LinkTargets {
   /**
    * Gives a never-crawled URL without an entry one holding a raise: {@code record} as the URL table has
    * it ({@code value} encoded), risen to {@code rank} with {@code inlinks} in all; {@code bucket} is its
-   * origin's. False, and nothing done, when its key and value do not both fit a slot.
+   * origin's. Its slot, or -1, and nothing done, when its key and value do not both fit a slot.
    */
-  boolean putRaised(UrlRecord record, byte[] key, byte[] value, int rank, int inlinks, int bucket,
+  int putRaised(UrlRecord record, byte[] key, byte[] value, int rank, int inlinks, int bucket,
       Consumer<Held> write) {
-    if (!fits(key.length) || key.length + value.length > SLOT_BYTES) return false;
+    if (!fits(key.length) || key.length + value.length > SLOT_BYTES) return -1;
     int slot = place(record.url().hashCode(), key, write);
     keepValue(slot, value);
     setRecord(slot, record, 0);
-    return raise(slot, rank, inlinks, bucket);
+    raise(slot, rank, inlinks, bucket); // the value is kept: it fits
+    return slot;
   }
 
   private static boolean fits(int keyLength) {

@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.forager.fetch.Outcome;
 import org.forager.url.Origin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.PerfContext;
 import org.rocksdb.PerfLevel;
-import org.rocksdb.RocksIterator;
 
 /** Issue 15: due scans seek past the deleted keys of the URLs taken, and never past a live one. */
 class DueStartsTest {
@@ -51,24 +49,12 @@ class DueStartsTest {
   }
 
   private static CrawlRecord crawl(String url) {
-    return new CrawlRecord(url, T0, Outcome.FETCHED, 200, 5, Optional.of("text/html"), 10, Optional.empty(),
-        Optional.empty(), Optional.empty(), false, false, Optional.empty(), Optional.empty(),
-        T0.plus(Duration.ofDays(30)));
+    return DueIndexOnDisk.fetched(url, T0);
   }
 
   /** The origin's never-crawled URLs as the due index has them, read from its prefix without a start. */
   private List<String> freshFromThePrefix() {
-    byte[] prefix = Keys.duePrefix(A);
-    byte[] firstRecrawl = Keys.firstRecrawl(A);
-    List<String> urls = new ArrayList<>();
-    try (RocksIterator it = store.database().db.newIterator(store.database().due)) {
-      for (it.seek(prefix); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), firstRecrawl) < 0; it.next()) {
-        ByteReader suffix = Keys.dueSuffix(it.key(), prefix.length);
-        suffix.readShortBigEndian(); // depth
-        urls.add(suffix.readRestAsString());
-      }
-    }
-    return urls;
+    return DueIndexOnDisk.fresh(store, A);
   }
 
   private List<String> due(int limit) {

@@ -12,13 +12,11 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.forager.fetch.Outcome;
 import org.forager.url.Origin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 
 /**
  * Issue 15: a link that raises a never-crawled URL's priority is held in memory, not written; due
@@ -66,9 +64,7 @@ class HeldRaisesTest {
   }
 
   private static CrawlRecord crawl(String url) {
-    return new CrawlRecord(url, T0, Outcome.FETCHED, 200, 5, Optional.of("text/html"), 10, Optional.empty(),
-        Optional.empty(), Optional.empty(), false, false, Optional.empty(), Optional.empty(),
-        T0.plus(Duration.ofDays(30)));
+    return DueIndexOnDisk.fetched(url, T0);
   }
 
   private List<String> due(int limit) {
@@ -77,17 +73,7 @@ class HeldRaisesTest {
 
   /** The origin's never-crawled URLs as the due index on disk has them, in its order. */
   private List<String> freshOnDisk() {
-    byte[] prefix = Keys.duePrefix(A);
-    byte[] firstRecrawl = Keys.firstRecrawl(A);
-    List<String> urls = new ArrayList<>();
-    try (RocksIterator it = store.database().db.newIterator(store.database().due)) {
-      for (it.seek(prefix); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), firstRecrawl) < 0; it.next()) {
-        ByteReader suffix = Keys.dueSuffix(it.key(), prefix.length);
-        suffix.readShortBigEndian(); // depth
-        urls.add(suffix.readRestAsString());
-      }
-    }
-    return urls;
+    return DueIndexOnDisk.fresh(store, A);
   }
 
   /** The priority the URL table has for {@code url}, checked to be the one its due key on disk has. */
