@@ -88,6 +88,9 @@ final class DigestIndex {
 
   private byte[] get(byte[] key) {
     try {
+      // Most bodies are new: the Bloom filters answer a miss without a read and without the C++ exception
+      // RocksJava's get throws and catches for "not found" (issue 15: the lookup's CPU a third lower).
+      if (!rocks.db.keyMayExist(rocks.digests, key, null)) return null;
       return rocks.db.get(rocks.digests, key);
     } catch (RocksDBException e) {
       throw new Unchecked(e);
