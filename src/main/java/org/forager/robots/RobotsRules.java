@@ -4,8 +4,11 @@ import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRules.RobotRulesMode;
 import crawlercommons.robots.SimpleRobotRulesParser;
+import java.net.MalformedURLException;
+import java.net.URL;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -57,7 +60,47 @@ public final class RobotsRules {
 
   /** Whether the URL (normalized, of this origin) may be fetched. */
   public boolean isAllowed(String url) {
-    return rules.isAllowed(url);
+    URL pathOnly = pathOnly(url);
+    return pathOnly != null ? rules.isAllowed(pathOnly) : rules.isAllowed(url);
+  }
+
+  /**
+   * The URL's path and query on a placeholder host, for the rules to match, when the URL is one that
+   * crawler-commons' own parse ({@code java.net.URI}, then {@code URL}) takes as it is: a plain host name
+   * or IPv4 address, an optional port, and only chars RFC 2396 allows in a path and query, escapes
+   * well formed. Else null: the rules then parse the URL themselves (and match a URL that does not
+   * parse as "/", as they always did). Their parse was nine tenths of a match (issue 15: about 3 µs,
+   * 300,000 matches a crawl of the benchmark).
+   */
+  @SuppressWarnings("deprecation") // URL's constructors: the one way to make a URL without parsing one
+  static URL pathOnly(String url) {
+    int authority = url.startsWith("http://") ? 7 : url.startsWith("https://") ? 8 : -1;
+    if (authority < 0) return null;
+    int path = authority;
+    for (; path < url.length(); path++) {
+      char c = url.charAt(path);
+      if (c == '/') break;
+      boolean hostChar = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == ':';
+      if (!hostChar) return null; // a user, an IPv6 address, an upper-case or other char: the library's own parse
+    }
+    if (path == authority) return null;
+    for (int i = path; i < url.length(); i++) {
+      char c = url.charAt(i);
+      if (c == '%') {
+        if (i + 2 >= url.length() || !HexFormat.isHexDigit(url.charAt(i + 1))
+            || !HexFormat.isHexDigit(url.charAt(i + 2))) {
+          return null;
+        }
+      } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || "-_.!~*'();/?:@&=+$,".indexOf(c) >= 0)) {
+        return null; // a fragment, a char URI would refuse or quote: the library's own parse
+      }
+    }
+    try {
+      return new URL("http", "robots.invalid", -1, path < url.length() ? url.substring(path) : "");
+    } catch (MalformedURLException e) {
+      return null;
+    }
   }
 
   /**
