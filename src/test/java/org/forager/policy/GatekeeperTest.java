@@ -103,6 +103,10 @@ class GatekeeperTest {
     Gatekeeper g = gatekeeper(List.of(), List.of());
     assertEquals("skip_extensions", reason(g.check("https://example.org/a/photo.JPEG", 0)));
     assertEquals("skip_extensions", reason(g.check("https://example.org/a.pdf", 0)));
+    assertEquals("skip_extensions", reason(g.check("https://example.org/b.PdF", 0)));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pdfx", 0), "a longer extension is another one");
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pd", 0), "a shorter one too");
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.", 0));
     assertTrue(reason(g.check("https://example.org/a.pdf?download=1", 0)).startsWith("url_query_parameters"),
         "gates run in order: the query rule comes before the extension");
     assertFalse(g.isCandidate("https://example.org/a.pdf?download=1", 1), "extension seen before the query");
