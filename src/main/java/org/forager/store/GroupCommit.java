@@ -214,8 +214,8 @@ final class GroupCommit {
       }
       if (!written.isEmpty()) {
         long count = urlCount + total;
-        batch.put(rocks.meta, Keys.URL_COUNT,
-            new ByteWriter(8).writeLongBigEndian(count).toByteArray());
+        // Only a group that adds URLs changes the count (a crawl's record, a refusal or a move adds none).
+        if (total > 0) batch.put(rocks.meta, Keys.URL_COUNT, new ByteWriter(8).writeLongBigEndian(count).toByteArray());
         rocks.db.write(writeOptions, batch);
         urlCount = count;
         recent.add(written.keySet());
