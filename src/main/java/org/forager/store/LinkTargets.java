@@ -138,8 +138,8 @@ final class LinkTargets {
 
   /**
    * Entries for a sixth of the heap at most (a 240 MiB heap: about 185,600 entries, 40 MiB), between
-   * 4,096 and 2^20. A twelfth cost 2 % more CPU on the benchmark (more lookups), a quarter 2 % more
-   * again (less room for the young generation): docs/benchmarks.md, session 19.
+   * 4,096 and 2^20. On the benchmark a twelfth cost 2 % more CPU than a sixth (more lookups), and so did
+   * a quarter (less room for the young generation): docs/benchmarks.md, session 19.
    */
   static int defaultCapacity() {
     long entries = Runtime.getRuntime().maxMemory() / 6 / ENTRY_BYTES;
