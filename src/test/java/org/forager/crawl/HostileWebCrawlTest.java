@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hostile ones (endless headers, a huge Retry-After, a gzip sitemap bomb, robots.txt redirecting to an
  * excluded host, slowloris, a gzip bomb page, an endless body, denial of everything, a redirect loop,
  * connections closed unanswered). Every well-behaved origin is crawled to the last page, politely, the
- * excluded host hears nothing, and {@code forager crawl} (a child JVM with the default 240 MiB heap)
+ * excluded host hears nothing, and {@code forager crawl} (a child JVM with the launcher's heap options)
  * exits 0 with a clean politeness audit.
  */
 @Timeout(240)
@@ -96,9 +96,9 @@ class HostileWebCrawlTest {
     yaml.append("do_not_crawl: [ { host: \"127.0.0.1\" } ]\n");
     Path config = Files.writeString(tmp.resolve("crawl.yaml"), yaml);
 
-    // As a user runs it: its own JVM with the launcher's default heap (./forager: -Xmx240m).
+    // As a user runs it: its own JVM with the launcher's heap and collector (./forager).
     Path out = tmp.resolve("crawl.out");
-    Process crawl = ChildCrawl.builder(List.of("-Xmx240m"), config, "--quiet")
+    Process crawl = ChildCrawl.builder(List.of("-Xmx256m", "-XX:+UseParallelGC", "-XX:NewRatio=1"), config, "--quiet")
         .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile())).start();
     assertTrue(crawl.waitFor(200, TimeUnit.SECONDS), "the crawl ended");
     assertEquals(0, crawl.exitValue(), Files.readString(out));
