@@ -137,7 +137,7 @@ final class LinkTargets {
   }
 
   /**
-   * Entries for a sixth of the heap at most (240 MiB usable, the launcher's: about 185,600 entries, 40 MiB), between
+   * Entries for a sixth of the heap at most (247.5 MiB usable, the launcher's: about 191,400 entries, 41 MiB), between
    * 4,096 and 2^20. On the benchmark a twelfth cost 2 % more CPU than a sixth (more lookups), and so did
    * a quarter (less room for the young generation): docs/benchmarks.md, session 19.
    */

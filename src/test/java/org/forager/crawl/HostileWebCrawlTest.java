@@ -98,7 +98,7 @@ class HostileWebCrawlTest {
 
     // As a user runs it: its own JVM with the launcher's heap and collector (./forager).
     Path out = tmp.resolve("crawl.out");
-    List<String> launcherHeap = List.of("-Xmx256m", "-Xms256m", "-XX:+UseParallelGC", "-XX:NewRatio=1");
+    List<String> launcherHeap = List.of("-Xmx264m", "-Xms264m", "-XX:+UseParallelGC", "-XX:NewRatio=1");
     Process crawl = ChildCrawl.builder(launcherHeap, config, "--quiet")
         .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile())).start();
     assertTrue(crawl.waitFor(200, TimeUnit.SECONDS), "the crawl ended");
