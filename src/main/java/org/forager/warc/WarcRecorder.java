@@ -9,9 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.fetch.FetchResult;
 
@@ -41,12 +39,7 @@ import org.forager.fetch.FetchResult;
  * {@link #close} waits for such a finish.
  *
  * <p>Thread-safe: many threads may call {@link #write} at once. Records are compressed in the
- * calling thread, then the records of one fetch are appended together, contiguous in the file, by
- * whichever writer holds the file's lock: a writer queues its records and takes the lock only if it
- * is free; the holder appends every fetch queued, in order, and wakes their writers. Each writer then
- * waits once, for its own records, instead of for the lock: handed from one virtual thread to the
- * next, the lock waited for each to be scheduled in turn, and a thousand-origin crawl had 50 to 140
- * writers at a time waiting in that line (issue 15, session 21).
+ * calling thread, then the records of one fetch are appended together, contiguous in the file.
  *
  * <p>Errors: a failure to create, write, flush or rename a file (disk full, directory gone) is
  * thrown as an {@link UncheckedIOException} whose message names the file. A failed write leaves
@@ -79,8 +72,6 @@ public final class WarcRecorder implements AutoCloseable {
   private final Condition finished = lock.newCondition();
   /** Full files taken off {@link #current} and not finished yet; guarded by the lock. */
   private int finishing;
-  /** Fetches whose records wait to be appended by the lock's holder ({@link #appendQueued}). */
-  private final ConcurrentLinkedQueue<Append> queued = new ConcurrentLinkedQueue<>();
   private final WarcFileNames names;
   private Optional<WarcFile> current = Optional.empty();
   private boolean closed;
@@ -165,89 +156,31 @@ public final class WarcRecorder implements AutoCloseable {
   public void write(FetchResult.Response response, BodyDigests digests) {
     List<CaptureRecords.Entry> entries = CaptureRecords.of(response, digests);
     List<WarcFile.Member> members = new ArrayList<>(entries.size());
-    Append append = null;
+    Optional<WarcFile> full = Optional.empty();
     try {
       // Compression and index lines happen here, outside the lock, in the caller's thread.
       for (CaptureRecords.Entry e : entries) {
         members.add(new WarcFile.Member(compress(e.record()), e.cdxj().flatMap(this::cdxjStart)));
       }
-      append = new Append(members, Thread.currentThread());
-      queued.add(append);
-      appendQueued();
-      append.await();
-    } finally {
+      lock.lock();
       try {
-        // The codec's buffers back, written or not; not while still queued (only an Error thrown
-        // before the holder got to them leaves them so): kept rather than reused under a write.
-        if (append == null || append.done) members.forEach(m -> m.compressed().close());
-      } finally {
-        // Counted in finishing: close() waits for it.
-        if (append != null && append.filled != null) finishAndIndex(append.filled);
-      }
-    }
-  }
-
-  /** One fetch's records, queued for the lock's holder to append; the fields are set by that holder. */
-  private static final class Append {
-    final List<WarcFile.Member> members;
-    final Thread writer;
-    /** Set last, after the others: read without the lock by the writer. */
-    volatile boolean done;
-    /** Why the records were not appended (thrown to the writer), or null. */
-    Throwable failure;
-    /** The file these records filled, for the writer to finish outside the lock, or null. */
-    WarcFile filled;
-
-    Append(List<WarcFile.Member> members, Thread writer) {
-      this.members = members;
-      this.writer = writer;
-    }
-
-    /** Waits until appended (or failed), throwing the failure; an interrupt is kept for after, as lock() would. */
-    void await() {
-      boolean interrupted = false;
-      while (!done) {
-        LockSupport.park(this);
-        interrupted |= Thread.interrupted();
-      }
-      if (interrupted) Thread.currentThread().interrupt();
-      if (failure instanceof RuntimeException e) throw e;
-      if (failure instanceof Error e) throw e;
-      if (failure != null) throw new IllegalStateException(failure);
-    }
-  }
-
-  /**
-   * Appends the queued fetches while the lock is free. Every release of the lock is followed by this
-   * call, so a fetch queued while another thread held the lock is appended by that thread (or a later
-   * holder): its writer, having found the lock taken, only waits.
-   */
-  private void appendQueued() {
-    while (!queued.isEmpty() && lock.tryLock()) {
-      try {
-        for (Append a; (a = queued.poll()) != null; ) appendOne(a);
+        if (closed) throw new IllegalStateException("WARC recorder is closed");
+        WarcFile file = current.isPresent() ? current.get() : startFile();
+        append(file, members);
+        if (file.size() >= maxFileBytes) {
+          current = Optional.empty();
+          finishing++;
+          full = Optional.of(file);
+        }
       } finally {
         lock.unlock();
       }
-    }
-  }
-
-  /** Appends one fetch's records (the lock held), then wakes its writer, whatever happened. */
-  private void appendOne(Append a) {
-    try {
-      if (closed) throw new IllegalStateException("WARC recorder is closed");
-      WarcFile file = current.isPresent() ? current.get() : startFile();
-      append(file, a.members);
-      if (file.size() >= maxFileBytes) {
-        current = Optional.empty();
-        finishing++;
-        a.filled = file;
-      }
-    } catch (RuntimeException | Error e) { // an Error too: the writer must not wait for ever
-      a.failure = e;
     } finally {
-      a.done = true;
-      if (a.writer != Thread.currentThread()) LockSupport.unpark(a.writer);
+      try {
+        members.forEach(m -> m.compressed().close()); // the codec's buffers back, written or not
+      } finally {
+        full.ifPresent(this::finishAndIndex); // counted in finishing: close() waits for it
+      }
     }
   }
 
@@ -269,7 +202,6 @@ public final class WarcRecorder implements AutoCloseable {
       } finally {
         lock.unlock();
       }
-      appendQueued(); // what was queued while this thread held the lock
     }
   }
 
@@ -296,7 +228,6 @@ public final class WarcRecorder implements AutoCloseable {
       }
     } finally {
       lock.unlock();
-      appendQueued(); // fetches queued meanwhile fail as writes after close() do
     }
   }
 

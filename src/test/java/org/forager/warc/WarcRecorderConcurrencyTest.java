@@ -77,52 +77,6 @@ class WarcRecorderConcurrencyTest {
   }
 
   /**
-   * As a crawl writes: hundreds of virtual threads at once on a few carriers, each fetch's records
-   * appended by whichever writer holds the lock, while files rotate. Every fetch is written once,
-   * whole, its two records together.
-   */
-  @Test
-  @Timeout(value = 60, unit = TimeUnit.SECONDS)
-  void manyVirtualThreadsWritingAtOnceEachGetTheirRecordsWrittenOnce() throws Exception {
-    int writers = 400;
-    int each = 3;
-    CountDownLatch start = new CountDownLatch(1);
-    try (WarcRecorder recorder = WarcRecorder.open(dir, 64 * 1024, "Forager/test");
-        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < writers; t++) {
-        int thread = t;
-        done.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < each; i++) {
-            String url = "http://example.org/v" + thread + "/p" + i;
-            recorder.write(Responses.plain(url, (url + " ").repeat(10 + i)));
-          }
-          return null;
-        }));
-      }
-      start.countDown();
-      for (Future<?> f : done) f.get(50, TimeUnit.SECONDS);
-    }
-    List<Path> files = WarcFiles.list(dir, ".warc.gz");
-    assertTrue(files.size() > 1, "rotation happened while threads wrote: " + files);
-    assertEquals(List.of(), WarcFiles.list(dir, ".open"));
-    Set<String> seen = new HashSet<>();
-    for (Path file : files) {
-      List<Read> records = WarcFiles.read(file);
-      assertEquals(1, records.size() % 2, file + ": warcinfo then whole pairs");
-      for (int i = 1; i < records.size(); i += 2) {
-        WarcCaptureRecord request = (WarcCaptureRecord) records.get(i).record();
-        WarcCaptureRecord response = (WarcCaptureRecord) records.get(i + 1).record();
-        assertEquals(List.of(request.id()), response.concurrentTo());
-        assertEquals(request.target(), response.target());
-        assertTrue(seen.add(response.target()), "written once: " + response.target());
-      }
-    }
-    assertEquals(writers * each, seen.size());
-  }
-
-  /**
    * A write that fills its file finishes it after releasing the lock; close() must still return only
    * once that file is finished. Every write here fills its file (a size of one byte), and close() runs
    * while the writer may be anywhere in its write: no round may leave an .open file behind it.
