@@ -26,7 +26,7 @@ import org.netpreserve.jwarc.WarcTruncationReason;
  * record, then a {@code response} record, or for a 304 a {@code revisit} record with the
  * server-not-modified profile; and, for the response or revisit, what its CDXJ index line says,
  * from the values it is written with (the same as read back from the record: {@link ReadCaptures}).
- * Thread-safe.
+ * Stateless and thread-safe.
  */
 final class CaptureRecords {
 
@@ -34,8 +34,6 @@ final class CaptureRecords {
 
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
-  /** The records' WARC-Record-IDs: random UUIDs without UUID.randomUUID's locks ({@link RecordIds}). */
-  private static final RecordIds IDS = new RecordIds();
 
   /**
    * A record to write, with its index line's fields when an index lists it.
@@ -54,8 +52,8 @@ final class CaptureRecords {
     // WARC/1.1 allows fractions of a second (section 5.4); milliseconds are what readers expect.
     Instant date = response.startedAt().truncatedTo(ChronoUnit.MILLIS);
     Optional<String> ip = response.remoteAddress().flatMap(CaptureRecords::ipLiteral);
-    UUID requestId = IDS.next();
-    UUID responseId = IDS.next();
+    UUID requestId = UUID.randomUUID();
+    UUID responseId = UUID.randomUUID();
     boolean hasRequest = response.requestHead().length > 0;
 
     List<Entry> records = new ArrayList<>(2);
