@@ -1,23 +1,16 @@
 package org.forager.warc;
 
-import java.io.ByteArrayInputStream;
-import java.io.SequenceInputStream;
 import java.net.URI;
-import java.nio.channels.Channels;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import org.forager.fetch.FetchResult;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
-import org.netpreserve.jwarc.WarcCaptureRecord;
-import org.netpreserve.jwarc.WarcRecord;
-import org.netpreserve.jwarc.WarcRequest;
-import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcRevisit;
 import org.netpreserve.jwarc.WarcTruncationReason;
 
@@ -27,10 +20,22 @@ import org.netpreserve.jwarc.WarcTruncationReason;
  * server-not-modified profile; and, for the response or revisit, what its CDXJ index line says,
  * from the values it is written with (the same as read back from the record: {@link ReadCaptures}).
  * Stateless and thread-safe.
+ *
+ * <p>The header fields are written here, not by jwarc's record builders, byte for byte as those
+ * write them (fields in the case-insensitive order of their names, values as jwarc formats them:
+ * {@code CaptureRecordsTest} compares): the builders cost a record a sorted map, a media type and a
+ * URI parsed back to text, and a random UUID from the platform's locked generator each, about 2 %
+ * of a crawl's CPU (docs/benchmarks.md, issue 15).
  */
 final class CaptureRecords {
 
   static final URI SERVER_NOT_MODIFIED = WarcRevisit.SERVER_NOT_MODIFIED_1_1;
+
+  private static final String VERSION = MessageVersion.WARC_1_1.toString();
+  private static final String HTTP_REQUEST = MediaType.HTTP_REQUEST.toString();
+  private static final String HTTP_RESPONSE = MediaType.HTTP_RESPONSE.toString();
+  private static final String SERVER_NOT_MODIFIED_PROFILE = SERVER_NOT_MODIFIED.toString();
+  private static final RecordIds IDS = new RecordIds();
 
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
@@ -49,36 +54,74 @@ final class CaptureRecords {
    * the fetcher gave no request head (there is nothing to store that a reader could parse).
    */
   static List<Entry> of(FetchResult.Response response, BodyDigests digests) {
+    return of(response, digests, IDS.next(), IDS.next());
+  }
+
+  /** As {@link #of(FetchResult.Response, BodyDigests)}, with the records' IDs ({@code <urn:uuid:...>}). */
+  static List<Entry> of(FetchResult.Response response, BodyDigests digests, String requestId, String responseId) {
     // WARC/1.1 allows fractions of a second (section 5.4); milliseconds are what readers expect.
     Instant date = response.startedAt().truncatedTo(ChronoUnit.MILLIS);
+    String warcDate = date.toString(); // ISO 8601 in UTC, the fraction in groups of three digits as jwarc has it
     Optional<String> ip = response.remoteAddress().flatMap(CaptureRecords::ipLiteral);
-    UUID requestId = UUID.randomUUID();
-    UUID responseId = UUID.randomUUID();
     boolean hasRequest = response.requestHead().length > 0;
 
     List<Entry> records = new ArrayList<>(2);
     if (hasRequest) {
       byte[] requestHead = response.requestHead();
-      WarcRequest.Builder b = new WarcRequest.Builder(response.url())
-          .version(MessageVersion.WARC_1_1)
-          .recordId(requestId)
-          .date(date)
-          .concurrentTo(urn(responseId))
-          .blockDigest(Digests.sha1(requestHead))
-          .body(MediaType.HTTP_REQUEST, requestHead);
-      ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
-      records.add(new Entry(new RecordToWrite(b.build(), List.of(requestHead)), Optional.empty()));
+      Fields f = new Fields(10)
+          .add("Content-Length", Integer.toString(requestHead.length))
+          .add("Content-Type", HTTP_REQUEST)
+          .add("WARC-Block-Digest", Digests.sha1(requestHead).prefixedBase32())
+          .add("WARC-Concurrent-To", responseId)
+          .add("WARC-Date", warcDate);
+      ip.ifPresent(a -> f.add("WARC-IP-Address", a));
+      f.add("WARC-Record-ID", requestId)
+          .add("WARC-Target-URI", response.url())
+          .add("WARC-Type", "request");
+      records.add(new Entry(new RecordToWrite(VERSION, f.list, List.of(requestHead)), Optional.empty()));
     }
     boolean revisit = response.status() == 304;
     byte[] head = HttpHead.of(response);
-    WarcCaptureRecord capture = revisit
-        ? revisit(response, head, date, ip, responseId, hasRequest ? Optional.of(requestId) : Optional.empty())
-        : response(response, head, digests, date, ip, responseId,
-            hasRequest ? Optional.of(requestId) : Optional.empty());
-    // The block is the HTTP head, then for a response the payload: what each record's body reads.
+    // The block is the HTTP head, then for a response the payload.
     List<byte[]> block = revisit ? List.of(head) : List.of(head, response.rawBody());
-    records.add(new Entry(new RecordToWrite(capture, block), cdxj(response, capture, date, revisit)));
+    Optional<String> payloadDigest = revisit ? Optional.empty() : Optional.of(digests.payload().prefixedBase32());
+    Fields f = new Fields(12)
+        .add("Content-Length", Long.toString(RecordToWrite.blockLength(block)))
+        .add("Content-Type", HTTP_RESPONSE)
+        // The block is head then payload: SHA-1 cannot reuse the payload's digest for it, so the
+        // payload is hashed a second time (docs/benchmarks.md, issue 15: about 13 µs for 30 KB).
+        .add("WARC-Block-Digest",
+            (revisit ? Digests.sha1(head) : Digests.sha1(head, response.rawBody())).prefixedBase32());
+    if (hasRequest) f.add("WARC-Concurrent-To", requestId);
+    f.add("WARC-Date", warcDate);
+    ip.ifPresent(a -> f.add("WARC-IP-Address", a));
+    // WARC 1.1 section 5.9: the payload is the entity body after transfer decoding, which is what
+    // rawBody holds (content coding kept).
+    payloadDigest.ifPresent(d -> f.add("WARC-Payload-Digest", d));
+    if (revisit) f.add("WARC-Profile", SERVER_NOT_MODIFIED_PROFILE);
+    f.add("WARC-Record-ID", responseId)
+        .add("WARC-Target-URI", response.url());
+    if (!revisit) {
+      response.truncation().ifPresent(why ->
+          f.add("WARC-Truncated", truncationReason(why).name().toLowerCase(Locale.ROOT)));
+    }
+    f.add("WARC-Type", revisit ? "revisit" : "response");
+    records.add(new Entry(new RecordToWrite(VERSION, f.list, block), cdxj(response, date, revisit, payloadDigest)));
     return records;
+  }
+
+  /** Header fields in the order they are added. */
+  private static final class Fields {
+    final List<RecordToWrite.Field> list;
+
+    Fields(int capacity) {
+      list = new ArrayList<>(capacity);
+    }
+
+    Fields add(String name, String value) {
+      list.add(new RecordToWrite.Field(name, value));
+      return this;
+    }
   }
 
   /**
@@ -88,36 +131,14 @@ final class CaptureRecords {
    * {@link HttpHead} wrote them. Read back, a response whose status line jwarc cannot parse has
    * no line, a revisit one without a status; so here too.
    */
-  private static Optional<CdxjLines.Fields> cdxj(FetchResult.Response r, WarcCaptureRecord record, Instant date,
-      boolean revisit) {
+  private static Optional<CdxjLines.Fields> cdxj(FetchResult.Response r, Instant date, boolean revisit,
+      Optional<String> payloadDigest) {
     boolean readable = HttpHead.statusLineReadable(r);
     if (!revisit && !readable) return Optional.empty();
-    return Optional.of(new CdxjLines.Fields(record.target(), date,
+    return Optional.of(new CdxjLines.Fields(r.url(), date,
         revisit ? CdxjLines.Kind.REVISIT : CdxjLines.Kind.RESPONSE,
         revisit ? Optional.empty() : HttpHead.contentType(r), readable ? Optional.of(r.status()) : Optional.empty(),
-        record.headers().first("WARC-Payload-Digest")));
-  }
-
-  private static WarcResponse response(FetchResult.Response r, byte[] head, BodyDigests digests, Instant date,
-      Optional<String> ip, UUID id, Optional<UUID> requestId) {
-    byte[] payload = r.rawBody();
-    WarcResponse.Builder b = new WarcResponse.Builder(r.url())
-        .version(MessageVersion.WARC_1_1)
-        .recordId(id)
-        .date(date)
-        // The block is head then payload: SHA-1 cannot reuse the payload's digest for it, so the
-        // payload is hashed a second time (docs/benchmarks.md, issue 15: about 13 µs for 30 KB).
-        .blockDigest(Digests.sha1(head, payload))
-        // WARC 1.1 section 5.9: the payload is the entity body after transfer decoding, which is
-        // what rawBody holds (content coding kept).
-        .payloadDigest(digests.payload())
-        .body(MediaType.HTTP_RESPONSE, Channels.newChannel(new SequenceInputStream(
-            new ByteArrayInputStream(head), new ByteArrayInputStream(payload))),
-            (long) head.length + payload.length);
-    ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
-    requestId.ifPresent(rid -> b.concurrentTo(urn(rid)));
-    r.truncation().ifPresent(why -> b.truncated(truncationReason(why)));
-    return b.build();
+        payloadDigest));
   }
 
   /** WARC 1.1 section 5.13: why the payload is shorter than what the server sent. */
@@ -128,20 +149,6 @@ final class CaptureRecords {
       case CONNECTION_CLOSED -> WarcTruncationReason.DISCONNECT;
       case UNDECODABLE -> WarcTruncationReason.UNSPECIFIED;
     };
-  }
-
-  /** Headers only: a 304 has no payload, and the profile says the content did not change. */
-  private static WarcRevisit revisit(FetchResult.Response r, byte[] head, Instant date, Optional<String> ip, UUID id,
-      Optional<UUID> requestId) {
-    WarcRevisit.Builder b = new WarcRevisit.Builder(r.url(), SERVER_NOT_MODIFIED)
-        .version(MessageVersion.WARC_1_1)
-        .recordId(id)
-        .date(date)
-        .blockDigest(Digests.sha1(head))
-        .body(MediaType.HTTP_RESPONSE, head);
-    ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
-    requestId.ifPresent(rid -> b.concurrentTo(urn(rid)));
-    return b.build();
   }
 
   /**
@@ -156,9 +163,5 @@ final class CaptureRecords {
     String bare = zone < 0 ? a : a.substring(0, zone);
     if (IPV4.matcher(bare).matches() || IPV6.matcher(bare).matches()) return Optional.of(a);
     return Optional.empty();
-  }
-
-  private static URI urn(UUID id) {
-    return URI.create("urn:uuid:" + id);
   }
 }

@@ -2,14 +2,9 @@ package org.forager.warc;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.netpreserve.jwarc.WarcRecord;
 
 /**
  * Serializes records, uncompressed (WARC 1.1 section 4), into pooled buffers: byte for byte what
@@ -100,42 +95,22 @@ final class RecordBytes {
     }
   }
 
-  /**
-   * The record serialized, its block from {@code block}'s pieces in order.
-   *
-   * @throws IllegalArgumentException if the pieces are not the record's {@code Content-Length} long
-   */
-  Serialized serialize(WarcRecord record, List<byte[]> block) {
-    long blockLength = 0;
-    for (byte[] piece : block) blockLength += piece.length;
-    long contentLength = contentLength(record);
-    if (blockLength != contentLength) {
-      throw new IllegalArgumentException("block of " + blockLength + " bytes for a Content-Length of " + contentLength);
-    }
-    Serialized out = new Serialized(take(blockLength));
-    out.write(record.version().toString());
+  /** The record serialized: its version line, its fields, a blank line, the block's pieces in order, CRLF CRLF. */
+  Serialized serialize(RecordToWrite record) {
+    Serialized out = new Serialized(take(RecordToWrite.blockLength(record.block())));
+    out.write(record.version());
     out.write(CRLF);
-    for (Map.Entry<String, List<String>> field : record.headers().map().entrySet()) {
-      for (String value : field.getValue()) {
-        out.write(field.getKey());
-        out.write(SEPARATOR);
-        out.write(value);
-        out.write(CRLF);
-      }
+    for (RecordToWrite.Field field : record.fields()) {
+      out.write(field.name());
+      out.write(SEPARATOR);
+      out.write(field.value());
+      out.write(CRLF);
     }
     out.write(CRLF);
-    for (byte[] piece : block) out.write(piece);
+    for (byte[] piece : record.block()) out.write(piece);
     out.write(CRLF);
     out.write(CRLF);
     return out;
-  }
-
-  private static long contentLength(WarcRecord record) {
-    try {
-      return record.body().size();
-    } catch (IOException e) { // a body built from a length, as every record written here is, never throws
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** A pooled buffer, or a new one with room for the block and a header. */

@@ -248,7 +248,7 @@ public final class WarcRecorder implements AutoCloseable {
   }
 
   private Compressed compress(RecordToWrite record) {
-    try (RecordBytes.Serialized serialized = recordBytes.serialize(record.record(), record.block())) {
+    try (RecordBytes.Serialized serialized = recordBytes.serialize(record)) {
       return codec.compressed(serialized.bytes(), serialized.length());
     }
   }

@@ -23,20 +23,29 @@ final class WarcinfoRecord {
   private WarcinfoRecord() {}
 
   static RecordToWrite of(String filename, String software, Optional<String> hostname, Instant created) {
-    ByteArrayOutputStream fields = new ByteArrayOutputStream();
-    field(fields, "software", software);
-    field(fields, "format", FORMAT);
-    field(fields, "conformsTo", CONFORMS_TO);
-    hostname.ifPresent(h -> field(fields, "hostname", h));
-    byte[] block = fields.toByteArray();
-    Warcinfo record = new Warcinfo.Builder()
+    byte[] block = block(software, hostname);
+    return RecordToWrite.of(record(filename, block, created), List.of(block));
+  }
+
+  /** The record as jwarc builds it, its body {@link #block}. */
+  static Warcinfo record(String filename, byte[] block, Instant created) {
+    return new Warcinfo.Builder()
         .version(MessageVersion.WARC_1_1)
         .date(created.truncatedTo(ChronoUnit.MILLIS))
         .filename(filename)
         .blockDigest(Digests.sha1(block))
         .body(MediaType.WARC_FIELDS, block)
         .build();
-    return new RecordToWrite(record, List.of(block));
+  }
+
+  /** The record's block: its fields in the {@code application/warc-fields} form. */
+  static byte[] block(String software, Optional<String> hostname) {
+    ByteArrayOutputStream fields = new ByteArrayOutputStream();
+    field(fields, "software", software);
+    field(fields, "format", FORMAT);
+    field(fields, "conformsTo", CONFORMS_TO);
+    hostname.ifPresent(h -> field(fields, "hostname", h));
+    return fields.toByteArray();
   }
 
   private static void field(ByteArrayOutputStream out, String name, String value) {

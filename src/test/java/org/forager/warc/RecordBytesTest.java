@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.UUID;
 import java.util.zip.GZIPInputStream;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Header;
@@ -34,7 +35,8 @@ import org.netpreserve.jwarc.WarcWriter;
 
 /**
  * Records serialized into pooled buffers are byte for byte what jwarc's {@code WarcWriter} writes
- * for the same record (which is how every record was serialized before the pool): each kind of
+ * for the same record built by jwarc's builders (which is how every record was built and
+ * serialized before the pool and {@link CaptureRecords}' own fields), with the same IDs: each kind of
  * record, a non-ASCII URL, a record larger than a kept buffer followed by small ones (a reused
  * buffer holds the old record's bytes past the new one's end), many threads sharing one pool; and
  * a recorder's file written by many threads holds, member by member, exactly those bytes.
@@ -57,18 +59,30 @@ class RecordBytesTest {
         new Header("Transfer-Encoding", "chunked"), new Header("X-Note", "café")), body, body, cut);
   }
 
+  /** A record to write and the same record as jwarc's builders make it. */
+  private record Case(RecordToWrite record, WarcRecord jwarc) {}
+
   /** The records of several fetches and a warcinfo: every kind the recorder writes. */
-  private static List<RecordToWrite> records(long seed, int bodyBytes) {
-    List<RecordToWrite> records = new ArrayList<>();
-    records.add(WarcinfoRecord.of("forager-x.warc.gz", "Forager/test", Optional.of("host"), Instant.EPOCH));
+  private static List<Case> records(long seed, int bodyBytes) {
+    List<Case> records = new ArrayList<>();
+    byte[] info = WarcinfoRecord.block("Forager/test", Optional.of("host"));
+    WarcRecord warcinfo = WarcinfoRecord.record("forager-x.warc.gz", info, Instant.EPOCH);
+    records.add(new Case(RecordToWrite.of(warcinfo, List.of(info)), warcinfo));
     List<FetchResult.Response> fetches = List.of(
         page("https://example.org/a", 200, html(bodyBytes, seed), Optional.empty()),
         page("https://example.org/b", 200, new byte[0], Optional.empty()),
         page("https://example.org/c", 200, html(1000, seed), Optional.of(FetchResult.Truncation.MAX_PAGE_BYTES)),
         page("https://example.org/d", 304, new byte[0], Optional.empty()),
         page("https://例え.jp/página?q=ü", 404, html(50, seed), Optional.empty()));
+    Random ids = new Random(seed);
     for (FetchResult.Response r : fetches) {
-      for (CaptureRecords.Entry e : CaptureRecords.of(r, BodyDigests.of(r))) records.add(e.record());
+      UUID requestId = new UUID(ids.nextLong(), ids.nextLong());
+      UUID responseId = new UUID(ids.nextLong(), ids.nextLong());
+      List<CaptureRecords.Entry> entries = CaptureRecords.of(r, BodyDigests.of(r), JwarcCaptures.id(requestId),
+          JwarcCaptures.id(responseId));
+      List<WarcRecord> references = JwarcCaptures.of(r, requestId, responseId);
+      assertEquals(references.size(), entries.size());
+      for (int i = 0; i < entries.size(); i++) records.add(new Case(entries.get(i).record(), references.get(i)));
     }
     return records;
   }
@@ -85,7 +99,7 @@ class RecordBytesTest {
   }
 
   private static byte[] pooled(RecordBytes bytes, RecordToWrite record) {
-    try (RecordBytes.Serialized s = bytes.serialize(record.record(), record.block())) {
+    try (RecordBytes.Serialized s = bytes.serialize(record)) {
       return Arrays.copyOf(s.bytes(), s.length());
     }
   }
@@ -93,9 +107,9 @@ class RecordBytesTest {
   @Test
   void everyKindOfRecordIsWhatJwarcWrites() {
     RecordBytes bytes = new RecordBytes();
-    for (RecordToWrite record : records(1, 30_000)) {
-      byte[] expected = jwarc(record.record()); // reads the record's body channel, which the pool never does
-      assertArrayEquals(expected, pooled(bytes, record), record.record().type() + " " + record.record().id());
+    for (Case c : records(1, 30_000)) {
+      byte[] expected = jwarc(c.jwarc()); // reads the record's body channel, which the pool never does
+      assertArrayEquals(expected, pooled(bytes, c.record()), c.jwarc().type() + " " + c.jwarc().id());
     }
   }
 
@@ -103,19 +117,19 @@ class RecordBytesTest {
   void aRecordLargerThanAKeptBufferThenSmallOnesAreEachWhatJwarcWrites() {
     RecordBytes bytes = new RecordBytes();
     for (int round = 0; round < 3; round++) {
-      for (RecordToWrite record : records(round, 2 * RecordBytes.KEEP_BUFFER_BYTES + round)) {
-        assertArrayEquals(jwarc(record.record()), pooled(bytes, record), "round " + round);
+      for (Case c : records(round, 2 * RecordBytes.KEEP_BUFFER_BYTES + round)) {
+        assertArrayEquals(jwarc(c.jwarc()), pooled(bytes, c.record()), "round " + round);
       }
-      for (RecordToWrite record : records(round, 300)) {
-        assertArrayEquals(jwarc(record.record()), pooled(bytes, record), "round " + round + ", small");
+      for (Case c : records(round, 300)) {
+        assertArrayEquals(jwarc(c.jwarc()), pooled(bytes, c.record()), "round " + round + ", small");
       }
     }
   }
 
   @Test
-  void aBlockOfAnotherLengthThanTheRecordsIsRefused() {
-    RecordToWrite record = records(1, 100).get(2);
-    assertThrows(IllegalArgumentException.class, () -> new RecordBytes().serialize(record.record(), List.of()));
+  void aJwarcRecordWithABlockOfAnotherLengthThanItsContentLengthIsRefused() {
+    WarcRecord record = records(1, 100).get(2).jwarc();
+    assertThrows(IllegalArgumentException.class, () -> RecordToWrite.of(record, List.of()));
   }
 
   @Test
@@ -124,8 +138,8 @@ class RecordBytesTest {
     Concurrently.run(16, seed -> {
       for (int i = 0; i < 40; i++) {
         int size = i % 10 == 9 ? RecordBytes.KEEP_BUFFER_BYTES + 1 : 500 + (int) (seed * 997L + i * 131) % 60_000;
-        for (RecordToWrite record : records(seed * 1000L + i, size)) {
-          assertArrayEquals(jwarc(record.record()), pooled(bytes, record));
+        for (Case c : records(seed * 1000L + i, size)) {
+          assertArrayEquals(jwarc(c.jwarc()), pooled(bytes, c.record()));
         }
       }
     });
