@@ -37,6 +37,12 @@ final class OriginCrawler implements OriginTask {
   static final java.time.Duration GIVEN_UP_REST = java.time.Duration.ofHours(1);
   // Small, so that what the last pages found (new URLs, more inlinks) reorders the origin's next URLs soon.
   private static final int TODO_BATCH = 16;
+  /**
+   * The most a read of todo takes while every URL read is refused without a request (robots.txt or a
+   * local gate): such URLs find nothing that could reorder the rest, and each read and write has a
+   * fixed cost (an iterator, a store write, a log write) that a run of refusals pays per batch.
+   */
+  static final int MAX_REFUSAL_BATCH = 256;
 
   private record Retry(PendingUrl pending, long readyAt) {}
 
@@ -69,6 +75,10 @@ final class OriginCrawler implements OriginTask {
   private boolean lastCrawledWasNew;
   /** Pages crawled since todo was last read from the store. */
   private int pagesSinceRead;
+  /** How many URLs the last read of todo asked for, how many it found, and how many have been refused since. */
+  private int lastReadLimit;
+  private int lastReadSize;
+  private int refusedSinceRead;
 
   OriginCrawler(Origin origin, CrawlContext ctx, Instant cutoff) {
     this.origin = origin;
@@ -170,6 +180,7 @@ final class OriginCrawler implements OriginTask {
             return finish();
           }
           pages.refuse(next, refused.get());
+          refusedSinceRead++;
           continue;
         }
       }
@@ -215,6 +226,7 @@ final class OriginCrawler implements OriginTask {
           return finish();
         }
         pages.refuse(next, new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"));
+        refusedSinceRead++;
         continue;
       }
       // The address's slot before the budget: a turn that must wait for it spends nothing.
@@ -434,6 +446,7 @@ final class OriginCrawler implements OriginTask {
    * pending URLs of those held before (their attempts); at most a batch.
    */
   private void hold(List<DueCandidate> due) {
+    lastReadSize = 0; // not a read: a run of refusals grows the reads from the next one
     Map<DueCandidate, PendingUrl> before = new IdentityHashMap<>();
     for (PendingUrl p : todo) before.put(p.candidate(), p);
     todo.clear();
@@ -446,9 +459,17 @@ final class OriginCrawler implements OriginTask {
   private void fillTodo() {
     writeRefusals(); // a refused URL not written yet is still due: it would be read, and refused, again
     pagesSinceRead = 0;
+    // A full read whose every URL was refused: the next takes more (a run of refusals, as at the end of
+    // an origin whose disallowed URLs rank last), up to MAX_REFUSAL_BATCH.
+    boolean allRefused = lastReadSize > 0 && lastReadSize == lastReadLimit && refusedSinceRead >= lastReadSize;
+    int limit = allRefused ? Math.min(4 * lastReadLimit, MAX_REFUSAL_BATCH) : TODO_BATCH;
+    refusedSinceRead = 0;
     // Continuous crawling takes what is due now; a single run only what was due when it started.
     Instant upTo = ctx.run().continuous() ? ctx.clock().instant() : cutoff;
-    for (DueCandidate c : ctx.store().due(origin, upTo, TODO_BATCH)) todo.add(new PendingUrl(c, 1));
+    List<DueCandidate> read = ctx.store().due(origin, upTo, limit);
+    lastReadLimit = limit;
+    lastReadSize = read.size();
+    for (DueCandidate c : read) todo.add(new PendingUrl(c, 1));
     // The store alternates new URLs and recrawls starting with a new one; read again after every page,
     // that would be new after new for ever (a site that keeps offering pages starved its recrawls).
     // The alternation goes on across the reads: after a new URL, a recrawl due comes first.

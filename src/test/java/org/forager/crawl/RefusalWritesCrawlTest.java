@@ -28,6 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RefusalWritesCrawlTest {
 
   private static final int PRIVATE_FROM_HOME = 40;
+  /** More than the reads of a run of refusals take together until they are at their largest (16, 64, 256). */
+  private static final int MANY_PRIVATE_FROM_HOME = 700;
   private static final int PAGES = 6;
   private static final int PRIVATE_PER_PAGE = 5;
 
@@ -36,10 +38,24 @@ class RefusalWritesCrawlTest {
   @ParameterizedTest
   @ValueSource(strings = {"robots.txt", "do_not_crawl"})
   void eachRefusedUrlIsLoggedOnceAndRecordedOnce(String gate) throws Exception {
+    crawl(gate, PRIVATE_FROM_HOME);
+  }
+
+  /**
+   * A run of refusals takes the origin's due URLs in larger reads (OriginCrawler.MAX_REFUSAL_BATCH):
+   * still each refused once, and the pages among them all fetched.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"robots.txt", "do_not_crawl"})
+  void aLongRunOfRefusalsIsReadInLargerBatchesAndEachRefusedOnce(String gate) throws Exception {
+    crawl(gate, MANY_PRIVATE_FROM_HOME);
+  }
+
+  private void crawl(String gate, int privateFromHome) throws Exception {
     try (TestSite site = TestSite.start()) {
       List<String> home = new ArrayList<>();
       List<String> refused = new ArrayList<>();
-      for (int i = 0; i < PRIVATE_FROM_HOME; i++) home.add("/private/h" + i);
+      for (int i = 0; i < privateFromHome; i++) home.add("/private/h" + i);
       for (int p = 0; p < PAGES; p++) {
         // Each page links to more refused URLs: refused in the turn of the next page, before it.
         List<String> links = new ArrayList<>();
@@ -49,7 +65,7 @@ class RefusalWritesCrawlTest {
         refused.addAll(links.subList(0, PRIVATE_PER_PAGE));
         home.add("/page" + p);
       }
-      refused.addAll(home.subList(0, PRIVATE_FROM_HOME));
+      refused.addAll(home.subList(0, privateFromHome));
       site.robots(gate.equals("robots.txt") ? "User-agent: *\nDisallow: /private/\n" : "User-agent: *\nAllow: /\n")
           .linking("/", home.toArray(String[]::new));
       String rule = gate.equals("robots.txt") ? ""
