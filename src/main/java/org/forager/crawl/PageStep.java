@@ -12,7 +12,9 @@ import org.forager.extract.ExtractedPage;
 import org.forager.fetch.FetchRequest;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Outcome;
+import org.forager.policy.Gatekeeper;
 import org.forager.policy.Verdict;
+import org.forager.scope.Scope;
 import org.forager.record.CrawlAction;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
@@ -37,6 +39,8 @@ final class PageStep {
 
   private final OriginSession session;
   private final Retries retries;
+  /** The origin as its URLs start: {@code scheme://host[:port]}, as {@link org.forager.url.Origin#toString} has it. */
+  private final String originPrefix;
   /** Whether the last page crawled offered any candidate: new URLs or inlinks may reorder the origin's next. */
   private boolean offeredCandidates;
   private List<DueCandidate> heldAfter = List.of();
@@ -48,6 +52,7 @@ final class PageStep {
   PageStep(OriginSession session, Retries retries) {
     this.session = session;
     this.retries = retries;
+    this.originPrefix = session.origin.toString();
   }
 
   /**
@@ -205,15 +210,42 @@ final class PageStep {
    * at the fetch when the JIT replaces it, had it compiled twice more on the stack.)
    */
   private int offerLinks(List<Candidate> discovered, List<String> links, DueCandidate from) {
-    CrawlContext ctx = session.ctx;
+    Gatekeeper gatekeeper = session.ctx.policy().gatekeeper();
+    Scope scope = gatekeeper.scope();
+    // Whether a URL is in the scope proper depends on its origin alone (scheme, host and port in
+    // every scope mode), so most of a page's links, to its own origin, share one answer (two scope
+    // lookups a link were 1.7 % of a crawl's CPU: docs/benchmarks.md, issue 15).
+    int ownOriginAnswer = UNKNOWN;
     int outOfScope = 0;
     for (String link : links) {
-      int hops = ctx.policy().gatekeeper().scope().hopsTo(link, from.hops());
-      if (!offer(discovered, link, from.depth() + 1, hops, from.url()) && !ctx.policy().gatekeeper().inScope(link, hops)) {
+      boolean contained;
+      if (isOfOwnOrigin(link)) {
+        if (ownOriginAnswer == UNKNOWN) ownOriginAnswer = scope.contains(link) ? CONTAINED : NOT_CONTAINED;
+        contained = ownOriginAnswer == CONTAINED;
+      } else {
+        contained = scope.contains(link);
+      }
+      int hops = contained ? 0 : from.hops() + 1;
+      if (gatekeeper.isCandidate(link, from.depth() + 1, hops, contained)) {
+        discovered.add(
+            new Candidate(link, from.depth() + 1, Optional.of(from.url()), hops, session.ctx.policy().ranking()));
+      } else if (!contained && !scope.reachableOutside(link, hops)) {
         outOfScope++;
       }
     }
     return outOfScope;
+  }
+
+  private static final int UNKNOWN = 0;
+  private static final int CONTAINED = 1;
+  private static final int NOT_CONTAINED = 2;
+
+  /** Whether the (normalized) URL is of the origin crawled: {@code scheme://host[:port]}, then a path, query or end. */
+  private boolean isOfOwnOrigin(String url) {
+    if (!url.startsWith(originPrefix)) return false;
+    if (url.length() == originPrefix.length()) return true;
+    char next = url.charAt(originPrefix.length());
+    return next == '/' || next == '?' || next == '#';
   }
 
   private void logOutOfScopeTargets() {

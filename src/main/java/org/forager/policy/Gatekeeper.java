@@ -81,9 +81,18 @@ public final class Gatekeeper implements RequestGate {
    * Scope#hopsTo}) may become a crawl candidate; cheap, on the hot path.
    */
   public boolean isCandidate(String url, int depth, int hops) {
+    return isCandidate(url, depth, hops, scope.contains(url));
+  }
+
+  /**
+   * {@link #isCandidate(String, int, int)} for a link whose place in the scope proper the caller
+   * already knows ({@code contained}, what {@link Scope#contains} says of it): a page's links to its
+   * own origin share the page's answer.
+   */
+  public boolean isCandidate(String url, int depth, int hops, boolean contained) {
     return url.length() <= maxUrlLength
         && depth <= maxDepth
-        && inScope(url, hops)
+        && (contained || scope.reachableOutside(url, hops))
         && !hasSkippedExtension(url)
         && !hasRepeatedSegments(url);
   }

@@ -130,7 +130,11 @@ public final class Scope {
    * within {@code scope.max_hops} to a host {@code scope.deny} does not cover.
    */
   public boolean reachable(String normalizedUrl, int hops) {
-    if (contains(normalizedUrl)) return true;
+    return contains(normalizedUrl) || reachableOutside(normalizedUrl, hops);
+  }
+
+  /** {@link #reachable} for a URL the caller knows is not {@link #contains contained}. */
+  public boolean reachableOutside(String normalizedUrl, int hops) {
     return hops <= config.maxHops() && mayRequest(normalizedUrl);
   }
 

@@ -175,6 +175,30 @@ class ScopeTest {
     assertOut(scope, "https://www.spam.de/", "out of scope: scope.deny spam.de");
   }
 
+  /**
+   * What a crawl's page relies on to judge its links to its own origin at once (PageStep): whether a
+   * URL is in scope depends on its origin alone, in every mode, with allow and deny.
+   */
+  @Test
+  void theAnswerDependsOnTheOriginAlone() {
+    List<String> origins = List.of("https://www.example.co.uk", "http://www.example.co.uk",
+        "https://www.example.co.uk:8443",
+        "http://foo.blogspot.com", "http://bar.blogspot.com", "http://127.0.0.1:8080", "http://127.0.0.1:8081",
+        "https://shop.example.co.uk", "http://other.org", "http://[::1]:8080");
+    List<String> paths = List.of("", "/", "/a/b?c=d", "?q", "#top", "/x.example.org/", "/@evil.com/");
+    for (Scope scope : List.of(scope(Mode.ORIGINS), scope(Mode.DOMAINS), scope(Mode.OPEN),
+        scope(Mode.OPEN, List.of("example.co.uk"), List.of("shop.example.co.uk")),
+        scope(Mode.DOMAINS, List.of(), List.of("shop.example.co.uk")))) {
+      for (String origin : origins) {
+        boolean first = scope.contains(UrlNormalizer.normalize(origin + "/").orElseThrow());
+        for (String path : paths) {
+          String url = UrlNormalizer.normalize(origin + path).orElseThrow();
+          assertEquals(first, scope.contains(url), scope + ": " + url);
+        }
+      }
+    }
+  }
+
   @Test
   void mayAddOriginUpToMaxOrigins() {
     Scope scope = Scope.of(new ScopeConfig(Mode.OPEN, List.of(), List.of(), 3), SEEDS);
