@@ -66,8 +66,7 @@ final class DigestIndex {
   }
 
   /** Puts a pending registration in a batch (of its URL's record). */
-  static void put(WriteBatch batch, RocksDatabase rocks, Registration registration, String url)
-      throws RocksDBException {
+  static void put(BatchBytes batch, RocksDatabase rocks, Registration registration, String url) {
     batch.put(rocks.digests, registration.key(), url.getBytes(StandardCharsets.UTF_8));
   }
 
@@ -79,9 +78,10 @@ final class DigestIndex {
   /** Writes what is pending; the store is closing (no other call runs). */
   void writePending(WriteOptions options) throws RocksDBException {
     if (pending.isEmpty()) return;
-    try (WriteBatch batch = new WriteBatch()) {
-      for (Map.Entry<Registration, String> e : pending.entrySet()) put(batch, rocks, e.getKey(), e.getValue());
-      rocks.db.write(options, batch);
+    BatchBytes batch = new BatchBytes(rocks.families);
+    for (Map.Entry<Registration, String> e : pending.entrySet()) put(batch, rocks, e.getKey(), e.getValue());
+    try (WriteBatch serialized = batch.toWriteBatch()) {
+      rocks.db.write(options, serialized);
     }
     pending.clear();
   }

@@ -203,7 +203,8 @@ final class GroupCommit {
       group.add(next);
     }
     applying = recent.latest() + 1;
-    try (WriteBatch batch = new WriteBatch()) {
+    try {
+      BatchBytes batch = new BatchBytes(rocks.families);
       Map<String, WriteRequest.Known> written = new HashMap<>();
       Set<String> newWork = new HashSet<>();
       int[] added = new int[group.size()];
@@ -216,7 +217,9 @@ final class GroupCommit {
         long count = urlCount + total;
         // Only a group that adds URLs changes the count (a crawl's record, a refusal or a move adds none).
         if (total > 0) batch.put(rocks.meta, Keys.URL_COUNT, new ByteWriter(8).writeLongBigEndian(count).toByteArray());
-        rocks.db.write(writeOptions, batch);
+        try (WriteBatch serialized = batch.toWriteBatch()) {
+          rocks.db.write(writeOptions, serialized);
+        }
         urlCount = count;
         recent.add(written.keySet());
         visible = recent.latest();
@@ -276,7 +279,7 @@ final class GroupCommit {
   }
 
   /** Puts one call's writes in the batch; returns how many URLs it adds. */
-  private int apply(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written,
+  private int apply(WriteRequest request, BatchBytes batch, Map<String, WriteRequest.Known> written,
       Set<String> newWork) throws RocksDBException {
     if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest(), targets); // too old to correct
     int added = 0;
@@ -330,7 +333,7 @@ final class GroupCommit {
    * key whatever the origin held, so a new URL costs no read of the agenda ({@link #settle} removes it
    * once the origin holds no never-crawled URL).
    */
-  private void markNewWork(String origin, WriteBatch batch, Set<String> marked) throws RocksDBException {
+  private void markNewWork(String origin, BatchBytes batch, Set<String> marked) throws RocksDBException {
     if (marked.add(origin)) batch.put(rocks.meta, Keys.agenda(Keys.NEW_WORK_FIELD, origin), EMPTY);
   }
 
@@ -410,7 +413,7 @@ final class GroupCommit {
    * ranking raises the URL's priority; then its record is written at once with every inlink, and its
    * due key moves.
    */
-  private void countInlink(WriteRequest request, Pending pending, int slot, WriteBatch batch,
+  private void countInlink(WriteRequest request, Pending pending, int slot, BatchBytes batch,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
     int inlinks = (int) Math.min(targets.total(slot) + 1L, Integer.MAX_VALUE);
     int rank = rankAt(pending, targets.depth(slot), inlinks);
@@ -458,7 +461,7 @@ final class GroupCommit {
    * Gives a known, never-crawled URL without an entry one, with the inlink of a page's first crawl
    * held, or written at once when it raises the priority. An entry evicted to make room is written.
    */
-  private void hold(WriteRequest request, Pending pending, UrlRecord stored, WriteBatch batch,
+  private void hold(WriteRequest request, Pending pending, UrlRecord stored, BatchBytes batch,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
     UrlRecord record = stored;
     byte[] value = null;
@@ -504,7 +507,7 @@ final class GroupCommit {
    * and its due key moved from {@code previousKey}; the record's value.
    */
   private byte[] writeRaised(WriteRequest request, Pending pending, byte[] previousKey, UrlRecord next,
-      WriteBatch batch, Map<String, WriteRequest.Known> written) throws RocksDBException {
+      BatchBytes batch, Map<String, WriteRequest.Known> written) throws RocksDBException {
     Values.DueEntry due = Values.DueEntry.none(next);
     byte[] dueKey = Keys.due(pending.origin(), next);
     batch.delete(rocks.due, previousKey);
@@ -521,7 +524,7 @@ final class GroupCommit {
    * Writes a never-crawled URL's record with the inlinks held for it (its priority, so its due key,
    * unchanged); the record and value written.
    */
-  private LinkTargets.Written writeBack(LinkTargets.Held held, WriteBatch batch,
+  private LinkTargets.Written writeBack(LinkTargets.Held held, BatchBytes batch,
       Map<String, WriteRequest.Known> written) {
     try {
       UrlRecord url = recordOf(held, written);
@@ -568,7 +571,7 @@ final class GroupCommit {
   }
 
   /** Moves a crawled URL's due entry earlier; returns whether it moved. */
-  private boolean bringForward(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
+  private boolean bringForward(WriteRequest request, BatchBytes batch, Map<String, WriteRequest.Known> written)
       throws RocksDBException {
     WriteRequest.BringForward move = request.bringForward.orElseThrow();
     Optional<WriteRequest.Known> known = known(request, move.url(), written);
@@ -600,7 +603,7 @@ final class GroupCommit {
         ? WriteRequest.readNow(rocks, url) : request.recorded;
   }
 
-  private int record(WriteRequest request, WriteBatch batch, Map<String, WriteRequest.Known> written)
+  private int record(WriteRequest request, BatchBytes batch, Map<String, WriteRequest.Known> written)
       throws RocksDBException {
     CrawlRecord crawl = request.record.orElseThrow();
     String url = crawl.url();

@@ -26,6 +26,8 @@ final class RocksDatabase {
   final ColumnFamilyHandle due;
   final ColumnFamilyHandle history;
   final ColumnFamilyHandle digests;
+  /** The column families' IDs, for batches built in Java ({@link BatchBytes}). */
+  final BatchBytes.Families families;
   private final RocksTuning tuning;
   private final List<ColumnFamilyHandle> handles;
   private final DirectoryLock lock;
@@ -42,6 +44,7 @@ final class RocksDatabase {
     this.due = handles.get(RocksTuning.DUE);
     this.history = handles.get(RocksTuning.HISTORY);
     this.digests = handles.get(RocksTuning.DIGESTS);
+    this.families = new BatchBytes.Families(handles);
   }
 
   /**
