@@ -261,7 +261,7 @@ public final class HttpFetcher implements Fetcher {
     // One connection an origin (the crawl loop never has two requests in flight to one), at most
     // maxConnections in all; when full, the least recently used idle connection is closed.
     PolicyConnectionManager manager = new PolicyConnectionManager(new PolicySockets(enforce),
-        new PolicyDnsResolver(options.resolver(), enforce), TlsStrategies.of(options.verifyTls()),
+        new PolicyDnsResolver(options.resolver(), enforce), TlsStrategies.lazily(options.verifyTls()),
         ManagedHttpClientConnectionFactory.builder()
             // Bounded heads (line, field count, total bytes, time) and the strict status-line parser.
             .http1Config(ResponseHeadLimits.HTTP1_CONFIG)

@@ -140,10 +140,10 @@ class HttpFetcherTlsTest {
   void aTrustedCertificateForAnotherHostIsRefusedAsAHostNameMismatch() throws Exception {
     Path keyStore = keyStore("other", "dns:other.test");
     int port = serve(keyStore);
-    fetcher = withTrustStore(keyStore, () -> new HttpFetcher(OPTIONS));
+    fetcher = new HttpFetcher(OPTIONS);
 
-    assertTlsFailure(fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/")),
-        FailureClassifier.HOST_NAME_MISMATCH);
+    FetchResult result = withTrustStore(keyStore, () -> fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/")));
+    assertTlsFailure(result, FailureClassifier.HOST_NAME_MISMATCH);
     assertEquals(0, requests.get());
   }
 
@@ -151,10 +151,10 @@ class HttpFetcherTlsTest {
   void aTrustedCertificateForTheHostIsFetched() throws Exception {
     Path keyStore = keyStore("localhost", "dns:localhost");
     int port = serve(keyStore);
-    fetcher = withTrustStore(keyStore, () -> new HttpFetcher(OPTIONS));
+    fetcher = new HttpFetcher(OPTIONS);
 
     Response response = assertInstanceOf(Response.class,
-        fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/")));
+        withTrustStore(keyStore, () -> fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/"))));
     assertEquals(200, response.status());
     assertEquals("", console.err(), "nothing to announce when certificates are verified");
   }
@@ -181,10 +181,11 @@ class HttpFetcherTlsTest {
   }
 
   /**
-   * Builds with the JDK's default trust store replaced by {@code trustStore}: the fetcher's TLS context
-   * reads the javax.net.ssl properties when it is created, so they are set only for that moment.
+   * Runs {@code fetch} with the JDK's default trust store replaced by {@code trustStore}: the fetcher's
+   * TLS context reads the javax.net.ssl properties when it is made, at its first https connection, so
+   * they are set only for that moment.
    */
-  private static HttpFetcher withTrustStore(Path trustStore, java.util.function.Supplier<HttpFetcher> build) {
+  private static FetchResult withTrustStore(Path trustStore, java.util.function.Supplier<FetchResult> fetch) {
     String[] keys = {"javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType"};
     String[] saved = new String[keys.length];
     for (int i = 0; i < keys.length; i++) saved[i] = System.getProperty(keys[i]);
@@ -192,7 +193,7 @@ class HttpFetcherTlsTest {
       System.setProperty(keys[0], trustStore.toString());
       System.setProperty(keys[1], new String(PASSWORD));
       System.setProperty(keys[2], "PKCS12");
-      return build.get();
+      return fetch.get();
     } finally {
       for (int i = 0; i < keys.length; i++) {
         if (saved[i] == null) System.clearProperty(keys[i]);
