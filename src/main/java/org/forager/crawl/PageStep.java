@@ -14,8 +14,8 @@ import org.forager.fetch.FetchResult;
 import org.forager.fetch.Outcome;
 import org.forager.policy.Gatekeeper;
 import org.forager.policy.Verdict;
-import org.forager.scope.Scope;
 import org.forager.record.CrawlAction;
+import org.forager.scope.Scope;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.DueCandidate;
@@ -215,13 +215,13 @@ final class PageStep {
     // Whether a URL is in the scope proper depends on its origin alone (scheme, host and port in
     // every scope mode), so most of a page's links, to its own origin, share one answer (two scope
     // lookups a link were 1.7 % of a crawl's CPU: docs/benchmarks.md, issue 15).
-    int ownOriginAnswer = UNKNOWN;
+    Boolean ownOriginContained = null; // not looked up yet
     int outOfScope = 0;
     for (String link : links) {
       boolean contained;
       if (isOfOwnOrigin(link)) {
-        if (ownOriginAnswer == UNKNOWN) ownOriginAnswer = scope.contains(link) ? CONTAINED : NOT_CONTAINED;
-        contained = ownOriginAnswer == CONTAINED;
+        if (ownOriginContained == null) ownOriginContained = scope.contains(link);
+        contained = ownOriginContained;
       } else {
         contained = scope.contains(link);
       }
@@ -235,10 +235,6 @@ final class PageStep {
     }
     return outOfScope;
   }
-
-  private static final int UNKNOWN = 0;
-  private static final int CONTAINED = 1;
-  private static final int NOT_CONTAINED = 2;
 
   /** Whether the (normalized) URL is of the origin crawled: {@code scheme://host[:port]}, then a path, query or end. */
   private boolean isOfOwnOrigin(String url) {
