@@ -12,7 +12,6 @@ import org.forager.extract.ExtractedPage;
 import org.forager.fetch.FetchRequest;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Outcome;
-import org.forager.policy.Gatekeeper;
 import org.forager.policy.Verdict;
 import org.forager.record.CrawlAction;
 import org.forager.scope.Scope;
@@ -210,8 +209,7 @@ final class PageStep {
    * at the fetch when the JIT replaces it, had it compiled twice more on the stack.)
    */
   private int offerLinks(List<Candidate> discovered, List<String> links, DueCandidate from) {
-    Gatekeeper gatekeeper = session.ctx.policy().gatekeeper();
-    Scope scope = gatekeeper.scope();
+    Scope scope = session.ctx.policy().gatekeeper().scope();
     // Whether a URL is in the scope proper depends on its origin alone (scheme, host and port in
     // every scope mode), so most of a page's links, to its own origin, share one answer (two scope
     // lookups a link were 1.7 % of a crawl's CPU: docs/benchmarks.md, issue 15).
@@ -226,10 +224,8 @@ final class PageStep {
         contained = scope.contains(link);
       }
       int hops = contained ? 0 : from.hops() + 1;
-      if (gatekeeper.isCandidate(link, from.depth() + 1, hops, contained)) {
-        discovered.add(
-            new Candidate(link, from.depth() + 1, Optional.of(from.url()), hops, session.ctx.policy().ranking()));
-      } else if (!contained && !scope.reachableOutside(link, hops)) {
+      if (!offer(discovered, link, from.depth() + 1, hops, from.url(), contained)
+          && !contained && !scope.reachableOutside(link, hops)) {
         outOfScope++;
       }
     }
@@ -330,7 +326,12 @@ final class PageStep {
 
   /** Adds the URL to the candidates when the discovery gates let it; whether they did. */
   private boolean offer(List<Candidate> discovered, String url, int depth, int hops, String from) {
-    if (session.ctx.policy().gatekeeper().isCandidate(url, depth, hops)) {
+    return offer(discovered, url, depth, hops, from, session.ctx.policy().gatekeeper().scope().contains(url));
+  }
+
+  /** {@link #offer(List, String, int, int, String)} for a URL whose place in the scope proper is known. */
+  private boolean offer(List<Candidate> discovered, String url, int depth, int hops, String from, boolean contained) {
+    if (session.ctx.policy().gatekeeper().isCandidate(url, depth, hops, contained)) {
       discovered.add(new Candidate(url, depth, Optional.of(from), hops, session.ctx.policy().ranking()));
       return true;
     }

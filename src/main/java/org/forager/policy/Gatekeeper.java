@@ -125,11 +125,6 @@ public final class Gatekeeper implements RequestGate {
     return scope.contains(url);
   }
 
-  /** Whether a (normalized) URL {@code hops} hops away is in reach ({@link Scope#reachable}). */
-  public boolean inScope(String url, int hops) {
-    return scope.reachable(url, hops);
-  }
-
   /** Why a (normalized) URL is out of the crawl's scope ({@code scope.*}), when it is; cheap when it is not. */
   public Optional<String> outOfScope(String url) {
     return scope.contains(url) ? Optional.empty() : scope.refuses(url);

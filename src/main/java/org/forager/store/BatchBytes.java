@@ -1,6 +1,5 @@
 package org.forager.store;
 
-import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +39,8 @@ final class BatchBytes {
   }
 
   private final Families families;
-  private byte[] bytes = new byte[4096];
-  private int length = HEADER;
+  /** The header's 12 bytes (filled in by {@link #toWriteBatch}), then the entries. */
+  private final ByteWriter out = new ByteWriter(4096).writeBytes(new byte[HEADER]);
   private int count;
 
   BatchBytes(Families families) {
@@ -50,30 +49,16 @@ final class BatchBytes {
 
   /** Puts {@code value} at {@code key} in the column family. */
   void put(ColumnFamilyHandle family, byte[] key, byte[] value) {
-    int id = families.id(family);
-    ensure(1 + 5 + 5 + key.length + 5 + value.length);
-    if (id == 0) {
-      bytes[length++] = VALUE;
-    } else {
-      bytes[length++] = COLUMN_FAMILY_VALUE;
-      varint(id);
-    }
-    slice(key);
-    slice(value);
+    tag(family, VALUE, COLUMN_FAMILY_VALUE);
+    // A length-prefixed slice: the length as a varint, then the bytes.
+    out.writeByteArray(key).writeByteArray(value);
     count++;
   }
 
   /** Deletes {@code key} in the column family. */
   void delete(ColumnFamilyHandle family, byte[] key) {
-    int id = families.id(family);
-    ensure(1 + 5 + 5 + key.length);
-    if (id == 0) {
-      bytes[length++] = DELETION;
-    } else {
-      bytes[length++] = COLUMN_FAMILY_DELETION;
-      varint(id);
-    }
-    slice(key);
+    tag(family, DELETION, COLUMN_FAMILY_DELETION);
+    out.writeByteArray(key);
     count++;
   }
 
@@ -84,7 +69,7 @@ final class BatchBytes {
 
   /** RocksDB's batch of these entries (sequence number 0: the write assigns it), to close after use. */
   WriteBatch toWriteBatch() {
-    byte[] serialized = Arrays.copyOf(bytes, length);
+    byte[] serialized = out.toByteArray();
     // Fixed-width little-endian: the sequence number (zero) in bytes 0-7, the count in 8-11.
     serialized[8] = (byte) count;
     serialized[9] = (byte) (count >>> 8);
@@ -93,21 +78,13 @@ final class BatchBytes {
     return new WriteBatch(serialized);
   }
 
-  private void slice(byte[] b) {
-    varint(b.length);
-    System.arraycopy(b, 0, bytes, length, b.length);
-    length += b.length;
-  }
-
-  private void varint(int value) {
-    while ((value & ~0x7F) != 0) {
-      bytes[length++] = (byte) ((value & 0x7F) | 0x80);
-      value >>>= 7;
+  /** An entry's tag, with the family's ID unless it is the default family. */
+  private void tag(ColumnFamilyHandle family, byte inDefault, byte inFamily) {
+    int id = families.id(family);
+    if (id == 0) {
+      out.writeByte(inDefault);
+    } else {
+      out.writeByte(inFamily).writeVarLong(id);
     }
-    bytes[length++] = (byte) value;
-  }
-
-  private void ensure(int more) {
-    if (length + more > bytes.length) bytes = Arrays.copyOf(bytes, Math.max(2 * bytes.length, length + more));
   }
 }

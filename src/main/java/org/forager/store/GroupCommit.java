@@ -333,7 +333,7 @@ final class GroupCommit {
    * key whatever the origin held, so a new URL costs no read of the agenda ({@link #settle} removes it
    * once the origin holds no never-crawled URL).
    */
-  private void markNewWork(String origin, BatchBytes batch, Set<String> marked) throws RocksDBException {
+  private void markNewWork(String origin, BatchBytes batch, Set<String> marked) {
     if (marked.add(origin)) batch.put(rocks.meta, Keys.agenda(Keys.NEW_WORK_FIELD, origin), EMPTY);
   }
 

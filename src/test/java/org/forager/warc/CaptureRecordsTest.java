@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.channels.Channels;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,9 +17,7 @@ import java.util.regex.Pattern;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Header;
 import org.junit.jupiter.api.Test;
-import org.netpreserve.jwarc.WarcCompression;
 import org.netpreserve.jwarc.WarcRecord;
-import org.netpreserve.jwarc.WarcWriter;
 
 /**
  * The records of a fetch: their bytes are what jwarc's builders and writer make for the same fetch
@@ -86,7 +81,7 @@ class CaptureRecordsTest {
     RecordBytes bytes = new RecordBytes();
     for (int i = 0; i < entries.size(); i++) {
       try (RecordBytes.Serialized s = bytes.serialize(entries.get(i).record())) {
-        byte[] expected = jwarc(references.get(i));
+        byte[] expected = JwarcCaptures.written(references.get(i));
         assertArrayEquals(expected, Arrays.copyOf(s.bytes(), s.length()),
             () -> r.url() + " " + r.status() + " " + r.startedAt() + " " + r.remoteAddress() + " " + r.truncation()
                 + "\n" + new String(expected, UTF_8));
@@ -108,15 +103,5 @@ class CaptureRecordsTest {
       assertEquals(4, uuid.version());
       assertEquals(2, uuid.variant());
     }
-  }
-
-  private static byte[] jwarc(WarcRecord record) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      new WarcWriter(Channels.newChannel(out), WarcCompression.NONE).write(record);
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
-    return out.toByteArray();
   }
 }

@@ -1,6 +1,9 @@
 package org.forager.warc;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.SequenceInputStream;
 import java.net.URI;
 import java.nio.channels.Channels;
@@ -13,10 +16,12 @@ import java.util.UUID;
 import org.forager.fetch.FetchResult;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
+import org.netpreserve.jwarc.WarcCompression;
 import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcRequest;
 import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcRevisit;
+import org.netpreserve.jwarc.WarcWriter;
 
 /**
  * The records of a fetch as jwarc's builders make them, with given IDs: how {@link CaptureRecords}
@@ -71,6 +76,17 @@ final class JwarcCaptures {
       records.add(b.build());
     }
     return records;
+  }
+
+  /** What jwarc's writer writes for the record, uncompressed. */
+  static byte[] written(WarcRecord record) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      new WarcWriter(Channels.newChannel(out), WarcCompression.NONE).write(record);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
   }
 
   /** The ID as {@link CaptureRecords} takes it. */

@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -28,10 +25,8 @@ import org.forager.store.Concurrently;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.netpreserve.jwarc.WarcCompression;
 import org.netpreserve.jwarc.WarcReader;
 import org.netpreserve.jwarc.WarcRecord;
-import org.netpreserve.jwarc.WarcWriter;
 
 /**
  * Records serialized into pooled buffers are byte for byte what jwarc's {@code WarcWriter} writes
@@ -89,13 +84,7 @@ class RecordBytesTest {
 
   /** What jwarc writes for the record, uncompressed: how RecordBytes serialized before the pool. */
   private static byte[] jwarc(WarcRecord record) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      new WarcWriter(Channels.newChannel(out), WarcCompression.NONE).write(record);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
+    return JwarcCaptures.written(record);
   }
 
   private static byte[] pooled(RecordBytes bytes, RecordToWrite record) {
