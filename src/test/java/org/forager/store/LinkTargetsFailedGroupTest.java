@@ -64,6 +64,8 @@ class LinkTargetsFailedGroupTest {
           new Candidate("https://a.example/v", 1, Optional.of("https://a.example/p0"), 0, throwing))));
       store.record(crawl("https://a.example/p1"), List.of(new Candidate(u, 1, Optional.of("https://a.example/p1"), 0, Ranking.fixed(0.3))));
       assertTrue(store.due(A, T0, 100).stream().anyMatch(d -> d.url().equals(u)), "u is not in the due index");
+      // The failed group's agenda entry was not written either: the next group that adds a URL puts it.
+      assertTrue(store.agenda(T0, Optional.empty(), 10).contains(AgendaEntry.newWork(A)), "a is not on the agenda");
     }
     try (RocksCrawlStore store = RocksCrawlStore.open(dir, RocksCrawlStore.MIN_MEMORY_BYTES, CLOCK, 1_024)) {
       assertTrue(store.url(u).isPresent(), "u lost");
