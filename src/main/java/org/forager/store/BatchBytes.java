@@ -38,13 +38,27 @@ final class BatchBytes {
     }
   }
 
+  /** A batch's first buffer; one used again ({@link #clear}) keeps what it grew to, up to {@link #KEPT}. */
+  private static final int INITIAL = 4096;
+  private static final int KEPT = 1 << 20;
+
   private final Families families;
   /** The header's 12 bytes (filled in by {@link #toWriteBatch}), then the entries. */
-  private final ByteWriter out = new ByteWriter(4096).writeBytes(new byte[HEADER]);
+  private final ByteWriter out = new ByteWriter(INITIAL).writeBytes(new byte[HEADER]);
   private int count;
 
   BatchBytes(Families families) {
     this.families = families;
+  }
+
+  /**
+   * Empties the batch to build another in the same buffer: the group commit builds one a group under
+   * its lock, and a new one each time was a twentieth of what a crawl allocated (issue 15).
+   */
+  BatchBytes clear() {
+    out.reset(INITIAL, KEPT).writeBytes(new byte[HEADER]);
+    count = 0;
+    return this;
   }
 
   /** Puts {@code value} at {@code key} in the column family. */
@@ -69,7 +83,7 @@ final class BatchBytes {
 
   /** RocksDB's batch of these entries (sequence number 0: the write assigns it), to close after use. */
   WriteBatch toWriteBatch() {
-    byte[] serialized = out.toByteArray();
+    byte[] serialized = out.copy(); // never the buffer itself: a cleared batch writes in it again
     // Fixed-width little-endian: the sequence number (zero) in bytes 0-7, the count in 8-11.
     serialized[8] = (byte) count;
     serialized[9] = (byte) (count >>> 8);

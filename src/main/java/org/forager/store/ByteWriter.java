@@ -14,6 +14,8 @@ final class ByteWriter {
 
   private byte[] buffer;
   private int size;
+  /** Whether {@link #toByteArray} gave the buffer itself away: it must never be written again. */
+  private boolean handedOver;
 
   ByteWriter(int initialCapacity) {
     buffer = new byte[Math.max(16, initialCapacity)];
@@ -94,13 +96,37 @@ final class ByteWriter {
    * allocates); a later write goes to a new buffer, so the array returned is never written again.
    */
   byte[] toByteArray() {
-    if (size == buffer.length) return buffer;
+    if (size == buffer.length) {
+      handedOver = true;
+      return buffer;
+    }
     return Arrays.copyOf(buffer, size);
+  }
+
+  /** A copy of the bytes written, whatever their number. */
+  byte[] copy() {
+    return Arrays.copyOf(buffer, size);
+  }
+
+  /**
+   * Forgets the bytes written, to write others in the same buffer (a writer used again and again by
+   * one thread allocates nothing once its buffer has grown); a buffer handed over by {@link
+   * #toByteArray}, or grown past {@code keepAtMost} bytes, is replaced by a new one of
+   * {@code initialCapacity}.
+   */
+  ByteWriter reset(int initialCapacity, int keepAtMost) {
+    if (handedOver || buffer.length > keepAtMost) {
+      buffer = new byte[Math.max(16, initialCapacity)];
+      handedOver = false;
+    }
+    size = 0;
+    return this;
   }
 
   private void ensure(int more) {
     if (size + more > buffer.length) {
       buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, size + more));
+      handedOver = false;
     }
   }
 }

@@ -80,6 +80,33 @@ class BatchBytesTest {
   }
 
   @Test
+  void aClearedBatchIsANewOneAndTheBatchMadeBeforeKeepsItsEntries() throws Exception {
+    RocksDatabase rocks = RocksDatabase.open(dir.resolve("store"), RocksTuning.DEFAULT_MEMORY_BYTES);
+    try (WriteOptions options = new WriteOptions()) {
+      BatchBytes reused = new BatchBytes(rocks.families);
+      reused.put(rocks.urls, bytes("first"), new byte[10_000]);
+      reused.delete(rocks.due, bytes("gone"));
+      try (WriteBatch first = reused.toWriteBatch(); WriteBatch theirs = new WriteBatch()) {
+        reused.clear().put(rocks.meta, bytes("second"), bytes("value"));
+        assertEquals(1, reused.count());
+        theirs.put(rocks.urls, bytes("first"), new byte[10_000]);
+        theirs.delete(rocks.due, bytes("gone"));
+        assertArrayEquals(theirs.data(), first.data(), "the first batch changed when the buffer was used again");
+        rocks.db.write(options, first);
+      }
+      try (WriteBatch second = reused.toWriteBatch(); WriteBatch theirs = new WriteBatch()) {
+        theirs.put(rocks.meta, bytes("second"), bytes("value"));
+        assertArrayEquals(theirs.data(), second.data());
+        rocks.db.write(options, second);
+      }
+      assertArrayEquals(new byte[10_000], rocks.db.get(rocks.urls, bytes("first")));
+      assertArrayEquals(bytes("value"), rocks.db.get(rocks.meta, bytes("second")));
+    } finally {
+      rocks.close();
+    }
+  }
+
+  @Test
   void aColumnFamilyOfAnotherDatabaseIsRefused() {
     RocksDatabase one = RocksDatabase.open(dir.resolve("one"), RocksTuning.DEFAULT_MEMORY_BYTES);
     RocksDatabase two = RocksDatabase.open(dir.resolve("two"), RocksTuning.DEFAULT_MEMORY_BYTES);
