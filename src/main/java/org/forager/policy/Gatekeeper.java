@@ -32,7 +32,8 @@ public final class Gatekeeper implements RequestGate {
   private final List<String> doNotCrawlPrefixes = new ArrayList<>();
   private final HostRules doNotCrawlHosts;
   private final List<QueryParameterRule> queryRules;
-  private final Set<String> skipExtensions;
+  /** The skipped extensions (a dot, then lower case) by their length in chars. */
+  private final String[][] skipExtensionsByLength;
   private final int maxUrlLength;
   private final int maxDepth;
   private final int maxRepeatedSegments;
@@ -62,13 +63,23 @@ public final class Gatekeeper implements RequestGate {
     }
     this.doNotCrawlHosts = new HostRules(hosts, domains);
     this.queryRules = List.copyOf(config.urlQueryParameters());
-    this.skipExtensions = config.skipExtensions().stream()
+    this.skipExtensionsByLength = byLength(config.skipExtensions().stream()
         .map(e -> (e.startsWith(".") ? e : "." + e).toLowerCase(Locale.ROOT))
-        .collect(java.util.stream.Collectors.toUnmodifiableSet());
+        .distinct().toList());
     this.maxUrlLength = config.limits().maxUrlLength();
     this.maxDepth = config.limits().maxDepth();
     this.maxRepeatedSegments = config.limits().maxRepeatedPathSegments();
     this.exclusionFile = config.doNotCrawlFile().map(ExclusionFile::watch);
+  }
+
+  private static String[][] byLength(List<String> extensions) {
+    int longest = extensions.stream().mapToInt(String::length).max().orElse(0);
+    String[][] byLength = new String[longest + 1][];
+    for (int length = 0; length <= longest; length++) {
+      int n = length;
+      byLength[length] = extensions.stream().filter(e -> e.length() == n).toArray(String[]::new);
+    }
+    return byLength;
   }
 
   /** Whether a discovered link (normalized) inside the scope proper may become a crawl candidate. */
@@ -205,8 +216,13 @@ public final class Gatekeeper implements RequestGate {
     int slash = url.lastIndexOf('/', end - 1);
     int dot = url.lastIndexOf('.', end - 1);
     if (dot <= slash) return false;
-    String extension = url.substring(dot, end).toLowerCase(Locale.ROOT);
-    return skipExtensions.contains(extension);
+    // Compared in place, not as a lower-cased copy: this runs for every link a page offers.
+    int length = end - dot;
+    if (length >= skipExtensionsByLength.length) return false;
+    for (String extension : skipExtensionsByLength[length]) {
+      if (url.regionMatches(true, dot, extension, 0, length)) return true;
+    }
+    return false;
   }
 
   /**

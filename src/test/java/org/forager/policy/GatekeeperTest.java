@@ -105,6 +105,9 @@ class GatekeeperTest {
     assertEquals("skip_extensions", reason(g.check("https://example.org/a.pdf", 0)));
     assertEquals("skip_extensions", reason(g.check("https://example.org/b.PdF", 0)));
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pdfx", 0), "a longer extension is another one");
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pd", 0), "so is a shorter one");
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.averyveryverylongextension", 0));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pdf/b", 0), "the last segment's extension only");
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pd", 0), "a shorter one too");
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.", 0));
     assertTrue(reason(g.check("https://example.org/a.pdf?download=1", 0)).startsWith("url_query_parameters"),
