@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import org.forager.fetch.FetchResult;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
@@ -37,8 +36,6 @@ final class CaptureRecords {
   private static final String SERVER_NOT_MODIFIED_PROFILE = SERVER_NOT_MODIFIED.toString();
   private static final RecordIds IDS = new RecordIds();
 
-  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-  private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
   /**
    * A record to write, with its index line's fields when an index lists it.
@@ -161,7 +158,38 @@ final class CaptureRecords {
     if (a.startsWith("[") && a.endsWith("]")) a = a.substring(1, a.length() - 1);
     int zone = a.indexOf('%');
     String bare = zone < 0 ? a : a.substring(0, zone);
-    if (IPV4.matcher(bare).matches() || IPV6.matcher(bare).matches()) return Optional.of(a);
-    return Optional.empty();
+    return isIpv4(bare) || isIpv6(bare) ? Optional.of(a) : Optional.empty();
+  }
+
+  /** Four groups of one to three ASCII digits, dot-separated (told without a regular expression: a page each). */
+  private static boolean isIpv4(String s) {
+    int groups = 0;
+    int digits = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c >= '0' && c <= '9') {
+        if (++digits > 3) return false;
+      } else if (c == '.' && digits > 0 && groups < 3) {
+        groups++;
+        digits = 0;
+      } else {
+        return false;
+      }
+    }
+    return groups == 3 && digits > 0;
+  }
+
+  /** Hex digits, colons and dots only, with a colon among them. */
+  private static boolean isIpv6(String s) {
+    boolean colon = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == ':') {
+        colon = true;
+      } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '.')) {
+        return false;
+      }
+    }
+    return colon;
   }
 }

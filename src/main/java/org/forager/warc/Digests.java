@@ -25,7 +25,18 @@ public final class Digests {
     return new WarcDigest(md);
   }
 
+  /** Cloned for each digest: looking the algorithm up among the providers each time cost more (issue 15). */
+  private static final MessageDigest SHA1 = lookUp();
+
   private static MessageDigest newSha1() {
+    try {
+      return (MessageDigest) SHA1.clone();
+    } catch (CloneNotSupportedException e) {
+      return lookUp(); // a provider whose digests cannot be cloned
+    }
+  }
+
+  private static MessageDigest lookUp() {
     try {
       return MessageDigest.getInstance("SHA-1");
     } catch (NoSuchAlgorithmException e) {

@@ -35,6 +35,16 @@ class CaptureRecordsTest {
     assertEquals(Optional.of("127.0.0.1"), CaptureRecords.ipLiteral("/127.0.0.1"));
     assertEquals(Optional.empty(), CaptureRecords.ipLiteral("example.org"));
     assertEquals(Optional.empty(), CaptureRecords.ipLiteral(""));
+    assertEquals(Optional.empty(), CaptureRecords.ipLiteral("1.2.3"));
+    assertEquals(Optional.empty(), CaptureRecords.ipLiteral("1.2.3.4.5"));
+    assertEquals(Optional.empty(), CaptureRecords.ipLiteral("1.2.3.1234"));
+    assertEquals(Optional.empty(), CaptureRecords.ipLiteral("1..3.4"));
+    assertEquals(Optional.empty(), CaptureRecords.ipLiteral("1.2.3.4."));
+    assertEquals(Optional.empty(), CaptureRecords.ipLiteral("\u0661.2.3.4"), "digits are ASCII digits");
+    assertEquals(Optional.of("fe80::1%eth0"), CaptureRecords.ipLiteral("/fe80::1%eth0"));
+    assertEquals(Optional.of("::ffff:1.2.3.4"), CaptureRecords.ipLiteral("[::ffff:1.2.3.4]"));
+    assertEquals(Optional.empty(), CaptureRecords.ipLiteral("fe80::g"));
+    assertEquals(Optional.empty(), CaptureRecords.ipLiteral("abcd"), "no colon");
   }
 
   @Test
