@@ -24,6 +24,7 @@ final class CandidateBatch {
    */
   static Map<String, Pending> unique(Collection<Candidate> candidates, Optional<String> except) {
     Map<String, Pending> unique = new LinkedHashMap<>(candidates.size() * 2);
+    String lastOrigin = null; // most of a page's links are to one origin: its string made once
     for (Candidate candidate : candidates) {
       Objects.requireNonNull(candidate.discoveredFrom(), "discoveredFrom");
       String url = candidate.url();
@@ -33,10 +34,28 @@ final class CandidateBatch {
       if (candidate.depth() < 0 || candidate.depth() > Keys.MAX_DEPTH) {
         throw new IllegalArgumentException("depth out of range 0.." + Keys.MAX_DEPTH + ": " + candidate);
       }
-      String origin = known != null ? known.origin() : origin(url);
+      String origin = known != null ? known.origin() : isOf(url, lastOrigin) ? checked(url, lastOrigin) : origin(url);
+      lastOrigin = origin;
       unique.put(url, new Pending(candidate, known != null ? known.urlKey() : Keys.url(url), origin));
     }
     return unique;
+  }
+
+  /**
+   * Whether the URL is of {@code origin} (a serialized origin): it starts with it, then a path, a query,
+   * a fragment or nothing. Such a URL's origin is that one.
+   */
+  private static boolean isOf(String url, String origin) {
+    if (origin == null || !url.startsWith(origin)) return false;
+    if (url.length() == origin.length()) return true;
+    char next = url.charAt(origin.length());
+    return next == '/' || next == '?' || next == '#';
+  }
+
+  /** {@code origin}, once the URL is checked as {@link #origin} checks it. */
+  private static String checked(String url, String origin) {
+    if (url.indexOf('\0') >= 0) throw new IllegalArgumentException("URL contains NUL: " + url);
+    return origin;
   }
 
   /** The serialized origin of a URL, checking it can be a key. */
