@@ -55,6 +55,8 @@ final class GroupCommit {
   private final LinkTargets targets;
   /** Where the origins' live due keys start. */
   private final DueStarts dueStarts = new DueStarts();
+  /** Every URL key the store holds, when kept ({@link UrlFilter}): added under the lock before its write. */
+  private final Optional<UrlFilter> urlFilter;
   /** The batch each group is built in, used again group after group; guarded by lock. */
   private final BatchBytes groupBatch;
   /**
@@ -72,9 +74,16 @@ final class GroupCommit {
   private volatile long urlCount;
 
   GroupCommit(RocksDatabase rocks, WriteOptions writeOptions, long urlCount, int linkTargets) {
+    this(rocks, writeOptions, urlCount, linkTargets, Optional.empty());
+  }
+
+  /** @param urlFilter a complete filter of every URL the store holds, kept so by this group commit */
+  GroupCommit(RocksDatabase rocks, WriteOptions writeOptions, long urlCount, int linkTargets,
+      Optional<UrlFilter> urlFilter) {
     this.rocks = rocks;
     this.writeOptions = writeOptions;
     this.urlCount = urlCount;
+    this.urlFilter = urlFilter;
     this.targets = new LinkTargets(linkTargets);
     this.groupBatch = new BatchBytes(rocks.families);
   }
@@ -161,7 +170,7 @@ final class GroupCommit {
    * many URLs they added; rethrows the first failure (calls of an earlier group may be written).
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
-    WriteRequest.lookUpAll(rocks, visible, requests, targets);
+    WriteRequest.lookUpAll(rocks, visible, requests, targets, filterToAsk());
     Thread caller = Thread.currentThread();
     for (WriteRequest request : requests) request.waitedOnBy(caller);
     queue.addAll(requests);
@@ -293,7 +302,7 @@ final class GroupCommit {
   /** Puts one call's writes in the batch; returns how many URLs it adds. */
   private int apply(WriteRequest request, BatchBytes batch, Map<String, WriteRequest.Known> written,
       Set<String> newWork) throws RocksDBException {
-    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest(), targets); // too old to correct
+    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest(), targets, filterToAsk()); // too old to correct
     int added = 0;
     if (request.record.isPresent()) added += record(request, batch, written);
     if (request.bringForward.isPresent()) {
@@ -328,7 +337,7 @@ final class GroupCommit {
       Values.DueEntry due = Values.DueEntry.none(fresh);
       byte[] dueKey = Keys.due(pending.origin(), fresh);
       byte[] value = Values.encodeUrl(fresh);
-      batch.put(rocks.urls, pending.urlKey(), value);
+      putUrl(batch, pending.urlKey(), value);
       batch.put(rocks.due, dueKey, Values.encodeDue(due));
       dueStarts.put(pending.origin(), dueKey, applying);
       request.putsFresh(pending.origin(), dueKey, fresh);
@@ -338,6 +347,17 @@ final class GroupCommit {
       added++;
     }
     return added;
+  }
+
+  /** Puts a URL's record, its key in the URL filter first (a write that then fails leaves only a false positive). */
+  private void putUrl(BatchBytes batch, byte[] key, byte[] value) {
+    urlFilter.ifPresent(filter -> filter.add(key));
+    batch.put(rocks.urls, key, value);
+  }
+
+  /** The URL filter, while it answers "absent" exactly and is worth asking at the store's URL count. */
+  private Optional<UrlFilter> filterToAsk() {
+    return urlFilter.filter(filter -> filter.useful(urlCount));
   }
 
   /**
@@ -537,7 +557,7 @@ final class GroupCommit {
     dueStarts.put(pending.origin(), dueKey, applying);
     request.putsFresh(pending.origin(), dueKey, next);
     byte[] value = Values.encodeUrl(next);
-    batch.put(rocks.urls, pending.urlKey(), value);
+    putUrl(batch, pending.urlKey(), value);
     written.put(next.url(), new WriteRequest.Known(next, due));
     return value;
   }
@@ -551,7 +571,7 @@ final class GroupCommit {
     try {
       UrlRecord url = recordOf(held, written);
       byte[] value = Values.encodeUrl(url);
-      batch.put(rocks.urls, held.key(), value);
+      putUrl(batch, held.key(), value);
       if (held.raised()) {
         // The raise it held, written: the due key moves from the priority written before.
         String origin = CandidateBatch.origin(url.url());
@@ -603,7 +623,7 @@ final class GroupCommit {
     String origin = CandidateBatch.origin(move.url());
     UrlRecord next = previous.crawled(previous.fetchCount(), previous.lastCrawl(), move.dueAt());
     batch.delete(rocks.due, Keys.due(origin, previous));
-    batch.put(rocks.urls, Keys.url(move.url()), Values.encodeUrl(next));
+    putUrl(batch, Keys.url(move.url()), Values.encodeUrl(next));
     byte[] dueKey = Keys.due(origin, next);
     batch.put(rocks.due, dueKey, Values.encodeDue(known.get().validators()));
     dueStarts.put(origin, dueKey, applying);
@@ -646,7 +666,7 @@ final class GroupCommit {
     request.firstCrawl = fetchCount == 1;
     UrlRecord next = previous.crawled(fetchCount, Optional.of(crawl), crawl.nextFetchAt());
     Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
-    batch.put(rocks.urls, key, Values.encodeUrl(next));
+    putUrl(batch, key, Values.encodeUrl(next));
     // Crawled now: the inlinks its entry held are in this record; a link to it is known without a lookup.
     targets.markCrawled(url, key, evicted -> writeBack(evicted, batch, written));
     // The history family keeps the crawls before the last (format 3): the last is this record's, and

@@ -63,6 +63,8 @@ public final class RocksCrawlStore implements CrawlStore {
 
   /** Entries of the table of link targets ({@link LinkTargets}). */
   private final int linkTargets;
+  /** The most URLs a store may hold for its keys to be read into a URL filter at open. */
+  static final long FILTER_LOAD_LIMIT = 1_000_000;
 
   private RocksCrawlStore(RocksDatabase rocks, Clock clock, int linkTargets) {
     this.rocks = rocks;
@@ -117,6 +119,27 @@ public final class RocksCrawlStore implements CrawlStore {
     }
   }
 
+  /**
+   * The filter of the store's URL keys ({@link UrlFilter}: a 64th of the heap, 1 to 64 MiB), filled
+   * from the store when it holds at most {@link #FILTER_LOAD_LIMIT} URLs (a scan of their keys, about a
+   * second for a million); none for a larger store, whose lookups all go to RocksDB as before.
+   */
+  private Optional<UrlFilter> urlFilter(long urls) {
+    long bytes = Math.clamp(Runtime.getRuntime().maxMemory() / 64, 1L << 20, 64L << 20);
+    if (urls > Math.min(FILTER_LOAD_LIMIT, UrlFilter.designedKeys(bytes))) return Optional.empty();
+    UrlFilter filter = new UrlFilter(bytes);
+    if (urls > 0) {
+      try (RocksIterator it = rocks.db.newIterator(rocks.urls)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) filter.add(it.key());
+        it.status();
+      } catch (RocksDBException e) {
+        throw new StoreException("crawl store at " + rocks.dir + ": " + e.getMessage(), e);
+      }
+    }
+    filter.complete();
+    return Optional.of(filter);
+  }
+
   private void loadMeta() {
     call(() -> {
       byte[] format = rocks.db.get(rocks.meta, Keys.FORMAT);
@@ -125,8 +148,8 @@ public final class RocksCrawlStore implements CrawlStore {
             + ": unknown store format " + Arrays.toString(format));
       }
       byte[] count = rocks.db.get(rocks.meta, Keys.URL_COUNT);
-      writes = new GroupCommit(rocks, writeOptions,
-          count == null ? 0 : new ByteReader(count).readLongBigEndian(), linkTargets);
+      long urls = count == null ? 0 : new ByteReader(count).readLongBigEndian();
+      writes = new GroupCommit(rocks, writeOptions, urls, linkTargets, urlFilter(urls));
       if (format == null || format[0] < Keys.FORMAT_VERSION) {
         // Format 1 had no agenda: built, then the format raised (a crash in between builds it again). A
         // version of Forager from before the agenda refuses format 2 rather than add URLs off the agenda.

@@ -40,6 +40,8 @@ final class WriteRequest {
   byte[][] found;
   /** A value of {@link #found}: the candidate was not looked up, its URL looked held. */
   static final byte[] SKIPPED = new byte[0];
+  /** A value of {@link #found} until the lookup's answers are in: the filter says the store has no such URL. */
+  private static final byte[] ABSENT = new byte[0];
   /** A call that writes held inlinks ({@link LinkTargets#drain}), and nothing else. */
   boolean drainsHeld;
   /** A {@link #drainsHeld} call: whether inlinks are still held after it; set with its group's write. */
@@ -53,6 +55,8 @@ final class WriteRequest {
    * record ({@link LinkTargets#mayHoldRecord}).
    */
   boolean updatedSkipped;
+  /** Whether the URL recorded or brought forward was not looked up: the filter said the store has no such URL. */
+  private boolean updatedAbsent;
 
   /** A {@code bringForward} call: whether the due time moved; set with its group's write. */
   boolean moved;
@@ -129,18 +133,18 @@ final class WriteRequest {
    * Looks up the candidates and the recorded URL as of commit {@code commit} or later; not the
    * candidates {@code targets} may hold.
    */
-  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets) throws RocksDBException {
-    lookUpAll(rocks, commit, List.of(this), targets);
+  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets, Optional<UrlFilter> filter) throws RocksDBException {
+    lookUpAll(rocks, commit, List.of(this), targets, filter);
   }
 
   /**
    * {@link #lookUp} of several calls with one {@code multiGet} (a short one costs mostly its call:
    * issue 15, a turn's refusals).
    */
-  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests, LinkTargets targets)
-      throws RocksDBException {
+  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests, LinkTargets targets,
+      Optional<UrlFilter> filter) throws RocksDBException {
     List<byte[]> keys = new ArrayList<>();
-    for (WriteRequest request : requests) request.addKeys(keys, targets);
+    for (WriteRequest request : requests) request.addKeys(keys, targets, filter.orElse(null));
     List<byte[]> values = keys.isEmpty() ? List.of()
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
     int offset = 0;
@@ -152,12 +156,15 @@ final class WriteRequest {
    * record, then the candidates' that {@code targets} do not seem to hold (those are marked {@link
    * #SKIPPED} now).
    */
-  private void addKeys(List<byte[]> keys, LinkTargets targets) {
+  private void addKeys(List<byte[]> keys, LinkTargets targets, UrlFilter filter) {
     updatedSkipped = false;
+    updatedAbsent = false;
     updated().ifPresent(url -> {
       byte[] key = Keys.url(url);
       if (targets.mayHoldRecord(url, key)) {
         updatedSkipped = true;
+      } else if (filter != null && !filter.mayContain(key)) {
+        updatedAbsent = true;
       } else {
         keys.add(key);
       }
@@ -167,6 +174,8 @@ final class WriteRequest {
       Pending pending = candidates.get(i);
       if (targets.mayHold(pending.candidate().url(), pending.urlKey())) {
         found[i] = SKIPPED;
+      } else if (filter != null && !filter.mayContain(pending.urlKey())) {
+        found[i] = ABSENT;
       } else {
         keys.add(pending.urlKey());
       }
@@ -180,9 +189,13 @@ final class WriteRequest {
   private int found(RocksDatabase rocks, long commit, List<byte[]> values, int offset) throws RocksDBException {
     seen = commit;
     Optional<String> updated = updated();
-    byte[] updatedValue = updated.isPresent() && !updatedSkipped ? values.get(offset++) : null;
+    byte[] updatedValue = updated.isPresent() && !updatedSkipped && !updatedAbsent ? values.get(offset++) : null;
     for (int i = 0; i < found.length; i++) {
-      if (found[i] != SKIPPED) found[i] = values.get(offset++);
+      if (found[i] == ABSENT) {
+        found[i] = null; // as a lookup that found nothing
+      } else if (found[i] != SKIPPED) {
+        found[i] = values.get(offset++);
+      }
     }
     recorded = updatedValue != null ? Optional.of(read(rocks, updated.get(), updatedValue)) : Optional.empty();
     return offset;

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BrokenBarrierException;
@@ -180,6 +181,26 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     assertEquals(2, store.urlCount());
     store.addCandidates(List.of(seed("https://a.example/3")));
     assertEquals(3, store.urlCount());
+  }
+
+  /**
+   * The URL filter is filled from the store at open: the URLs of an earlier run are known to the next
+   * one's writes, the candidates of a page's record and of an add alike (its link targets hold none yet).
+   */
+  @Test
+  void urlsWrittenBeforeAReopenAreKnownAfterIt() {
+    List<Candidate> first = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) first.add(seed("https://a.example/" + i));
+    store.addCandidates(first);
+    store.record(crawl("https://a.example/page", T0, T0.plus(Duration.ofDays(1))),
+        List.of(link("https://a.example/linked", 1)));
+    reopen();
+    assertEquals(2_002, store.urlCount());
+    assertEquals(0, store.addCandidates(first), "added again after the reopen");
+    store.record(crawl("https://a.example/other", T0, T0.plus(Duration.ofDays(1))),
+        List.of(link("https://a.example/linked", 1), link("https://a.example/7", 1), link("https://a.example/new", 1)));
+    assertEquals(2_004, store.urlCount(), "other and new only");
+    assertEquals(1, store.url("https://a.example/page").orElseThrow().fetchCount(), "the page's record, not a new one");
   }
 
   @Test
