@@ -29,6 +29,11 @@ final class DigestIndex {
   private final RocksDatabase rocks;
   /** Registrations decided and not written yet: the holder's URL. */
   private final ConcurrentHashMap<Registration, String> pending = new ConcurrentHashMap<>();
+  /**
+   * Every key the family holds or will (a registration's key is added as it is decided, before it is
+   * pending), when kept ({@link KeyFilter}); set at open.
+   */
+  private volatile Optional<KeyFilter> filter = Optional.empty();
 
   DigestIndex(RocksDatabase rocks) {
     this.rocks = rocks;
@@ -48,7 +53,11 @@ final class DigestIndex {
           holder[0] = pendingUrl;
           return pendingUrl;
         }
-        byte[] stored = get(key.key());
+        byte[] bytes = key.key();
+        // A key the filter lacks was neither written nor decided: a registration is added to it
+        // before it is pending, and this runs under the key's lock, after any earlier decision of it.
+        byte[] stored = filter.isPresent() && !filter.get().mayContain(bytes) ? null : get(bytes);
+        if (stored == null) filter.ifPresent(f -> f.add(bytes));
         holder[0] = stored == null ? url : new String(stored, StandardCharsets.UTF_8);
         return stored == null ? url : null;
       });
@@ -56,6 +65,11 @@ final class DigestIndex {
       throw e.cause;
     }
     return holder[0];
+  }
+
+  /** From now on, {@code filter} (complete: every key the family holds) answers for the keys it lacks. */
+  void useFilter(Optional<KeyFilter> filter) {
+    this.filter = filter;
   }
 
   /** The registration of {@code record}'s body by its URL when it is pending: to write with the record. */

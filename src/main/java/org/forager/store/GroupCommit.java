@@ -55,8 +55,12 @@ final class GroupCommit {
   private final LinkTargets targets;
   /** Where the origins' live due keys start. */
   private final DueStarts dueStarts = new DueStarts();
-  /** Every URL key the store holds, when kept ({@link UrlFilter}): added under the lock before its write. */
-  private final Optional<UrlFilter> urlFilter;
+  /**
+   * Every URL key the store holds, when kept ({@link KeyFilter}): added under the lock before the batch
+   * holding it is written. A lookup that misses a bit set meanwhile noted a commit older than the write
+   * that set it, so it is corrected as any lookup made before a write is ({@link #recent}).
+   */
+  private final Optional<KeyFilter> urlFilter;
   /** The batch each group is built in, used again group after group; guarded by lock. */
   private final BatchBytes groupBatch;
   /**
@@ -79,7 +83,7 @@ final class GroupCommit {
 
   /** @param urlFilter a complete filter of every URL the store holds, kept so by this group commit */
   GroupCommit(RocksDatabase rocks, WriteOptions writeOptions, long urlCount, int linkTargets,
-      Optional<UrlFilter> urlFilter) {
+      Optional<KeyFilter> urlFilter) {
     this.rocks = rocks;
     this.writeOptions = writeOptions;
     this.urlCount = urlCount;
@@ -356,7 +360,7 @@ final class GroupCommit {
   }
 
   /** The URL filter, while it answers "absent" exactly and is worth asking at the store's URL count. */
-  private Optional<UrlFilter> filterToAsk() {
+  private Optional<KeyFilter> filterToAsk() {
     return urlFilter.filter(filter -> filter.useful(urlCount));
   }
 

@@ -118,22 +118,20 @@ public final class RocksCrawlStore implements CrawlStore {
   }
 
   /**
-   * The filter of the store's URL keys ({@link UrlFilter}: a 64th of the heap, 1 to 64 MiB, made for
-   * 2.8 million URLs with the launcher's heap), filled from the store when it holds no more URLs than
-   * the filter is made for (a scan of their keys: 0.05 s for a million on the benchmark machine); none
-   * for a larger store, whose lookups all go to RocksDB as before.
+   * A filter of a family's keys ({@link KeyFilter}: a 64th of the heap, 1 to 64 MiB, made for 2.8
+   * million keys with the launcher's heap), filled from the store when the family holds no more keys
+   * than the filter is made for ({@code keys}: the URL count, exact; for the digests RocksDB's
+   * estimate), by a scan of them (0.05 s for a million URLs on the benchmark machine); none for a
+   * larger family, whose lookups all go to RocksDB as before.
    */
-  private Optional<UrlFilter> urlFilter(long urls) {
+  private Optional<KeyFilter> keyFilter(ColumnFamilyHandle family, long keys) throws RocksDBException {
     long bytes = Math.clamp(Runtime.getRuntime().maxMemory() / 64, 1L << 20, 64L << 20);
-    if (urls > UrlFilter.designedKeys(bytes)) return Optional.empty();
-    UrlFilter filter = new UrlFilter(bytes);
-    if (urls > 0) {
-      try (RocksIterator it = rocks.db.newIterator(rocks.urls)) {
-        for (it.seekToFirst(); it.isValid(); it.next()) filter.add(it.key());
-        it.status();
-      } catch (RocksDBException e) {
-        throw new StoreException("crawl store at " + rocks.dir + ": " + e.getMessage(), e);
-      }
+    if (keys > KeyFilter.designedKeys(bytes)) return Optional.empty();
+    KeyFilter filter = new KeyFilter(bytes);
+    // Read whatever the count said (an estimate for the digests): an empty family costs one seek.
+    try (RocksIterator it = rocks.db.newIterator(family)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) filter.add(it.key());
+      it.status();
     }
     filter.complete();
     return Optional.of(filter);
@@ -148,7 +146,8 @@ public final class RocksCrawlStore implements CrawlStore {
       }
       byte[] count = rocks.db.get(rocks.meta, Keys.URL_COUNT);
       long urls = count == null ? 0 : new ByteReader(count).readLongBigEndian();
-      writes = new GroupCommit(rocks, writeOptions, urls, linkTargets, urlFilter(urls));
+      writes = new GroupCommit(rocks, writeOptions, urls, linkTargets, keyFilter(rocks.urls, urls));
+      digests.useFilter(keyFilter(rocks.digests, rocks.db.getLongProperty(rocks.digests, "rocksdb.estimate-num-keys")));
       if (format == null || format[0] < Keys.FORMAT_VERSION) {
         // Format 1 had no agenda: built, then the format raised (a crash in between builds it again). A
         // version of Forager from before the agenda refuses format 2 rather than add URLs off the agenda.

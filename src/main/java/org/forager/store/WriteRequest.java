@@ -133,7 +133,7 @@ final class WriteRequest {
    * Looks up the candidates and the recorded URL as of commit {@code commit} or later; not the
    * candidates {@code targets} may hold.
    */
-  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets, Optional<UrlFilter> filter) throws RocksDBException {
+  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets, Optional<KeyFilter> filter) throws RocksDBException {
     lookUpAll(rocks, commit, List.of(this), targets, filter);
   }
 
@@ -142,7 +142,7 @@ final class WriteRequest {
    * issue 15, a turn's refusals).
    */
   static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests, LinkTargets targets,
-      Optional<UrlFilter> filter) throws RocksDBException {
+      Optional<KeyFilter> filter) throws RocksDBException {
     List<byte[]> keys = new ArrayList<>();
     for (WriteRequest request : requests) request.addKeys(keys, targets, filter.orElse(null));
     List<byte[]> values = keys.isEmpty() ? List.of()
@@ -156,7 +156,7 @@ final class WriteRequest {
    * record, then the candidates' that {@code targets} do not seem to hold (those are marked {@link
    * #SKIPPED} now).
    */
-  private void addKeys(List<byte[]> keys, LinkTargets targets, UrlFilter filter) {
+  private void addKeys(List<byte[]> keys, LinkTargets targets, KeyFilter filter) {
     updatedSkipped = false;
     updatedAbsent = false;
     updated().ifPresent(url -> {

@@ -5,26 +5,27 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * A Bloom filter of the keys of the {@code urls} family, so that a lookup of a URL the store cannot
- * hold costs no {@code multiGet}: a page's new links are most of the keys its write looks up, and
- * RocksDB answered each through its memtables and every file's filter behind a native call (issue
- * 15: about two thirds of the 460,000 keys a 1000 x 100 crawl looked up; the lookups were 4.5 % of its
- * CPU). "Absent" is exact while the filter {@link #isComplete() is complete}: every key the store
- * holds was added, at open or by the group commit before it wrote the key; "maybe" is answered by
- * RocksDB as before.
+ * A Bloom filter of the keys of one column family, so that a lookup of a key the store cannot hold
+ * costs no RocksDB call: most of the URLs a page's write looks up are its new links, and most bodies'
+ * digests are new, and RocksDB answered each through its memtables and every file's filter behind a
+ * native call (issue 15: the URL lookups were 4.5 % of a 1000 x 100 crawl's CPU, two thirds of their
+ * keys new; the digest lookups 1 %). "Absent" is exact while the filter {@link #isComplete() is
+ * complete}: every key the family holds was added, at open or before the write that put it; "maybe"
+ * is answered by RocksDB as before.
  *
  * <p>Blocked (Putze, Sanders and Singler, "Cache-, hash- and space-efficient Bloom filters", 2007):
  * a key sets {@value #BITS_PER_KEY} bits of one 512-bit block, one cache line, so a probe costs one
  * miss. Its size is fixed at construction; past the keys it was made for its false positives grow
  * (more lookups, never a wrong answer), and past {@link #useful} it is no longer asked.
  *
- * <p>Bits are only ever set, by one thread at a time (the group commit's lock holder); readers take no
- * lock. A reader that misses a bit set concurrently sees the key as absent, as a lookup made before
- * the key's write would: the group commit corrects such lookups (recent writes) as it corrects those.
+ * <p>Bits are only ever set, atomically, so adds may run on several threads at once; readers take no
+ * lock. What a reader may miss is for its user to say: a key added after the reader's last
+ * synchronization with the adder.
  */
-final class UrlFilter {
+final class KeyFilter {
 
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final int BITS_PER_KEY = 6;
   private static final int BLOCK_LONGS = 8;
   /** Bits of the table a key is designed for: about 1 % false positives. */
@@ -36,7 +37,7 @@ final class UrlFilter {
   private volatile boolean complete;
 
   /** A filter of {@code bytes} (rounded down to a power of two, 64 at least), empty and not complete. */
-  UrlFilter(long bytes) {
+  KeyFilter(long bytes) {
     int blocks = blocks(bytes);
     this.words = new long[blocks * BLOCK_LONGS];
     this.blockMask = blocks - 1;
@@ -70,14 +71,16 @@ final class UrlFilter {
     return complete && keys <= 4 * designedKeys;
   }
 
-  /** Adds a key; caller is the only thread adding. */
+  /** Adds a key (thread-safe: bits are set atomically, none set by another thread is lost). */
   void add(byte[] key) {
     long h = hash(key);
     int base = block(h);
     long bits = h;
     for (int i = 0; i < BITS_PER_KEY; i++) {
       int bit = (int) (bits & 511);
-      words[base + (bit >>> 6)] |= 1L << bit;
+      int word = base + (bit >>> 6);
+      long mask = 1L << bit;
+      if ((words[word] & mask) == 0) WORDS.getAndBitwiseOr(words, word, mask);
       bits >>>= 9;
     }
   }

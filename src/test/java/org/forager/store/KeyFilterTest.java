@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** The URL filter never says "absent" of a key it was given, and says it of most others. */
-class UrlFilterTest {
+/** The key filter never says "absent" of a key it was given, and says it of most others. */
+class KeyFilterTest {
 
   @Test
   void everyKeyAddedMayBeThereAndFewOthersSeemSo() {
-    UrlFilter filter = new UrlFilter(1 << 20);
-    long keys = UrlFilter.designedKeys(1 << 20);
+    KeyFilter filter = new KeyFilter(1 << 20);
+    long keys = KeyFilter.designedKeys(1 << 20);
     for (long i = 0; i < keys; i++) filter.add(key("https://a" + (i % 1000) + ".example/p/" + i + ".html"));
     for (long i = 0; i < keys; i++) {
       assertTrue(filter.mayContain(key("https://a" + (i % 1000) + ".example/p/" + i + ".html")), "lost key " + i);
@@ -27,7 +27,7 @@ class UrlFilterTest {
 
   @Test
   void keysOfEveryLengthAndByteAreHashedWhole() {
-    UrlFilter filter = new UrlFilter(1 << 16);
+    KeyFilter filter = new KeyFilter(1 << 16);
     byte[] base = new byte[40];
     for (int length = 0; length <= 40; length++) {
       byte[] key = java.util.Arrays.copyOf(base, length);
@@ -48,11 +48,11 @@ class UrlFilterTest {
 
   @Test
   void aFilterIsAskedOnlyOnceCompleteAndWhileNotOverfull() {
-    UrlFilter filter = new UrlFilter(1 << 20);
+    KeyFilter filter = new KeyFilter(1 << 20);
     assertFalse(filter.useful(0), "not complete: its absent answers are not exact yet");
     filter.complete();
-    assertTrue(filter.useful(4 * UrlFilter.designedKeys(1 << 20)));
-    assertFalse(filter.useful(4 * UrlFilter.designedKeys(1 << 20) + 1));
+    assertTrue(filter.useful(4 * KeyFilter.designedKeys(1 << 20)));
+    assertFalse(filter.useful(4 * KeyFilter.designedKeys(1 << 20) + 1));
   }
 
   private static byte[] key(String url) {
