@@ -9,9 +9,9 @@ import java.nio.ByteOrder;
  * costs no RocksDB call: most of the URLs a page's write looks up are its new links, and most bodies'
  * digests are new, and RocksDB answered each through its memtables and every file's filter behind a
  * native call (issue 15: the URL lookups were 4.5 % of a 1000 x 100 crawl's CPU, two thirds of their
- * keys new; the digest lookups 1 %). "Absent" is exact while the filter {@link #isComplete() is
- * complete}: every key the family holds was added, at open or before the write that put it; "maybe"
- * is answered by RocksDB as before.
+ * keys new; the digest lookups 1 %). "Absent" is exact once the filter is {@link #complete}: every
+ * key the family holds was added, at open or before the write that put it; "maybe" is answered by
+ * RocksDB as before.
  *
  * <p>Blocked (Putze, Sanders and Singler, "Cache-, hash- and space-efficient Bloom filters", 2007):
  * a key sets {@value #BITS_PER_KEY} bits of one 512-bit block, one cache line, so a probe costs one
@@ -29,7 +29,7 @@ final class KeyFilter {
   private static final int BITS_PER_KEY = 6;
   private static final int BLOCK_LONGS = 8;
   /** Bits of the table a key is designed for: about 1 % false positives. */
-  static final int BITS_PER_KEY_DESIGNED = 12;
+  private static final int BITS_PER_KEY_DESIGNED = 12;
 
   private final long[] words;
   private final int blockMask;
@@ -59,10 +59,6 @@ final class KeyFilter {
     complete = true;
   }
 
-  boolean isComplete() {
-    return complete;
-  }
-
   /**
    * Whether asking is worth it with {@code keys} in the store: up to four times the keys it was made
    * for (false positives then about one in four).
@@ -85,7 +81,7 @@ final class KeyFilter {
     }
   }
 
-  /** False when the key was never added (exact only once {@link #isComplete}); true when it may have been. */
+  /** False when the key was never added (exact only once {@link #complete}); true when it may have been. */
   boolean mayContain(byte[] key) {
     long h = hash(key);
     int base = block(h);
@@ -98,7 +94,10 @@ final class KeyFilter {
     return true;
   }
 
-  /** The key's block: from a product of the hash, whose high bits owe nothing to the low bits' positions. */
+  /**
+   * The key's block: the high bits of a product of the hash, which mixes all its bits, rather than the
+   * bits that place the key within the block.
+   */
   private int block(long h) {
     return ((int) ((h * 0xD6E8FEB86659FD93L) >>> 38) & blockMask) * BLOCK_LONGS;
   }
