@@ -1,12 +1,5 @@
 package org.forager.warc;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.StreamWriteFeature;
-import com.fasterxml.jackson.core.util.JsonRecyclerPools;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -36,15 +29,6 @@ final class CdxjLines {
 
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
-  // The object is closed by line(), after the position: the generator must not close it first. Its
-  // buffers come from a pool shared by all threads: Jackson's default pool is per thread, and every
-  // crawl turn runs on a new virtual thread, so each line allocated a fresh 8 KB buffer (issue 15:
-  // 6 % of a crawl's allocation).
-  private static final JsonFactory JSON = JsonFactory.builder()
-      .disable(StreamWriteFeature.AUTO_CLOSE_CONTENT)
-      .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
-      .build();
-
   /** The kinds of record an index lists, each with its own rule for {@code mime}. */
   enum Kind {
     /** {@code mime} is the HTTP Content-Type without parameters. */
@@ -158,13 +142,9 @@ final class CdxjLines {
 
   /** The end of every line of the file {@code filename}: its field, and the end of the object. */
   static String fileField(String filename) {
-    StringWriter out = new StringWriter(filename.length() + 16);
-    try (JsonGenerator json = JSON.createGenerator(out)) {
-      json.writeString(filename);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return ",\"filename\":" + out + "}";
+    StringBuilder field = new StringBuilder(filename.length() + 16).append(",\"filename\":");
+    quoted(field, filename);
+    return field.append('}').toString();
   }
 
   /** The URL's SURT, with the characters that would break a CDXJ line escaped. */

@@ -71,6 +71,13 @@ class CdxjLinesTest {
     assertEquals("org,example)/ 20261130010203 {\"url\":\"http://example.org/\",\"mime\":\"warc/revisit\"", revisit);
   }
 
+  @Test
+  void theFileFieldIsJacksonsStringOfTheName() throws IOException {
+    for (String name : List.of("forager-20261130-00000.warc.gz", "odd \"name\"\\.warc.gz", "caf\u00e9\u0001.warc")) {
+      assertEquals(",\"filename\":" + jackson(name) + "}", CdxjLines.fileField(name));
+    }
+  }
+
   private static String jackson(String value) throws IOException {
     StringWriter out = new StringWriter();
     try (JsonGenerator json = JACKSON.createGenerator(out)) {
