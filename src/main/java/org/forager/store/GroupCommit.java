@@ -365,9 +365,10 @@ final class GroupCommit {
   }
 
   /**
-   * Puts the origin on the agenda at {@link Keys#NEW_WORK_FIELD}, once a group: a blind put, the same
-   * key whatever the origin held, so a new URL costs no read of the agenda ({@link #settle} removes it
-   * once the origin holds no never-crawled URL).
+   * Puts the origin on the agenda at {@link Keys#NEW_WORK_FIELD}, once a group and only when no written
+   * group has put it since the origin's last {@link #settle} (which removes it once the origin holds no
+   * never-crawled URL): a blind put, the same key whatever the origin held, so a new URL costs no read
+   * of the agenda.
    */
   private void markNewWork(String origin, BatchBytes batch, Set<String> marked) {
     if (!markedNewWork.contains(origin) && marked.add(origin)) {
