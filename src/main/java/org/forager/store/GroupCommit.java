@@ -306,7 +306,9 @@ final class GroupCommit {
   /** Puts one call's writes in the batch; returns how many URLs it adds. */
   private int apply(WriteRequest request, BatchBytes batch, Map<String, WriteRequest.Known> written,
       Set<String> newWork) throws RocksDBException {
-    if (!recent.covers(request.seen)) request.lookUp(rocks, recent.latest(), targets, filterToAsk()); // too old to correct
+    if (!recent.covers(request.seen)) { // too old to correct
+      request.lookUp(rocks, recent.latest(), targets, filterToAsk());
+    }
     int added = 0;
     if (request.record.isPresent()) added += record(request, batch, written);
     if (request.bringForward.isPresent()) {

@@ -131,9 +131,10 @@ final class WriteRequest {
 
   /**
    * Looks up the candidates and the recorded URL as of commit {@code commit} or later; not the
-   * candidates {@code targets} may hold.
+   * candidates {@code targets} may hold, nor the URLs {@code filter} (when given: complete) lacks.
    */
-  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets, Optional<KeyFilter> filter) throws RocksDBException {
+  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets, Optional<KeyFilter> filter)
+      throws RocksDBException {
     lookUpAll(rocks, commit, List.of(this), targets, filter);
   }
 
