@@ -69,6 +69,16 @@ final class KeyFilter {
 
   /** Adds a key (thread-safe: bits are set atomically, none set by another thread is lost). */
   void add(byte[] key) {
+    probe(key, true);
+  }
+
+  /** False when the key was never added (exact only once {@link #complete}); true when it may have been. */
+  boolean mayContain(byte[] key) {
+    return probe(key, false);
+  }
+
+  /** Walks the key's bits: adding, sets each one not set yet; else says whether all are set. */
+  private boolean probe(byte[] key, boolean add) {
     long h = hash(key);
     int base = block(h);
     long bits = h;
@@ -76,19 +86,10 @@ final class KeyFilter {
       int bit = (int) (bits & 511);
       int word = base + (bit >>> 6);
       long mask = 1L << bit;
-      if ((words[word] & mask) == 0) WORDS.getAndBitwiseOr(words, word, mask);
-      bits >>>= 9;
-    }
-  }
-
-  /** False when the key was never added (exact only once {@link #complete}); true when it may have been. */
-  boolean mayContain(byte[] key) {
-    long h = hash(key);
-    int base = block(h);
-    long bits = h;
-    for (int i = 0; i < BITS_PER_KEY; i++) {
-      int bit = (int) (bits & 511);
-      if ((words[base + (bit >>> 6)] & (1L << bit)) == 0) return false;
+      if ((words[word] & mask) == 0) {
+        if (!add) return false;
+        WORDS.getAndBitwiseOr(words, word, mask);
+      }
       bits >>>= 9;
     }
     return true;

@@ -36,7 +36,6 @@ final class CaptureRecords {
   private static final String SERVER_NOT_MODIFIED_PROFILE = SERVER_NOT_MODIFIED.toString();
   private static final RecordIds IDS = new RecordIds();
 
-
   /**
    * A record to write, with its index line's fields when an index lists it.
    *

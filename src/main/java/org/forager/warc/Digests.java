@@ -11,6 +11,9 @@ import org.netpreserve.jwarc.WarcDigest;
  */
 public final class Digests {
 
+  /** Cloned for each digest: looking the algorithm up among the providers each time cost more (issue 15). */
+  private static final MessageDigest SHA1 = lookUp();
+
   private Digests() {}
 
   /** {@code sha1:} followed by the base32 SHA-1 of {@code data}, e.g. {@code sha1:3I42H3S6...} for no bytes. */
@@ -24,9 +27,6 @@ public final class Digests {
     for (byte[] part : parts) md.update(part);
     return new WarcDigest(md);
   }
-
-  /** Cloned for each digest: looking the algorithm up among the providers each time cost more (issue 15). */
-  private static final MessageDigest SHA1 = lookUp();
 
   private static MessageDigest newSha1() {
     try {
