@@ -29,13 +29,18 @@ final class IsalGzipMembers implements RecordCodec {
   /**
    * Outputs kept for the next members: a page's member is tens of KB, and up to
    * {@link #MAX_LENT_OUTPUTS} of them are kept, so a crawl of a few multi-MB pages would otherwise pin
-   * that many large native buffers for good (48 MiB on 2 cores). Larger ones are dropped when given
+   * that many large native buffers for good (256 MiB at 64 of 4 MiB). Larger ones are dropped when given
    * back and freed by JNA once unreachable.
    */
   static final long KEEP_OUTPUT_BYTES = 256 * 1024;
   private static final int MIN_BUFFER_BYTES = 64 * 1024;
-  /** Outputs out at once (and kept): several per core, since a member waits for the file's lock. */
-  static final int MAX_LENT_OUTPUTS = 4 * Runtime.getRuntime().availableProcessors() + 4;
+  /**
+   * Outputs out at once (and kept): many, since members wait for the file's lock in the virtual
+   * threads parked behind it, not one per core. At 12 (2 cores), a bench crawl copied 37 % of its
+   * members to the heap (0.47 GB of allocation and a copy out again into the JDK's buffer); 64 page
+   * members hold about 4 MiB of native memory, at most 16 MiB ({@link #KEEP_OUTPUT_BYTES} each).
+   */
+  static final int MAX_LENT_OUTPUTS = Math.max(64, 4 * Runtime.getRuntime().availableProcessors() + 4);
 
   private final int level;
   /** Tables fitted to the records, used at igzip's level 0 once there are some; null: igzip's {@link #level} as it is. */
