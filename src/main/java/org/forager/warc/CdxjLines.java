@@ -149,6 +149,8 @@ final class CdxjLines {
 
   /** The URL's SURT, with the characters that would break a CDXJ line escaped. */
   static String urlKey(String url) {
+    String plain = PlainSurt.of(url);
+    if (plain != null) return plain;
     return URIs.toNormalizedSurt(url).replace(" ", "%20").replace("\n", "%0A").replace("\r", "%0D");
   }
 
