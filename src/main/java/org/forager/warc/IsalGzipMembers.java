@@ -4,6 +4,7 @@ import com.sun.jna.Memory;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@link GzipMembers}' gzip members made whole by the system's {@link Isal} (igzip) instead of the
@@ -16,12 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * output buffer of a second pool instead and hands it over as it is: the recorder writes it to the
  * file from there (no copy into the Java heap and back out into the JDK's own native buffer) and
  * gives it back once written; the stream's slot is free again as soon as the member is made. At
- * most {@link #MAX_LENT_OUTPUTS} outputs are out at once (many writers can wait for the file's
- * lock, e.g. while a full file is flushed to disk): past that a member is copied to the heap as
- * {@link #compress} does, so native memory stays bounded. Buffers grown past
- * {@link #KEEP_BUFFER_BYTES} (outputs past {@link #KEEP_OUTPUT_BYTES}) by an unusually large record
- * are not kept. All of it is JNA
- * {@link Memory}, freed by JNA once unreachable.
+ * most {@link #MAX_LENT_OUTPUTS} outputs of {@link #MAX_LENT_BYTES} in all are out at once (many
+ * writers can wait for the file's lock, e.g. while a full file is flushed to disk): past that a
+ * member is copied to the heap as {@link #compress} does, so native memory stays bounded. Buffers
+ * grown past {@link #KEEP_BUFFER_BYTES} (outputs past {@link #KEEP_OUTPUT_BYTES}) by an unusually
+ * large record are not kept. All of it is JNA {@link Memory}, freed by JNA once unreachable.
  */
 final class IsalGzipMembers implements RecordCodec {
 
@@ -38,9 +38,11 @@ final class IsalGzipMembers implements RecordCodec {
    * Outputs out at once (and kept): many, since members wait for the file's lock in the virtual
    * threads parked behind it, not one per core. At 12 (2 cores), a bench crawl copied 37 % of its
    * members to the heap (0.47 GB of allocation and a copy out again into the JDK's buffer); 64 page
-   * members hold about 4 MiB of native memory, at most 16 MiB ({@link #KEEP_OUTPUT_BYTES} each).
+   * members hold about 4 MiB of native memory.
    */
   static final int MAX_LENT_OUTPUTS = Math.max(64, 4 * Runtime.getRuntime().availableProcessors() + 4);
+  /** The native bytes out at once: 64 members of multi-MB pages must not hold hundreds of MiB. */
+  static final long MAX_LENT_BYTES = 8L << 20;
 
   private final int level;
   /** Tables fitted to the records, used at igzip's level 0 once there are some; null: igzip's {@link #level} as it is. */
@@ -49,6 +51,7 @@ final class IsalGzipMembers implements RecordCodec {
   private final ConcurrentLinkedQueue<Output> outputs = new ConcurrentLinkedQueue<>();
   private final AtomicInteger pooledOutputs = new AtomicInteger();
   private final AtomicInteger lentOutputs = new AtomicInteger();
+  private final AtomicLong lentBytes = new AtomicLong();
 
   /** A stream and its buffers; used by one thread at a time. */
   private static final class Slot {
@@ -122,17 +125,22 @@ final class IsalGzipMembers implements RecordCodec {
 
   @Override
   public Compressed compressed(byte[] plain, int plainLength) {
-    if (lentOutputs.incrementAndGet() > MAX_LENT_OUTPUTS) {
+    long least = Math.max(Isal.bound(plainLength), MIN_BUFFER_BYTES); // what takeOutput gives at least
+    // Both counted (no short circuit), both undone: past either bound, native memory stays bounded.
+    if (lentOutputs.incrementAndGet() > MAX_LENT_OUTPUTS | lentBytes.addAndGet(least) > MAX_LENT_BYTES) {
       lentOutputs.decrementAndGet();
-      return Compressed.of(compress(plain, plainLength)); // native memory stays bounded: a heap copy
+      lentBytes.addAndGet(-least);
+      return Compressed.of(compress(plain, plainLength)); // a heap copy
     }
     Output out;
     try {
       out = takeOutput(Isal.bound(plainLength));
     } catch (RuntimeException | Error e) {
       lentOutputs.decrementAndGet();
+      lentBytes.addAndGet(-least);
       throw e;
     }
+    lentBytes.addAndGet(out.memory.size() - least); // a pooled output may be larger
     int length;
     Slot slot = null;
     try {
@@ -186,6 +194,7 @@ final class IsalGzipMembers implements RecordCodec {
 
   private void giveBack(Output out) {
     lentOutputs.decrementAndGet();
+    lentBytes.addAndGet(-out.memory.size());
     if (out.memory.size() > KEEP_OUTPUT_BYTES) return;
     if (pooledOutputs.incrementAndGet() > MAX_LENT_OUTPUTS) {
       pooledOutputs.decrementAndGet();

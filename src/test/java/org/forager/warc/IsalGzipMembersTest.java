@@ -130,6 +130,24 @@ class IsalGzipMembersTest {
   }
 
   @Test
+  void largeMembersOutAtOnceAreCopiedToTheHeapPastTheLentBytes() throws Exception {
+    IsalGzipMembers codec = new IsalGzipMembers(1);
+    byte[] large = Members.html(1 << 20, 6);
+    List<Compressed> held = new ArrayList<>();
+    for (int i = 0; i < 16; i++) held.add(codec.compressed(large, large.length));
+    long direct = held.stream().filter(m -> m.bytes().isDirect()).count();
+    assertTrue(direct > 0 && direct * (1 << 20) <= IsalGzipMembers.MAX_LENT_BYTES,
+        "native outputs out at once stay within the lent bytes: " + direct);
+    for (Compressed member : held) {
+      assertArrayEquals(large, Members.inflate(member.toArray()));
+      member.close();
+    }
+    try (Compressed again = codec.compressed(large, large.length)) {
+      assertTrue(again.bytes().isDirect(), "the bytes given back are lent again");
+    }
+  }
+
+  @Test
   void membersHandedOverInTheirNativeBuffersStayIntactUntilClosed() throws Exception {
     IsalGzipMembers codec = new IsalGzipMembers(1);
     Concurrently.run(8, seed -> {
