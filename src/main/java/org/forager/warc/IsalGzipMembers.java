@@ -29,7 +29,7 @@ final class IsalGzipMembers implements RecordCodec {
   /**
    * Outputs kept for the next members: a page's member is tens of KB, and up to
    * {@link #MAX_LENT_OUTPUTS} of them are kept, so a crawl of a few multi-MB pages would otherwise pin
-   * that many large native buffers for good (256 MiB at 64 of 4 MiB). Larger ones are dropped when given
+   * that many large native buffers for good (64 of 4 MiB: 256 MiB). Larger ones are dropped when given
    * back and freed by JNA once unreachable.
    */
   static final long KEEP_OUTPUT_BYTES = 256 * 1024;

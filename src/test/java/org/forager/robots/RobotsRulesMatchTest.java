@@ -5,14 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -20,6 +16,7 @@ import java.util.List;
 import java.util.Set;
 import org.forager.store.OriginState.RobotsTxt;
 import org.forager.url.UrlNormalizer;
+import org.forager.url.WptUrlHrefs;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,14 +56,10 @@ class RobotsRulesMatchTest {
 
   private static List<String> urls() throws IOException {
     Set<String> urls = new LinkedHashSet<>(EDGE_CASES);
-    Path data = Path.of("..", "shared", "data", "url-conformance", "urltestdata.json");
-    if (Files.isRegularFile(data)) {
-      for (JsonNode node : new ObjectMapper().readTree(Files.readString(data))) {
-        if (!node.isObject() || !node.has("href")) continue;
-        UrlNormalizer.normalize(node.get("href").asText())
-            .filter(u -> u.startsWith("http://") || u.startsWith("https://"))
-            .ifPresent(urls::add);
-      }
+    for (String href : WptUrlHrefs.all()) {
+      UrlNormalizer.normalize(href)
+          .filter(u -> u.startsWith("http://") || u.startsWith("https://"))
+          .ifPresent(urls::add);
     }
     return new ArrayList<>(urls);
   }

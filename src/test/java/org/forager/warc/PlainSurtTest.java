@@ -4,17 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.forager.url.UrlNormalizer;
+import org.forager.url.WptUrlHrefs;
 import org.junit.jupiter.api.Test;
 import org.netpreserve.jwarc.URIs;
 
@@ -85,13 +82,9 @@ class PlainSurtTest {
       if (random.nextInt(10) == 0) url.append('/');
       urls.add(url.toString());
     }
-    Path data = Path.of("..", "shared", "data", "url-conformance", "urltestdata.json");
-    if (Files.isRegularFile(data)) {
-      for (JsonNode node : new ObjectMapper().readTree(Files.readString(data))) {
-        if (!node.isObject() || !node.has("href")) continue;
-        urls.add(node.get("href").asText());
-        UrlNormalizer.normalize(node.get("href").asText()).ifPresent(urls::add);
-      }
+    for (String href : WptUrlHrefs.all()) {
+      urls.add(href);
+      UrlNormalizer.normalize(href).ifPresent(urls::add);
     }
     return new ArrayList<>(urls);
   }
