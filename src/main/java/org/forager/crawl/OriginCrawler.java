@@ -342,6 +342,21 @@ final class OriginCrawler implements OriginTask {
         : Optional.empty();
   }
 
+  /**
+   * Why robots.txt refuses a URL of this origin as a page's link to it is found, when the turn that
+   * reads it would refuse it so: the rules in hand are current, the origin is open to requests, and no
+   * local gate refuses it first (that refusal, with its own outcome, is left to the turn). Empty to let
+   * the URL be stored and decided at its turn.
+   */
+  private Optional<Verdict.Rejected> refusedAsFound(PendingUrl pending) {
+    if (robots.needed(ctx.clock().instant()) || closedByLocalPolicy().isPresent()
+        || ctx.run().control().blocks(origin) || localRefusal(pending).isPresent()
+        || robots.rules().isAllowed(pending.candidate().url())) {
+      return Optional.empty();
+    }
+    return Optional.of(new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"));
+  }
+
   /** The configured gates and the caller's, in that order; robots.txt comes after them. */
   private Optional<Verdict.Rejected> localRefusal(PendingUrl pending) {
     String url = pending.candidate().url();
@@ -358,7 +373,7 @@ final class OriginCrawler implements OriginTask {
     session = new OriginSession(origin, ctx);
     robots = new RobotsStep(session);
     sitemaps = new SitemapStep(session);
-    pages = new PageStep(session, this::retry);
+    pages = new PageStep(session, this::retry, this::refusedAsFound);
     todo = new ArrayDeque<>();
     retries = new PriorityQueue<>(Comparator.comparingLong(Retry::readyAt));
     loaded = true;

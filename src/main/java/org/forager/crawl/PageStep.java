@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import org.forager.crawl.Classification.Feedback;
 import org.forager.dedup.SimHash;
 import org.forager.extract.ExtractedPage;
@@ -17,6 +18,7 @@ import org.forager.record.CrawlAction;
 import org.forager.scope.Scope;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
+import org.forager.store.DiscoveryGate;
 import org.forager.store.DueCandidate;
 import org.forager.url.UrlNormalizer;
 import org.forager.warc.BodyDigests;
@@ -47,10 +49,29 @@ final class PageStep {
   private final List<CrawlAction> outOfScopeTargets = new ArrayList<>();
   /** Refusals logged and not in the store yet, in the order they were refused: {@link #refuse}. */
   private final List<CrawlRecord> unwrittenRefusals = new ArrayList<>();
+  /** Why a candidate of the origin is refused as it is found, if it is ({@link DiscoveryGate}). */
+  private final Function<PendingUrl, Optional<Verdict.Rejected>> refusedAsFound;
+  /** The page's candidates the store found unknown and {@link #refusedAsFound} refused: refused and logged. */
+  private final DiscoveryGate gate = new DiscoveryGate() {
+    @Override
+    public Optional<CrawlRecord> refuse(Candidate candidate) {
+      return refuseAsFound(candidate);
+    }
 
-  PageStep(OriginSession session, Retries retries) {
+    @Override
+    public void decided() {
+      session.handOverLog();
+    }
+  };
+
+  /**
+   * @param refusedAsFound why a candidate of this origin is refused as it is found (robots.txt), when
+   *     the store does not know it yet; empty to store it and decide at its turn
+   */
+  PageStep(OriginSession session, Retries retries, Function<PendingUrl, Optional<Verdict.Rejected>> refusedAsFound) {
     this.session = session;
     this.retries = retries;
+    this.refusedAsFound = refusedAsFound;
     this.originPrefix = session.origin.toString();
   }
 
@@ -72,6 +93,27 @@ final class PageStep {
     session.logBeforeWrite(session.refusal(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
     unwrittenRefusals.add(record);
     session.crawled.add(url);
+  }
+
+  /**
+   * A candidate the store does not know, refused now when {@link #refusedAsFound} says so and the
+   * budget has an action for it: logged as its turn would log it, and its record given to the store
+   * to write with the page. Only the origin's own URLs (its robots.txt is the one in hand).
+   */
+  private Optional<CrawlRecord> refuseAsFound(Candidate candidate) {
+    String url = candidate.url();
+    if (!isOfOwnOrigin(url)) return Optional.empty();
+    PendingUrl pending = new PendingUrl(new DueCandidate(url, candidate.depth(), Optional.empty(), Optional.empty(), 0,
+        1.0, candidate.hops()), 1);
+    Optional<Verdict.Rejected> rejected = refusedAsFound.apply(pending);
+    if (rejected.isEmpty() || !session.ctx.run().budget().tryTake()) return Optional.empty();
+    CrawlContext ctx = session.ctx;
+    Instant now = ctx.clock().instant();
+    CrawlRecord record = CrawlRecord.withoutRequest(url, now, rejected.get().outcome(),
+        ctx.policy().recrawls().nextFetchAt(pending.candidate(), rejected.get().outcome(), 0, Optional.empty(), now));
+    session.logBeforeWrite(session.refusal(CrawlAction.Kind.PAGE, url, rejected.get(), pending.attempt()));
+    session.crawled.add(url);
+    return Optional.of(record);
   }
 
   /**
@@ -189,11 +231,8 @@ final class PageStep {
     // turn's refusals go with the page's write, before it: one store call.
     try {
       session.handOverLog();
-      if (held.isEmpty() && unwrittenRefusals.isEmpty()) {
-        ctx.store().record(record, toStore);
-      } else {
-        heldAfter = ctx.store().record(unwrittenRefusals, record, toStore, held);
-      }
+      List<DueCandidate> after = ctx.store().record(unwrittenRefusals, record, toStore, held, gate);
+      if (!held.isEmpty()) heldAfter = after;
     } finally {
       unwrittenRefusals.clear();
     }

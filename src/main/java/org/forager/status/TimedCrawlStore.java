@@ -15,6 +15,7 @@ import org.forager.store.Block;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
+import org.forager.store.DiscoveryGate;
 import org.forager.store.DueCandidate;
 import org.forager.store.OriginLeases;
 import org.forager.store.OriginState;
@@ -183,6 +184,12 @@ final class TimedCrawlStore implements CrawlStore {
   public List<DueCandidate> record(List<CrawlRecord> before, CrawlRecord crawlRecord,
       Collection<Candidate> discovered, List<DueCandidate> held) {
     return time(record, () -> store.record(before, crawlRecord, discovered, held));
+  }
+
+  @Override
+  public List<DueCandidate> record(List<CrawlRecord> before, CrawlRecord crawlRecord,
+      Collection<Candidate> discovered, List<DueCandidate> held, DiscoveryGate gate) {
+    return time(record, () -> store.record(before, crawlRecord, discovered, held, gate));
   }
 
   @Override

@@ -162,6 +162,19 @@ public interface CrawlStore extends AutoCloseable {
   }
 
   /**
+   * {@link #record(List, CrawlRecord, Collection, List)}, with the candidates this store does not know
+   * offered to {@code gate} first: one it refuses is written as that refusal (its URL known, crawled
+   * once, due again when the refusal's record says), in the same write as the page. A candidate found
+   * known meanwhile (another origin's page added it) is recorded with the refusal all the same, since
+   * its line is logged. This default asks the gate nothing (the PostgreSQL store's way): every
+   * candidate is stored as found.
+   */
+  default List<DueCandidate> record(List<CrawlRecord> before, CrawlRecord record, Collection<Candidate> discovered,
+      List<DueCandidate> held, DiscoveryGate gate) {
+    return record(before, record, discovered, held);
+  }
+
+  /**
    * Makes a crawled URL due at {@code dueAt} when it is due later than that, atomically with respect
    * to {@link #record}; its validators are kept. A recrawl hint, such as a sitemap's
    * {@code <lastmod>}: an unknown URL, one never crawled (due first anyway) or one due by then

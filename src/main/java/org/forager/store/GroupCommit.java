@@ -175,6 +175,7 @@ final class GroupCommit {
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
     WriteRequest.lookUpAll(rocks, visible, requests, targets, filterToAsk());
+    for (WriteRequest request : requests) request.askGate();
     Thread caller = Thread.currentThread();
     for (WriteRequest request : requests) request.waitedOnBy(caller);
     queue.addAll(requests);
@@ -352,7 +353,44 @@ final class GroupCommit {
       targets.put(fresh, pending.urlKey(), value, 0, evicted -> writeBack(evicted, batch, written));
       added++;
     }
+    for (WriteRequest.Refused refused : request.refusedNew) added += refuseNew(request, refused, batch, written);
     return added;
+  }
+
+  /**
+   * A candidate refused as it was found ({@link DiscoveryGate}): its refusal recorded, as a turn would
+   * record it, on the record the URL has now, or on a new one made from the candidate (as a new
+   * candidate's, then crawled once). Returns 1 when the URL is new.
+   */
+  private int refuseNew(WriteRequest request, WriteRequest.Refused refused, BatchBytes batch,
+      Map<String, WriteRequest.Known> written) throws RocksDBException {
+    Pending pending = refused.pending();
+    String url = pending.candidate().url();
+    Optional<WriteRequest.Known> known = knownNow(request, url, written);
+    if (known.isPresent()) return writeCrawl(request, refused.refusal(), known, null, batch, written);
+    Candidate candidate = pending.candidate();
+    int inlinks = request.firstCrawl ? 1 : 0;
+    double priority = Ranking.dequantize(Ranking.quantize(candidate.ranking().priority(url, candidate.depth(), inlinks)));
+    UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
+        request.now, 0, Optional.empty(), Instant.EPOCH, priority, inlinks, candidate.hops());
+    return writeCrawl(request, refused.refusal(), Optional.empty(), fresh, batch, written);
+  }
+
+  /**
+   * A URL the call did not look up or whose lookup is out of date, as the group finds it now: with its
+   * held inlinks when it has an entry, written earlier in the group or since the lookup; empty when
+   * unknown (the lookup found nothing, and nothing was written since).
+   */
+  private Optional<WriteRequest.Known> knownNow(WriteRequest request, String url,
+      Map<String, WriteRequest.Known> written) throws RocksDBException {
+    int slot = targets.find(url, Keys.url(url));
+    if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(recordOf(targets.held(slot), written)));
+    Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
+    if (known.isPresent()) return known;
+    // The gate's answer rests on the first lookup: read again when a write may have come since.
+    long seen = request.refusedSeen;
+    boolean stale = slot >= 0 || !recent.covers(seen) || recent.writtenAfter(url, seen);
+    return stale ? WriteRequest.readNow(rocks, url) : Optional.empty();
   }
 
   /** Puts a URL's record, its key in the URL filter first (a write that then fails leaves only a false positive). */
@@ -656,10 +694,21 @@ final class GroupCommit {
       throws RocksDBException {
     CrawlRecord crawl = request.record.orElseThrow();
     String url = crawl.url();
+    return writeCrawl(request, crawl, known(request, url, written), null, batch, written);
+  }
+
+  /**
+   * Records {@code crawl} on its URL: as {@code known} has it, else {@code unknown} (null: a record
+   * with nothing but the URL). The call's own record ({@link WriteRequest#record}) also sets {@link
+   * WriteRequest#firstCrawl} and writes its digest's registration. Returns 1 when the URL is new.
+   */
+  private int writeCrawl(WriteRequest request, CrawlRecord crawl, Optional<WriteRequest.Known> known,
+      UrlRecord unknown, BatchBytes batch, Map<String, WriteRequest.Known> written) throws RocksDBException {
+    String url = crawl.url();
     String origin = CandidateBatch.origin(url);
-    Optional<WriteRequest.Known> known = known(request, url, written);
-    UrlRecord previous = known.map(WriteRequest.Known::url).orElseGet(() -> new UrlRecord(url, 0,
-        Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));
+    boolean own = request.record.isPresent() && request.record.get() == crawl;
+    UrlRecord previous = known.map(WriteRequest.Known::url).orElseGet(() -> unknown != null ? unknown
+        : new UrlRecord(url, 0, Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));
     Values.DueEntry validators =
         known.map(WriteRequest.Known::validators).orElseGet(() -> Values.DueEntry.none(previous));
     byte[] key = Keys.url(url);
@@ -670,7 +719,7 @@ final class GroupCommit {
       batch.delete(rocks.due, dueKeyOnDisk(origin, previous, writtenRank));
     }
     int fetchCount = previous.fetchCount() + 1;
-    request.firstCrawl = fetchCount == 1;
+    if (own) request.firstCrawl = fetchCount == 1;
     UrlRecord next = previous.crawled(fetchCount, Optional.of(crawl), crawl.nextFetchAt());
     Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
     putUrl(batch, key, Values.encodeUrl(next));
@@ -682,7 +731,7 @@ final class GroupCommit {
       CrawlRecord last = previous.lastCrawl().get();
       batch.put(rocks.history, Keys.history(url, last.fetchedAt(), previous.fetchCount()), Values.encodeCrawl(last));
     }
-    if (request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);
+    if (own && request.registration.isPresent()) DigestIndex.put(batch, rocks, request.registration.get(), url);
     byte[] dueKey = Keys.due(origin, next);
     batch.put(rocks.due, dueKey, Values.encodeDue(after));
     dueStarts.put(origin, dueKey, applying);

@@ -555,6 +555,21 @@ public final class RocksCrawlStore implements CrawlStore {
     return request.heldAfter();
   }
 
+  /**
+   * {@inheritDoc} The gate is asked after the lookup, outside the write lock; its refusals go in the
+   * page's write (one submission, as above). With {@code held} empty the answer is empty.
+   */
+  @Override
+  public List<DueCandidate> record(List<CrawlRecord> before, CrawlRecord record, Collection<Candidate> discovered,
+      List<DueCandidate> held, DiscoveryGate gate) {
+    String origin = CandidateBatch.origin(record.url()); // validates it
+    Map<String, Pending> unique = CandidateBatch.unique(discovered, Optional.of(record.url()));
+    WriteRequest request = new WriteRequest(unique, Optional.of(record), clock.instant()).gated(gate);
+    if (!held.isEmpty()) request.holding(origin, held);
+    submitRecords(before, request, origin);
+    return held.isEmpty() ? List.of() : request.heldAfter();
+  }
+
   @Override
   public boolean bringForward(String url, Instant dueAt) {
     CandidateBatch.origin(url); // validates it

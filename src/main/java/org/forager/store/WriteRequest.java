@@ -2,6 +2,7 @@ package org.forager.store;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,16 @@ final class WriteRequest {
   /** A {@code bringForward} call: whether the due time moved; set with its group's write. */
   boolean moved;
 
+  /** A candidate the {@link DiscoveryGate} refused as it was found, with the refusal to record for it. */
+  record Refused(Pending pending, CrawlRecord refusal) {}
+
+  /** The gate the call's unknown candidates are offered to ({@link #askGate}); null for none. */
+  private DiscoveryGate gate;
+  /** The candidates the gate refused, taken out of {@link #candidates}, in their order. */
+  List<Refused> refusedNew = List.of();
+  /** The commit the lookup that found {@link #refusedNew} unknown saw (a later lookup may move {@link #seen}). */
+  long refusedSeen;
+
   /** The recorded body's exact-duplicate registration, written with the record; empty when none is pending. */
   Optional<DigestIndex.Registration> registration = Optional.empty();
 
@@ -107,6 +118,40 @@ final class WriteRequest {
   WriteRequest holding(String origin, List<DueCandidate> due) {
     held = new HeldDue(origin, due, record.orElseThrow().url());
     return this;
+  }
+
+  /** Offers the candidates the lookup finds unknown to {@code gate} ({@link #askGate}). */
+  WriteRequest gated(DiscoveryGate gate) {
+    this.gate = gate;
+    return this;
+  }
+
+  /**
+   * After the lookup, outside the lock: offers each candidate found unknown to the gate, and moves the
+   * ones it refuses from {@link #candidates} (and {@link #found}) to {@link #refusedNew}. The write
+   * corrects a lookup that is out of date, as for any candidate.
+   */
+  void askGate() {
+    if (gate == null) return;
+    List<Refused> refused = null;
+    int kept = 0;
+    for (int i = 0; i < found.length; i++) {
+      Pending pending = candidates.get(i);
+      Optional<CrawlRecord> refusal = found[i] == null ? gate.refuse(pending.candidate()) : Optional.empty();
+      if (refusal.isPresent()) {
+        if (refused == null) refused = new ArrayList<>();
+        refused.add(new Refused(pending, refusal.get()));
+      } else {
+        candidates.set(kept, pending);
+        found[kept++] = found[i];
+      }
+    }
+    gate.decided();
+    if (refused == null) return;
+    refusedSeen = seen;
+    candidates.subList(kept, candidates.size()).clear();
+    found = Arrays.copyOf(found, kept);
+    refusedNew = refused;
   }
 
   /** Whether the call holds the next URLs of {@code origin}: {@link #putsFresh} of its URLs matters. */
