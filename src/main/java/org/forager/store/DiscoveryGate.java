@@ -12,9 +12,6 @@ import java.util.Optional;
  */
 public interface DiscoveryGate {
 
-  /** Refuses nothing: every candidate is stored as found. */
-  DiscoveryGate NONE = candidate -> Optional.empty();
-
   /**
    * The refusal of a candidate the store found unknown, already logged; empty to store it as usual.
    * Only candidates the store does not know are asked: a known URL keeps what it has.
