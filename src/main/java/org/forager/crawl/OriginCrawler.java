@@ -344,14 +344,17 @@ final class OriginCrawler implements OriginTask {
 
   /**
    * Why robots.txt refuses a URL of this origin as a page's link to it is found, when the turn that
-   * reads it would refuse it so: the rules in hand are current, the origin is open to requests, and no
-   * local gate refuses it first (that refusal, with its own outcome, is left to the turn). Empty to let
-   * the URL be stored and decided at its turn.
+   * reads it would refuse it so: the rules in hand are current and disallow it, the origin is still
+   * being crawled this run (not given up, not at its page limit, not blocked, not closed by local
+   * policy), and no local gate refuses it first (that refusal, with its own outcome, is left to the
+   * turn). Empty to let the URL be stored and decided at its turn. The local gates are asked only for
+   * a URL robots.txt disallows: an embedder's {@code UrlGate} is not asked twice for the others.
    */
   private Optional<Verdict.Rejected> refusedAsFound(PendingUrl pending) {
-    if (robots.needed(ctx.clock().instant()) || closedByLocalPolicy().isPresent()
-        || ctx.run().control().blocks(origin) || localRefusal(pending).isPresent()
-        || robots.rules().isAllowed(pending.candidate().url())) {
+    if (robots.needed(ctx.clock().instant()) || robots.rules().isAllowed(pending.candidate().url())
+        || session.givenUp() || pagesFetched >= session.settings.maxPagesPerOrigin()
+        || ctx.run().control().blocks(origin) || closedByLocalPolicy().isPresent()
+        || localRefusal(pending).isPresent()) {
       return Optional.empty();
     }
     return Optional.of(new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"));

@@ -55,14 +55,20 @@ final class PageStep {
   private final DiscoveryGate gate = new DiscoveryGate() {
     @Override
     public Optional<CrawlRecord> refuse(Candidate candidate) {
-      return refuseAsFound(candidate);
+      Optional<CrawlRecord> refused = refuseAsFound(candidate);
+      if (refused.isPresent()) refusedAsFoundToHandOver = true;
+      return refused;
     }
 
     @Override
     public void decided() {
+      if (!refusedAsFoundToHandOver) return;
+      refusedAsFoundToHandOver = false;
       session.handOverLog();
     }
   };
+  /** Whether the gate logged a refusal since the page's lines were handed to the OS. */
+  private boolean refusedAsFoundToHandOver;
 
   /**
    * @param refusedAsFound why a candidate of this origin is refused as it is found (robots.txt), when

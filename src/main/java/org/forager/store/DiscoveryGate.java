@@ -8,13 +8,14 @@ import java.util.Optional;
  * would have become at its turn (its record and its recrawl key), instead of as a due URL that a turn
  * reads, refuses and writes again (issue 15: the robots refusals were about 8 % of a crawl's CPU).
  * Asked by {@link CrawlStore#record(java.util.List, CrawlRecord, java.util.Collection, java.util.List,
- * DiscoveryGate)} on the calling thread, outside any lock, before the write.
+ * DiscoveryGate)} on the calling thread, outside the store's write lock, before the write.
  */
 public interface DiscoveryGate {
 
   /**
    * The refusal of a candidate the store found unknown, already logged; empty to store it as usual.
-   * Only candidates the store does not know are asked: a known URL keeps what it has.
+   * Only candidates the store does not know are asked: a known URL keeps what it has. A refusal must
+   * be of the candidate's URL.
    */
   Optional<CrawlRecord> refuse(Candidate candidate);
 

@@ -139,6 +139,10 @@ final class WriteRequest {
       Pending pending = candidates.get(i);
       Optional<CrawlRecord> refusal = found[i] == null ? gate.refuse(pending.candidate()) : Optional.empty();
       if (refusal.isPresent()) {
+        if (!refusal.get().url().equals(pending.candidate().url())) {
+          throw new IllegalArgumentException("a refusal of " + refusal.get().url() + " for the candidate "
+              + pending.candidate().url());
+        }
         if (refused == null) refused = new ArrayList<>();
         refused.add(new Refused(pending, refusal.get()));
       } else {

@@ -103,6 +103,25 @@ class RefusedAsFoundCrawlTest {
       TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "max_actions: 3\n"));
 
       assertEquals(List.of(site.url("/") + " FETCHED", site.url("/private/a") + " BLOCKED_BY_ROBOTS_TXT"), pageLines(data));
+      try (RocksCrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
+        assertEquals(0, store.url(site.url("/private/b")).orElseThrow().fetchCount(), "no action left: stored as due");
+      }
+    }
+  }
+
+  @Test
+  void anOriginAtItsPageLimitRefusesNothingMoreAsFound() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.robots(DISALLOW_PRIVATE).linking("/", "/private/a", "/p1");
+      Path data = tmp.resolve("data");
+      // As the turn would: at the limit the URLs stay due for a later run, refused or not.
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")),
+          "limits: { fetch_timeout: 2s, max_retries: 2, max_pages_per_origin: 1 }\n"));
+
+      assertEquals(List.of(site.url("/") + " FETCHED"), pageLines(data));
+      try (RocksCrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
+        assertEquals(0, store.url(site.url("/private/a")).orElseThrow().fetchCount(), "still due");
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package org.forager.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -101,6 +102,20 @@ class DiscoveryGateTest {
     assertEquals(1, store.url("https://a.example/private/x").orElseThrow().fetchCount());
     assertEquals(1, store.history("https://a.example/private/x").size());
     assertEquals(4, store.urlCount());
+  }
+
+  @Test
+  void aRefusalOfAnotherUrlThanTheCandidateIsRefusedAndNothingIsWritten() {
+    store.addCandidates(List.of(new Candidate(HOME, 0, Optional.empty())));
+    DiscoveryGate wrong = candidate -> Optional.of(
+        CrawlRecord.withoutRequest("https://a.example/other", T0, Outcome.BLOCKED_BY_ROBOTS_TXT, REFUSED_UNTIL));
+
+    assertThrows(IllegalArgumentException.class,
+        () -> store.record(List.of(), fetched(HOME), List.of(link("https://a.example/private/x", HOME)), List.of(), wrong));
+
+    assertEquals(0, store.url(HOME).orElseThrow().fetchCount());
+    assertEquals(Optional.empty(), store.url("https://a.example/private/x"));
+    assertEquals(Optional.empty(), store.url("https://a.example/other"));
   }
 
   @Test
