@@ -384,8 +384,7 @@ final class GroupCommit {
   private Optional<WriteRequest.Known> knownNow(WriteRequest request, String url,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
     int slot = targets.find(url, Keys.url(url));
-    if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(recordOf(targets.held(slot), written)));
-    Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
+    Optional<WriteRequest.Known> known = heldOrWritten(url, slot, written);
     if (known.isPresent()) return known;
     // The gate's answer rests on the first lookup: read again when a write may have come since.
     long seen = request.refusedSeen;
@@ -677,14 +676,23 @@ final class GroupCommit {
   }
 
   /**
+   * A URL as the group has it in memory: with its held inlinks when its entry in the link table
+   * ({@code slot}, from {@link LinkTargets#find}) is of a never-crawled URL, else as written earlier in
+   * the group; empty when neither.
+   */
+  private Optional<WriteRequest.Known> heldOrWritten(String url, int slot, Map<String, WriteRequest.Known> written)
+      throws RocksDBException {
+    if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(recordOf(targets.held(slot), written)));
+    return Optional.ofNullable(written.get(url));
+  }
+
+  /**
    * The updated URL as the group finds it: with its held inlinks when it has an entry, else written
    * earlier in the group, since the lookup, or as looked up.
    */
   private Optional<WriteRequest.Known> known(WriteRequest request, String url,
       Map<String, WriteRequest.Known> written) throws RocksDBException {
-    int slot = targets.find(url, Keys.url(url));
-    if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(recordOf(targets.held(slot), written)));
-    Optional<WriteRequest.Known> known = Optional.ofNullable(written.get(url));
+    Optional<WriteRequest.Known> known = heldOrWritten(url, targets.find(url, Keys.url(url)), written);
     if (known.isPresent()) return known;
     return request.updatedSkipped || recent.writtenAfter(url, request.seen)
         ? WriteRequest.readNow(rocks, url) : request.recorded;

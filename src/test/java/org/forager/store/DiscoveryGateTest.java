@@ -2,6 +2,7 @@ package org.forager.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -91,7 +92,7 @@ class DiscoveryGateTest {
     assertEquals(List.of("https://a.example/known", "https://a.example/new"),
         store.due(A, T0, 10).stream().filter(d -> d.fetchCount() == 0).map(DueCandidate::url).sorted().toList(),
         "never-crawled: not the refused one");
-    assertEquals(true, store.due(A, REFUSED_UNTIL, 10).stream().anyMatch(d -> d.url().equals("https://a.example/private/x")),
+    assertTrue(store.due(A, REFUSED_UNTIL, 10).stream().anyMatch(d -> d.url().equals("https://a.example/private/x")),
         "due again when its refusal says");
 
     // Known now: another page's link to it is not offered, and changes nothing.
