@@ -58,6 +58,9 @@ public final class UrlNormalizer {
     Objects.requireNonNull(base, "base");
     Objects.requireNonNull(href, "href");
     Objects.requireNonNull(queryEncoding, "queryEncoding");
+    // Most links join the base as they are written (an ASCII query reads the same in every encoding).
+    String plain = PlainReference.resolve(base, href);
+    if (plain != null) return Optional.of(plain);
     return UrlParser.parse(base, href, PercentEncoding.outputEncoding(queryEncoding));
   }
 
