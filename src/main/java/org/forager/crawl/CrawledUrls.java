@@ -1,5 +1,7 @@
 package org.forager.crawl;
 
+import org.forager.url.UrlFingerprint;
+
 /**
  * The URLs of one origin crawled lately, so that a link to one of them need not go to the store
  * (issue 15: most links of a page are known, and a lookup in the store to learn so was 6 % of the CPU
@@ -20,33 +22,18 @@ final class CrawledUrls {
   /** Remembers that {@code url} was crawled (a crawl action was recorded for it). */
   void add(String url) {
     if (hashes == null) hashes = new long[SLOTS];
-    long hash = hash(url);
+    long hash = UrlFingerprint.of(url);
     hashes[slot(hash)] = hash;
   }
 
   /** Whether {@code url} is remembered as crawled; false when it was not, or was forgotten. */
   boolean contains(String url) {
     if (hashes == null) return false;
-    long hash = hash(url);
+    long hash = UrlFingerprint.of(url);
     return hashes[slot(hash)] == hash;
   }
 
   private static int slot(long hash) {
     return (int) (hash >>> 40) & (SLOTS - 1);
-  }
-
-  /** FNV-1a over the UTF-16 code units, then a 64-bit finalizer (murmur3's fmix64); never 0 (an empty slot). */
-  static long hash(String s) {
-    long h = 0xcbf29ce484222325L;
-    for (int i = 0; i < s.length(); i++) {
-      h ^= s.charAt(i);
-      h *= 0x100000001b3L;
-    }
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    h *= 0xc4ceb9fe1a85ec53L;
-    h ^= h >>> 33;
-    return h == 0 ? 1 : h;
   }
 }

@@ -11,8 +11,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.forager.url.UrlFingerprint;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -53,6 +55,10 @@ final class GroupCommit {
   private final RecentWrites recent = new RecentWrites();
   /** The URLs links pointed to lately, with the inlinks held in memory; changed under the lock only. */
   private final LinkTargets targets;
+  /** The URLs known crawled, put once their crawl is written: a link to one is not looked up. */
+  private final CrawledFingerprints crawled = new CrawledFingerprints(CrawledFingerprints.defaultCapacity());
+  /** URL keys the calls' lookups read from the store (tests). */
+  private final LongAdder lookedUp = new LongAdder();
   /** Where the origins' live due keys start. */
   private final DueStarts dueStarts = new DueStarts();
   /**
@@ -150,6 +156,21 @@ final class GroupCommit {
     }
   }
 
+  /** Forgets what the link targets hold, as a failed group does (tests). */
+  void clearLinkTargets() {
+    lock.lock();
+    try {
+      targets.clear();
+    } finally {
+      release();
+    }
+  }
+
+  /** How many URL keys the calls' lookups read from the store before their writes (tests). */
+  long lookedUpKeys() {
+    return lookedUp.sum();
+  }
+
   /** How many raises the link targets hold (tests). */
   int heldRaiseCount() {
     lock.lock();
@@ -174,7 +195,7 @@ final class GroupCommit {
    * many URLs they added; rethrows the first failure (calls of an earlier group may be written).
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
-    WriteRequest.lookUpAll(rocks, visible, requests, targets, filterToAsk());
+    lookedUp.add(WriteRequest.lookUpAll(rocks, visible, requests, targets, crawled, filterToAsk()));
     for (WriteRequest request : requests) request.askGate();
     Thread caller = Thread.currentThread();
     for (WriteRequest request : requests) request.waitedOnBy(caller);
@@ -248,6 +269,9 @@ final class GroupCommit {
         urlCount = count;
         recent.add(written.keySet());
         visible = recent.latest();
+        for (Map.Entry<String, WriteRequest.Known> w : written.entrySet()) {
+          if (w.getValue().url().fetchCount() > 0) crawled.add(UrlFingerprint.of(w.getKey()));
+        }
         rememberMarked(newWork);
       }
       for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);
@@ -308,7 +332,7 @@ final class GroupCommit {
   private int apply(WriteRequest request, BatchBytes batch, Map<String, WriteRequest.Known> written,
       Set<String> newWork) throws RocksDBException {
     if (!recent.covers(request.seen)) { // too old to correct
-      request.lookUp(rocks, recent.latest(), targets, filterToAsk());
+      request.lookUp(rocks, recent.latest(), targets, crawled, filterToAsk());
     }
     int added = 0;
     if (request.record.isPresent()) added += record(request, batch, written);
@@ -327,12 +351,14 @@ final class GroupCommit {
         if (request.firstCrawl && !targets.isCrawled(slot)) countInlink(request, pending, slot, batch, written);
         continue;
       }
+      if (request.found[i] == WriteRequest.CRAWLED) continue; // crawled for good: nothing to change
       WriteRequest.Known known = knownCandidate(request, i, written);
       if (known != null) {
         if (known.url().fetchCount() == 0) {
           hold(request, pending, known.url(), batch, written);
         } else {
           targets.markCrawled(url, pending.urlKey(), evicted -> writeBack(evicted, batch, written));
+          if (!written.containsKey(url)) crawled.add(UrlFingerprint.of(url)); // crawled on disk already
         }
         continue;
       }

@@ -726,6 +726,16 @@ public final class RocksCrawlStore implements CrawlStore {
     return writes.heldInlinks();
   }
 
+  /** Forgets what the link targets hold, as a failed write does (tests). */
+  void clearLinkTargets() {
+    writes.clearLinkTargets();
+  }
+
+  /** How many URL keys the writes' lookups read (tests). */
+  long lookedUpKeys() {
+    return writes.lookedUpKeys();
+  }
+
   /** How many raises of never-crawled URLs the store holds in memory now (tests). */
   int heldRaises() {
     return writes.heldRaiseCount();

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
+import org.forager.url.UrlFingerprint;
 import org.rocksdb.RocksDBException;
 
 /**
@@ -36,11 +37,13 @@ final class WriteRequest {
   long seen;
   /**
    * Per candidate: its URL record's value as the lookup found it, null when unknown, {@link #SKIPPED}
-   * when not looked up ({@link LinkTargets#mayHold}).
+   * when not looked up ({@link LinkTargets#mayHold}), {@link #CRAWLED} when known crawled.
    */
   byte[][] found;
   /** A value of {@link #found}: the candidate was not looked up, its URL looked held. */
   static final byte[] SKIPPED = new byte[0];
+  /** A value of {@link #found}: the candidate was not looked up, its URL is crawled ({@link CrawledFingerprints}). */
+  static final byte[] CRAWLED = new byte[0];
   /** A value of {@link #found} until the lookup's answers are in: the filter says the store has no such URL. */
   private static final byte[] ABSENT = new byte[0];
   /** A call that writes held inlinks ({@link LinkTargets#drain}), and nothing else. */
@@ -182,31 +185,32 @@ final class WriteRequest {
    * Looks up the candidates and the recorded URL as of commit {@code commit} or later; not the
    * candidates {@code targets} may hold, nor the URLs {@code filter} (when given: complete) lacks.
    */
-  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets, Optional<KeyFilter> filter)
-      throws RocksDBException {
-    lookUpAll(rocks, commit, List.of(this), targets, filter);
+  void lookUp(RocksDatabase rocks, long commit, LinkTargets targets, CrawledFingerprints crawled,
+      Optional<KeyFilter> filter) throws RocksDBException {
+    lookUpAll(rocks, commit, List.of(this), targets, crawled, filter);
   }
 
   /**
    * {@link #lookUp} of several calls with one {@code multiGet} (a short one costs mostly its call:
-   * issue 15, a turn's refusals).
+   * issue 15, a turn's refusals); how many keys it read.
    */
-  static void lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests, LinkTargets targets,
-      Optional<KeyFilter> filter) throws RocksDBException {
+  static int lookUpAll(RocksDatabase rocks, long commit, List<WriteRequest> requests, LinkTargets targets,
+      CrawledFingerprints crawled, Optional<KeyFilter> filter) throws RocksDBException {
     List<byte[]> keys = new ArrayList<>();
-    for (WriteRequest request : requests) request.addKeys(keys, targets, filter.orElse(null));
+    for (WriteRequest request : requests) request.addKeys(keys, targets, crawled, filter.orElse(null));
     List<byte[]> values = keys.isEmpty() ? List.of()
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
     int offset = 0;
     for (WriteRequest request : requests) offset = request.found(rocks, commit, values, offset);
+    return keys.size();
   }
 
   /**
    * Adds the keys this call looks up: the updated URL's first, unless {@code targets} seem to hold its
    * record, then the candidates' that {@code targets} do not seem to hold (those are marked {@link
-   * #SKIPPED} now).
+   * #SKIPPED} now) and {@code crawled} does not know crawled (marked {@link #CRAWLED}).
    */
-  private void addKeys(List<byte[]> keys, LinkTargets targets, KeyFilter filter) {
+  private void addKeys(List<byte[]> keys, LinkTargets targets, CrawledFingerprints crawled, KeyFilter filter) {
     updatedSkipped = false;
     updatedAbsent = false;
     updated().ifPresent(url -> {
@@ -224,6 +228,8 @@ final class WriteRequest {
       Pending pending = candidates.get(i);
       if (targets.mayHold(pending.candidate().url(), pending.urlKey())) {
         found[i] = SKIPPED;
+      } else if (crawled.contains(UrlFingerprint.of(pending.candidate().url()))) {
+        found[i] = CRAWLED;
       } else if (filter != null && !filter.mayContain(pending.urlKey())) {
         found[i] = ABSENT;
       } else {
@@ -243,7 +249,7 @@ final class WriteRequest {
     for (int i = 0; i < found.length; i++) {
       if (found[i] == ABSENT) {
         found[i] = null; // as a lookup that found nothing
-      } else if (found[i] != SKIPPED) {
+      } else if (found[i] != SKIPPED && found[i] != CRAWLED) {
         found[i] = values.get(offset++);
       }
     }

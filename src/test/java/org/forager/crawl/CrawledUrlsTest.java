@@ -9,6 +9,7 @@ import java.util.List;
 import org.forager.store.RocksCrawlStore;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
+import org.forager.url.UrlFingerprint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +36,7 @@ class CrawledUrlsTest {
   @Test
   void hashesOfNearbyUrlsDiffer() {
     java.util.Set<Long> seen = new java.util.HashSet<>();
-    for (int i = 0; i < 100_000; i++) seen.add(CrawledUrls.hash("https://a.example/p" + i));
+    for (int i = 0; i < 100_000; i++) seen.add(UrlFingerprint.of("https://a.example/p" + i));
     assertEquals(100_000, seen.size());
   }
 
