@@ -357,7 +357,6 @@ final class GroupCommit {
         if (known.url().fetchCount() == 0) {
           hold(request, pending, known.url(), batch, written);
         } else {
-          targets.markCrawled(url, pending.urlKey(), evicted -> writeBack(evicted, batch, written));
           if (!written.containsKey(url)) crawled.add(UrlFingerprint.of(url)); // crawled on disk already
         }
         continue;
@@ -757,8 +756,9 @@ final class GroupCommit {
     UrlRecord next = previous.crawled(fetchCount, Optional.of(crawl), crawl.nextFetchAt());
     Values.DueEntry after = Validators.after(validators, crawl, fetchCount);
     putUrl(batch, key, Values.encodeUrl(next));
-    // Crawled now: the inlinks its entry held are in this record; a link to it is known without a lookup.
-    targets.markCrawled(url, key, evicted -> writeBack(evicted, batch, written));
+    // Crawled now: the inlinks its entry held are in this record. The entry is let go, its slot free for
+    // a URL whose inlinks count; a link to this one is known by its fingerprint once the group is written.
+    targets.forgetCrawled(url, key);
     // The history family keeps the crawls before the last (format 3): the last is this record's, and
     // the one it replaces moves there now. A URL crawled once (most, and every refusal) costs no entry.
     if (previous.lastCrawl().isPresent()) {

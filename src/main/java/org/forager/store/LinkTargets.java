@@ -365,22 +365,20 @@ final class LinkTargets {
   }
 
   /**
-   * The URL of {@code key} is crawled now; its entry, if it had one, holds no inlinks after this (the
-   * caller took them). When it had none it gets one (when its key fits); what an entry evicted for it
-   * held goes to {@code write}.
+   * The URL of {@code key} is crawled now: its entry, if it has one, is let go (the caller took what
+   * it held), its slot free for a URL links will count; the crawled URL is known by its fingerprint
+   * ({@link CrawledFingerprints}).
    */
-  void markCrawled(String url, byte[] key, Consumer<Held> write) {
+  void forgetCrawled(String url, byte[] key) {
     int slot = find(url, key);
-    if (slot >= 0) {
-      if (raised(slot)) unlink(slot); // its crawl deletes the due key it had on disk
-      valueLengths[slot] = 0;
-      held[slot] = 0;
-      return;
-    }
-    if (!fits(key.length)) return;
-    slot = place(url.hashCode(), key, write);
+    if (slot < 0) return;
+    if (raised(slot)) unlink(slot); // its crawl deletes the due key it had on disk
+    keyLengths[slot] = 0;
     valueLengths[slot] = 0;
     held[slot] = 0;
+    codes[slot] = 0;
+    used[slot] = false;
+    size--;
   }
 
   /**
