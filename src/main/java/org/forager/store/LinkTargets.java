@@ -8,8 +8,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The URLs links pointed to lately, as the store knows them: never-crawled ones with their record
- * and the inlinks counted since it was written, crawled ones as such. What lets a link to a known URL
+ * The never-crawled URLs links pointed to lately, as the store knows them: their record and the
+ * inlinks counted since it was written (a URL crawled leaves the table: {@link #forgetCrawled}; its
+ * fingerprint knows it, {@link CrawledFingerprints}). What lets a link to a known URL
  * cost no lookup and no write (issue 15: each link to a known URL read its record, and wrote it back
  * with one more inlink while it was uncrawled: about 15 % of a crawl's CPU).
  *
@@ -22,8 +23,7 @@ import java.util.function.Function;
  * never if the URL is crawled first (its crawl deletes the older key). So a process killed loses at
  * most the inlinks and the raise held since a URL's record was last written: never a URL, and each
  * URL's record and due key on disk agree. While a URL has an entry, the entry is the truth about its
- * inlinks and priority, ahead of the URL table; a crawled URL stays crawled, so its entry needs no
- * more than its URL.
+ * inlinks and priority, ahead of the URL table.
  *
  * <p>Set-associative: {@value #WAYS} entries a set, chosen by the URL's {@link String#hashCode}
  * (cached in the string, and already computed by the call's deduplication), an entry found by that
