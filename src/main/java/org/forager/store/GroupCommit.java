@@ -356,8 +356,8 @@ final class GroupCommit {
       if (known != null) {
         if (known.url().fetchCount() == 0) {
           hold(request, pending, known.url(), batch, written);
-        } else {
-          if (!written.containsKey(url)) crawled.add(UrlFingerprint.of(url)); // crawled on disk already
+        } else if (!written.containsKey(url)) {
+          crawled.add(UrlFingerprint.of(url)); // crawled on disk already: known from now on
         }
         continue;
       }
