@@ -126,7 +126,7 @@ final class GroupCommit {
     lock.lock();
     try {
       int slot = targets.find(url, key);
-      if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(recordOf(targets.held(slot), Map.of()));
+      if (slot >= 0) return Optional.of(recordOf(targets.held(slot), Map.of()));
       byte[] value = rocks.db.get(rocks.urls, key);
       return value == null ? Optional.empty() : Optional.of(Values.decodeUrl(url, value));
     } finally {
@@ -348,7 +348,7 @@ final class GroupCommit {
       String url = pending.candidate().url();
       int slot = targets.find(url, pending.urlKey());
       if (slot >= 0) {
-        if (request.firstCrawl && !targets.isCrawled(slot)) countInlink(request, pending, slot, batch, written);
+        if (request.firstCrawl) countInlink(request, pending, slot, batch, written);
         continue;
       }
       if (request.found[i] == WriteRequest.CRAWLED) continue; // crawled for good: nothing to change
@@ -707,7 +707,7 @@ final class GroupCommit {
    */
   private Optional<WriteRequest.Known> heldOrWritten(String url, int slot, Map<String, WriteRequest.Known> written)
       throws RocksDBException {
-    if (slot >= 0 && !targets.isCrawled(slot)) return Optional.of(lookedUp(recordOf(targets.held(slot), written)));
+    if (slot >= 0) return Optional.of(lookedUp(recordOf(targets.held(slot), written)));
     return Optional.ofNullable(written.get(url));
   }
 
@@ -748,7 +748,7 @@ final class GroupCommit {
     if (known.isPresent()) {
       // A raise its entry holds was never written: the due index has the key of the priority before.
       int slot = previous.fetchCount() == 0 ? targets.find(url, key) : -1;
-      int writtenRank = slot >= 0 && !targets.isCrawled(slot) ? targets.writtenRank(slot) : -1;
+      int writtenRank = slot >= 0 ? targets.writtenRank(slot) : -1;
       batch.delete(rocks.due, dueKeyOnDisk(origin, previous, writtenRank));
     }
     int fetchCount = previous.fetchCount() + 1;

@@ -61,7 +61,7 @@ final class LinkTargets {
   private int[] codes;
   /** The entry's URL key's length in its slot ({@link Keys#url(String)}); 0: no entry. */
   private char[] keyLengths;
-  /** A never-crawled URL's record value's length, after its key; 0: the URL is crawled. */
+  /** An entry's record value's length, after its key ({@link #NOT_KEPT} when too long). */
   private char[] valueLengths;
   private byte[] slots;
   /** Of the record in the URL table: its inlinks, quantized priority and depth. */
@@ -182,7 +182,7 @@ final class LinkTargets {
     int code = url.hashCode();
     int first = firstSlot(code, codes.length / WAYS);
     for (int i = first; i < first + WAYS; i++) {
-      boolean recordKept = valueLengths[i] != 0 && valueLengths[i] != NOT_KEPT;
+      boolean recordKept = valueLengths[i] != NOT_KEPT;
       if (codes[i] == code && keyLengths[i] == key.length && (!withRecord || recordKept)
           && Arrays.equals(slots, i * SLOT_BYTES, i * SLOT_BYTES + key.length, key, 0, key.length)) {
         return true;
@@ -208,11 +208,6 @@ final class LinkTargets {
       }
     }
     return -1;
-  }
-
-  /** Whether the entry's URL is crawled (the entry holds nothing more). */
-  boolean isCrawled(int slot) {
-    return valueLengths[slot] == 0;
   }
 
   /** A never-crawled entry's depth, as stored. */
@@ -248,7 +243,7 @@ final class LinkTargets {
 
   /** Whether a never-crawled entry holds a raise. */
   private boolean raised(int slot) {
-    return valueLengths[slot] != 0 && ranks[slot] != writtenRanks[slot];
+    return ranks[slot] != writtenRanks[slot];
   }
 
   /** A never-crawled entry's priority in the URL table when it holds a raise, else -1. */
@@ -268,7 +263,7 @@ final class LinkTargets {
    * when the entry does not keep its record's value (the raise must be written).
    */
   boolean raise(int slot, int rank, int inlinks, int bucket) {
-    if (valueLengths[slot] == NOT_KEPT || valueLengths[slot] == 0) return false;
+    if (valueLengths[slot] == NOT_KEPT) return false;
     boolean wasRaised = raised(slot);
     ranks[slot] = (char) rank;
     this.inlinks[slot] = inlinks;
@@ -343,12 +338,11 @@ final class LinkTargets {
 
   /** Whether a never-crawled entry must be written before it is let go: it holds inlinks, or a raise. */
   private boolean mustWriteOnEviction(int slot) {
-    return valueLengths[slot] != 0 && (held[slot] > 0 || ranks[slot] != writtenRanks[slot]);
+    return held[slot] > 0 || ranks[slot] != writtenRanks[slot];
   }
 
   /** What letting an entry go costs: the inlinks it holds, and one for a raise. */
   private int evictionCost(int slot) {
-    if (valueLengths[slot] == 0) return 0; // crawled: nothing to write
     return held[slot] + (ranks[slot] != writtenRanks[slot] ? 1 : 0);
   }
 
@@ -562,7 +556,7 @@ final class LinkTargets {
   /** How many inlinks the table holds in all (tests). */
   long heldTotal() {
     long total = 0;
-    for (int i = 0; i < codes.length; i++) if (keyLengths[i] != 0 && valueLengths[i] != 0) total += held[i];
+    for (int i = 0; i < codes.length; i++) if (keyLengths[i] != 0) total += held[i];
     return total;
   }
 

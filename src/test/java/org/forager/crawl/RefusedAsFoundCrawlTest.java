@@ -88,9 +88,7 @@ class RefusedAsFoundCrawlTest {
       assertEquals(1, lines);
       assertEquals("BLOCKED_BY_ROBOTS_TXT", TestCrawl.lastOutcome(data, b.url("/private/x")));
       assertTrue(b.paths().stream().noneMatch(p -> p.startsWith("/private/")), b.paths().toString());
-      try (RocksCrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
-        assertEquals(1, store.url(b.url("/private/x")).orElseThrow().fetchCount());
-      }
+      assertEquals(1, fetchCount(data, b.url("/private/x")));
     }
   }
 
@@ -103,9 +101,7 @@ class RefusedAsFoundCrawlTest {
       TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "max_actions: 3\n"));
 
       assertEquals(List.of(site.url("/") + " FETCHED", site.url("/private/a") + " BLOCKED_BY_ROBOTS_TXT"), pageLines(data));
-      try (RocksCrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
-        assertEquals(0, store.url(site.url("/private/b")).orElseThrow().fetchCount(), "no action left: stored as due");
-      }
+      assertEquals(0, fetchCount(data, site.url("/private/b")), "no action left: stored as due");
     }
   }
 
@@ -119,9 +115,7 @@ class RefusedAsFoundCrawlTest {
           "limits: { fetch_timeout: 2s, max_retries: 2, max_pages_per_origin: 1 }\n"));
 
       assertEquals(List.of(site.url("/") + " FETCHED"), pageLines(data));
-      try (RocksCrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
-        assertEquals(0, store.url(site.url("/private/a")).orElseThrow().fetchCount(), "still due");
-      }
+      assertEquals(0, fetchCount(data, site.url("/private/a")), "still due");
     }
   }
 
@@ -132,5 +126,12 @@ class RefusedAsFoundCrawlTest {
       if (line.path("kind").asText().equals("page")) lines.add(line.path("url").asText() + " " + line.path("outcome").asText());
     }
     return lines;
+  }
+
+  /** How often the store of the crawl in {@code data} says {@code url} was crawled. */
+  private static int fetchCount(Path data, String url) {
+    try (RocksCrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
+      return store.url(url).orElseThrow().fetchCount();
+    }
   }
 }
