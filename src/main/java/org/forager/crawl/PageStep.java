@@ -55,20 +55,15 @@ final class PageStep {
   private final DiscoveryGate gate = new DiscoveryGate() {
     @Override
     public Optional<CrawlRecord> refuse(Candidate candidate) {
-      Optional<CrawlRecord> refused = refuseAsFound(candidate);
-      if (refused.isPresent()) refusedAsFoundToHandOver = true;
-      return refused;
+      return refuseAsFound(candidate);
     }
 
+    /** The page's lines and the refusals' go to the OS together, before the write: one system call. */
     @Override
     public void decided() {
-      if (!refusedAsFoundToHandOver) return;
-      refusedAsFoundToHandOver = false;
       session.handOverLog();
     }
   };
-  /** Whether the gate logged a refusal since the page's lines were handed to the OS. */
-  private boolean refusedAsFoundToHandOver;
 
   /**
    * @param refusedAsFound why a candidate of this origin is refused as it is found (robots.txt), when
@@ -236,7 +231,8 @@ final class PageStep {
     // The store says what the URLs the origin holds next are once this page's candidates are in. The
     // turn's refusals go with the page's write, before it: one store call.
     try {
-      session.handOverLog();
+      // The page's line and the turn's refusals reach the OS when the gate has decided (gate.decided),
+      // before the write.
       List<DueCandidate> after = ctx.store().record(unwrittenRefusals, record, toStore, held, gate);
       if (!held.isEmpty()) heldAfter = after;
     } finally {

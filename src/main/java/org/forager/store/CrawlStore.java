@@ -167,10 +167,11 @@ public interface CrawlStore extends AutoCloseable {
    * once, due again when the refusal's record says), in the same write as the page. A candidate found
    * known meanwhile (another origin's page added it) is recorded with the refusal all the same, since
    * its line is logged. This default asks the gate nothing (the PostgreSQL store's way): every
-   * candidate is stored as found.
+   * candidate is stored as found; {@link DiscoveryGate#decided} is still called, before the write.
    */
   default List<DueCandidate> record(List<CrawlRecord> before, CrawlRecord record, Collection<Candidate> discovered,
       List<DueCandidate> held, DiscoveryGate gate) {
+    gate.decided();
     return record(before, record, discovered, held);
   }
 

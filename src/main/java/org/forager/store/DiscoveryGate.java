@@ -19,6 +19,9 @@ public interface DiscoveryGate {
    */
   Optional<CrawlRecord> refuse(Candidate candidate);
 
-  /** After the last candidate was asked, before the write: the refusals' log lines go to the OS now. */
+  /**
+   * Called once a call, after the last candidate was asked (also when none was, and by a store that
+   * asks nothing), before the write: the log lines of what the call writes go to the OS now.
+   */
   default void decided() {}
 }
