@@ -32,6 +32,7 @@ public final class Main implements Runnable {
   public static void main(String[] args) {
     Logging.routeToLibraryLog();
     FatalErrors.install();
+    Preload.start(args); // after the two above: what it logs goes to the library log, what kills it is one line
     System.exit(run(args));
   }
 

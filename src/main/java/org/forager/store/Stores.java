@@ -21,6 +21,15 @@ public final class Stores {
     };
   }
 
+  /**
+   * Loads the embedded store's native library (RocksDB's, about 0.15 s: unpacked from its jar at every
+   * start), so that a caller with a core to spare can have it done before {@link #open} needs it.
+   * Failing here is not final: {@link #open} loads it again and says why it cannot.
+   */
+  public static void loadNativeLibrary() {
+    org.rocksdb.RocksDB.loadLibrary();
+  }
+
   /** Where the embedded store of a data directory lives. */
   public static Path embeddedDirectory(Path dataDir) {
     return dataDir.resolve("store");
