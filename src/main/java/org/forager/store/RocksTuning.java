@@ -52,7 +52,7 @@ final class RocksTuning implements AutoCloseable {
     if (memoryBytes < MIN_MEMORY_BYTES) {
       throw new IllegalArgumentException("store memory below " + MIN_MEMORY_BYTES / MIB + " MiB: " + memoryBytes);
     }
-    RocksDB.loadLibrary();
+    RocksNativeLibrary.load();
     long memtables = memoryBytes / 2;
     // A family's memtable may take a quarter of the total (the busy three of them fill at once);
     // the total cap flushes the largest first.

@@ -22,12 +22,12 @@ public final class Stores {
   }
 
   /**
-   * Loads the embedded store's native library (RocksDB's, about 0.15 s: unpacked from its jar at every
-   * start), so that a caller with a core to spare can have it done before {@link #open} needs it.
-   * Failing here is not final: {@link #open} loads it again and says why it cannot.
+   * Loads the embedded store's native library (RocksDB's: from the user's cache, unpacked there once,
+   * see {@link RocksNativeLibrary}), so that a caller with a core to spare can have it done before
+   * {@link #open} needs it. Failing here is not final: {@link #open} loads it again and says why it cannot.
    */
   public static void loadNativeLibrary() {
-    org.rocksdb.RocksDB.loadLibrary();
+    RocksNativeLibrary.load();
   }
 
   /** Where the embedded store of a data directory lives. */
