@@ -25,14 +25,18 @@ import org.rocksdb.util.Environment;
  * by the size and CRC-32 of the library in the jar, so that another RocksJava version never loads
  * another's library; it is written to a temporary name and moved into place, so a copy is whole or
  * absent. Whatever goes wrong (no jar, an unwritable cache, a copy the system refuses to load),
- * RocksJava's own way is taken, as before. Thread-safe (RocksJava loads once).
+ * RocksJava's own way is taken, as before. Thread-safe.
  */
 final class RocksNativeLibrary {
 
   private RocksNativeLibrary() {}
 
-  /** Loads the library once; later calls return at once. */
-  static void load() {
+  /**
+   * Loads the library once; later calls return at once. Synchronized: RocksJava lets a second caller
+   * return, unloaded, when the first one's attempt fails meanwhile; one at a time, the one that sees
+   * the cached copy fail goes on to RocksJava's own way (the preload and the store's open may both call).
+   */
+  static synchronized void load() {
     Optional<Path> cached = cacheRoot().flatMap(RocksNativeLibrary::cachedCopy);
     if (cached.isPresent()) {
       try {
