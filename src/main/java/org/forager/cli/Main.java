@@ -32,8 +32,9 @@ public final class Main implements Runnable {
   public static void main(String[] args) {
     Logging.routeToLibraryLog();
     FatalErrors.install();
-    Preload.start(args); // after the two above: what it logs goes to the library log, what kills it is one line
-    System.exit(run(args));
+    // After the two above: what it logs goes to the library log, what kills it is one line.
+    boolean crawl = Preload.start(args).isPresent();
+    ProcessExit.exit(run(args), crawl);
   }
 
   /** Runs the command line and returns the exit code (for tests and embedding). */

@@ -29,6 +29,9 @@ import org.rocksdb.util.Environment;
  */
 final class RocksNativeLibrary {
 
+  /** Whether RocksJava's own way loaded it: from a temporary file the JVM deletes at its exit. */
+  private static volatile boolean fromTemporaryFile;
+
   private RocksNativeLibrary() {}
 
   /**
@@ -47,6 +50,12 @@ final class RocksNativeLibrary {
       }
     }
     RocksDB.loadLibrary();
+    fromTemporaryFile = true;
+  }
+
+  /** Whether the library was loaded from a temporary file that only the JVM's own exit deletes. */
+  static boolean fromTemporaryFile() {
+    return fromTemporaryFile;
   }
 
   /**

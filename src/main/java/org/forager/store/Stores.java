@@ -30,6 +30,14 @@ public final class Stores {
     RocksNativeLibrary.load();
   }
 
+  /**
+   * Whether RocksDB's library was unpacked to a temporary file that the JVM deletes at its exit (its
+   * copy in the user's cache could not be used), so that the process must end through that exit.
+   */
+  public static boolean nativeLibraryInTemporaryFile() {
+    return RocksNativeLibrary.fromTemporaryFile();
+  }
+
   /** Where the embedded store of a data directory lives. */
   public static Path embeddedDirectory(Path dataDir) {
     return dataDir.resolve("store");
