@@ -1,5 +1,6 @@
 package org.forager.cli;
 
+import java.util.List;
 import org.forager.cli.log.Logging;
 import org.forager.record.TerminalText;
 import picocli.CommandLine;
@@ -13,10 +14,17 @@ import picocli.CommandLine.Command;
     name = "forager",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "A polite web crawler: crawls the origins of its seeds into a crawl database, WARC files and a crawl log.",
-    subcommands = {CrawlCommand.class, ExportCommand.class, AuditCommand.class, StatusCommand.class,
-        CtlCommand.class, CommandLine.HelpCommand.class})
+    description = "A polite web crawler: crawls the origins of its seeds into a crawl database, WARC files and a crawl log.")
 public final class Main implements Runnable {
+
+  /**
+   * The subcommands, in the order {@code --help} lists them. Added to the command line by {@link
+   * #run}, not named in the annotation: picocli builds the model of every subcommand it is given, by
+   * reflection and at every start (most of the 0.3 s picocli took of a start; docs/benchmarks.md,
+   * session 28), so a command line that names one gets that one alone.
+   */
+  private static final List<Class<?>> SUBCOMMANDS = List.of(CrawlCommand.class, ExportCommand.class,
+      AuditCommand.class, StatusCommand.class, CtlCommand.class, CommandLine.HelpCommand.class);
 
   public static final int EXIT_RUNTIME = 1;
   public static final int EXIT_USAGE = 2;
@@ -40,6 +48,11 @@ public final class Main implements Runnable {
   /** Runs the command line and returns the exit code (for tests and embedding). */
   public static int run(String... args) {
     CommandLine cli = new CommandLine(new Main());
+    String named = args.length > 0 ? args[0] : "";
+    List<Class<?>> subcommands = SUBCOMMANDS.stream().filter(c -> nameOf(c).equals(named)).toList();
+    for (Class<?> subcommand : subcommands.isEmpty() || named.equals("help") ? SUBCOMMANDS : subcommands) {
+      cli.addSubcommand(subcommand);
+    }
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       commandLine.getErr().println("forager: " + TerminalText.escape(e.getMessage()));
       return EXIT_RUNTIME;
@@ -51,6 +64,10 @@ public final class Main implements Runnable {
       return EXIT_USAGE;
     });
     return cli.execute(args);
+  }
+
+  private static String nameOf(Class<?> subcommand) {
+    return subcommand.getAnnotation(Command.class).name();
   }
 
   @Override
