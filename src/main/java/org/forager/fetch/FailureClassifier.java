@@ -48,7 +48,7 @@ final class FailureClassifier {
       }
       // The server closed the connection without a response: an I/O event, not bad HTTP.
       if (t instanceof NoHttpResponseException) return FailureKind.NETWORK;
-      if (t instanceof HttpException || t instanceof ClientProtocolException
+      if (t instanceof HttpProtocolException || t instanceof HttpException || t instanceof ClientProtocolException
           || t instanceof MessageConstraintException) {
         return FailureKind.PROTOCOL;
       }

@@ -1,40 +1,18 @@
 package org.forager.fetch;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.hc.client5.http.classic.methods.HttpGet;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.protocol.HttpClientContext;
-import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.EndpointDetails;
-import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.HttpHost;
-import org.apache.hc.core5.http.HttpVersion;
-import org.apache.hc.core5.http.ProtocolVersion;
-import org.apache.hc.core5.http.io.SocketConfig;
-import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
 import org.forager.config.CrawlConfig;
 import org.forager.dns.CachingResolver;
 import org.forager.dns.IpLiterals;
@@ -193,8 +171,8 @@ public final class HttpFetcher implements Fetcher {
 
   private final Options options;
   private final long timeoutNanos;
-  private final PoolingHttpClientConnectionManager connections;
-  private final CloseableHttpClient client;
+  private final ConnectionPool pool;
+  private final Connector connector;
   private final DeadlineTimer timer;
   private final FetchSweeper sweeper;
   /** From a fetch's start to its sweep: twice the timeout, so never before its alarm. */
@@ -219,71 +197,16 @@ public final class HttpFetcher implements Fetcher {
     // Saturated: a timeout of centuries must not wrap the sweep time into the past.
     this.sweepAfterNanos = timeoutNanos > Long.MAX_VALUE / 4 ? Long.MAX_VALUE / 2 : 2 * timeoutNanos;
     this.bodyReader = new BodyReader(options.maxPageBytes(), options.maxDecompressionRatio());
-    this.connections = connectionManager(options);
-    Timeout timeout = Timeout.of(timeoutNanos, TimeUnit.NANOSECONDS);
-    // Every request starts its clock here, so the whole timeout is its budget for each phase. The
-    // response timeout would set the socket's read timeout for each exchange: it is off, see
-    // connectionManager.
-    RequestConfig requestConfig = RequestConfig.custom()
-        .setRedirectsEnabled(false)
-        .setAuthenticationEnabled(false)
-        .setContentCompressionEnabled(false)
-        .setExpectContinueEnabled(false)
-        .setProtocolUpgradeEnabled(false)
-        .setConnectionRequestTimeout(timeout)
-        .setResponseTimeout(Timeout.DISABLED)
-        .build();
-    this.client = HttpClients.custom()
-        .setConnectionManager(connections)
-        .setDefaultRequestConfig(requestConfig)
-        .disableRedirectHandling()
-        .disableContentCompression()
-        .disableCookieManagement()
-        .disableAuthCaching()
-        .disableAutomaticRetries() // retries are the crawl loop's, after a polite delay; see send()
-        .disableConnectionState()
-        .setRequestExecutor(new StaleConnectionDetector())
-        .addRequestInterceptorLast(new RequestHeadCapture())
-        .evictIdleConnections(TimeValue.ofSeconds(30))
-        .evictExpiredConnections()
-        .build();
-  }
-
-  private static PoolingHttpClientConnectionManager connectionManager(Options options) {
-    Timeout timeout = Timeout.of(options.fetchTimeout());
-    boolean enforce = !options.allowPrivateAddresses();
     if (!options.verifyTls()) {
       System.err.println("forager: network.tls.verify is false: https certificates and host names are"
           + " NOT checked; anyone on the path can pose as any site");
     }
+    boolean enforce = !options.allowPrivateAddresses();
     // The policy is applied twice before a byte is sent: on the resolver's answer, and on the address
     // each socket is about to connect to.
-    // One connection an origin (the crawl loop never has two requests in flight to one), at most
-    // maxConnections in all; when full, the least recently used idle connection is closed.
-    PolicyConnectionManager manager = new PolicyConnectionManager(new PolicySockets(enforce),
-        new PolicyDnsResolver(options.resolver(), enforce), TlsStrategies.lazily(options.verifyTls()),
-        ManagedHttpClientConnectionFactory.builder()
-            // Bounded heads (line, field count, total bytes, time) and the strict status-line parser.
-            .http1Config(ResponseHeadLimits.HTTP1_CONFIG)
-            .responseParserFactory(new ResponseHeadLimits(options.fetchTimeout()))
-            .build(),
-        1, options.maxConnections());
-    // Reads wait without a timeout (SO_TIMEOUT 0): on a virtual thread each read that waits with
-    // one schedules and cancels a timer in the carrier pool (~3 % of a crawl's CPU). The fetch's
-    // deadline alarm and, should it be lost, the sweeper end a read that waits too long. HttpCore
-    // defaults to 3 minutes, so 0 is set here, on the connection and on each request.
-    manager.setDefaultSocketConfig(SocketConfig.custom().setSoTimeout(Timeout.DISABLED).setTcpNoDelay(true).build());
-    manager.setDefaultConnectionConfig(ConnectionConfig.custom()
-        .setConnectTimeout(timeout) // once per connection, not per read
-        .setSocketTimeout(Timeout.DISABLED)
-        // A connection idle this long is checked before reuse (up to 1 ms): one the server
-        // closed while idle is replaced, not sent a request. Keep-alive timeouts are seconds,
-        // so a shorter idle rarely finds one closed; the close the check cannot see (in flight,
-        // or after the server read the request) costs one resend, see send().
-        .setValidateAfterInactivity(TimeValue.ofSeconds(1))
-        .setTimeToLive(TimeValue.ofMinutes(5))
-        .build());
-    return manager;
+    this.connector = new Connector(new PolicyDnsResolver(options.resolver(), enforce), new PolicySockets(enforce),
+        TlsStrategies.lazily(options.verifyTls()));
+    this.pool = new ConnectionPool(options.maxConnections());
   }
 
   @Override
@@ -298,7 +221,7 @@ public final class HttpFetcher implements Fetcher {
       }
       return exchange(request, target.get(), startedAt, start, deadline);
     } catch (RuntimeException e) {
-      // A bug here or in the client must not end a crawl thread; it is reported like a failure.
+      // A bug here must not end a crawl thread; it is reported like a failure.
       return failure(request, startedAt, start, FailureKind.NETWORK,
           "unexpected " + FailureClassifier.describe(e));
     }
@@ -306,38 +229,20 @@ public final class HttpFetcher implements Fetcher {
 
   private FetchResult exchange(FetchRequest request, URI target, Instant startedAt, long start,
       long deadline) {
-    HttpGet get = new HttpGet(target);
-    get.setHeader("User-Agent", options.userAgent());
-    get.setHeader("Accept", ACCEPT);
-    get.setHeader("Accept-Encoding", ACCEPT_ENCODING);
-    request.etag().filter(HttpFetcher::isFieldValue).ifPresent(v -> get.setHeader("If-None-Match", v));
-    request.lastModified().filter(HttpFetcher::isFieldValue)
-        .ifPresent(v -> get.setHeader("If-Modified-Since", v));
-
-    AtomicBoolean expired = new AtomicBoolean();
-    Runnable abort = () -> {
-      expired.set(true);
-      get.cancel(); // closes the connection at once, wherever the exchange is; once, whoever calls
-    };
+    Route route = route(request, target);
+    byte[] head = requestHead(request, target, route);
+    Abort abort = new Abort();
     ScheduledFuture<?> alarm = timer.schedule(timeoutNanos, abort);
     FetchSweeper.Entry swept = sweeper.register(start + sweepAfterNanos, abort);
     try {
       Sent sent;
       try {
-        sent = send(pinnedTarget(request, target), get, expired);
+        sent = send(route, head, abort, deadline);
       } catch (IOException e) {
-        return failure(request, startedAt, start, FailureClassifier.classify(e, expired.get()),
+        return failure(request, startedAt, start, FailureClassifier.classify(e, abort.expired),
             FailureClassifier.describe(e));
       }
-      try {
-        return readResponse(request, get, sent.response(), sent.context(), startedAt, start, deadline);
-      } finally {
-        try {
-          sent.response().close();
-        } catch (IOException e) {
-          // Closing only returns or discards the connection; nothing left to report.
-        }
-      }
+      return readResponse(request, head, sent, abort, startedAt, start, deadline);
     } finally {
       alarm.cancel(false);
       swept.close();
@@ -345,104 +250,223 @@ public final class HttpFetcher implements Fetcher {
   }
 
   /**
-   * The target with the address to connect to when the request names one (the client then connects
-   * to it without asking the resolver, and keeps its connections apart from those to other addresses
-   * of the host); null to let the client resolve the host. TLS still names the host (SNI, certificate
-   * check) and the request still carries it in {@code Host}.
+   * The route of the request: the address to connect to when the request names one (connections to
+   * other addresses of the host are kept apart). TLS still names the host (SNI, certificate check)
+   * and the request still carries it in {@code Host}.
    */
-  private static HttpHost pinnedTarget(FetchRequest request, URI target) {
-    if (request.address().isEmpty() || IpLiterals.parse(target.getHost()).isPresent()) return null;
-    return new HttpHost(target.getScheme(), request.address().get(), target.getHost(), target.getPort());
+  private static Route route(FetchRequest request, URI target) {
+    boolean tls = target.getScheme().equals("https");
+    String host = target.getHost();
+    int port = target.getPort() >= 0 ? target.getPort() : tls ? 443 : 80;
+    String hostHeader = target.getPort() >= 0 ? host + ':' + target.getPort() : host;
+    Optional<InetAddress> pinned = IpLiterals.parse(host).isPresent() ? Optional.empty() : request.address();
+    return new Route(tls, host, port, hostHeader, pinned);
   }
 
-  /** A response whose head has arrived, and the context of the exchange that brought it. */
-  private record Sent(ClassicHttpResponse response, HttpClientContext context) {}
+  /**
+   * The request head, as it goes on the wire and into the WARC's request record (RFC 9112 section 3):
+   * the request line, the fields in this order, a blank line.
+   */
+  private byte[] requestHead(FetchRequest request, URI target, Route route) {
+    String path = target.getRawPath();
+    StringBuilder head = new StringBuilder(256).append("GET ").append(path == null || path.isEmpty() ? "/" : path);
+    if (target.getRawQuery() != null) head.append('?').append(target.getRawQuery());
+    head.append(" HTTP/1.1\r\nUser-Agent: ").append(options.userAgent())
+        .append("\r\nAccept: ").append(ACCEPT)
+        .append("\r\nAccept-Encoding: ").append(ACCEPT_ENCODING).append("\r\n");
+    request.etag().filter(HttpFetcher::isFieldValue).ifPresent(v -> head.append("If-None-Match: ").append(v).append("\r\n"));
+    request.lastModified().filter(HttpFetcher::isFieldValue)
+        .ifPresent(v -> head.append("If-Modified-Since: ").append(v).append("\r\n"));
+    head.append("Host: ").append(route.hostHeader()).append("\r\nConnection: keep-alive\r\n\r\n");
+    return head.toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * What the deadline's alarm and the sweeper do: mark the fetch expired and close its connection,
+   * wherever the exchange is (connecting, sending, waiting for or reading the response); once,
+   * whoever calls first. A socket made after it fired is closed at once.
+   */
+  private static final class Abort implements Runnable {
+    volatile boolean expired;
+    private Socket socket;
+
+    @Override
+    public void run() {
+      Socket toClose;
+      synchronized (this) {
+        expired = true;
+        toClose = socket;
+      }
+      closeQuietly(toClose);
+    }
+
+    /** The exchange's socket now; closed at once when the deadline has passed. */
+    void watch(Socket current) {
+      boolean late;
+      synchronized (this) {
+        socket = current;
+        late = expired;
+      }
+      if (late) closeQuietly(current);
+    }
+
+    private static void closeQuietly(Socket socket) {
+      if (socket == null) return;
+      try {
+        socket.close();
+      } catch (IOException e) {
+        // Closing to abort: nothing more to do.
+      }
+    }
+  }
+
+  /** A response whose head has arrived, on its connection. */
+  private record Sent(Connection connection, ResponseHeadLimits.ResponseHead head) {}
 
   /**
    * Sends the request and waits for the response head. When the request failed on a kept-alive
    * connection before any byte of a response came back (the server closed the connection as it was
-   * reused), it is sent once more, at once, on a new connection: that is no failure of the page.
-   * The first connection is closed by then, so this is still one request in flight. A failure on a
-   * new connection is not retried here: that is the crawl loop's decision, after its delay.
+   * reused), or was answered 408 there (the server timing out the idle connection, not an answer to
+   * this request), it is sent once more, at once, on a new connection: that is no failure of the page
+   * (RFC 9110 section 9.2.2, RFC 9112 section 9.3.1; what Chrome does too). The first connection is
+   * closed by then, so this is still one request in flight. A failure on a new connection is not
+   * retried here: that is the crawl loop's decision, after its delay.
    */
-  private Sent send(HttpHost pinned, HttpGet get, AtomicBoolean expired) throws IOException {
-    HttpClientContext context = HttpClientContext.create();
-    try {
-      ClassicHttpResponse response = client.executeOpen(pinned, get, context);
-      if (!StaleConnectionDetector.timedOutIdleOnReusedConnection(context) || expired.get()) {
-        return new Sent(response, context);
+  private Sent send(Route route, byte[] head, Abort abort, long deadline) throws IOException {
+    Connection connection = pool.take(route);
+    if (connection != null) {
+      abort.watch(connection.plain());
+      long receivedBefore = connection.received;
+      try {
+        Sent sent = roundTrip(connection, head, deadline);
+        if (sent.head().status() != 408 || abort.expired) return sent;
+        pool.discard(connection);
+      } catch (IOException e) {
+        pool.discard(connection);
+        if (abort.expired || e instanceof InterruptedIOException || connection.received != receivedBefore) throw e;
       }
-      // The server's idle timeout raced our request (what Chrome resends too): the connection is
-      // closed with the answer before the same request goes out again on a new one.
-      if (response instanceof CloseableHttpResponse closeable) closeable.close(CloseMode.IMMEDIATE);
-      else response.close();
-      HttpClientContext again = HttpClientContext.create();
-      return new Sent(client.executeOpen(pinned, get, again), again);
-    } catch (IOException e) {
-      if (expired.get() || e instanceof InterruptedIOException // a timeout or an abort
-          || !StaleConnectionDetector.failedUnansweredOnReusedConnection(context)) {
-        throw e;
-      }
-      HttpClientContext again = HttpClientContext.create();
-      return new Sent(client.executeOpen(pinned, get, again), again);
     }
-  }
-
-  private FetchResult readResponse(FetchRequest request, HttpGet get, ClassicHttpResponse response,
-      HttpClientContext context, Instant startedAt, long start, long deadline) {
-    Optional<InetAddress> remote = remoteAddress(context);
-    Body body = readBody(response, deadline);
-    if (!body.complete()) {
-      // Do not let closing the response drain the rest of a body we gave up on.
-      get.cancel();
-    }
-    List<Header> headers = new ArrayList<>();
-    for (org.apache.hc.core5.http.Header h : response.getHeaders()) {
-      headers.add(new Header(h.getName(), h.getValue()));
-    }
-    ProtocolVersion version = response.getVersion() != null
-        ? response.getVersion()
-        : Objects.requireNonNullElse(context.getProtocolVersion(), HttpVersion.HTTP_1_1);
-    byte[] requestHead = context.getAttribute(RequestHeadCapture.ATTRIBUTE) instanceof byte[] head
-        ? head
-        : RequestHeadCapture.format(get);
-    return new FetchResult.Response(
-        request.url(),
-        startedAt,
-        elapsedMillis(start),
-        requestHead,
-        remote.map(InetAddress::getHostAddress),
-        version.toString(),
-        response.getCode(),
-        Objects.requireNonNullElse(response.getReasonPhrase(), ""),
-        List.copyOf(headers),
-        body.raw(),
-        body.decoded(),
-        body.truncation());
-  }
-
-  private Body readBody(ClassicHttpResponse response, long deadline) {
-    HttpEntity entity = response.getEntity();
-    if (entity == null) return Body.EMPTY;
-    List<String> encodings = new ArrayList<>();
-    for (org.apache.hc.core5.http.Header h : response.getHeaders("Content-Encoding")) {
-      encodings.add(h.getValue());
-    }
+    connection = connector.connect(route, deadline, abort::watch);
+    pool.opened(connection);
     try {
-      InputStream wire = entity.getContent();
-      return wire == null ? Body.EMPTY : bodyReader.read(wire, encodings, deadline, entity.getContentLength());
-    } catch (IOException e) {
-      return Body.cutShort(BodyReader.wireFailure(deadline));
+      return roundTrip(connection, head, deadline);
+    } catch (IOException | RuntimeException e) {
+      pool.discard(connection);
+      throw e;
     }
   }
 
-  private static Optional<InetAddress> remoteAddress(HttpClientContext context) {
-    EndpointDetails endpoint = context.getEndpointDetails();
-    if (endpoint == null) return Optional.empty();
-    SocketAddress address = endpoint.getRemoteAddress();
-    return address instanceof InetSocketAddress inet && inet.getAddress() != null
-        ? Optional.of(inet.getAddress())
-        : Optional.empty();
+  private Sent roundTrip(Connection connection, byte[] head, long deadline) throws IOException {
+    connection.send(head);
+    connection.requests++;
+    return new Sent(connection, ResponseHeadLimits.read(connection, deadline));
+  }
+
+  private FetchResult readResponse(FetchRequest request, byte[] requestHead, Sent sent, Abort abort,
+      Instant startedAt, long start, long deadline) {
+    Connection connection = sent.connection();
+    ResponseHeadLimits.ResponseHead head = sent.head();
+    boolean reusable = false;
+    try {
+      Body body;
+      try {
+        MessageBody wire = bodyOf(connection, head);
+        body = wire == null ? Body.EMPTY
+            : bodyReader.read(wire, head.headers().stream().filter(h -> h.name().equalsIgnoreCase("Content-Encoding"))
+                .map(Header::value).toList(), deadline, announcedLength(head));
+        // Reused only when the body was read to its end and the server keeps the connection open.
+        reusable = !abort.expired && body.complete() && (wire == null || wire.ended()) && keepsAlive(head)
+            && !(wire != null && wire.isUntilClose());
+      } catch (HttpProtocolException e) {
+        // A body whose framing cannot be read (RFC 9112 section 6.3): what came is no body.
+        return failure(request, startedAt, start, FailureKind.PROTOCOL, FailureClassifier.describe(e));
+      }
+      return new FetchResult.Response(
+          request.url(),
+          startedAt,
+          elapsedMillis(start),
+          requestHead,
+          Optional.ofNullable(connection.remoteAddress()).map(InetAddress::getHostAddress),
+          head.version(),
+          head.status(),
+          head.reason(),
+          List.copyOf(head.headers()),
+          body.raw(),
+          body.decoded(),
+          body.truncation());
+    } finally {
+      abort.watch(null); // an alarm that fires from now on must not close a pooled connection
+      pool.release(connection, reusable && !abort.expired);
+    }
+  }
+
+  /**
+   * The response's body on the wire (RFC 9112 section 6.3); null for a response that has none (1xx,
+   * 204, 304). A Content-Length that is not one number is a {@link HttpProtocolException}.
+   */
+  private static MessageBody bodyOf(Connection connection, ResponseHeadLimits.ResponseHead head)
+      throws HttpProtocolException {
+    int status = head.status();
+    if (status < 200 || status == 204 || status == 304) return null;
+    String transferCoding = null;
+    for (Header h : head.headers()) {
+      if (h.name().equalsIgnoreCase("Transfer-Encoding")) transferCoding = h.value();
+    }
+    if (transferCoding != null) {
+      String[] codings = transferCoding.split(",");
+      boolean chunked = codings[codings.length - 1].strip().equalsIgnoreCase("chunked");
+      return chunked ? MessageBody.chunked(connection) : MessageBody.untilClose(connection);
+    }
+    long length = contentLength(head);
+    return length >= 0 ? MessageBody.ofLength(connection, length) : MessageBody.untilClose(connection);
+  }
+
+  /** The Content-Length, -1 when none; every value given must be the same number. */
+  private static long contentLength(ResponseHeadLimits.ResponseHead head) throws HttpProtocolException {
+    long length = -1;
+    for (Header h : head.headers()) {
+      if (!h.name().equalsIgnoreCase("Content-Length")) continue;
+      for (String value : h.value().split(",", -1)) {
+        long parsed;
+        try {
+          parsed = Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+          parsed = -1;
+        }
+        if (parsed < 0 || (length >= 0 && parsed != length)) {
+          throw new HttpProtocolException("invalid Content-Length: " + h.value());
+        }
+        length = parsed;
+      }
+    }
+    return length;
+  }
+
+  /** The length the head announces, for sizing the body's buffer; -1 when it announces none. */
+  private static long announcedLength(ResponseHeadLimits.ResponseHead head) {
+    try {
+      return head.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Transfer-Encoding")) ? -1
+          : contentLength(head);
+    } catch (HttpProtocolException e) {
+      return -1;
+    }
+  }
+
+  /** Whether the server keeps the connection open after this response (RFC 9112 section 9.3). */
+  private static boolean keepsAlive(ResponseHeadLimits.ResponseHead head) {
+    boolean http10 = head.version().equals("HTTP/1.0");
+    boolean close = false;
+    boolean keepAlive = false;
+    for (Header h : head.headers()) {
+      if (!h.name().equalsIgnoreCase("Connection")) continue;
+      for (String option : h.value().split(",")) {
+        String o = option.strip();
+        if (o.equalsIgnoreCase("close")) close = true;
+        else if (o.equalsIgnoreCase("keep-alive")) keepAlive = true;
+      }
+    }
+    if (head.status() == 101) return false;
+    return !close && (!http10 || keepAlive);
   }
 
   /** A value safe to put in a header field: no control characters that could split the head. */
@@ -464,15 +488,15 @@ public final class HttpFetcher implements Fetcher {
     return sweeper.inFlight();
   }
 
+  /** Connections open, idle or in use. */
+  int connectionsOpen() {
+    return pool.open();
+  }
+
   @Override
   public void close() {
     timer.close();
     sweeper.close();
-    try {
-      client.close();
-    } catch (IOException e) {
-      // Closing sockets at shutdown: nothing useful to do about a failure.
-    }
-    connections.close(CloseMode.IMMEDIATE);
+    pool.close();
   }
 }

@@ -1,43 +1,24 @@
 package org.forager.fetch;
 
-import java.io.FilterInputStream;
+import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.SocketTimeoutException;
-import java.time.Duration;
-import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.HttpException;
-import org.apache.hc.core5.http.MessageConstraintException;
-import org.apache.hc.core5.http.config.Http1Config;
-import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory;
-import org.apache.hc.core5.http.io.HttpMessageParser;
-import org.apache.hc.core5.http.io.SessionInputBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The bounds on a response head (status line and header fields, RFC 9112 section 2.1), and the
- * parser factory that enforces them on every connection:
- * <ul>
- *   <li>a line of at most {@link #MAX_LINE_BYTES};
- *   <li>at most {@link #MAX_FIELDS} header fields;
- *   <li>at most {@link #MAX_HEAD_BYTES} in all, informational (1xx) heads before the final one
- *       included;
- *   <li>complete within {@code maxHeadTime} of the start of its parse, checked before each read,
- *       so a head that keeps coming stays bounded in time even without the fetcher's deadline
- *       timer (a read that waits is ended by the timer, or else by the fetcher's
- *       {@link FetchSweeper}).
- * </ul>
- * A head over a size bound fails with a {@link MessageConstraintException} (a protocol failure), one
- * over the time bound with a {@link SocketTimeoutException}. Memory per head stays within a small
- * multiple of {@link #MAX_HEAD_BYTES} whatever the server sends.
- *
- * <p>The strict HttpCore parser is used, not HttpClient's lenient default: a reply that does not
- * start with a status line is a protocol failure, not lines to skip until the server hangs up.
- *
- * <p>Why a factory of our own: HttpClient builds each connection's parser with {@code create()},
- * which uses the factory's own {@link Http1Config}, not the one given to the connection factory;
- * with {@code DefaultHttpResponseParserFactory.INSTANCE} the field count was never limited.
+ * Reads a response head (RFC 9112 sections 4 and 5) from a {@link Connection}, within bounds that
+ * keep a hostile server from holding memory or the fetch: a line (a field value with its obsolete
+ * line folding included) of at most {@link #MAX_LINE_BYTES}, at most {@link #MAX_FIELDS} fields, at
+ * most {@link #MAX_HEAD_BYTES} in all (interim 1xx heads count toward the final one's), and a
+ * deadline checked before every read of the socket, so that a head dripped a byte at a time ends at
+ * the fetch's deadline even should its alarm never fire. Interim responses (1xx but 101) are read
+ * and dropped. Past a bound, or for what is not an HTTP/1.x response head:
+ * {@link HttpProtocolException}; past the deadline: {@link SocketTimeoutException}; the connection
+ * closed before any byte of the head: {@link EOFException}. Stateless.
  */
-final class ResponseHeadLimits extends DefaultHttpResponseParserFactory {
+final class ResponseHeadLimits {
 
   /** The longest head line, and the longest field value with its obsolete line folding. */
   static final int MAX_LINE_BYTES = 16 * 1024;
@@ -45,109 +26,148 @@ final class ResponseHeadLimits extends DefaultHttpResponseParserFactory {
   static final int MAX_FIELDS = 256;
   /** The most bytes in one head: Chromium's limit, so any head a browser takes is taken. */
   static final int MAX_HEAD_BYTES = 256 * 1024;
+  /** Empty lines taken before a status line (a server's stray CRLF after a body). */
+  private static final int MAX_EMPTY_LINES = 10;
 
-  /** What connections are configured with. */
-  static final Http1Config HTTP1_CONFIG = Http1Config.custom()
-      .setMaxLineLength(MAX_LINE_BYTES)
-      .setMaxHeaderCount(MAX_FIELDS + 1) // HttpCore refuses at the count, not past it
-      .build();
+  /** A response head as received: version ({@code HTTP/1.1}), status, reason phrase, fields in order. */
+  record ResponseHead(String version, int status, String reason, List<Header> headers) {}
 
-  private final long maxHeadNanos;
+  private ResponseHeadLimits() {}
 
-  ResponseHeadLimits(Duration maxHeadTime) {
-    super(HTTP1_CONFIG);
-    this.maxHeadNanos = maxHeadTime.toNanos();
-  }
-
-  @Override
-  public HttpMessageParser<ClassicHttpResponse> create() {
-    return new BoundedParser(super.create(), maxHeadNanos);
-  }
-
-  /** Whatever configuration a caller passes, the parser keeps these limits. */
-  @Deprecated
-  @Override
-  public HttpMessageParser<ClassicHttpResponse> create(Http1Config ignored) {
-    return create();
-  }
-
-  /** One connection's parser. Not thread-safe, as HttpCore's parsers are not. */
-  private static final class BoundedParser implements HttpMessageParser<ClassicHttpResponse> {
-
-    private final HttpMessageParser<ClassicHttpResponse> parser;
-    private final long maxHeadNanos;
-    /** Bytes of the heads of this exchange so far (1xx heads count toward the final one). */
-    private long headBytes;
-    private long startNanos;
-    private boolean inExchange;
-
-    BoundedParser(HttpMessageParser<ClassicHttpResponse> parser, long maxHeadNanos) {
-      this.parser = parser;
-      this.maxHeadNanos = maxHeadNanos;
-    }
-
-    @Override
-    public ClassicHttpResponse parse(SessionInputBuffer buffer, InputStream wire)
-        throws IOException, HttpException {
-      if (!inExchange) {
-        inExchange = true;
-        headBytes = 0;
-        startNanos = System.nanoTime();
-      }
-      int bufferedBefore = buffer.length();
-      // The buffer holds at most its capacity of bytes read but not yet parsed.
-      Budget budget = new Budget(wire, MAX_HEAD_BYTES - headBytes - bufferedBefore + buffer.capacity(),
-          startNanos + maxHeadNanos);
-      ClassicHttpResponse response = null;
-      try {
-        response = parser.parse(buffer, budget);
-        headBytes += bufferedBefore + budget.read - buffer.length();
-        if (headBytes > MAX_HEAD_BYTES) throw tooLong();
-      } finally {
-        if (response == null || response.getCode() >= 200) inExchange = false;
-      }
-      return response;
-    }
-
-    static MessageConstraintException tooLong() {
-      return new MessageConstraintException("response head longer than " + (MAX_HEAD_BYTES / 1024) + " KiB");
+  /** The final response head of the exchange on {@code connection}; see the class comment. */
+  static ResponseHead read(Connection connection, long deadlineNanos) throws IOException {
+    Reader reader = new Reader(connection, deadlineNanos);
+    while (true) {
+      ResponseHead head = reader.head();
+      if (head.status() >= 200 || head.status() == 101) return head;
     }
   }
 
-  /** The wire as the parser reads it: refused past a byte allowance or a wall-clock deadline. */
-  private static final class Budget extends FilterInputStream {
-
-    private final long allowance;
+  /** One exchange's reading: its byte count spans the interim heads. */
+  private static final class Reader {
+    private final Connection connection;
     private final long deadlineNanos;
-    long read;
+    private byte[] line = new byte[256];
+    private int lineLength;
+    private long headBytes;
+    private boolean anyByte;
 
-    Budget(InputStream wire, long allowance, long deadlineNanos) {
-      super(wire);
-      this.allowance = allowance;
+    Reader(Connection connection, long deadlineNanos) {
+      this.connection = connection;
       this.deadlineNanos = deadlineNanos;
     }
 
-    @Override
-    public int read() throws IOException {
-      check();
-      int b = super.read();
-      if (b >= 0) read++;
-      return b;
+    ResponseHead head() throws IOException {
+      int empty = 0;
+      while (!readLine()) {
+        if (++empty > MAX_EMPTY_LINES) throw new HttpProtocolException("empty lines instead of a status line");
+      }
+      String statusLine = text(0, lineLength);
+      String version = statusLine.length() >= 8 ? statusLine.substring(0, 8) : "";
+      if (!version.startsWith("HTTP/1.") || !isDigit(version.charAt(7)) || statusLine.length() < 12
+          || statusLine.charAt(8) != ' ' || !isDigit(statusLine.charAt(9)) || !isDigit(statusLine.charAt(10))
+          || !isDigit(statusLine.charAt(11)) || (statusLine.length() > 12 && statusLine.charAt(12) != ' ')) {
+        throw new HttpProtocolException("not an HTTP/1.x status line: " + printable(statusLine));
+      }
+      int status = Integer.parseInt(statusLine, 9, 12, 10);
+      String reason = statusLine.length() > 13 ? statusLine.substring(13) : "";
+      List<Header> headers = new ArrayList<>();
+      // A field's line is kept until the next one shows it is not folded onto.
+      String pending = null;
+      while (readLine()) {
+        if (line[0] == ' ' || line[0] == '\t') { // obsolete line folding (RFC 9112 section 5.2)
+          if (pending == null) throw new HttpProtocolException("a folded line before any field");
+          String folded = pending + ' ' + text(0, lineLength).strip();
+          if (folded.length() >= MAX_LINE_BYTES) throw new HttpProtocolException("header line longer than " + MAX_LINE_BYTES + " bytes");
+          pending = folded;
+          continue;
+        }
+        if (pending != null) headers.add(field(pending));
+        if (headers.size() >= MAX_FIELDS) throw new HttpProtocolException("more than " + MAX_FIELDS + " header fields");
+        pending = text(0, lineLength);
+      }
+      if (pending != null) headers.add(field(pending));
+      return new ResponseHead(version, status, reason, headers);
     }
 
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      check();
-      int n = super.read(b, off, len);
-      if (n > 0) read += n;
-      return n;
+    /** A field line: a token, a colon, the value without the whitespace around it. */
+    private static Header field(String line) throws HttpProtocolException {
+      int colon = line.indexOf(':');
+      if (colon <= 0) throw new HttpProtocolException("not a header field: " + printable(line));
+      for (int i = 0; i < colon; i++) {
+        char c = line.charAt(i);
+        if (c <= ' ' || c >= 0x7F) throw new HttpProtocolException("not a header field name: " + printable(line));
+      }
+      return new Header(line.substring(0, colon), line.substring(colon + 1).strip());
     }
 
-    private void check() throws IOException {
-      if (read > allowance) throw BoundedParser.tooLong();
-      if (System.nanoTime() - deadlineNanos >= 0) {
-        throw new SocketTimeoutException("response head not complete within the fetch timeout");
+    /**
+     * Reads the next line into {@link #line} without its line end (CRLF or a bare LF); false when it
+     * is empty (the end of a head).
+     */
+    private boolean readLine() throws IOException {
+      lineLength = 0;
+      while (true) {
+        if (connection.position == connection.limit) {
+          if (System.nanoTime() - deadlineNanos >= 0) {
+            throw new SocketTimeoutException("response head not complete within the fetch timeout");
+          }
+          if (!connection.fill()) {
+            if (!anyByte) throw new EOFException("the server closed the connection without a response");
+            throw new HttpProtocolException("the connection ended within the response head");
+          }
+          anyByte = true;
+        }
+        byte[] buffer = connection.buffer;
+        int start = connection.position;
+        int end = connection.limit;
+        int newline = -1;
+        for (int i = start; i < end; i++) {
+          if (buffer[i] == '\n') {
+            newline = i;
+            break;
+          }
+        }
+        int taken = (newline < 0 ? end : newline + 1) - start;
+        headBytes += taken;
+        if (headBytes > MAX_HEAD_BYTES) {
+          throw new HttpProtocolException("response head longer than " + (MAX_HEAD_BYTES / 1024) + " KiB");
+        }
+        int content = newline < 0 ? end - start : newline - start;
+        if (lineLength + content > MAX_LINE_BYTES) {
+          throw new HttpProtocolException("header line longer than " + MAX_LINE_BYTES + " bytes");
+        }
+        append(buffer, start, content);
+        connection.position = start + taken;
+        if (newline >= 0) {
+          if (lineLength > 0 && line[lineLength - 1] == '\r') lineLength--;
+          return lineLength > 0;
+        }
       }
     }
+
+    private void append(byte[] from, int offset, int length) {
+      if (lineLength + length > line.length) {
+        line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, lineLength + length));
+      }
+      System.arraycopy(from, offset, line, lineLength, length);
+      lineLength += length;
+    }
+
+    private String text(int from, int to) {
+      return new String(line, from, to - from, StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  /**
+   * At most 256 chars of a line a server sent, as sent, for a message: what shows a message (the
+   * log, the terminal, the status page) escapes it.
+   */
+  private static String printable(String line) {
+    return line.length() <= 256 ? line : line.substring(0, 256) + "...";
   }
 }

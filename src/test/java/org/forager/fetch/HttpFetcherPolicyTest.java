@@ -16,12 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.hc.client5.http.SystemDefaultDnsResolver;
-import org.apache.hc.client5.http.classic.methods.HttpGet;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.forager.config.CrawlConfig;
 import org.forager.dns.IpLiterals;
 import org.forager.dns.Resolver;
@@ -202,20 +199,17 @@ class HttpFetcherPolicyTest {
   }
 
   /**
-   * The socket check is wired into the client's connection operator (an HttpClient extension point
-   * marked internal): with a resolver that lets loopback through, the socket still refuses it.
+   * The socket check is wired into the fetcher's connector: with a resolver that lets loopback
+   * through, the socket still refuses it.
    */
   @Test
-  void theConnectionManagerConnectsOnlyThroughCheckedSockets() throws IOException {
-    try (var connections = new PolicyConnectionManager(new PolicySockets(true), SystemDefaultDnsResolver.INSTANCE,
-            TlsStrategies.of(true), null, 1, 8);
-        CloseableHttpClient client = HttpClients.custom().setConnectionManager(connections)
-            .disableAutomaticRetries().build()) {
-      var e = assertThrows(IOException.class,
-          () -> client.execute(new HttpGet(server.url("/")), response -> response.getCode()));
-      assertEquals(FailureKind.BLOCKED_BY_NETWORK_POLICY, FailureClassifier.classify(e, false),
-          FailureClassifier.describe(e));
-    }
+  void theConnectorConnectsOnlyThroughCheckedSockets() {
+    Connector connector = new Connector(new PolicyDnsResolver(Resolver.system(), false), new PolicySockets(true),
+        TlsStrategies.of(true));
+    Route route = new Route(false, "127.0.0.1", server.port(), "127.0.0.1:" + server.port(), Optional.empty());
+    var e = assertThrows(IOException.class, () -> connector.connect(route, System.nanoTime() + 5_000_000_000L, s -> {}));
+    assertEquals(FailureKind.BLOCKED_BY_NETWORK_POLICY, FailureClassifier.classify(e, false),
+        FailureClassifier.describe(e));
     assertEquals(0, server.connections());
   }
 }

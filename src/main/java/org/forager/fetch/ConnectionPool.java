@@ -1,0 +1,151 @@
+package org.forager.fetch;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The idle keep-alive connections of {@link HttpFetcher}: at most one a route, the most recently
+ * released kept when two come back for one route; at most {@code maxConnections} open in all, idle and
+ * in use, the least recently released idle one closed to make room. A connection idle more than
+ * {@link #MAX_IDLE_NANOS} or open more than {@link #MAX_AGE_NANOS} is closed instead of reused, and
+ * one idle more than {@link #CHECK_AFTER_IDLE_NANOS} is checked first (the server may have closed it
+ * meanwhile). Every lease and release is constant time: idle connections are a hash map in release
+ * order (a thousand origins each holding one cost HttpCore's pool a scan of them all, issue 15).
+ * Thread-safe (one lock; closing happens outside it).
+ */
+final class ConnectionPool implements AutoCloseable {
+
+  static final long CHECK_AFTER_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+  static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
+  static final long MAX_AGE_NANOS = TimeUnit.MINUTES.toNanos(5);
+
+  private final int maxConnections;
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Idle connections by route, least recently released first. Guarded by lock. */
+  private final LinkedHashMap<Route, Connection> idle = new LinkedHashMap<>();
+  /** Connections open, idle or in use. Guarded by lock. */
+  private int open;
+  private boolean closed;
+
+  ConnectionPool(int maxConnections) {
+    this.maxConnections = maxConnections;
+  }
+
+  /** An idle connection of the route fit to carry a request, taken out of the pool; null when none. */
+  Connection take(Route route) {
+    Connection connection;
+    lock.lock();
+    try {
+      connection = idle.remove(route);
+    } finally {
+      lock.unlock();
+    }
+    if (connection == null) return null;
+    long now = System.nanoTime();
+    long idleFor = now - connection.idleSinceNanos;
+    if (idleFor > MAX_IDLE_NANOS || now - connection.openedNanos > MAX_AGE_NANOS
+        || (idleFor > CHECK_AFTER_IDLE_NANOS && connection.stale())) {
+      discard(connection);
+      return null;
+    }
+    return connection;
+  }
+
+  /** Counts a connection just opened, closing the least recently released idle ones past the cap. */
+  void opened(Connection connection) {
+    List<Connection> toClose = new ArrayList<>(1);
+    lock.lock();
+    try {
+      open++;
+      if (closed) toClose.add(connection); // its exchange fails and gives it back, as on a closed fetcher
+      Iterator<Connection> oldest = idle.values().iterator();
+      while (open > maxConnections && oldest.hasNext()) {
+        toClose.add(oldest.next());
+        oldest.remove();
+        open--;
+      }
+    } finally {
+      lock.unlock();
+    }
+    toClose.forEach(Connection::close);
+  }
+
+  /**
+   * Gives back a connection that {@link #take} or {@link #opened} counted: kept idle when
+   * {@code reusable}, else closed. Idle connections past {@link #MAX_IDLE_NANOS} are closed on the way.
+   */
+  void release(Connection connection, boolean reusable) {
+    List<Connection> toClose = new ArrayList<>(1);
+    long now = System.nanoTime();
+    lock.lock();
+    try {
+      if (reusable && !closed && !connection.isClosed()) {
+        connection.idleSinceNanos = now;
+        Connection previous = idle.remove(connection.route); // at the end of the release order
+        idle.put(connection.route, connection);
+        if (previous != null) {
+          toClose.add(previous);
+          open--;
+        }
+      } else {
+        toClose.add(connection);
+        open--;
+      }
+      for (Iterator<Connection> oldest = idle.values().iterator(); oldest.hasNext(); ) {
+        Connection c = oldest.next();
+        if (now - c.idleSinceNanos <= MAX_IDLE_NANOS) break; // release order: the rest are younger
+        toClose.add(c);
+        oldest.remove();
+        open--;
+      }
+    } finally {
+      lock.unlock();
+    }
+    toClose.forEach(Connection::close);
+  }
+
+  /** Closes a connection that {@link #take} or {@link #opened} counted. */
+  void discard(Connection connection) {
+    release(connection, false);
+  }
+
+  /** Connections open, idle or in use. */
+  int open() {
+    lock.lock();
+    try {
+      return open;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Connections idle. */
+  int idle() {
+    lock.lock();
+    try {
+      return idle.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Closes the idle connections; those in use are closed when given back. */
+  @Override
+  public void close() {
+    List<Connection> toClose;
+    lock.lock();
+    try {
+      closed = true;
+      toClose = new ArrayList<>(idle.values());
+      open -= idle.size();
+      idle.clear();
+    } finally {
+      lock.unlock();
+    }
+    toClose.forEach(Connection::close);
+  }
+}
