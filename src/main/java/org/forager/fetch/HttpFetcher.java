@@ -22,8 +22,10 @@ import org.forager.fetch.FetchResult.Failure;
 import org.forager.fetch.FetchResult.FailureKind;
 
 /**
- * The {@link Fetcher} on Apache HttpClient 5 (classic, blocking I/O, meant for virtual threads):
- * HTTP/1.1 GETs over a pool of keep-alive connections, at most one per origin.
+ * The {@link Fetcher}: HTTP/1.1 GETs over blocking sockets (meant for virtual threads), on a pool of
+ * keep-alive connections, one per origin ({@link ConnectionPool}), opened by the {@link Connector},
+ * heads read by {@link ResponseHeadLimits}, bodies framed by {@link MessageBody} (docs/fetching.md:
+ * why a client of our own rather than HttpClient's, whose TLS strategy alone is kept).
  *
  * <p>Contract, per fetch:
  * <ul>
@@ -54,7 +56,8 @@ import org.forager.fetch.FetchResult.FailureKind;
  *       raw bytes. At a cap reading stops and the connection is closed, not drained. A body cut
  *       short says why ({@link FetchResult.Truncation}).
  *   <li>A request that fails on a reused keep-alive connection before any byte of a response is
- *       sent once more on a new connection (see {@link StaleConnectionDetector}); no other retry.
+ *       sent once more on a new connection, as is one answered 408 there (see {@code send}); no other
+ *       retry.
  *   <li>Unless {@code allowPrivateAddresses}, only public addresses are connected to (see
  *       {@link NetworkPolicy}): checked on the resolver's answer for each new connection and again on
  *       the address each socket connects to, before any byte is sent. Never through a proxy.
@@ -374,9 +377,10 @@ public final class HttpFetcher implements Fetcher {
         body = wire == null ? Body.EMPTY
             : bodyReader.read(wire, head.headers().stream().filter(h -> h.name().equalsIgnoreCase("Content-Encoding"))
                 .map(Header::value).toList(), deadline, announcedLength(head));
-        // Reused only when the body was read to its end and the server keeps the connection open.
+        // Reused only when the body was read to its end, nothing came after it, and the server keeps
+        // the connection open.
         reusable = !abort.expired && body.complete() && (wire == null || wire.ended()) && keepsAlive(head)
-            && !(wire != null && wire.isUntilClose());
+            && !(wire != null && wire.isUntilClose()) && connection.position == connection.limit;
       } catch (HttpProtocolException e) {
         // A body whose framing cannot be read (RFC 9112 section 6.3): what came is no body.
         return failure(request, startedAt, start, FailureKind.PROTOCOL, FailureClassifier.describe(e));
@@ -408,14 +412,14 @@ public final class HttpFetcher implements Fetcher {
       throws HttpProtocolException {
     int status = head.status();
     if (status < 200 || status == 204 || status == 304) return null;
-    String transferCoding = null;
+    String lastCoding = null; // of every Transfer-Encoding field, as one list
     for (Header h : head.headers()) {
-      if (h.name().equalsIgnoreCase("Transfer-Encoding")) transferCoding = h.value();
+      if (!h.name().equalsIgnoreCase("Transfer-Encoding")) continue;
+      String[] codings = h.value().split(",");
+      lastCoding = codings.length == 0 ? "" : codings[codings.length - 1].strip();
     }
-    if (transferCoding != null) {
-      String[] codings = transferCoding.split(",");
-      boolean chunked = codings[codings.length - 1].strip().equalsIgnoreCase("chunked");
-      return chunked ? MessageBody.chunked(connection) : MessageBody.untilClose(connection);
+    if (lastCoding != null) {
+      return lastCoding.equalsIgnoreCase("chunked") ? MessageBody.chunked(connection) : MessageBody.untilClose(connection);
     }
     long length = contentLength(head);
     return length >= 0 ? MessageBody.ofLength(connection, length) : MessageBody.untilClose(connection);
@@ -466,7 +470,11 @@ public final class HttpFetcher implements Fetcher {
       }
     }
     if (head.status() == 101) return false;
-    return !close && (!http10 || keepAlive);
+    // Both framings at once: the chunks are read, and the connection is not trusted with another
+    // request (RFC 9112 section 6.3: a sign of request smuggling).
+    boolean transferCoded = head.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Transfer-Encoding"));
+    boolean lengthToo = head.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Content-Length"));
+    return !close && (!http10 || keepAlive) && !(transferCoded && lengthToo);
   }
 
   /** A value safe to put in a header field: no control characters that could split the head. */

@@ -1,0 +1,197 @@
+package org.forager.fetch;
+
+import static org.forager.fetch.RawServer.ascii;
+import static org.forager.fetch.RawServer.readRequestHead;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.forager.fetch.FetchResult.Failure;
+import org.forager.fetch.FetchResult.FailureKind;
+import org.forager.fetch.FetchResult.Response;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link HttpFetcher}'s reading of HTTP/1.1 messages (RFC 9112): how a body is framed, when a
+ * connection carries a second request, heads that are odd but valid and heads that are not HTTP. Each
+ * server answers every request on a connection the same way, and the test fetches twice: the number
+ * of connections says whether the first was reused.
+ */
+@Timeout(20)
+class Http1FramingTest {
+
+  private RawServer server;
+  private HttpFetcher fetcher;
+
+  @AfterEach
+  void stop() throws IOException {
+    if (fetcher != null) fetcher.close();
+    if (server != null) server.close();
+    fetcher = null;
+    server = null;
+  }
+
+  /** A server that answers every request on a connection with {@code response}. */
+  private void serve(String response) throws IOException {
+    server = new RawServer(socket -> {
+      while (true) {
+        try {
+          readRequestHead(socket.getInputStream());
+        } catch (IOException closed) {
+          return;
+        }
+        OutputStream out = socket.getOutputStream();
+        out.write(ascii(response));
+        out.flush();
+      }
+    });
+    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(3), 100,
+        true, 16));
+  }
+
+  private FetchResult fetch(String path) {
+    return fetcher.fetch(FetchRequest.of(server.url(path)));
+  }
+
+  private static Response response(FetchResult result) {
+    return assertInstanceOf(Response.class, result, () -> result instanceof Failure f ? f.message() : "");
+  }
+
+  private static String body(FetchResult result) {
+    Response response = response(result);
+    assertFalse(response.truncated(), () -> "truncated: " + response.truncation());
+    return new String(response.body(), StandardCharsets.ISO_8859_1);
+  }
+
+  @Test
+  void aChunkedBodyWithExtensionsAndTrailersIsReadAndItsConnectionReused() throws IOException {
+    serve("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + "5;name=value\r\nhello\r\n7\r\n, world\r\nA \r\n0123456789\r\n0\r\nX-Trailer: t\r\n\r\n");
+    assertEquals("hello, world0123456789", body(fetch("/1")));
+    assertEquals("hello, world0123456789", body(fetch("/2")));
+    assertEquals(1, server.connections());
+  }
+
+  @Test
+  void aBodyOfContentLengthReusesItsConnection() throws IOException {
+    serve("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello");
+    assertEquals("hello", body(fetch("/1")));
+    assertEquals("hello", body(fetch("/2")));
+    assertEquals(1, server.connections());
+  }
+
+  @Test
+  void bothFramingsReadTheChunksAndTrustTheConnectionWithNothingMore() throws IOException {
+    serve("HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
+    assertEquals("hello", body(fetch("/1")));
+    assertEquals("hello", body(fetch("/2")));
+    assertEquals(2, server.connections());
+  }
+
+  @Test
+  void bytesAfterTheBodyKeepTheConnectionFromASecondRequest() throws IOException {
+    serve("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nforge");
+    assertEquals("hello", body(fetch("/1")));
+    assertEquals("hello", body(fetch("/2")), "the second answer is the server's, not the bytes left over");
+    assertEquals(2, server.connections());
+  }
+
+  @Test
+  void connectionCloseAndHttp10WithoutKeepAliveEndTheConnection() throws IOException {
+    serve("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok");
+    body(fetch("/1"));
+    body(fetch("/2"));
+    assertEquals(2, server.connections());
+    stop();
+    serve("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok");
+    assertEquals("HTTP/1.0", response(fetch("/1")).protocol());
+    body(fetch("/2"));
+    assertEquals(2, server.connections());
+  }
+
+  @Test
+  void http10WithKeepAliveReusesItsConnection() throws IOException {
+    serve("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok");
+    body(fetch("/1"));
+    body(fetch("/2"));
+    assertEquals(1, server.connections());
+  }
+
+  @Test
+  void aBodyWithoutLengthEndsWithTheConnection() throws IOException {
+    server = new RawServer(socket -> {
+      readRequestHead(socket.getInputStream());
+      socket.getOutputStream().write(ascii("HTTP/1.1 200 OK\r\n\r\nuntil the end"));
+    });
+    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(3), 100,
+        true, 16));
+    assertEquals("until the end", body(fetch("/1")));
+  }
+
+  @Test
+  void interimResponsesAreDroppedAndFoldedFieldsJoined() throws IOException {
+    serve("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n"
+        + "HTTP/1.1 200 OK\r\nX-Folded: one\r\n  two\r\n\tthree\r\nContent-Length: 2\r\n\r\nok");
+    Response response = response(fetch("/1"));
+    assertEquals(200, response.status());
+    assertEquals("OK", response.reason());
+    assertEquals(List.of("one two three"), response.headers("X-Folded"));
+    assertTrue(response.headers("Link").isEmpty(), "the interim response's fields are not the response's");
+    assertEquals("ok", body(fetch("/2")));
+    assertEquals(1, server.connections());
+  }
+
+  @Test
+  void aStatusLineWithoutReasonAndBareLineFeedsAreTaken() throws IOException {
+    serve("HTTP/1.1 204\n\n");
+    Response response = response(fetch("/1"));
+    assertEquals(204, response.status());
+    assertEquals("", response.reason());
+  }
+
+  @Test
+  void repeatedContentLengthsMustAgree() throws IOException {
+    serve("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2, 2\r\n\r\nok");
+    assertEquals("ok", body(fetch("/1")));
+    stop();
+    serve("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok!");
+    Failure failure = assertInstanceOf(Failure.class, fetch("/1"));
+    assertEquals(FailureKind.PROTOCOL, failure.kind(), failure.message());
+  }
+
+  @Test
+  void malformedHeadsAreProtocolFailures() throws IOException {
+    for (String head : List.of(
+        "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nName With Space: x\r\n\r\n",
+        "HTTP/1.1 200 OK\r\n folded before any field\r\n\r\n",
+        "HTTP/2.0 200 OK\r\n\r\n",
+        "HTTP/1.1 2000 OK\r\n\r\n",
+        "ICY 200 OK\r\n\r\n")) {
+      serve(head);
+      Failure failure = assertInstanceOf(Failure.class, fetch("/1"), head);
+      assertEquals(FailureKind.PROTOCOL, failure.kind(), head + ": " + failure.message());
+      stop();
+    }
+  }
+
+  @Test
+  void aChunkSizeThatIsNoNumberCutsTheBodyShort() throws IOException {
+    serve("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n");
+    Response response = response(fetch("/1"));
+    assertTrue(response.truncated());
+    assertEquals("hello", new String(response.body(), StandardCharsets.ISO_8859_1));
+    fetch("/2");
+    assertEquals(2, server.connections(), "the connection is not reused");
+  }
+}
