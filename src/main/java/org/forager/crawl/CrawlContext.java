@@ -39,9 +39,8 @@ record CrawlContext(
    *
    * @param robotsFetcher fetches and caches robots.txt, through the same fetcher
    * @param ipGate politeness per IP address: which address a request goes to, and its slots
-   * @param pagesInHand the pages fetched and not yet recorded, which hold back new page fetches
    */
-  record Network(Fetcher fetcher, RobotsFetcher robotsFetcher, IpGate ipGate, PagesInHand pagesInHand) {}
+  record Network(Fetcher fetcher, RobotsFetcher robotsFetcher, IpGate ipGate) {}
 
   /**
    * What decides about a URL, before and after its request.

@@ -310,7 +310,7 @@ public final class Crawler implements AutoCloseable {
       };
       CrawlContext ctx = new CrawlContext(config, clock, store, new HtmlExtractor(config.productToken()),
           new CrawlContext.Network(fetcher, new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
-              ipGate(config, dnsCache, s, fleetAddresses), PagesInHand.forThisMachine()),
+              ipGate(config, dnsCache, s, fleetAddresses)),
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),

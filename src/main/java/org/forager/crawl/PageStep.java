@@ -140,24 +140,10 @@ final class PageStep {
   void crawl(PendingUrl pending, List<DueCandidate> held) {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
-    PagesInHand inHand = ctx.network().pagesInHand();
-    inHand.awaitRoom(); // while the CPU is behind, a page more in hand would only wait for it
-    FetchResult result = ctx.network().fetcher().fetch(new FetchRequest(candidate.url(), candidate.etag(),
-        candidate.lastModified()).connectingTo(session.requestAddress()));
-    inHand.fetched();
-    try {
-      session.requestEnded(result.durationMillis());
-      record(pending, held, result);
-    } finally {
-      inHand.recorded();
-    }
-  }
-
-  /** Records what came of the page's fetch: its links, its record in the store, the log's line. */
-  private void record(PendingUrl pending, List<DueCandidate> held, FetchResult result) {
-    CrawlContext ctx = session.ctx;
-    DueCandidate candidate = pending.candidate();
     String url = candidate.url();
+    FetchResult result = ctx.network().fetcher().fetch(
+        new FetchRequest(url, candidate.etag(), candidate.lastModified()).connectingTo(session.requestAddress()));
+    session.requestEnded(result.durationMillis());
     Instant now = ctx.clock().instant();
 
     Classification classification = ctx.policy().classifier().classify(result);
