@@ -4,9 +4,8 @@ import java.net.UnknownHostException;
 
 /**
  * A connection refused by the {@link NetworkPolicy}: a host name that resolved only to refused
- * addresses, or a socket about to connect to one. A subclass of {@link UnknownHostException} because
- * that is what a {@code DnsResolver} may throw; it travels through the HTTP client unchanged and is
- * told apart from a real DNS failure by its type.
+ * addresses, or a socket about to connect to one. A subclass of {@link UnknownHostException}, what
+ * a name's resolution throws, told apart from a real DNS failure by its type.
  */
 final class BlockedAddressException extends UnknownHostException {
 

@@ -6,8 +6,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
-import org.apache.hc.core5.http.protocol.BasicHttpContext;
 
 /**
  * Opens {@link HttpFetcher}'s connections: the route's pinned address, or the addresses the
@@ -20,9 +18,9 @@ final class Connector {
 
   private final PolicyDnsResolver dns;
   private final PolicySockets sockets;
-  private final TlsSocketStrategy tls;
+  private final TlsStrategies.TlsStrategy tls;
 
-  Connector(PolicyDnsResolver dns, PolicySockets sockets, TlsSocketStrategy tls) {
+  Connector(PolicyDnsResolver dns, PolicySockets sockets, TlsStrategies.TlsStrategy tls) {
     this.dns = dns;
     this.sockets = sockets;
     this.tls = tls;
@@ -40,13 +38,13 @@ final class Connector {
     for (InetAddress address : addresses) {
       long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
       if (left <= 0) throw new java.net.SocketTimeoutException("connect timed out");
-      Socket socket = sockets.create(null);
+      Socket socket = sockets.create();
       made.accept(socket);
       try {
         socket.setTcpNoDelay(true);
         socket.connect(new InetSocketAddress(address, route.port()), (int) Math.min(Integer.MAX_VALUE, left));
         Socket secured = route.tls()
-            ? tls.upgrade(socket, route.name(), route.port(), null, new BasicHttpContext())
+            ? tls.upgrade(socket, route.name(), route.port())
             : socket;
         // The deadline closes the plain socket under TLS: closing the TLS one would first send a
         // close_notify, which a server that stopped reading can block.

@@ -13,16 +13,12 @@ import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
-import org.apache.hc.client5.http.ClientProtocolException;
-import org.apache.hc.client5.http.ConnectTimeoutException;
-import org.apache.hc.core5.http.HttpException;
-import org.apache.hc.core5.http.MessageConstraintException;
-import org.apache.hc.core5.http.NoHttpResponseException;
 import org.forager.fetch.FetchResult.FailureKind;
 
 /**
- * Names why a fetch got no response head: the one place that maps the HTTP client's exceptions to
- * {@link FailureKind}s. The cause chain is searched because the client wraps protocol errors.
+ * Names why a fetch got no response head: the one place that maps the fetcher's exceptions to
+ * {@link FailureKind}s (a server that closed without a response is an I/O event, {@code NETWORK},
+ * not bad HTTP). The cause chain is searched: the JDK's TLS wraps what it refused.
  * Stateless.
  */
 final class FailureClassifier {
@@ -43,15 +39,8 @@ final class FailureClassifier {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof BlockedAddressException) return FailureKind.BLOCKED_BY_NETWORK_POLICY;
       if (t instanceof UnknownHostException) return FailureKind.DNS;
-      if (t instanceof SocketTimeoutException || t instanceof ConnectTimeoutException) {
-        return FailureKind.TIMEOUT;
-      }
-      // The server closed the connection without a response: an I/O event, not bad HTTP.
-      if (t instanceof NoHttpResponseException) return FailureKind.NETWORK;
-      if (t instanceof HttpProtocolException || t instanceof HttpException || t instanceof ClientProtocolException
-          || t instanceof MessageConstraintException) {
-        return FailureKind.PROTOCOL;
-      }
+      if (t instanceof SocketTimeoutException) return FailureKind.TIMEOUT;
+      if (t instanceof HttpProtocolException) return FailureKind.PROTOCOL;
     }
     return FailureKind.NETWORK;
   }
@@ -69,8 +58,8 @@ final class FailureClassifier {
 
   /**
    * What the TLS handshake refused about the server's certificate, if that is why it failed: the
-   * JDK's trust manager (PKIX path building and validation, endpoint identification) and HttpClient's
-   * host name verifier report through these exception types; only a name mismatch has no type of its
+   * JDK's trust manager (PKIX path building and validation, endpoint identification) reports
+   * through these exception types; only a name mismatch has no type of its
    * own, and is known by the JDK's wording. Other handshake failures (a reset, no common cipher) are
    * not certificate problems.
    */

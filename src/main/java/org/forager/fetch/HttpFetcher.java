@@ -24,8 +24,8 @@ import org.forager.fetch.FetchResult.FailureKind;
 /**
  * The {@link Fetcher}: HTTP/1.1 GETs over blocking sockets (meant for virtual threads), on a pool of
  * keep-alive connections, one per origin ({@link ConnectionPool}), opened by the {@link Connector},
- * heads read by {@link ResponseHeadLimits}, bodies framed by {@link MessageBody} (docs/fetching.md:
- * why a client of our own rather than HttpClient's, whose TLS strategy alone is kept).
+ * heads read by {@link ResponseHeadLimits}, bodies framed by {@link MessageBody}, TLS the JDK's
+ * ({@link TlsStrategies}); docs/fetching.md says why a client of our own rather than HttpClient's.
  *
  * <p>Contract, per fetch:
  * <ul>

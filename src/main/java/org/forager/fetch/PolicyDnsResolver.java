@@ -5,19 +5,18 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.apache.hc.client5.http.DnsResolver;
 import org.forager.dns.IpLiterals;
 import org.forager.dns.Resolver;
 
 /**
- * The HTTP client's {@link DnsResolver}: an IP-literal host is its own address (never looked up, never
+ * The fetcher's name resolution: an IP-literal host is its own address (never looked up, never
  * pinned); a host name is asked of the {@link Resolver} seam. Unless private addresses are allowed,
  * every address the {@link NetworkPolicy} refuses is dropped from the answer, so the client only ever
  * tries to connect to what is left ({@link PolicySockets} checks each again at connect). The client
  * asks once per connection it opens and connects to exactly this answer: no earlier lookup is ever
  * trusted, which is what defeats DNS rebinding. Thread-safe if the seam is.
  */
-final class PolicyDnsResolver implements DnsResolver {
+final class PolicyDnsResolver {
 
   private final Resolver resolver;
   private final boolean enforcePolicy;
@@ -27,8 +26,8 @@ final class PolicyDnsResolver implements DnsResolver {
     this.enforcePolicy = enforcePolicy;
   }
 
-  @Override
-  public InetAddress[] resolve(String host) throws UnknownHostException {
+  /** The addresses to connect to, in order; never empty. */
+  InetAddress[] resolve(String host) throws UnknownHostException {
     List<InetAddress> all = lookup(host);
     if (!enforcePolicy) return all.toArray(InetAddress[]::new);
     InetAddress[] allowed = all.stream().filter(a -> !NetworkPolicy.isBlocked(a)).toArray(InetAddress[]::new);
@@ -55,21 +54,15 @@ final class PolicyDnsResolver implements DnsResolver {
   }
 
   /**
-   * The ASCII (xn--) form DNS and the pins know a name by. The client's {@code Host} turns an
-   * internationalized name back into Unicode before it asks (httpcore 5.3), so a pin on
-   * {@code xn--bcher-kva.test} and DNS itself would miss {@code bücher.test}. UTS #46 as the URL
+   * The ASCII (xn--) form DNS and the pins know a name by. URLs reach the fetcher with their hosts in
+   * ASCII already; a caller that asks with a Unicode name (HttpClient, which the fetcher once ran on,
+   * turned {@code xn--} back into Unicode before asking) gets the same answer. UTS #46 as the URL
    * Standard has it, as the URL parser does: IDNA2003 (java.net.IDN) turned {@code faß.test}, the
-   * client's Unicode form of {@code xn--fa-hia.test}, into {@code fass.test}, another site.
+   * Unicode form of {@code xn--fa-hia.test}, into {@code fass.test}, another site.
    */
   static String ascii(String host) {
     if (host.chars().allMatch(c -> c < 0x80)) return host;
     // Not a name UTS #46 can write: asked as it is, and fails as a DNS failure.
     return org.forager.url.Idna.toAscii(host).orElse(host);
-  }
-
-  /** Only asked for Kerberos and SPNEGO, which are off: answers the name as it is, without a lookup. */
-  @Override
-  public String resolveCanonicalHostname(String host) {
-    return host;
   }
 }

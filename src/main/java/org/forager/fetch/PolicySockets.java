@@ -5,7 +5,6 @@ import java.net.InetSocketAddress;
 import java.net.Proxy;
 import java.net.Socket;
 import java.net.SocketAddress;
-import org.apache.hc.client5.http.io.DetachedSocketFactory;
 
 /**
  * Makes the plain sockets every connection starts from. They never go through a proxy (system
@@ -14,7 +13,7 @@ import org.apache.hc.client5.http.io.DetachedSocketFactory;
  * {@link NetworkPolicy} refuses, by throwing {@link BlockedAddressException}: this checks the address
  * actually connected to, before a single byte is sent, whatever the resolver let through. Stateless.
  */
-final class PolicySockets implements DetachedSocketFactory {
+final class PolicySockets {
 
   private final boolean enforcePolicy;
 
@@ -22,9 +21,8 @@ final class PolicySockets implements DetachedSocketFactory {
     this.enforcePolicy = enforcePolicy;
   }
 
-  /** {@code proxy} is ignored: the fetcher never configures one. */
-  @Override
-  public Socket create(Proxy proxy) {
+  /** A new unconnected socket, direct. */
+  Socket create() {
     return enforcePolicy ? new CheckedSocket() : new Socket(Proxy.NO_PROXY);
   }
 

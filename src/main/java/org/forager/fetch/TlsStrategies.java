@@ -4,31 +4,63 @@ import java.io.IOException;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
+import java.util.List;
+import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
-import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
-import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
-import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
-import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
-import org.apache.hc.core5.http.protocol.HttpContext;
+import org.forager.dns.IpLiterals;
 
-/** How https connections are secured: verified (the default) or, for archive crawls, not. Stateless. */
+/**
+ * How https connections are secured, with the JDK's TLS alone: verified (the default) or, for
+ * archive crawls, not. Stateless once made.
+ */
 final class TlsStrategies {
+
+  /** Secures a connected socket for a host: SNI, the handshake, the certificate's checks. */
+  interface TlsStrategy {
+    /** The TLS socket over {@code socket} (which it closes when closed), its handshake done. */
+    SSLSocket upgrade(Socket socket, String host, int port) throws IOException;
+  }
 
   private TlsStrategies() {}
 
   /**
    * @param verify true: the certificate chain must lead to a CA the JDK trusts, be valid now, and name
-   *     the host (checked by the JDK's endpoint identification and again by HttpClient's verifier, RFC
-   *     6125); false: any certificate is accepted for any name, the connection is encrypted but not
-   *     authenticated
+   *     the host (the JDK's endpoint identification for HTTPS, RFC 2818 and RFC 6125: subject
+   *     alternative names, wildcards in the leftmost label only); false: any certificate is accepted
+   *     for any name, the connection is encrypted but not authenticated
    */
-  static TlsSocketStrategy of(boolean verify) {
-    return verify ? DefaultClientTlsStrategy.createDefault() : insecure();
+  static TlsStrategy of(boolean verify) {
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      // Trust managers from the JDK's defaults, read now (javax.net.ssl.trustStore and friends).
+      context.init(null, verify ? null : new TrustManager[] {new TrustEverything()}, null);
+      return (socket, host, port) -> handshake(context, verify, socket, host, port);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("the JDK has no TLS", e);
+    }
+  }
+
+  private static SSLSocket handshake(SSLContext context, boolean verify, Socket socket, String host, int port)
+      throws IOException {
+    SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(socket, host, port, true);
+    try {
+      SSLParameters parameters = tls.getSSLParameters();
+      if (verify) parameters.setEndpointIdentificationAlgorithm("HTTPS");
+      // Server Name Indication for a name; an IP literal is sent without (RFC 6066 section 3).
+      if (IpLiterals.parse(host).isEmpty()) parameters.setServerNames(List.of(new SNIHostName(host)));
+      tls.setSSLParameters(parameters);
+      tls.startHandshake();
+      return tls;
+    } catch (IOException | RuntimeException e) {
+      socket.close();
+      throw e;
+    }
   }
 
   /**
@@ -36,22 +68,21 @@ final class TlsStrategies {
    * store, which took about 0.2 s of every start before the first request (issue 15). A JDK that
    * cannot set up TLS fails that connection, with the reason.
    */
-  static TlsSocketStrategy lazily(boolean verify) {
+  static TlsStrategy lazily(boolean verify) {
     return new Lazy(verify);
   }
 
-  private static final class Lazy implements TlsSocketStrategy {
+  private static final class Lazy implements TlsStrategy {
     private final boolean verify;
-    private volatile TlsSocketStrategy made;
+    private volatile TlsStrategy made;
 
     Lazy(boolean verify) {
       this.verify = verify;
     }
 
     @Override
-    public SSLSocket upgrade(Socket socket, String target, int port, Object attachment, HttpContext context)
-        throws IOException {
-      TlsSocketStrategy strategy = made;
+    public SSLSocket upgrade(Socket socket, String host, int port) throws IOException {
+      TlsStrategy strategy = made;
       if (strategy == null) {
         // Two first connections at once may each make one: harmless, the last one made is kept.
         try {
@@ -61,17 +92,7 @@ final class TlsStrategies {
         }
         made = strategy;
       }
-      return strategy.upgrade(socket, target, port, attachment, context);
-    }
-  }
-
-  private static TlsSocketStrategy insecure() {
-    try {
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {new TrustEverything()}, null);
-      return new DefaultClientTlsStrategy(context, HostnameVerificationPolicy.CLIENT, NoopHostnameVerifier.INSTANCE);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("the JDK has no TLS", e);
+      return strategy.upgrade(socket, host, port);
     }
   }
 

@@ -184,12 +184,12 @@ class HttpFetcherPolicyTest {
   @ValueSource(strings = {"127.0.0.1", "::ffff:127.0.0.1"})
   void aCheckedSocketRefusesARefusedPeerBeforeConnecting(String peer) throws IOException {
     InetAddress address = peer.contains(":") ? NetworkPolicyTest.aaaa(peer) : InetAddress.getByName(peer);
-    try (Socket socket = new PolicySockets(true).create(null)) {
+    try (Socket socket = new PolicySockets(true).create()) {
       var e = assertThrows(BlockedAddressException.class,
           () -> socket.connect(new InetSocketAddress(address, server.port()), 1000));
       assertTrue(e.getMessage().startsWith("not connecting to "), e.getMessage());
     }
-    try (Socket socket = new PolicySockets(false).create(null)) {
+    try (Socket socket = new PolicySockets(false).create()) {
       socket.connect(new InetSocketAddress(address, server.port()), 1000);
       // An answer read back means the server has accepted (and counted) the connection.
       socket.getOutputStream().write(ascii("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
