@@ -23,6 +23,7 @@ final class Connection {
   /** The TCP socket: closing it ends the connection at once, TLS or not, without a close_notify. */
   private final Socket plain;
   private final InputStream in;
+  private final InputStream plainIn;
   private final OutputStream out;
   final byte[] buffer = new byte[BUFFER_BYTES];
   /** The unread bytes are {@code buffer[position, limit)}. */
@@ -39,6 +40,7 @@ final class Connection {
     this.socket = socket;
     this.plain = plain;
     this.in = socket.getInputStream();
+    this.plainIn = plain == socket ? in : plain.getInputStream();
     this.out = socket.getOutputStream();
     this.openedNanos = System.nanoTime();
   }
@@ -95,8 +97,23 @@ final class Connection {
   }
 
   /**
+   * Whether bytes nobody asked for are waiting: in the buffer, in the TLS layer or in the kernel (a
+   * server's leftovers after a body, which the next request would read as its response). Does not
+   * wait; a connection that cannot tell is taken as having some.
+   */
+  boolean hasUnreadBytes() {
+    if (position < limit) return true;
+    try {
+      return in.available() > 0 || plainIn.available() > 0;
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  /**
    * Whether the connection, idle until now, can no longer carry a request: the peer closed or reset
-   * it, or sent bytes nobody asked for. Waits at most a millisecond.
+   * it, or sent bytes nobody asked for. Waits at most a millisecond; close the connection from
+   * another thread to end it sooner (a TLS read may have records to answer first).
    */
   boolean stale() {
     if (position < limit || isClosed()) return true;

@@ -1,11 +1,14 @@
 package org.forager.fetch;
 
+import java.net.Socket;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The idle keep-alive connections of {@link HttpFetcher}: at most one a route, the most recently
@@ -27,6 +30,8 @@ final class ConnectionPool implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   /** Idle connections by route, least recently released first. Guarded by lock. */
   private final LinkedHashMap<Route, Connection> idle = new LinkedHashMap<>();
+  /** Connections taken or opened and not given back: closed with the pool. Guarded by lock. */
+  private final HashSet<Connection> inUse = new HashSet<>();
   /** Connections open, idle or in use. Guarded by lock. */
   private int open;
   private boolean closed;
@@ -35,19 +40,25 @@ final class ConnectionPool implements AutoCloseable {
     this.maxConnections = maxConnections;
   }
 
-  /** An idle connection of the route fit to carry a request, taken out of the pool; null when none. */
-  Connection take(Route route) {
+  /**
+   * An idle connection of the route fit to carry a request, taken out of the pool; null when none.
+   * Its TCP socket is handed to {@code watch} before it is checked, so that the caller's deadline can
+   * end the check (a hostile server's TLS records can keep a read busy).
+   */
+  Connection take(Route route, Consumer<Socket> watch) {
     Connection connection;
     lock.lock();
     try {
       connection = idle.remove(route);
+      if (connection != null) inUse.add(connection);
     } finally {
       lock.unlock();
     }
     if (connection == null) return null;
+    watch.accept(connection.plain());
     long now = System.nanoTime();
     long idleFor = now - connection.idleSinceNanos;
-    if (idleFor > MAX_IDLE_NANOS || now - connection.openedNanos > MAX_AGE_NANOS
+    if (idleFor > MAX_IDLE_NANOS || now - connection.openedNanos > MAX_AGE_NANOS || connection.hasUnreadBytes()
         || (idleFor > CHECK_AFTER_IDLE_NANOS && connection.stale())) {
       discard(connection);
       return null;
@@ -61,6 +72,7 @@ final class ConnectionPool implements AutoCloseable {
     lock.lock();
     try {
       open++;
+      inUse.add(connection);
       if (closed) toClose.add(connection); // its exchange fails and gives it back, as on a closed fetcher
       Iterator<Connection> oldest = idle.values().iterator();
       while (open > maxConnections && oldest.hasNext()) {
@@ -83,6 +95,7 @@ final class ConnectionPool implements AutoCloseable {
     long now = System.nanoTime();
     lock.lock();
     try {
+      inUse.remove(connection);
       if (reusable && !closed && !connection.isClosed()) {
         connection.idleSinceNanos = now;
         Connection previous = idle.remove(connection.route); // at the end of the release order
@@ -133,7 +146,10 @@ final class ConnectionPool implements AutoCloseable {
     }
   }
 
-  /** Closes the idle connections; those in use are closed when given back. */
+  /**
+   * Closes every connection, idle or in use (the exchanges on those fail at once, and give them back
+   * closed): a fetcher closed while fetches are in flight ends them.
+   */
   @Override
   public void close() {
     List<Connection> toClose;
@@ -141,6 +157,7 @@ final class ConnectionPool implements AutoCloseable {
     try {
       closed = true;
       toClose = new ArrayList<>(idle.values());
+      toClose.addAll(inUse);
       open -= idle.size();
       idle.clear();
     } finally {

@@ -49,7 +49,7 @@ final class Connector {
         // The deadline closes the plain socket under TLS: closing the TLS one would first send a
         // close_notify, which a server that stopped reading can block.
         return new Connection(route, secured, socket);
-      } catch (BlockedAddressException e) {
+      } catch (BlockedAddressException | RuntimeException e) {
         socket.close();
         throw e;
       } catch (IOException e) {

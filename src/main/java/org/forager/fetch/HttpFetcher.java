@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -79,8 +80,9 @@ public final class HttpFetcher implements Fetcher {
    * What an {@link HttpFetcher} needs to know. Immutable (the resolver must be thread-safe).
    *
    * @param maxDecompressionRatio the most decoded bytes per raw byte; 0 or less: no ratio cap
-   * @param maxConnections the most connections open at once, idle keep-alive ones included; when
-   *     reached, the least recently used idle connection is closed to make room
+   * @param maxConnections the most connections kept open at once, idle keep-alive ones included:
+   *     past it, idle connections are closed, the least recently used first (those in use are
+   *     closed when their fetch ends)
    * @param resolver where host names are resolved, once for every connection opened
    * @param verifyTls whether https certificates must be trusted, valid and name the host; false only
    *     for archive crawls that must capture sites with broken certificates (announced on stderr)
@@ -336,9 +338,8 @@ public final class HttpFetcher implements Fetcher {
    * retried here: that is the crawl loop's decision, after its delay.
    */
   private Sent send(Route route, byte[] head, Abort abort, long deadline) throws IOException {
-    Connection connection = pool.take(route);
+    Connection connection = pool.take(route, abort::watch);
     if (connection != null) {
-      abort.watch(connection.plain());
       long receivedBefore = connection.received;
       try {
         Sent sent = roundTrip(connection, head, deadline);
@@ -347,8 +348,12 @@ public final class HttpFetcher implements Fetcher {
       } catch (IOException e) {
         pool.discard(connection);
         if (abort.expired || e instanceof InterruptedIOException || connection.received != receivedBefore) throw e;
+      } catch (RuntimeException e) {
+        pool.discard(connection);
+        throw e;
       }
     }
+    if (abort.expired) throw new SocketTimeoutException("deadline passed before a connection was ready");
     connection = connector.connect(route, deadline, abort::watch);
     pool.opened(connection);
     try {
@@ -412,11 +417,13 @@ public final class HttpFetcher implements Fetcher {
       throws HttpProtocolException {
     int status = head.status();
     if (status < 200 || status == 204 || status == 304) return null;
-    String lastCoding = null; // of every Transfer-Encoding field, as one list
+    String lastCoding = null; // of every Transfer-Encoding field, as one list (empty elements skipped)
     for (Header h : head.headers()) {
       if (!h.name().equalsIgnoreCase("Transfer-Encoding")) continue;
-      String[] codings = h.value().split(",");
-      lastCoding = codings.length == 0 ? "" : codings[codings.length - 1].strip();
+      if (lastCoding == null) lastCoding = "";
+      for (String coding : h.value().split(",")) {
+        if (!coding.isBlank()) lastCoding = coding.strip();
+      }
     }
     if (lastCoding != null) {
       return lastCoding.equalsIgnoreCase("chunked") ? MessageBody.chunked(connection) : MessageBody.untilClose(connection);
@@ -431,12 +438,7 @@ public final class HttpFetcher implements Fetcher {
     for (Header h : head.headers()) {
       if (!h.name().equalsIgnoreCase("Content-Length")) continue;
       for (String value : h.value().split(",", -1)) {
-        long parsed;
-        try {
-          parsed = Long.parseLong(value.strip());
-        } catch (NumberFormatException e) {
-          parsed = -1;
-        }
+        long parsed = digits(value.strip());
         if (parsed < 0 || (length >= 0 && parsed != length)) {
           throw new HttpProtocolException("invalid Content-Length: " + h.value());
         }
@@ -444,6 +446,18 @@ public final class HttpFetcher implements Fetcher {
       }
     }
     return length;
+  }
+
+  /** The number {@code text} writes in 1 to 18 decimal digits (1*DIGIT: no sign, no space); else -1. */
+  private static long digits(String text) {
+    if (text.isEmpty() || text.length() > 18) return -1;
+    long value = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') return -1;
+      value = value * 10 + (c - '0');
+    }
+    return value;
   }
 
   /** The length the head announces, for sizing the body's buffer; -1 when it announces none. */
@@ -470,11 +484,12 @@ public final class HttpFetcher implements Fetcher {
       }
     }
     if (head.status() == 101) return false;
-    // Both framings at once: the chunks are read, and the connection is not trusted with another
-    // request (RFC 9112 section 6.3: a sign of request smuggling).
+    // Both framings at once, or a transfer coding in HTTP/1.0: the body is read as the coding says,
+    // and the connection is not trusted with another request (RFC 9112 section 6.1 and 6.3: faulty
+    // framing, a sign of request smuggling).
     boolean transferCoded = head.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Transfer-Encoding"));
     boolean lengthToo = head.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Content-Length"));
-    return !close && (!http10 || keepAlive) && !(transferCoded && lengthToo);
+    return !close && (!http10 || keepAlive) && !(transferCoded && (lengthToo || http10));
   }
 
   /** A value safe to put in a header field: no control characters that could split the head. */

@@ -70,23 +70,26 @@ final class ResponseHeadLimits {
         throw new HttpProtocolException("not an HTTP/1.x status line: " + printable(statusLine));
       }
       int status = Integer.parseInt(statusLine, 9, 12, 10);
+      if (status < 100) throw new HttpProtocolException("not a status code: " + printable(statusLine));
       String reason = statusLine.length() > 13 ? statusLine.substring(13) : "";
       List<Header> headers = new ArrayList<>();
       // A field's line is kept until the next one shows it is not folded onto.
-      String pending = null;
-      while (readLine()) {
+      StringBuilder pending = null;
+      while (readLineOrEnd()) {
         if (line[0] == ' ' || line[0] == '\t') { // obsolete line folding (RFC 9112 section 5.2)
           if (pending == null) throw new HttpProtocolException("a folded line before any field");
-          String folded = pending + ' ' + text(0, lineLength).strip();
-          if (folded.length() >= MAX_LINE_BYTES) throw new HttpProtocolException("header line longer than " + MAX_LINE_BYTES + " bytes");
-          pending = folded;
+          String folded = text(0, lineLength).strip();
+          if (pending.length() + 1 + folded.length() >= MAX_LINE_BYTES) {
+            throw new HttpProtocolException("header line longer than " + MAX_LINE_BYTES + " bytes");
+          }
+          pending.append(' ').append(folded);
           continue;
         }
-        if (pending != null) headers.add(field(pending));
+        if (pending != null) headers.add(field(pending.toString()));
         if (headers.size() >= MAX_FIELDS) throw new HttpProtocolException("more than " + MAX_FIELDS + " header fields");
-        pending = text(0, lineLength);
+        pending = new StringBuilder(text(0, lineLength));
       }
-      if (pending != null) headers.add(field(pending));
+      if (pending != null) headers.add(field(pending.toString()));
       return new ResponseHead(version, status, reason, headers);
     }
 
@@ -102,21 +105,34 @@ final class ResponseHeadLimits {
     }
 
     /**
+     * As {@link #readLine}, but the connection ending where a field line would start is the end of
+     * the head (what HttpCore did, as browsers do): the body then ends with the connection.
+     */
+    private boolean readLineOrEnd() throws IOException {
+      if (connection.position == connection.limit && !waitForBytes()) return false;
+      return readLine();
+    }
+
+    /** Whether bytes came (false: the connection ended); the deadline checked first. */
+    private boolean waitForBytes() throws IOException {
+      if (System.nanoTime() - deadlineNanos >= 0) {
+        throw new SocketTimeoutException("response head not complete within the fetch timeout");
+      }
+      if (!connection.fill()) return false;
+      anyByte = true;
+      return true;
+    }
+
+    /**
      * Reads the next line into {@link #line} without its line end (CRLF or a bare LF); false when it
      * is empty (the end of a head).
      */
     private boolean readLine() throws IOException {
       lineLength = 0;
       while (true) {
-        if (connection.position == connection.limit) {
-          if (System.nanoTime() - deadlineNanos >= 0) {
-            throw new SocketTimeoutException("response head not complete within the fetch timeout");
-          }
-          if (!connection.fill()) {
-            if (!anyByte) throw new EOFException("the server closed the connection without a response");
-            throw new HttpProtocolException("the connection ended within the response head");
-          }
-          anyByte = true;
+        if (connection.position == connection.limit && !waitForBytes()) {
+          if (!anyByte) throw new EOFException("the server closed the connection without a response");
+          throw new HttpProtocolException("the connection ended within a line of the response head");
         }
         byte[] buffer = connection.buffer;
         int start = connection.position;

@@ -56,9 +56,9 @@ class ConnectionPoolTest {
     try (ConnectionPool pool = new ConnectionPool(8)) {
       Connection a = open(pool, route("a.test"));
       pool.release(a, true);
-      assertNull(pool.take(route("b.test")));
-      assertSame(a, pool.take(route("a.test")));
-      assertNull(pool.take(route("a.test")), "taken out: one exchange at a time");
+      assertNull(pool.take(route("b.test"), s -> {}));
+      assertSame(a, pool.take(route("a.test"), s -> {}));
+      assertNull(pool.take(route("a.test"), s -> {}), "taken out: one exchange at a time");
       pool.release(a, true);
       assertEquals(1, pool.open());
     }
@@ -76,8 +76,8 @@ class ConnectionPoolTest {
       assertFalse(a.isClosed());
       assertEquals(2, pool.open());
       pool.release(c, true);
-      assertSame(a, pool.take(route("a.test")));
-      assertNull(pool.take(route("b.test")));
+      assertSame(a, pool.take(route("a.test"), s -> {}));
+      assertNull(pool.take(route("b.test"), s -> {}));
     }
   }
 
@@ -90,7 +90,7 @@ class ConnectionPoolTest {
       pool.release(second, true);
       assertTrue(first.isClosed());
       assertEquals(1, pool.open());
-      assertSame(second, pool.take(route("a.test")));
+      assertSame(second, pool.take(route("a.test"), s -> {}));
     }
   }
 
@@ -101,7 +101,7 @@ class ConnectionPoolTest {
       pool.release(a, false);
       assertTrue(a.isClosed());
       assertEquals(0, pool.open());
-      assertNull(pool.take(route("a.test")));
+      assertNull(pool.take(route("a.test"), s -> {}));
     }
   }
 
@@ -112,7 +112,7 @@ class ConnectionPoolTest {
       pool.release(a, true);
       accepted.get(0).close(); // the server's end
       a.idleSinceNanos -= ConnectionPool.CHECK_AFTER_IDLE_NANOS + 1; // idle long enough to be checked
-      assertNull(pool.take(route("a.test")));
+      assertNull(pool.take(route("a.test"), s -> {}));
       assertTrue(a.isClosed());
       assertEquals(0, pool.open());
     }
@@ -124,7 +124,7 @@ class ConnectionPoolTest {
       Connection a = open(pool, route("a.test"));
       pool.release(a, true);
       a.idleSinceNanos -= ConnectionPool.CHECK_AFTER_IDLE_NANOS + 1;
-      assertSame(a, pool.take(route("a.test")));
+      assertSame(a, pool.take(route("a.test"), s -> {}));
       assertFalse(a.isClosed());
     }
   }

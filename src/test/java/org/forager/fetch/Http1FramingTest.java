@@ -174,6 +174,8 @@ class Http1FramingTest {
         "HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n",
         "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
         "HTTP/1.1 200 OK\r\nName With Space: x\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok",
+        "HTTP/1.1 099 Odd\r\n\r\n",
         "HTTP/1.1 200 OK\r\n folded before any field\r\n\r\n",
         "HTTP/2.0 200 OK\r\n\r\n",
         "HTTP/1.1 2000 OK\r\n\r\n",
@@ -193,5 +195,92 @@ class Http1FramingTest {
     assertEquals("hello", new String(response.body(), StandardCharsets.ISO_8859_1));
     fetch("/2");
     assertEquals(2, server.connections(), "the connection is not reused");
+  }
+
+  /** Bytes after a body that reach the kernel before the next request are no response to it. */
+  @Test
+  void bytesAfterTheBodyThatArriveLaterAreNoResponseToTheNextRequest() throws Exception {
+    java.util.concurrent.CountDownLatch straySent = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+    server = new RawServer(socket -> {
+      OutputStream out = socket.getOutputStream();
+      if (connections.incrementAndGet() == 1) {
+        readRequestHead(socket.getInputStream());
+        out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+        out.flush();
+        out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nEVIL")); // a write of its own, later
+        out.flush();
+        straySent.countDown();
+      }
+      while (true) {
+        try {
+          readRequestHead(socket.getInputStream());
+        } catch (IOException closed) {
+          return;
+        }
+        out.write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nGOOD"));
+        out.flush();
+      }
+    });
+    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(3), 100,
+        true, 16));
+    assertEquals("ok", body(fetch("/1")));
+    assertTrue(straySent.await(5, java.util.concurrent.TimeUnit.SECONDS));
+    assertEquals("GOOD", body(fetch("/2")));
+    assertEquals(2, server.connections());
+  }
+
+  /** A large body is read straight into the page's array, so what follows it is still in the kernel. */
+  @Test
+  void bytesAfterALargeBodyInItsOwnWriteAreNoResponseToTheNextRequest() throws IOException {
+    String big = "x".repeat(40_000);
+    serve("HTTP/1.1 200 OK\r\nContent-Length: " + big.length() + "\r\n\r\n" + big
+        + "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nEVIL");
+    assertEquals(big, body(fetch("/1")));
+    assertEquals(big, body(fetch("/2")), "the server's answer to /2, not the bytes left over");
+    assertEquals(2, server.connections());
+  }
+
+  /** The connection ending where a field line would start ends the head (as HttpCore and browsers take it). */
+  @Test
+  void aHeadEndedByTheConnectionIsTakenWithAnEmptyBody() throws IOException {
+    server = new RawServer(socket -> {
+      readRequestHead(socket.getInputStream());
+      socket.getOutputStream().write(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"));
+    });
+    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(3), 100,
+        true, 16));
+    Response response = response(fetch("/1"));
+    assertEquals(200, response.status());
+    assertEquals(List.of("text/html"), response.headers("Content-Type"));
+    assertEquals(0, response.body().length);
+  }
+
+  @Test
+  void aTransferCodingListWithEmptyElementsEndsInChunked() throws IOException {
+    serve("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, \r\n\r\n2\r\nok\r\n0\r\n\r\n");
+    assertEquals("ok", body(fetch("/1")));
+    assertEquals("ok", body(fetch("/2")));
+    assertEquals(1, server.connections());
+  }
+
+  @Test
+  void closingTheFetcherEndsAFetchInFlight() throws Exception {
+    java.util.concurrent.CountDownLatch headSent = new java.util.concurrent.CountDownLatch(1);
+    server = new RawServer(socket -> {
+      readRequestHead(socket.getInputStream());
+      socket.getOutputStream().write(ascii("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nsome"));
+      socket.getOutputStream().flush();
+      headSent.countDown();
+      socket.getInputStream().read(); // holds the rest of the body back until the client closes
+    });
+    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(60), 100,
+        true, 16));
+    var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> fetch("/1"),
+        r -> Thread.ofVirtual().start(r));
+    assertTrue(headSent.await(5, java.util.concurrent.TimeUnit.SECONDS));
+    fetcher.close();
+    Response response = response(result.get(10, java.util.concurrent.TimeUnit.SECONDS));
+    assertTrue(response.truncated(), "cut short by the close, not left to its 60 s deadline");
   }
 }
