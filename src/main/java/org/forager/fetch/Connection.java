@@ -104,7 +104,7 @@ final class Connection {
   boolean hasUnreadBytes() {
     if (position < limit) return true;
     try {
-      return in.available() > 0 || plainIn.available() > 0;
+      return in.available() > 0 || (plainIn != in && plainIn.available() > 0);
     } catch (IOException e) {
       return true;
     }

@@ -1,6 +1,7 @@
 package org.forager.fetch;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -65,7 +66,13 @@ public sealed interface FetchResult permits FetchResult.Response, FetchResult.Fa
 
     /** Every header of that name (case-insensitive), in order. */
     public List<String> headers(String name) {
-      return headers.stream().filter(h -> h.name().equalsIgnoreCase(name)).map(Header::value).toList();
+      List<String> values = List.of(); // most names asked for are absent: no list made
+      for (Header h : headers) {
+        if (!h.name().equalsIgnoreCase(name)) continue;
+        if (values.isEmpty()) values = new ArrayList<>(2);
+        values.add(h.value());
+      }
+      return values.isEmpty() ? values : List.copyOf(values);
     }
 
     /** The media type of Content-Type, lower case, without parameters. */

@@ -380,8 +380,7 @@ public final class HttpFetcher implements Fetcher {
       try {
         MessageBody wire = bodyOf(connection, head);
         body = wire == null ? Body.EMPTY
-            : bodyReader.read(wire, head.headers().stream().filter(h -> h.name().equalsIgnoreCase("Content-Encoding"))
-                .map(Header::value).toList(), deadline, announcedLength(head));
+            : bodyReader.read(wire, head.values("Content-Encoding"), deadline, announcedLength(head));
         // Reused only when the body was read to its end, nothing came after it, and the server keeps
         // the connection open.
         reusable = !abort.expired && body.complete() && (wire == null || wire.ended()) && keepsAlive(head)
@@ -463,8 +462,7 @@ public final class HttpFetcher implements Fetcher {
   /** The length the head announces, for sizing the body's buffer; -1 when it announces none. */
   private static long announcedLength(ResponseHeadLimits.ResponseHead head) {
     try {
-      return head.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Transfer-Encoding")) ? -1
-          : contentLength(head);
+      return head.has("Transfer-Encoding") ? -1 : contentLength(head);
     } catch (HttpProtocolException e) {
       return -1;
     }
@@ -487,8 +485,8 @@ public final class HttpFetcher implements Fetcher {
     // Both framings at once, or a transfer coding in HTTP/1.0: the body is read as the coding says,
     // and the connection is not trusted with another request (RFC 9112 section 6.1 and 6.3: faulty
     // framing, a sign of request smuggling).
-    boolean transferCoded = head.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Transfer-Encoding"));
-    boolean lengthToo = head.headers().stream().anyMatch(h -> h.name().equalsIgnoreCase("Content-Length"));
+    boolean transferCoded = head.has("Transfer-Encoding");
+    boolean lengthToo = head.has("Content-Length");
     return !close && (!http10 || keepAlive) && !(transferCoded && (lengthToo || http10));
   }
 

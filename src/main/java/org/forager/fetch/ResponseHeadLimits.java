@@ -30,7 +30,25 @@ final class ResponseHeadLimits {
   private static final int MAX_EMPTY_LINES = 10;
 
   /** A response head as received: version ({@code HTTP/1.1}), status, reason phrase, fields in order. */
-  record ResponseHead(String version, int status, String reason, List<Header> headers) {}
+  record ResponseHead(String version, int status, String reason, List<Header> headers) {
+
+    /** Whether a field of that name (case-insensitive) is there. */
+    boolean has(String name) {
+      for (Header h : headers) {
+        if (h.name().equalsIgnoreCase(name)) return true;
+      }
+      return false;
+    }
+
+    /** The values of the fields of that name (case-insensitive), in order. */
+    List<String> values(String name) {
+      List<String> values = new ArrayList<>(1);
+      for (Header h : headers) {
+        if (h.name().equalsIgnoreCase(name)) values.add(h.value());
+      }
+      return values;
+    }
+  }
 
   private ResponseHeadLimits() {}
 
