@@ -380,7 +380,7 @@ public final class HttpFetcher implements Fetcher {
       try {
         MessageBody wire = bodyOf(connection, head);
         body = wire == null ? Body.EMPTY
-            : bodyReader.read(wire, head.values("Content-Encoding"), deadline, announcedLength(head));
+            : bodyReader.read(wire, head.values("Content-Encoding"), deadline, wire.announcedLength());
         // Reused only when the body was read to its end, nothing came after it, and the server keeps
         // the connection open.
         reusable = !abort.expired && body.complete() && (wire == null || wire.ended()) && keepsAlive(head)
@@ -459,22 +459,18 @@ public final class HttpFetcher implements Fetcher {
     return value;
   }
 
-  /** The length the head announces, for sizing the body's buffer; -1 when it announces none. */
-  private static long announcedLength(ResponseHeadLimits.ResponseHead head) {
-    try {
-      return head.has("Transfer-Encoding") ? -1 : contentLength(head);
-    } catch (HttpProtocolException e) {
-      return -1;
-    }
-  }
-
   /** Whether the server keeps the connection open after this response (RFC 9112 section 9.3). */
   private static boolean keepsAlive(ResponseHeadLimits.ResponseHead head) {
     boolean http10 = head.version().equals("HTTP/1.0");
     boolean close = false;
     boolean keepAlive = false;
+    boolean transferCoded = false;
+    boolean lengthToo = false;
     for (Header h : head.headers()) {
-      if (!h.name().equalsIgnoreCase("Connection")) continue;
+      String name = h.name();
+      if (name.equalsIgnoreCase("Transfer-Encoding")) transferCoded = true;
+      if (name.equalsIgnoreCase("Content-Length")) lengthToo = true;
+      if (!name.equalsIgnoreCase("Connection")) continue;
       for (String option : h.value().split(",")) {
         String o = option.strip();
         if (o.equalsIgnoreCase("close")) close = true;
@@ -485,8 +481,6 @@ public final class HttpFetcher implements Fetcher {
     // Both framings at once, or a transfer coding in HTTP/1.0: the body is read as the coding says,
     // and the connection is not trusted with another request (RFC 9112 section 6.1 and 6.3: faulty
     // framing, a sign of request smuggling).
-    boolean transferCoded = head.has("Transfer-Encoding");
-    boolean lengthToo = head.has("Content-Length");
     return !close && (!http10 || keepAlive) && !(transferCoded && (lengthToo || http10));
   }
 

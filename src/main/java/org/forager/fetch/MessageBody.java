@@ -45,6 +45,11 @@ abstract class MessageBody extends InputStream {
     return ended;
   }
 
+  /** The body's length as its head announced it; -1 when it announced none. */
+  long announcedLength() {
+    return -1;
+  }
+
   /** Whether the body ends only when the connection does (which then carries nothing more). */
   boolean isUntilClose() {
     return false;
@@ -67,11 +72,18 @@ abstract class MessageBody extends InputStream {
   public final void close() {}
 
   private static final class Length extends MessageBody {
+    private final long length;
     private long remaining;
 
     Length(Connection connection, long length) {
       super(connection);
+      this.length = length;
       this.remaining = length;
+    }
+
+    @Override
+    long announcedLength() {
+      return length;
     }
 
     @Override

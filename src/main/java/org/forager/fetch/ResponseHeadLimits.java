@@ -32,14 +32,6 @@ final class ResponseHeadLimits {
   /** A response head as received: version ({@code HTTP/1.1}), status, reason phrase, fields in order. */
   record ResponseHead(String version, int status, String reason, List<Header> headers) {
 
-    /** Whether a field of that name (case-insensitive) is there. */
-    boolean has(String name) {
-      for (Header h : headers) {
-        if (h.name().equalsIgnoreCase(name)) return true;
-      }
-      return false;
-    }
-
     /** The values of the fields of that name (case-insensitive), in order. */
     List<String> values(String name) {
       List<String> values = new ArrayList<>(1);

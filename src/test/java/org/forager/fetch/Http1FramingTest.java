@@ -53,8 +53,12 @@ class Http1FramingTest {
         out.flush();
       }
     });
-    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(3), 100,
-        true, 16));
+    fetcher = fetcher(Duration.ofSeconds(3));
+  }
+
+  /** A fetcher of this timeout, private addresses allowed (the server is on loopback). */
+  private static HttpFetcher fetcher(Duration timeout) {
+    return new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, timeout, 100, true, 16));
   }
 
   private FetchResult fetch(String path) {
@@ -131,8 +135,7 @@ class Http1FramingTest {
       readRequestHead(socket.getInputStream());
       socket.getOutputStream().write(ascii("HTTP/1.1 200 OK\r\n\r\nuntil the end"));
     });
-    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(3), 100,
-        true, 16));
+    fetcher = fetcher(Duration.ofSeconds(3));
     assertEquals("until the end", body(fetch("/1")));
   }
 
@@ -222,8 +225,7 @@ class Http1FramingTest {
         out.flush();
       }
     });
-    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(3), 100,
-        true, 16));
+    fetcher = fetcher(Duration.ofSeconds(3));
     assertEquals("ok", body(fetch("/1")));
     assertTrue(straySent.await(5, java.util.concurrent.TimeUnit.SECONDS));
     assertEquals("GOOD", body(fetch("/2")));
@@ -248,8 +250,7 @@ class Http1FramingTest {
       readRequestHead(socket.getInputStream());
       socket.getOutputStream().write(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"));
     });
-    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(3), 100,
-        true, 16));
+    fetcher = fetcher(Duration.ofSeconds(3));
     Response response = response(fetch("/1"));
     assertEquals(200, response.status());
     assertEquals(List.of("text/html"), response.headers("Content-Type"));
@@ -274,8 +275,7 @@ class Http1FramingTest {
       headSent.countDown();
       socket.getInputStream().read(); // holds the rest of the body back until the client closes
     });
-    fetcher = new HttpFetcher(new HttpFetcher.Options("ForagerTest/1.0", 1 << 20, Duration.ofSeconds(60), 100,
-        true, 16));
+    fetcher = fetcher(Duration.ofSeconds(60));
     var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> fetch("/1"),
         r -> Thread.ofVirtual().start(r));
     assertTrue(headSent.await(5, java.util.concurrent.TimeUnit.SECONDS));
