@@ -46,6 +46,18 @@ public final class IpLiterals {
     return Optional.of(address instanceof Inet4Address v4 ? mapped(v4) : address);
   }
 
+  /**
+   * Whether {@code text} is an IP literal, as {@link #parse} finds it: without making the address
+   * when the text is IPv4 or no literal at all (a fetch asks for every request).
+   */
+  public static boolean isLiteral(String text) {
+    String literal = text.length() > 2 && text.startsWith("[") && text.endsWith("]")
+        ? text.substring(1, text.length() - 1)
+        : text;
+    if (IPV4.matcher(literal).matches()) return true;
+    return IPV6_CHARACTERS.matcher(literal).matches() && parse(text).isPresent();
+  }
+
   private static InetAddress parsed(String dottedQuad) {
     try {
       return InetAddress.getByName(dottedQuad);

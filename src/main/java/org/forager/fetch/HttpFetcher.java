@@ -264,7 +264,7 @@ public final class HttpFetcher implements Fetcher {
     String host = target.getHost();
     int port = target.getPort() >= 0 ? target.getPort() : tls ? 443 : 80;
     String hostHeader = target.getPort() >= 0 ? host + ':' + target.getPort() : host;
-    Optional<InetAddress> pinned = IpLiterals.parse(host).isPresent() ? Optional.empty() : request.address();
+    Optional<InetAddress> pinned = IpLiterals.isLiteral(host) ? Optional.empty() : request.address();
     return new Route(tls, host, port, hostHeader, pinned);
   }
 

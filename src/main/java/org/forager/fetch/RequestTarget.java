@@ -32,8 +32,11 @@ final class RequestTarget {
     String path = uri.getRawPath();
     clean.append(path == null || path.isEmpty() ? "/" : path);
     if (uri.getRawQuery() != null) clean.append('?').append(uri.getRawQuery());
+    String target = clean.toString();
+    // Most crawl URLs are their own target (no userinfo, no fragment): not parsed a second time.
+    if (target.equals(url)) return Optional.of(uri);
     try {
-      return Optional.of(new URI(clean.toString()));
+      return Optional.of(new URI(target));
     } catch (URISyntaxException e) {
       return Optional.empty();
     }

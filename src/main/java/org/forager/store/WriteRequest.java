@@ -198,7 +198,10 @@ final class WriteRequest {
       CrawledFingerprints crawled, Optional<KeyFilter> filter) throws RocksDBException {
     List<byte[]> keys = new ArrayList<>();
     for (WriteRequest request : requests) request.addKeys(keys, targets, crawled, filter.orElse(null));
+    // Most calls read one key (a link to a URL no table in memory knows): a plain get, whose JNI
+    // call costs less than multiGet's lists.
     List<byte[]> values = keys.isEmpty() ? List.of()
+        : keys.size() == 1 ? Collections.singletonList(rocks.db.get(rocks.urls, keys.get(0)))
         : rocks.db.multiGetAsList(Collections.nCopies(keys.size(), rocks.urls), keys);
     int offset = 0;
     for (WriteRequest request : requests) offset = request.found(rocks, commit, values, offset);

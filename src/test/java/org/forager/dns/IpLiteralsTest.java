@@ -3,6 +3,7 @@ package org.forager.dns;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.Inet4Address;
@@ -43,5 +44,14 @@ class IpLiteralsTest {
       "::ffff:999.0.0.1"})
   void anythingElseIsNotALiteral(String text) {
     assertTrue(IpLiterals.parse(text).isEmpty(), text);
+    assertFalse(IpLiterals.isLiteral(text), text);
+  }
+
+  /** The quick answer a fetch asks for is the parse's. */
+  @ParameterizedTest
+  @ValueSource(strings = {"10.0.0.5", "127.1.2.3", "2001:db8::5", "[2001:db8::5]", "::ffff:127.0.0.1", "[::1]"})
+  void literalsAreLiterals(String text) {
+    assertTrue(IpLiterals.parse(text).isPresent(), text);
+    assertTrue(IpLiterals.isLiteral(text), text);
   }
 }
