@@ -25,18 +25,30 @@ class CrawledFingerprintsTest {
   @TempDir Path dir;
 
   @Test
-  void remembersWhatWasAddedUntilAnotherTakesItsSlot() {
+  void remembersWhatWasAddedUntilItsBucketIsFull() {
     CrawledFingerprints crawled = new CrawledFingerprints(4_096);
     long a = UrlFingerprint.of("https://a.example/x");
     assertFalse(crawled.contains(a));
     crawled.add(a);
     assertTrue(crawled.contains(a));
-    long sameSlot = a ^ 1L << 63; // the slot is chosen by bits 32 to 43
-    assertFalse(crawled.contains(sameSlot));
-    crawled.add(sameSlot);
-    assertTrue(crawled.contains(sameSlot));
-    assertFalse(crawled.contains(a), "overwritten: looked up again");
+    // The bucket is chosen by bits 32 to 41: these share a's, and each takes a slot of its own.
+    List<Long> sameBucket = new ArrayList<>();
+    for (int k = 1; k < CrawledFingerprints.WAYS; k++) sameBucket.add(a ^ (long) k << 56);
+    for (long other : sameBucket) {
+      assertFalse(crawled.contains(other));
+      crawled.add(other);
+    }
+    crawled.add(a); // already there: takes no second slot
+    assertTrue(crawled.contains(a));
+    for (long other : sameBucket) assertTrue(crawled.contains(other), "a full bucket keeps all " + CrawledFingerprints.WAYS);
+    long fifth = a ^ 1L << 63;
+    crawled.add(fifth);
+    assertTrue(crawled.contains(fifth));
+    int kept = 0;
+    for (long earlier : List.of(a, sameBucket.get(0), sameBucket.get(1), sameBucket.get(2))) if (crawled.contains(earlier)) kept++;
+    assertEquals(CrawledFingerprints.WAYS - 1, kept, "one of them forgotten: looked up again");
     assertThrows(IllegalArgumentException.class, () -> new CrawledFingerprints(3_000));
+    assertThrows(IllegalArgumentException.class, () -> new CrawledFingerprints(2));
   }
 
   @Test
