@@ -32,8 +32,6 @@ final class ConnectionPool implements AutoCloseable {
   private final LinkedHashMap<Route, Connection> idle = new LinkedHashMap<>();
   /** Connections taken or opened and not given back: closed with the pool. Guarded by lock. */
   private final HashSet<Connection> inUse = new HashSet<>();
-  /** Connections open, idle or in use. Guarded by lock. */
-  private int open;
   private boolean closed;
 
   ConnectionPool(int maxConnections) {
@@ -71,14 +69,12 @@ final class ConnectionPool implements AutoCloseable {
     List<Connection> toClose = new ArrayList<>(1);
     lock.lock();
     try {
-      open++;
       inUse.add(connection);
       if (closed) toClose.add(connection); // its exchange fails and gives it back, as on a closed fetcher
       Iterator<Connection> oldest = idle.values().iterator();
-      while (open > maxConnections && oldest.hasNext()) {
+      while (openNow() > maxConnections && oldest.hasNext()) {
         toClose.add(oldest.next());
         oldest.remove();
-        open--;
       }
     } finally {
       lock.unlock();
@@ -100,20 +96,15 @@ final class ConnectionPool implements AutoCloseable {
         connection.idleSinceNanos = now;
         Connection previous = idle.remove(connection.route); // at the end of the release order
         idle.put(connection.route, connection);
-        if (previous != null) {
-          toClose.add(previous);
-          open--;
-        }
+        if (previous != null) toClose.add(previous);
       } else {
         toClose.add(connection);
-        open--;
       }
       for (Iterator<Connection> oldest = idle.values().iterator(); oldest.hasNext(); ) {
         Connection c = oldest.next();
         if (now - c.idleSinceNanos <= MAX_IDLE_NANOS) break; // release order: the rest are younger
         toClose.add(c);
         oldest.remove();
-        open--;
       }
     } finally {
       lock.unlock();
@@ -130,10 +121,15 @@ final class ConnectionPool implements AutoCloseable {
   int open() {
     lock.lock();
     try {
-      return open;
+      return openNow();
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Connections open, idle or in use; under the lock. */
+  private int openNow() {
+    return idle.size() + inUse.size();
   }
 
   /** Connections idle. */
@@ -158,7 +154,6 @@ final class ConnectionPool implements AutoCloseable {
       closed = true;
       toClose = new ArrayList<>(idle.values());
       toClose.addAll(inUse);
-      open -= idle.size();
       idle.clear();
     } finally {
       lock.unlock();
