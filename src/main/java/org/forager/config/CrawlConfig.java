@@ -373,8 +373,12 @@ public record CrawlConfig(
    *     {@link #GZIP_FASTEST}
    * @param compression how each record is compressed: a gzip member or a zstd frame
    * @param zstdLevel zstd level of each record's frame, 1 (fastest) to 19
+   * @param gzipEngine what deflates the gzip members
+   * @param directIo whether files are written with direct I/O where the file system takes it
+   *     (docs/warc.md), else through the page cache
    */
-  public record Warc(long maxFileBytes, int gzipLevel, Compression compression, int zstdLevel, GzipEngine gzipEngine) {
+  public record Warc(long maxFileBytes, int gzipLevel, Compression compression, int zstdLevel, GzipEngine gzipEngine,
+      boolean directIo) {
 
     /**
      * {@code gzip_level: fastest}: the gzip engine's fastest mode, which is no zlib level (ISA-L
@@ -413,6 +417,11 @@ public record CrawlConfig(
       public String configName() {
         return name().toLowerCase(Locale.ROOT);
       }
+    }
+
+    /** Direct I/O where the file system takes it. */
+    public Warc(long maxFileBytes, int gzipLevel, Compression compression, int zstdLevel, GzipEngine gzipEngine) {
+      this(maxFileBytes, gzipLevel, compression, zstdLevel, gzipEngine, true);
     }
 
     /** The gzip engine chosen for the system ({@link GzipEngine#AUTO}). */

@@ -194,7 +194,8 @@ public final class Crawler implements AutoCloseable {
             + "%,d torn bytes cut)%n", r.file().getFileName(), r.keptBytes(), r.cutBytes());
       }
       WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), config.warc().maxFileBytes(),
-          recordCompression(config.warc()), "Forager/" + version(), dataDir.resolve(WarcIndexes.DIRECTORY));
+          recordCompression(config.warc()), "Forager/" + version(), dataDir.resolve(WarcIndexes.DIRECTORY),
+          config.warc().directIo());
       opened.add(warc);
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"), config.log(), clock);
       opened.add(log);

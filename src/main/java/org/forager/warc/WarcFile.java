@@ -30,31 +30,40 @@ final class WarcFile {
 
   private final Path openPath;
   private final Path finalPath;
-  private final FileChannel channel;
+  private final FileWrites writes;
   private final String fileField;
   private long size;
-  private boolean damaged;
   // Each line is finished as its record is written (its place is known then): the index is written
   // from them when the file is finished, without reading the file back. Empty when the recorder
   // writes no index, or when keeping the lines failed (the index is then built from the file).
   private Optional<IndexLines> indexLines;
 
-  private WarcFile(Path openPath, Path finalPath, FileChannel channel, Optional<IndexLines> indexLines) {
+  private WarcFile(Path openPath, Path finalPath, FileWrites writes, Optional<IndexLines> indexLines) {
     this.openPath = openPath;
     this.finalPath = finalPath;
-    this.channel = channel;
+    this.writes = writes;
     this.fileField = CdxjLines.fileField(finalPath.getFileName().toString());
     this.indexLines = indexLines;
   }
 
   /**
    * Creates {@code dir/name.open}; fails rather than overwrite an existing file. With an index
-   * directory, the file keeps its records' index lines, their runs written there.
+   * directory, the file keeps its records' index lines, their runs written there. With {@code
+   * direct}, it is written with direct I/O where the file system takes it ({@link
+   * StagedDirectWrites}), else through the page cache.
    */
-  static WarcFile create(Path dir, String name, Optional<Path> indexDir) throws IOException {
+  static WarcFile create(Path dir, String name, Optional<Path> indexDir, boolean direct) throws IOException {
     Path openPath = dir.resolve(name + OPEN_SUFFIX);
     FileChannel channel = FileChannel.open(openPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    return new WarcFile(openPath, dir.resolve(name), channel, indexDir.map(d -> new IndexLines(d, name)));
+    Optional<StagedDirectWrites> staged = direct ? StagedDirectWrites.open(openPath) : Optional.empty();
+    FileWrites writes;
+    if (staged.isPresent()) {
+      channel.close();
+      writes = staged.get();
+    } else {
+      writes = new BufferedWrites(channel);
+    }
+    return new WarcFile(openPath, dir.resolve(name), writes, indexDir.map(d -> new IndexLines(d, name)));
   }
 
   /** The path the file has while it is written. */
@@ -77,36 +86,22 @@ final class WarcFile {
    * be written to again or renamed as if it were complete.
    */
   boolean damaged() {
-    return damaged;
+    return writes.damaged();
   }
 
   /**
    * Appends the members one after the other, and keeps their index lines. On failure the file is
-   * cut back to where it was, so it still ends on a record boundary, and no line is kept; if even
-   * that fails, the file is {@link #damaged()}.
+   * as it was, so it still ends on a record boundary, and no line is kept; if that cannot be, the
+   * file is {@link #damaged()}.
    */
   void append(List<Member> members) throws IOException {
-    long before = size;
-    try {
-      // One gathering write (writev) for the record pair rather than a system call per member.
-      ByteBuffer[] buffers = new ByteBuffer[members.size()];
-      long total = 0;
-      for (int i = 0; i < buffers.length; i++) {
-        buffers[i] = members.get(i).compressed().bytes();
-        total += members.get(i).compressed().length();
-      }
-      for (long written = 0; written < total; ) written += channel.write(buffers);
-    } catch (IOException e) {
-      try {
-        channel.truncate(before);
-        channel.position(before);
-        size = before;
-      } catch (IOException | RuntimeException t) {
-        damaged = true;
-        e.addSuppressed(t);
-      }
-      throw e;
+    ByteBuffer[] buffers = new ByteBuffer[members.size()];
+    long total = 0;
+    for (int i = 0; i < buffers.length; i++) {
+      buffers[i] = members.get(i).compressed().bytes();
+      total += members.get(i).compressed().length();
     }
+    writes.append(buffers, total);
     for (Member member : members) {
       RecordSpan span = new RecordSpan(size, member.compressed().length());
       if (member.cdxjStart().isPresent()) keepIndexLine(CdxjLines.line(member.cdxjStart().get(), span, fileField));
@@ -142,10 +137,8 @@ final class WarcFile {
 
   /** Flushes to disk, closes, and renames to the final name (never over an existing file). */
   Path finish() throws IOException {
-    try (channel) {
-      // Durable before it is announced complete: a reader may pick up any file without .open.
-      channel.force(true);
-    }
+    // Durable before it is announced complete: a reader may pick up any file without .open.
+    writes.finish();
     Files.move(openPath, finalPath);
     return finalPath;
   }
@@ -154,10 +147,6 @@ final class WarcFile {
   void abandon() {
     indexLines.ifPresent(IndexLines::close); // repaired files are indexed from themselves
     indexLines = Optional.empty();
-    try {
-      channel.close();
-    } catch (IOException e) {
-      // Nothing more can be done for this file; the caller is already reporting the first error.
-    }
+    writes.abandon();
   }
 }

@@ -65,6 +65,7 @@ public final class WarcRecorder implements AutoCloseable {
   private final String software;
   private final Optional<String> hostname;
   private final Optional<Path> indexDir;
+  private final boolean directIo;
   // A lock rather than synchronized: a virtual thread blocked in file I/O under synchronized pins
   // its carrier thread on JDK 21.
   private final ReentrantLock lock = new ReentrantLock();
@@ -77,8 +78,9 @@ public final class WarcRecorder implements AutoCloseable {
   private boolean closed;
 
   private WarcRecorder(Path dir, long maxFileBytes, RecordCompression compression, String software,
-      Optional<String> hostname, Optional<Path> indexDir) {
+      Optional<String> hostname, Optional<Path> indexDir, boolean directIo) {
     this.indexDir = indexDir;
+    this.directIo = directIo;
     this.codec = compression.codec();
     this.names = new WarcFileNames(compression.format().suffix());
     this.dir = dir;
@@ -114,7 +116,7 @@ public final class WarcRecorder implements AutoCloseable {
    * docs/benchmarks.md for what each costs and docs/warc.md for what reads each).
    */
   public static WarcRecorder open(Path warcDir, long maxFileBytes, RecordCompression compression, String software) {
-    return open(warcDir, maxFileBytes, compression, software, Optional.empty());
+    return open(warcDir, maxFileBytes, compression, software, Optional.empty(), false);
   }
 
   /**
@@ -123,11 +125,22 @@ public final class WarcRecorder implements AutoCloseable {
    */
   public static WarcRecorder open(Path warcDir, long maxFileBytes, RecordCompression compression, String software,
       Path indexDir) {
-    return open(warcDir, maxFileBytes, compression, software, Optional.of(indexDir));
+    return open(warcDir, maxFileBytes, compression, software, Optional.of(indexDir), false);
+  }
+
+  /**
+   * As {@link #open(Path, long, RecordCompression, String, Path)}; with {@code directIo}, each file is
+   * written with direct I/O where the file system takes it, its last megabyte staged in a mapped
+   * {@code .tail} file beside it until written (docs/warc.md); the other factories write through
+   * the page cache.
+   */
+  public static WarcRecorder open(Path warcDir, long maxFileBytes, RecordCompression compression, String software,
+      Path indexDir, boolean directIo) {
+    return open(warcDir, maxFileBytes, compression, software, Optional.of(indexDir), directIo);
   }
 
   private static WarcRecorder open(Path warcDir, long maxFileBytes, RecordCompression compression, String software,
-      Optional<Path> indexDir) {
+      Optional<Path> indexDir, boolean directIo) {
     if (maxFileBytes <= 0) throw new IllegalArgumentException("max WARC file size must be positive: " + maxFileBytes);
     try {
       Files.createDirectories(warcDir);
@@ -135,7 +148,7 @@ public final class WarcRecorder implements AutoCloseable {
       throw new UncheckedIOException("cannot create WARC directory " + warcDir + ": " + e, e);
     }
     indexDir.ifPresent(IndexLines::removeStale);
-    return new WarcRecorder(warcDir, maxFileBytes, compression, software, localHostname(), indexDir);
+    return new WarcRecorder(warcDir, maxFileBytes, compression, software, localHostname(), indexDir, directIo);
   }
 
   /**
@@ -236,7 +249,7 @@ public final class WarcRecorder implements AutoCloseable {
     String name = names.next(now);
     WarcFile file;
     try {
-      file = WarcFile.create(dir, name, indexDir);
+      file = WarcFile.create(dir, name, indexDir, directIo);
     } catch (IOException e) {
       throw failure("cannot create WARC file", dir.resolve(name + WarcFile.OPEN_SUFFIX), e);
     }

@@ -18,7 +18,8 @@ import java.util.List;
  * {@code .warc.zst.open} file), the file is cut after its last complete member (checked by the
  * member's CRC and length; a frame by its content checksum, {@link ZstdFrameScan}), then renamed
  * like any finished file (without a CDXJ index: {@link WarcIndexes#ensure} builds it). A file
- * with no complete member is deleted.
+ * with no complete member is deleted. A file written with direct I/O first gets the bytes its
+ * writer had staged ({@link StagedDirectWrites#recover}).
  *
  * <p>Only call it while no other process writes into the directory (the crawl holds its data
  * directory's store lock when it does).
@@ -45,6 +46,7 @@ public final class WarcRepair {
   }
 
   private static Repaired repairFile(Path file) throws IOException {
+    StagedDirectWrites.recover(file); // the bytes a direct writer still held in its tail, in place first
     long size = Files.size(file);
     String name = file.getFileName().toString();
     long complete;

@@ -1,0 +1,229 @@
+package org.forager.warc;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Appends with direct I/O ({@code O_DIRECT}): a megabyte at a time, from memory to the disk past the
+ * page cache. Through the page cache, copying a crawl's WARC in and writing it back out cost the
+ * kernel about a tenth of the crawl's CPU, for pages nobody reads again soon (docs/benchmarks.md,
+ * "Issue 15: the WARC past the page cache").
+ *
+ * <p>A direct write covers whole blocks of the file system, so appended bytes are staged in a
+ * <em>tail</em>: a small file beside the WARC file ({@code NAME.open.tail}) mapped into memory, its
+ * region mirroring the megabyte of the WARC file that is being filled. An append copies its bytes
+ * into the region and then publishes the new length; a full region is written to the WARC file in
+ * one direct write, and only then does the tail name the next megabyte. The tail's pages are the
+ * page cache's: a killed process leaves them behind holding every byte of every append that
+ * returned, and {@link #recover} (run by {@link WarcRepair}) writes those into the WARC file at
+ * their place before it is cut after its last complete record.
+ *
+ * <p>The tail: a header of one block (the magic number at 0, the state at 8, where the region
+ * starts at 16 and its size at 24) and the region. The state is one long, written whole after the
+ * bytes it covers: the megabyte's number in the file (high 32 bits) and the bytes staged in it. Its
+ * blocks are written with zeros before it is mapped, so that a full disk fails a write, not a
+ * store into the mapping. Linux only (measured there; elsewhere {@link BufferedWrites}). Not
+ * thread-safe.
+ */
+final class StagedDirectWrites implements FileWrites {
+
+  static final String TAIL_SUFFIX = ".tail";
+
+  /** What a flush writes: the region's size. A multiple of every block size taken (64 KiB at most). */
+  static final int REGION_BYTES = 1 << 20;
+
+  private static final long MAGIC = 0x464f_5241_4745_5254L; // "FORAGERT"
+  private static final int STATE = 8;
+  private static final int REGION_AT = 16;
+  private static final int REGION_SIZE = 24;
+  private static final int MAX_BLOCK = 1 << 16;
+
+  private final FileChannel file;
+  private final Path tailPath;
+  private final MappedByteBuffer tail;
+  private final ByteBuffer region;
+  private final int block;
+  private long base; // where the region's first byte goes in the file: a multiple of REGION_BYTES
+  private int length; // bytes staged in the region
+  private int published; // the length the tail's state holds
+  private boolean damaged;
+
+  private StagedDirectWrites(FileChannel file, Path tailPath, MappedByteBuffer tail, int block) {
+    this.file = file;
+    this.tailPath = tailPath;
+    this.tail = tail;
+    this.block = block;
+    this.region = tail.slice(block, REGION_BYTES);
+  }
+
+  /** Where the tail of {@code openFile} is staged. */
+  static Path tailOf(Path openFile) {
+    return openFile.resolveSibling(openFile.getFileName() + TAIL_SUFFIX);
+  }
+
+  /**
+   * Direct writes into {@code openFile} (just created, empty), with its tail created beside it;
+   * empty when this system or file system takes no direct writes (then nothing is left behind).
+   */
+  static Optional<StagedDirectWrites> open(Path openFile) {
+    if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) return Optional.empty();
+    Path tailPath = tailOf(openFile);
+    FileChannel direct = null;
+    boolean tailCreated = false;
+    try {
+      long size = Files.getFileStore(openFile).getBlockSize();
+      if (size < 512 || size > MAX_BLOCK || Long.bitCount(size) != 1) return Optional.empty();
+      int block = (int) size;
+      direct = FileChannel.open(openFile, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
+      probe(direct, block);
+      MappedByteBuffer tail;
+      try (FileChannel t = FileChannel.open(tailPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+          StandardOpenOption.WRITE)) {
+        tailCreated = true;
+        ByteBuffer zeros = ByteBuffer.allocate(block + REGION_BYTES);
+        while (zeros.hasRemaining()) t.write(zeros, zeros.position());
+        tail = t.map(FileChannel.MapMode.READ_WRITE, 0, block + REGION_BYTES);
+      }
+      if (tail.alignmentOffset(block, block) != 0) throw new IOException("mapping not aligned to " + block);
+      tail.putLong(REGION_AT, block);
+      tail.putLong(REGION_SIZE, REGION_BYTES);
+      tail.putLong(STATE, 0);
+      VarHandle.releaseFence();
+      tail.putLong(0, MAGIC);
+      return Optional.of(new StagedDirectWrites(direct, tailPath, tail, block));
+    } catch (IOException | RuntimeException e) {
+      // Direct writes are an optimization: where they fail to start, the file is written as before.
+      try {
+        if (direct != null) direct.close();
+        if (tailCreated) Files.deleteIfExists(tailPath);
+      } catch (IOException ignored) {
+        // The caller's buffered writes do not need either.
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** A direct write of one block, undone: fails where the channel's alignment is not {@code block}. */
+  private static void probe(FileChannel direct, int block) throws IOException {
+    ByteBuffer zeros = ByteBuffer.allocateDirect(2 * block).alignedSlice(block).limit(block);
+    while (zeros.hasRemaining()) direct.write(zeros, zeros.position());
+    direct.truncate(0);
+  }
+
+  @Override
+  public void append(ByteBuffer[] buffers, long total) throws IOException {
+    long before = base;
+    try {
+      for (ByteBuffer b : buffers) {
+        while (b.hasRemaining()) {
+          int n = Math.min(b.remaining(), REGION_BYTES - length);
+          region.put(length, b, b.position(), n);
+          b.position(b.position() + n);
+          length += n;
+          if (length == REGION_BYTES) writeRegion();
+        }
+      }
+      publish();
+    } catch (IOException | RuntimeException e) {
+      // The tail still names what was there before the call, unless a full region was written
+      // meanwhile: then the file holds part of this call's bytes, and no later append may follow.
+      if (base == before) {
+        length = published;
+      } else {
+        damaged = true;
+      }
+      throw e;
+    }
+  }
+
+  /** Writes the full region to the file, then names the next megabyte, empty, in the tail. */
+  private void writeRegion() throws IOException {
+    writeStaged(REGION_BYTES);
+    base += REGION_BYTES;
+    length = 0;
+    publish();
+  }
+
+  /** Writes the region's first {@code bytes} (a multiple of the block) at the region's place. */
+  private void writeStaged(int bytes) throws IOException {
+    ByteBuffer out = region.duplicate().position(0).limit(bytes);
+    while (out.hasRemaining()) file.write(out, base + out.position());
+  }
+
+  private void publish() {
+    VarHandle.releaseFence(); // the staged bytes before the state that covers them
+    tail.putLong(STATE, (base / REGION_BYTES) << 32 | length);
+    published = length;
+  }
+
+  @Override
+  public boolean damaged() {
+    return damaged;
+  }
+
+  @Override
+  public void finish() throws IOException {
+    try (file) {
+      int padded = (length + block - 1) & -block; // past the end: cut off below
+      if (padded > 0) writeStaged(padded);
+      file.truncate(base + length);
+      file.force(true);
+    }
+    // Everything is in the file and on disk: the tail goes before the file's rename, so a kill
+    // in between leaves a whole .open file without a tail (repaired as any other).
+    Files.delete(tailPath);
+  }
+
+  @Override
+  public void abandon() {
+    try {
+      file.close();
+    } catch (IOException e) {
+      // The tail keeps what was appended; the next crawl's repair writes it into the file.
+    }
+  }
+
+  /**
+   * Writes the bytes a killed process left staged for {@code openFile} into it at their place, cuts
+   * it after them, and deletes the tail; nothing without a tail. A tail without the magic number
+   * (killed while it was being created, before any append) holds nothing and is deleted.
+   *
+   * @throws IOException if the file cannot be written (it is left as it was, and the tail kept)
+   */
+  static void recover(Path openFile) throws IOException {
+    Path tailPath = tailOf(openFile);
+    if (!Files.exists(tailPath)) return;
+    try (FileChannel t = FileChannel.open(tailPath, StandardOpenOption.READ)) {
+      ByteBuffer head = ByteBuffer.allocate(REGION_SIZE + Long.BYTES);
+      while (head.hasRemaining() && t.read(head, head.position()) > 0) {}
+      if (!head.hasRemaining() && head.getLong(0) == MAGIC) {
+        long state = head.getLong(STATE);
+        long regionAt = head.getLong(REGION_AT);
+        long regionSize = head.getLong(REGION_SIZE);
+        long base = (state >>> 32) * regionSize;
+        int length = (int) state;
+        if (length < 0 || length > regionSize || regionAt + length > t.size()) {
+          throw new IOException("staged tail " + tailPath + " is inconsistent (" + length + " bytes at " + regionAt + ")");
+        }
+        ByteBuffer staged = ByteBuffer.allocate(length);
+        while (staged.hasRemaining() && t.read(staged, regionAt + staged.position()) > 0) {}
+        staged.flip();
+        try (FileChannel f = FileChannel.open(openFile, StandardOpenOption.WRITE)) {
+          while (staged.hasRemaining()) f.write(staged, base + staged.position());
+          f.truncate(base + length);
+          f.force(true);
+        }
+      }
+    }
+    Files.delete(tailPath);
+  }
+}
