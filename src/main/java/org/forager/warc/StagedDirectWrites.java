@@ -38,7 +38,10 @@ final class StagedDirectWrites implements FileWrites {
 
   static final String TAIL_SUFFIX = ".tail";
 
-  /** What a flush writes: the region's size. A multiple of every block size taken (64 KiB at most). */
+  /**
+   * What a full region writes at once: a megabyte, less for files that rotate sooner (rounded up to
+   * the block: a multiple of every block size taken, 64 KiB at most).
+   */
   static final int REGION_BYTES = 1 << 20;
 
   private static final long MAGIC = 0x464f_5241_4745_5254L; // "FORAGERT"
@@ -52,17 +55,19 @@ final class StagedDirectWrites implements FileWrites {
   private final MappedByteBuffer tail;
   private final ByteBuffer region;
   private final int block;
-  private long base; // where the region's first byte goes in the file: a multiple of REGION_BYTES
+  private final int regionBytes;
+  private long base; // where the region's first byte goes in the file: a multiple of regionBytes
   private int length; // bytes staged in the region
   private int published; // the length the tail's state holds
   private boolean damaged;
 
-  private StagedDirectWrites(FileChannel file, Path tailPath, MappedByteBuffer tail, int block) {
+  private StagedDirectWrites(FileChannel file, Path tailPath, MappedByteBuffer tail, int block, int regionBytes) {
     this.file = file;
     this.tailPath = tailPath;
     this.tail = tail;
     this.block = block;
-    this.region = tail.slice(block, REGION_BYTES);
+    this.regionBytes = regionBytes;
+    this.region = tail.slice(block, regionBytes);
   }
 
   /** Where the tail of {@code openFile} is staged. */
@@ -73,8 +78,11 @@ final class StagedDirectWrites implements FileWrites {
   /**
    * Direct writes into {@code openFile} (just created, empty), with its tail created beside it;
    * empty when this system or file system takes no direct writes (then nothing is left behind).
+   *
+   * @param fileBytes about how large the file grows: a smaller file gets a smaller region (the
+   *     mapping of a finished file's deleted tail lasts until the collector frees it)
    */
-  static Optional<StagedDirectWrites> open(Path openFile) {
+  static Optional<StagedDirectWrites> open(Path openFile, long fileBytes) {
     if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) return Optional.empty();
     Path tailPath = tailOf(openFile);
     FileChannel direct = null;
@@ -83,23 +91,24 @@ final class StagedDirectWrites implements FileWrites {
       long size = Files.getFileStore(openFile).getBlockSize();
       if (size < 512 || size > MAX_BLOCK || Long.bitCount(size) != 1) return Optional.empty();
       int block = (int) size;
+      int regionBytes = (int) Math.min(REGION_BYTES, (Math.max(fileBytes, 1) + block - 1) & -block);
       direct = FileChannel.open(openFile, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
       probe(direct, block);
       MappedByteBuffer tail;
       try (FileChannel t = FileChannel.open(tailPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
           StandardOpenOption.WRITE)) {
         tailCreated = true;
-        ByteBuffer zeros = ByteBuffer.allocate(block + REGION_BYTES);
+        ByteBuffer zeros = ByteBuffer.allocate(block + regionBytes);
         while (zeros.hasRemaining()) t.write(zeros, zeros.position());
-        tail = t.map(FileChannel.MapMode.READ_WRITE, 0, block + REGION_BYTES);
+        tail = t.map(FileChannel.MapMode.READ_WRITE, 0, block + regionBytes);
       }
       if (tail.alignmentOffset(block, block) != 0) throw new IOException("mapping not aligned to " + block);
       tail.putLong(REGION_AT, block);
-      tail.putLong(REGION_SIZE, REGION_BYTES);
+      tail.putLong(REGION_SIZE, regionBytes);
       tail.putLong(STATE, 0);
       VarHandle.releaseFence();
       tail.putLong(0, MAGIC);
-      return Optional.of(new StagedDirectWrites(direct, tailPath, tail, block));
+      return Optional.of(new StagedDirectWrites(direct, tailPath, tail, block, regionBytes));
     } catch (IOException | RuntimeException e) {
       // Direct writes are an optimization: where they fail to start, the file is written as before.
       try {
@@ -125,11 +134,11 @@ final class StagedDirectWrites implements FileWrites {
     try {
       for (ByteBuffer b : buffers) {
         while (b.hasRemaining()) {
-          int n = Math.min(b.remaining(), REGION_BYTES - length);
+          int n = Math.min(b.remaining(), regionBytes - length);
           region.put(length, b, b.position(), n);
           b.position(b.position() + n);
           length += n;
-          if (length == REGION_BYTES) writeRegion();
+          if (length == regionBytes) writeRegion();
         }
       }
       publish();
@@ -147,8 +156,8 @@ final class StagedDirectWrites implements FileWrites {
 
   /** Writes the full region to the file, then names the next megabyte, empty, in the tail. */
   private void writeRegion() throws IOException {
-    writeStaged(REGION_BYTES);
-    base += REGION_BYTES;
+    writeStaged(regionBytes);
+    base += regionBytes;
     length = 0;
     publish();
   }
@@ -161,7 +170,7 @@ final class StagedDirectWrites implements FileWrites {
 
   private void publish() {
     VarHandle.releaseFence(); // the staged bytes before the state that covers them
-    tail.putLong(STATE, (base / REGION_BYTES) << 32 | length);
+    tail.putLong(STATE, (base / regionBytes) << 32 | length);
     published = length;
   }
 

@@ -50,12 +50,13 @@ final class WarcFile {
    * Creates {@code dir/name.open}; fails rather than overwrite an existing file. With an index
    * directory, the file keeps its records' index lines, their runs written there. With {@code
    * direct}, it is written with direct I/O where the file system takes it ({@link
-   * StagedDirectWrites}), else through the page cache.
+   * StagedDirectWrites}, for a file of about {@code fileBytes}), else through the page cache.
    */
-  static WarcFile create(Path dir, String name, Optional<Path> indexDir, boolean direct) throws IOException {
+  static WarcFile create(Path dir, String name, Optional<Path> indexDir, boolean direct, long fileBytes)
+      throws IOException {
     Path openPath = dir.resolve(name + OPEN_SUFFIX);
     FileChannel channel = FileChannel.open(openPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    Optional<StagedDirectWrites> staged = direct ? StagedDirectWrites.open(openPath) : Optional.empty();
+    Optional<StagedDirectWrites> staged = direct ? StagedDirectWrites.open(openPath, fileBytes) : Optional.empty();
     FileWrites writes;
     if (staged.isPresent()) {
       channel.close();

@@ -249,7 +249,7 @@ public final class WarcRecorder implements AutoCloseable {
     String name = names.next(now);
     WarcFile file;
     try {
-      file = WarcFile.create(dir, name, indexDir, directIo);
+      file = WarcFile.create(dir, name, indexDir, directIo, maxFileBytes);
     } catch (IOException e) {
       throw failure("cannot create WARC file", dir.resolve(name + WarcFile.OPEN_SUFFIX), e);
     }

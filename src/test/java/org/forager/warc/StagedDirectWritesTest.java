@@ -67,7 +67,7 @@ class StagedDirectWritesTest {
   @Test
   void aFinishedFileHoldsEveryByteAppendedAndNoTail() throws Exception {
     List<byte[]> members = members(1, 120);
-    WarcFile file = WarcFile.create(dir, "a.warc.gz", Optional.empty(), true);
+    WarcFile file = WarcFile.create(dir, "a.warc.gz", Optional.empty(), true, 1L << 30);
     Path tail = StagedDirectWrites.tailOf(file.openPath());
     assertTrue(Files.exists(tail), "this file system takes direct writes: the tail is staged beside the file");
     for (byte[] member : members) append(file, member);
@@ -86,7 +86,7 @@ class StagedDirectWritesTest {
   @Test
   void aKilledWritersStagedBytesAreWrittenIntoTheFileByTheRepair() throws Exception {
     List<byte[]> members = members(2, 100);
-    WarcFile file = WarcFile.create(dir, "b.warc.gz", Optional.empty(), true);
+    WarcFile file = WarcFile.create(dir, "b.warc.gz", Optional.empty(), true, 1L << 30);
     for (byte[] member : members) append(file, member);
     // What a kill leaves: the channel closed by the kernel, the tail's pages in the page cache.
     file.abandon();
@@ -104,7 +104,7 @@ class StagedDirectWritesTest {
   @Test
   void aKillWithinTheFirstRegionLosesNothingAppended() throws Exception {
     List<byte[]> members = members(3, 6).subList(0, 2); // both small
-    WarcFile file = WarcFile.create(dir, "c.warc.gz", Optional.empty(), true);
+    WarcFile file = WarcFile.create(dir, "c.warc.gz", Optional.empty(), true, 1L << 30);
     for (byte[] member : members) append(file, member);
     file.abandon();
     assertEquals(0, Files.size(file.openPath()), "nothing reached the file itself");
@@ -116,7 +116,7 @@ class StagedDirectWritesTest {
 
   @Test
   void aTailKilledBeforeItsFirstAppendIsDroppedAndTheEmptyFileRemoved() throws Exception {
-    WarcFile file = WarcFile.create(dir, "d.warc.gz", Optional.empty(), true);
+    WarcFile file = WarcFile.create(dir, "d.warc.gz", Optional.empty(), true, 1L << 30);
     file.abandon();
     Path tail = StagedDirectWrites.tailOf(file.openPath());
     Files.write(tail, new byte[100]); // torn while it was being created: no magic number
@@ -127,9 +127,41 @@ class StagedDirectWritesTest {
   }
 
   @Test
+  void smallFilesRotateWithSmallTailsAndEveryFileIsWhole() throws Exception {
+    Path warc = dir.resolve("warc");
+    List<String> urls = new ArrayList<>();
+    int tails = 0;
+    try (WarcRecorder recorder = WarcRecorder.open(warc, 5_000, RecordCompression.defaults(), "Forager/test",
+        dir.resolve("indexes"), true)) {
+      for (int i = 0; i < 30; i++) {
+        urls.add("http://example.org/" + i);
+        recorder.write(Responses.plain(urls.get(i), ("page " + i + " ").repeat(200)));
+        for (Path open : WarcFiles.list(warc, ".open")) { // none once a write filled its file
+          long tail = Files.size(StagedDirectWrites.tailOf(open));
+          assertTrue(tail <= 3 * 4096, "a tail about the file's size: " + tail);
+          tails++;
+        }
+      }
+    }
+
+    assertTrue(tails > 5, "open files seen: " + tails);
+    List<Path> files = WarcFiles.list(warc, ".warc.gz");
+    assertTrue(files.size() > 3, "files: " + files);
+    assertEquals(List.of(), WarcFiles.list(warc, ".open"));
+    assertEquals(List.of(), WarcFiles.list(warc, ".tail"));
+    List<String> written = new ArrayList<>();
+    for (Path file : files) {
+      for (WarcFiles.Read read : WarcFiles.read(file)) {
+        if (read.record().type().equals("response")) written.add(WarcRecorderTest.target(read));
+      }
+    }
+    assertEquals(urls, written);
+  }
+
+  @Test
   void withoutDirectIoTheFileIsWrittenThroughThePageCacheAsItGoes() throws Exception {
     List<byte[]> members = members(4, 10);
-    WarcFile file = WarcFile.create(dir, "e.warc.gz", Optional.empty(), false);
+    WarcFile file = WarcFile.create(dir, "e.warc.gz", Optional.empty(), false, 1L << 30);
     for (byte[] member : members) append(file, member);
     assertFalse(Files.exists(StagedDirectWrites.tailOf(file.openPath())));
     assertArrayEquals(concatenation(members), Files.readAllBytes(file.openPath()));
