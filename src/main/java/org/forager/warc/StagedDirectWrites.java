@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -31,8 +32,10 @@ import java.util.Optional;
  * starts at 16 and its size at 24) and the region. The state is one long, written whole after the
  * bytes it covers: the megabyte's number in the file (high 32 bits) and the bytes staged in it. Its
  * blocks are written with zeros before it is mapped, so that a full disk fails a write, not a
- * store into the mapping. Linux only (measured there; elsewhere {@link BufferedWrites}). Not
- * thread-safe.
+ * store into the mapping. The WARC file's space is reserved a region ahead ({@link
+ * SpaceReservation}) before bytes are staged for it, so that what the tail holds can always be
+ * written, and finishing a file never needs new space. Linux only (measured there; elsewhere
+ * {@link BufferedWrites}). Not thread-safe.
  */
 final class StagedDirectWrites implements FileWrites {
 
@@ -51,6 +54,8 @@ final class StagedDirectWrites implements FileWrites {
   private static final int MAX_BLOCK = 1 << 16;
 
   private final FileChannel file;
+  private final SpaceReservation reservation;
+  private final FileStore fileSystem;
   private final Path tailPath;
   private final MappedByteBuffer tail;
   private final ByteBuffer region;
@@ -58,11 +63,13 @@ final class StagedDirectWrites implements FileWrites {
   private final int regionBytes;
   private long base; // where the region's first byte goes in the file: a multiple of regionBytes
   private int length; // bytes staged in the region
-  private int published; // the length the tail's state holds
   private boolean damaged;
 
-  private StagedDirectWrites(FileChannel file, Path tailPath, MappedByteBuffer tail, int block, int regionBytes) {
+  private StagedDirectWrites(FileChannel file, SpaceReservation reservation, FileStore fileSystem, Path tailPath,
+      MappedByteBuffer tail, int block, int regionBytes) {
     this.file = file;
+    this.reservation = reservation;
+    this.fileSystem = fileSystem;
     this.tailPath = tailPath;
     this.tail = tail;
     this.block = block;
@@ -86,14 +93,20 @@ final class StagedDirectWrites implements FileWrites {
     if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) return Optional.empty();
     Path tailPath = tailOf(openFile);
     FileChannel direct = null;
+    SpaceReservation reservation = null;
     boolean tailCreated = false;
     try {
-      long size = Files.getFileStore(openFile).getBlockSize();
+      FileStore fileSystem = Files.getFileStore(openFile);
+      long size = fileSystem.getBlockSize();
       if (size < 512 || size > MAX_BLOCK || Long.bitCount(size) != 1) return Optional.empty();
       int block = (int) size;
       int regionBytes = (int) Math.min(REGION_BYTES, (Math.max(fileBytes, 1) + block - 1) & -block);
+      // Appends count on its free space (below): one that says it has none is not trusted with a tail.
+      if (fileSystem.getUsableSpace() < 2L * (block + regionBytes)) return Optional.empty();
       direct = FileChannel.open(openFile, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
       probe(direct, block);
+      reservation = SpaceReservation.of(openFile);
+      reservation.upTo(regionBytes);
       MappedByteBuffer tail;
       try (FileChannel t = FileChannel.open(tailPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
           StandardOpenOption.WRITE)) {
@@ -108,10 +121,11 @@ final class StagedDirectWrites implements FileWrites {
       tail.putLong(STATE, 0);
       VarHandle.releaseFence();
       tail.putLong(0, MAGIC);
-      return Optional.of(new StagedDirectWrites(direct, tailPath, tail, block, regionBytes));
+      return Optional.of(new StagedDirectWrites(direct, reservation, fileSystem, tailPath, tail, block, regionBytes));
     } catch (IOException | RuntimeException e) {
       // Direct writes are an optimization: where they fail to start, the file is written as before.
       try {
+        if (reservation != null) reservation.close();
         if (direct != null) direct.close();
         if (tailCreated) Files.deleteIfExists(tailPath);
       } catch (IOException ignored) {
@@ -130,7 +144,10 @@ final class StagedDirectWrites implements FileWrites {
 
   @Override
   public void append(ByteBuffer[] buffers, long total) throws IOException {
-    long before = base;
+    // Nothing staged yet: a file system without room fails the call and leaves the file as it was.
+    requireRoomFor(total);
+    long end = base + length + total;
+    reservation.upTo((end + regionBytes - 1) / regionBytes * regionBytes);
     try {
       for (ByteBuffer b : buffers) {
         while (b.hasRemaining()) {
@@ -143,15 +160,23 @@ final class StagedDirectWrites implements FileWrites {
       }
       publish();
     } catch (IOException | RuntimeException e) {
-      // The tail still names what was there before the call, unless a full region was written
-      // meanwhile: then the file holds part of this call's bytes, and no later append may follow.
-      if (base == before) {
-        length = published;
-      } else {
-        damaged = true;
-      }
+      // A region's write failed (its space was reserved: an I/O error). The tail names what was
+      // there before the call, or a part of this call's bytes that the repair cuts off: the file
+      // is left to the next run's repair, nothing in it lost.
+      damaged = true;
       throw e;
     }
+  }
+
+  /**
+   * Fails as a write through the page cache would, when the file system has less room left than
+   * {@code bytes}: the space reserved lets what is staged be written whatever happens, but a crawl
+   * on a full disk stops at the first record it could not have written, not a megabyte later (one
+   * {@code statvfs} call, about a microsecond).
+   */
+  private void requireRoomFor(long bytes) throws IOException {
+    long free = fileSystem.getUsableSpace();
+    if (free < bytes) throw new IOException("No space left on device (" + free + " bytes free, " + bytes + " to write)");
   }
 
   /** Writes the full region to the file, then names the next megabyte, empty, in the tail. */
@@ -171,7 +196,6 @@ final class StagedDirectWrites implements FileWrites {
   private void publish() {
     VarHandle.releaseFence(); // the staged bytes before the state that covers them
     tail.putLong(STATE, (base / regionBytes) << 32 | length);
-    published = length;
   }
 
   @Override
@@ -184,8 +208,10 @@ final class StagedDirectWrites implements FileWrites {
     try (file) {
       int padded = (length + block - 1) & -block; // past the end: cut off below
       if (padded > 0) writeStaged(padded);
-      file.truncate(base + length);
+      file.truncate(base + length); // the space reserved past it goes too
       file.force(true);
+    } finally {
+      reservation.close();
     }
     // Everything is in the file and on disk: the tail goes before the file's rename, so a kill
     // in between leaves a whole .open file without a tail (repaired as any other).
@@ -194,6 +220,7 @@ final class StagedDirectWrites implements FileWrites {
 
   @Override
   public void abandon() {
+    reservation.close();
     try {
       file.close();
     } catch (IOException e) {
