@@ -17,8 +17,8 @@ import java.util.Set;
 /**
  * Appends with direct I/O ({@code O_DIRECT}): a megabyte at a time, from memory to the disk past the
  * page cache. Through the page cache, copying a crawl's WARC in and writing it back out cost the
- * kernel about a tenth of the crawl's CPU, for pages nobody reads again soon (docs/benchmarks.md,
- * "Issue 15: the WARC past the page cache").
+ * kernel up to a tenth of the crawl's CPU (on a fresh machine; about 2 % with the page cache full),
+ * for pages nobody reads again soon (docs/benchmarks.md, "Issue 15: the WARC past the page cache").
  *
  * <p>A direct write covers whole blocks of the file system, so appended bytes are staged in a
  * <em>tail</em>: a small file beside the WARC file ({@code NAME.open.tail}) mapped into memory, its
