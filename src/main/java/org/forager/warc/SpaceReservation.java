@@ -21,6 +21,7 @@ final class SpaceReservation implements AutoCloseable {
   private final Path file;
   private final int descriptor;
   private long reserved;
+  private boolean closed;
 
   private SpaceReservation(Path file, int descriptor) {
     this.file = file;
@@ -53,8 +54,23 @@ final class SpaceReservation implements AutoCloseable {
     reserved = end;
   }
 
+  /**
+   * Sets the file's size to {@code size}, releasing the space reserved past it: always, where
+   * {@link java.nio.channels.FileChannel#truncate} does nothing unless the file is longer.
+   */
+  void cutAt(long size) throws IOException {
+    try {
+      LibC.ftruncate(descriptor, size);
+    } catch (LastErrorException e) {
+      throw new IOException("cannot set the size of " + file + ": error " + e.getErrorCode(), e);
+    }
+  }
+
+  /** Closes the descriptor; later calls do nothing (its number may be another file's by then). */
   @Override
   public void close() {
+    if (closed) return;
+    closed = true;
     try {
       LibC.close(descriptor);
     } catch (LastErrorException e) {
@@ -71,6 +87,8 @@ final class SpaceReservation implements AutoCloseable {
     static native int open(String path, int flags) throws LastErrorException;
 
     static native int fallocate(int fd, int mode, long offset, long length) throws LastErrorException;
+
+    static native int ftruncate(int fd, long length) throws LastErrorException;
 
     static native int close(int fd) throws LastErrorException;
   }

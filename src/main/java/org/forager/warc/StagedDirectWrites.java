@@ -2,6 +2,7 @@ package org.forager.warc;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -35,8 +36,9 @@ import java.util.Set;
  * blocks are written with zeros before it is mapped, so that a full disk fails a write, not a
  * store into the mapping. The WARC file's space is reserved a region ahead ({@link
  * SpaceReservation}) before bytes are staged for it, so that what the tail holds can always be
- * written, and finishing a file never needs new space. Linux only, on local file systems (ext4, xfs,
- * btrfs, f2fs, tmpfs; measured on ext4); elsewhere {@link BufferedWrites}. Not thread-safe.
+ * written, and finishing a file never needs new space. Linux only, on local file systems that
+ * overwrite in place (ext4, xfs, tmpfs; measured on ext4); elsewhere {@link BufferedWrites}. Not
+ * thread-safe.
  */
 final class StagedDirectWrites implements FileWrites {
 
@@ -56,9 +58,11 @@ final class StagedDirectWrites implements FileWrites {
 
   /**
    * The file systems written directly: local ones, whose {@code statvfs} (one an append) is a
-   * system call, not a round trip to a server as on NFS.
+   * system call, not a round trip to a server as on NFS, and which overwrite a block in place (on a
+   * copy-on-write one such as btrfs a store into the zero-filled tail may need new space, and fail
+   * as a signal, not an exception).
    */
-  private static final Set<String> LOCAL_FILE_SYSTEMS = Set.of("ext4", "xfs", "btrfs", "f2fs", "tmpfs");
+  private static final Set<String> LOCAL_FILE_SYSTEMS = Set.of("ext4", "xfs", "tmpfs");
 
   private final FileChannel file;
   private final SpaceReservation reservation;
@@ -108,7 +112,7 @@ final class StagedDirectWrites implements FileWrites {
       long size = fileSystem.getBlockSize();
       if (size < 512 || size > MAX_BLOCK || Long.bitCount(size) != 1) return Optional.empty();
       int block = (int) size;
-      int regionBytes = (int) Math.min(REGION_BYTES, (Math.max(fileBytes, 1) + block - 1) & -block);
+      int regionBytes = (int) ((Math.min(REGION_BYTES, Math.max(fileBytes, 1)) + block - 1) & -block);
       // Appends count on its free space (below): one that says it has none is not trusted with a tail.
       if (fileSystem.getUsableSpace() < 2L * (block + regionBytes)) return Optional.empty();
       direct = FileChannel.open(openFile, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
@@ -204,6 +208,7 @@ final class StagedDirectWrites implements FileWrites {
   private void publish() {
     VarHandle.releaseFence(); // the staged bytes before the state that covers them
     tail.putLong(STATE, (base / regionBytes) << 32 | length);
+    VarHandle.storeStoreFence(); // and the state before the bytes staged over a written region
   }
 
   @Override
@@ -216,7 +221,7 @@ final class StagedDirectWrites implements FileWrites {
     try (file) {
       int padded = (length + block - 1) & -block; // past the end: cut off below
       if (padded > 0) writeStaged(padded);
-      file.truncate(base + length); // the space reserved past it goes too
+      reservation.cutAt(base + length); // the space reserved past it goes too
       file.force(true);
     } finally {
       reservation.close();
@@ -261,10 +266,11 @@ final class StagedDirectWrites implements FileWrites {
         ByteBuffer staged = ByteBuffer.allocate(length);
         while (staged.hasRemaining() && t.read(staged, regionAt + staged.position()) > 0) {}
         staged.flip();
-        try (FileChannel f = FileChannel.open(openFile, StandardOpenOption.WRITE)) {
-          while (staged.hasRemaining()) f.write(staged, base + staged.position());
-          f.truncate(base + length);
-          f.force(true);
+        try (RandomAccessFile f = new RandomAccessFile(openFile.toFile(), "rw")) {
+          FileChannel channel = f.getChannel();
+          while (staged.hasRemaining()) channel.write(staged, base + staged.position());
+          f.setLength(base + length); // always sets it, releasing the space reserved past it
+          channel.force(true);
         }
       }
     }

@@ -3,13 +3,19 @@ package org.forager.warc;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -156,6 +162,68 @@ class StagedDirectWritesTest {
       }
     }
     assertEquals(urls, written);
+  }
+
+  /** The blocks a file system holds for {@code file} (reserved ones too), as {@code stat} counts them. */
+  private static long allocatedBytes(Path file) throws Exception {
+    Process stat = new ProcessBuilder("stat", "-c", "%b %B", file.toString()).redirectErrorStream(true).start();
+    String[] out = new String(stat.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip().split(" ");
+    assertEquals(0, stat.waitFor());
+    return Long.parseLong(out[0]) * Long.parseLong(out[1]);
+  }
+
+  @Test
+  void aFinishedFileEndingOnABlockKeepsNoSpaceReservedPastItsEnd() throws Exception {
+    WarcFile file = WarcFile.create(dir, "f.warc.gz", Optional.empty(), true, 1L << 30);
+    int block = (int) Files.getFileStore(dir).getBlockSize();
+    append(file, new byte[block]);
+
+    Path finished = file.finish();
+
+    assertEquals(block, Files.size(finished));
+    assertEquals(block, allocatedBytes(finished), "the megabyte reserved ahead released");
+  }
+
+  @Test
+  void aRepairedFileKeepsNoSpaceReservedPastItsEnd() throws Exception {
+    List<byte[]> members = members(5, 4).subList(0, 1);
+    WarcFile file = WarcFile.create(dir, "g.warc.gz", Optional.empty(), true, 1L << 30);
+    append(file, members.get(0));
+    file.abandon();
+
+    WarcRepair.repair(dir);
+
+    long block = Files.getFileStore(dir).getBlockSize();
+    Path repaired = dir.resolve("g.warc.gz");
+    assertEquals(members.get(0).length, Files.size(repaired));
+    assertEquals((members.get(0).length + block - 1) / block * block, allocatedBytes(repaired));
+  }
+
+  @Test
+  void abandoningAFileWhoseFinishFailedClosesNoOtherFilesDescriptor() throws Exception {
+    WarcFile file = WarcFile.create(dir, "h.warc.gz", Optional.empty(), true, 1L << 30);
+    append(file, members(6, 2).get(0));
+    Files.createFile(dir.resolve("h.warc.gz")); // the rename fails
+    assertThrows(FileAlreadyExistsException.class, file::finish);
+    List<FileChannel> others = new ArrayList<>();
+    try {
+      for (int i = 0; i < 8; i++) {
+        others.add(FileChannel.open(dir.resolve("other" + i), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+      }
+      file.abandon(); // what WarcRecorder does with a file it could not finish
+      for (FileChannel other : others) other.write(ByteBuffer.wrap(new byte[] {1}), 0);
+    } finally {
+      for (FileChannel other : others) other.close();
+    }
+  }
+
+  @Test
+  void aFileWithoutAPracticalSizeLimitTakesAppends() throws Exception {
+    WarcFile file = WarcFile.create(dir, "i.warc.gz", Optional.empty(), true, Long.MAX_VALUE);
+    assertTrue(Files.exists(StagedDirectWrites.tailOf(file.openPath())));
+    byte[] member = members(7, 2).get(0);
+    append(file, member);
+    assertArrayEquals(member, Files.readAllBytes(file.finish()));
   }
 
   @Test
