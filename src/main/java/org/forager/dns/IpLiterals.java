@@ -34,6 +34,7 @@ public final class IpLiterals {
     String literal = text.length() > 2 && text.startsWith("[") && text.endsWith("]")
         ? text.substring(1, text.length() - 1)
         : text;
+    if (!onlyLiteralCharacters(literal)) return Optional.empty();
     if (IPV4.matcher(literal).matches()) return Optional.of(parsed(literal));
     if (!IPV6_CHARACTERS.matcher(literal).matches()) return Optional.empty();
     InetAddress address;
@@ -54,8 +55,23 @@ public final class IpLiterals {
     String literal = text.length() > 2 && text.startsWith("[") && text.endsWith("]")
         ? text.substring(1, text.length() - 1)
         : text;
+    if (!onlyLiteralCharacters(literal)) return false;
     if (IPV4.matcher(literal).matches()) return true;
     return IPV6_CHARACTERS.matcher(literal).matches() && parse(text).isPresent();
+  }
+
+  /**
+   * Whether {@code text} has only hex digits, dots and colons, as both patterns need: most hosts
+   * are names and fail here at their first letter past {@code f}, without a regular expression (its
+   * two matchers were 0.2 % of a crawl's CPU, asked for every request).
+   */
+  private static boolean onlyLiteralCharacters(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean hex = c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
+      if (!hex && c != '.' && c != ':') return false;
+    }
+    return true;
   }
 
   private static InetAddress parsed(String dottedQuad) {
