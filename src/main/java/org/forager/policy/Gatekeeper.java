@@ -1,6 +1,7 @@
 package org.forager.policy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -34,6 +35,8 @@ public final class Gatekeeper implements RequestGate {
   private final List<QueryParameterRule> queryRules;
   /** The skipped extensions (a dot, then lower case) by their length in chars. */
   private final String[][] skipExtensionsByLength;
+  /** Per length, the ASCII chars (lower case) that follow the dot in some skipped extension of it. */
+  private final boolean[][] skipFirstCharsByLength;
   private final int maxUrlLength;
   private final int maxDepth;
   private final int maxRepeatedSegments;
@@ -66,6 +69,7 @@ public final class Gatekeeper implements RequestGate {
     this.skipExtensionsByLength = byLength(config.skipExtensions().stream()
         .map(e -> (e.startsWith(".") ? e : "." + e).toLowerCase(Locale.ROOT))
         .distinct().toList());
+    this.skipFirstCharsByLength = firstChars(skipExtensionsByLength);
     this.maxUrlLength = config.limits().maxUrlLength();
     this.maxDepth = config.limits().maxDepth();
     this.maxRepeatedSegments = config.limits().maxRepeatedPathSegments();
@@ -80,6 +84,21 @@ public final class Gatekeeper implements RequestGate {
       byLength[length] = extensions.stream().filter(e -> e.length() == n).toArray(String[]::new);
     }
     return byLength;
+  }
+
+  private static boolean[][] firstChars(String[][] byLength) {
+    boolean[][] first = new boolean[byLength.length][128];
+    for (int length = 2; length < byLength.length; length++) {
+      for (String extension : byLength[length]) {
+        char c = extension.charAt(1);
+        if (c < 128) {
+          first[length][c] = true;
+        } else {
+          Arrays.fill(first[length], true); // case folding beyond ASCII: no shortcut
+        }
+      }
+    }
+    return first;
   }
 
   /** Whether a discovered link (normalized) inside the scope proper may become a crawl candidate. */
@@ -219,6 +238,12 @@ public final class Gatekeeper implements RequestGate {
     // Compared in place, not as a lower-cased copy: this runs for every link a page offers.
     int length = end - dot;
     if (length >= skipExtensionsByLength.length) return false;
+    if (length >= 2) {
+      // Most links end in an extension no skipped one of its length starts like (".html"): no compare.
+      char c = url.charAt(dot + 1);
+      if (c >= 'A' && c <= 'Z') c += 'a' - 'A';
+      if (c < 128 && !skipFirstCharsByLength[length][c]) return false;
+    }
     for (String extension : skipExtensionsByLength[length]) {
       if (url.regionMatches(true, dot, extension, 0, length)) return true;
     }

@@ -110,6 +110,10 @@ class GatekeeperTest {
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pdf/b", 0), "the last segment's extension only");
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.pd", 0), "a shorter one too");
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.", 0));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.html", 0), "no skipped extension of five starts with h");
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.HTML", 0));
+    assertEquals("skip_extensions", reason(g.check("https://example.org/a.Webm", 0)), "the first char in any case");
+    assertEquals("skip_extensions", reason(g.check("https://example.org/a.7z", 0)), "a digit first");
     assertTrue(reason(g.check("https://example.org/a.pdf?download=1", 0)).startsWith("url_query_parameters"),
         "gates run in order: the query rule comes before the extension");
     assertFalse(g.isCandidate("https://example.org/a.pdf?download=1", 1), "extension seen before the query");
@@ -119,5 +123,16 @@ class GatekeeperTest {
     assertTrue(reason(g.check("https://example.org/", 4)).contains("max_depth"));
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/", 3));
     assertEquals(Outcome.BLOCKED_URL_BY_LOCAL_POLICY, ((Verdict.Rejected) g.check("https://example.org/", 4)).outcome());
+  }
+
+  /** An extension configured with a char outside ASCII still matches as {@code regionMatches} folds case. */
+  @Test
+  void extensionsOutsideAsciiMatchAsBefore() {
+    CrawlConfig config = CrawlConfig.defaults().toBuilder().skipExtensions(List.of(".\u0131x", "kml")).build();
+    Gatekeeper g = new Gatekeeper(config, Set.of(EXAMPLE));
+    // U+0131 (dotless i) upper-cases to I, as i does: the comparison ignoring case takes them as one.
+    assertEquals("skip_extensions", reason(g.check("https://example.org/a.ix", 0)));
+    assertEquals("skip_extensions", reason(g.check("https://example.org/a.KML", 0)));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/a.jx", 0));
   }
 }
