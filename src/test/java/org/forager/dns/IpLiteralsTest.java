@@ -41,7 +41,8 @@ class IpLiteralsTest {
   @ValueSource(strings = {
       "example.org", "localhost", "010.0.0.5", "10.0.0.05", "127.1", "2130706433", "0x7f.0.0.1",
       "10.0.0.256", "10.0.0", "fe80::1%eth0", "[::1", "::1]", ":", "", "1.2.3.4.5", ".:1", "g::1",
-      "::ffff:999.0.0.1", "cafe.be", "dead.beef.ad", "face:b00c", "a.b.c.d"})
+      "::ffff:999.0.0.1", "cafe.be", "dead.beef.ad", "face:b00c", "a.b.c.d",
+      "1.2.3.04", "1..2.3", "1.2.3.4.", ".1.2.3.4", "256.1.1.1", "1.2.3.1000", "1234.0.0.1", "1.2.3.-4"})
   void anythingElseIsNotALiteral(String text) {
     assertTrue(IpLiterals.parse(text).isEmpty(), text);
     assertFalse(IpLiterals.isLiteral(text), text);
@@ -49,8 +50,8 @@ class IpLiteralsTest {
 
   /** The quick answer a fetch asks for is the parse's. */
   @ParameterizedTest
-  @ValueSource(strings = {"10.0.0.5", "127.1.2.3", "2001:db8::5", "[2001:db8::5]", "::ffff:127.0.0.1", "[::1]", "2001:DB8::5",
-      "[FE80::A:b:c]"})
+  @ValueSource(strings = {"10.0.0.5", "127.1.2.3", "2001:db8::5", "[2001:db8::5]", "::ffff:127.0.0.1", "[::1]",
+      "2001:DB8::5", "[FE80::A:b:c]", "0.0.0.0", "255.255.255.255", "[10.0.0.5]"})
   void literalsAreLiterals(String text) {
     assertTrue(IpLiterals.parse(text).isPresent(), text);
     assertTrue(IpLiterals.isLiteral(text), text);
