@@ -29,12 +29,29 @@ public final class IpLiterals {
 
   /** The address {@code text} spells, or empty when it is not an IP literal (a host name, say). */
   public static Optional<InetAddress> parse(String text) {
-    String literal = text.length() > 2 && text.startsWith("[") && text.endsWith("]")
-        ? text.substring(1, text.length() - 1)
-        : text;
+    String literal = unbracketed(text);
     if (!onlyLiteralCharacters(literal)) return Optional.empty();
     byte[] quad = dottedQuad(literal);
-    if (quad != null) return Optional.of(address(quad));
+    return quad != null ? Optional.of(address(quad)) : ipv6(literal);
+  }
+
+  /**
+   * Whether {@code text} is an IP literal, as {@link #parse} finds it: without making the address
+   * when the text is IPv4 or no literal at all (a fetch asks for every request).
+   */
+  public static boolean isLiteral(String text) {
+    String literal = unbracketed(text);
+    if (!onlyLiteralCharacters(literal)) return false;
+    return dottedQuad(literal) != null || ipv6(literal).isPresent();
+  }
+
+  /** The text inside brackets, or the text as it is. */
+  private static String unbracketed(String text) {
+    return text.length() > 2 && text.startsWith("[") && text.endsWith("]") ? text.substring(1, text.length() - 1) : text;
+  }
+
+  /** The IPv6 address {@code literal} (without brackets) spells, or empty. */
+  private static Optional<InetAddress> ipv6(String literal) {
     if (!IPV6_CHARACTERS.matcher(literal).matches()) return Optional.empty();
     InetAddress address;
     try {
@@ -44,19 +61,6 @@ public final class IpLiterals {
       return Optional.empty();
     }
     return Optional.of(address instanceof Inet4Address v4 ? mapped(v4) : address);
-  }
-
-  /**
-   * Whether {@code text} is an IP literal, as {@link #parse} finds it: without making the address
-   * when the text is IPv4 or no literal at all (a fetch asks for every request).
-   */
-  public static boolean isLiteral(String text) {
-    String literal = text.length() > 2 && text.startsWith("[") && text.endsWith("]")
-        ? text.substring(1, text.length() - 1)
-        : text;
-    if (!onlyLiteralCharacters(literal)) return false;
-    if (dottedQuad(literal) != null) return true;
-    return IPV6_CHARACTERS.matcher(literal).matches() && parse(text).isPresent();
   }
 
   /**
