@@ -9,7 +9,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.fetch.FetchResult;
 
@@ -39,7 +41,10 @@ import org.forager.fetch.FetchResult;
  * {@link #close} waits for such a finish.
  *
  * <p>Thread-safe: many threads may call {@link #write} at once. Records are compressed in the
- * calling thread, then the records of one fetch are appended together, contiguous in the file.
+ * calling thread, then the records of one fetch are appended together, contiguous in the file, by
+ * whichever thread holds the lock: one that finds it held leaves its records to the holder and waits
+ * for them to be written, rather than queuing on the lock. An interrupt does not stop a write (it
+ * would close the file under every thread's records); the thread stays interrupted.
  *
  * <p>Errors: a failure to create, write, flush or rename a file (disk full, directory gone) is
  * thrown as an {@link UncheckedIOException} whose message names the file. A failed write leaves
@@ -69,6 +74,9 @@ public final class WarcRecorder implements AutoCloseable {
   // A lock rather than synchronized: a virtual thread blocked in file I/O under synchronized pins
   // its carrier thread on JDK 21.
   private final ReentrantLock lock = new ReentrantLock();
+  /** Fetches whose records wait to be appended by the thread holding the lock. */
+  private final ConcurrentLinkedQueue<Append> appends = new ConcurrentLinkedQueue<>();
+  private final Runnable appendWaiting = this::appendWaiting;
   /** Signalled when a full file has been finished outside the lock. */
   private final Condition finished = lock.newCondition();
   /** Full files taken off {@link #current} and not finished yet; guarded by the lock. */
@@ -169,30 +177,117 @@ public final class WarcRecorder implements AutoCloseable {
   public void write(FetchResult.Response response, BodyDigests digests) {
     List<CaptureRecords.Entry> entries = CaptureRecords.of(response, digests);
     List<WarcFile.Member> members = new ArrayList<>(entries.size());
-    Optional<WarcFile> full = Optional.empty();
+    Append mine;
     try {
       // Compression and index lines happen here, outside the lock, in the caller's thread.
       for (CaptureRecords.Entry e : entries) {
         members.add(new WarcFile.Member(compress(e.record()), e.cdxj().flatMap(this::cdxjStart)));
       }
-      lock.lock();
+      mine = new Append(members);
+    } catch (RuntimeException | Error e) {
+      members.forEach(m -> m.compressed().close());
+      throw e;
+    }
+    appends.add(mine); // from here the appends' writer owns the members (and gives their buffers back)
+    boolean interrupted = false;
+    while (!mine.done) {
+      if (lock.tryLock()) {
+        unlockAfter(appendWaiting);
+      } else {
+        // The thread holding the lock appends this fetch (or the next one to take it does: see
+        // unlockAfter) and unparks this one.
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted(); // kept for the caller, but no reason to stop waiting
+      }
+    }
+    if (interrupted) Thread.currentThread().interrupt();
+    mine.full.ifPresent(this::finishAndIndex); // counted in finishing: close() waits for it
+    if (mine.failure instanceof RuntimeException e) throw e;
+    if (mine.failure instanceof Error e) throw e;
+  }
+
+  /**
+   * The records of one fetch waiting to be appended, and what came of it. Written by the thread that
+   * appends it before {@link #done}, read by the fetch's own thread after.
+   */
+  private static final class Append {
+    final List<WarcFile.Member> members;
+    final Thread owner = Thread.currentThread();
+    Throwable failure;
+    /** The file this fetch filled: its own thread finishes it, outside the lock. */
+    Optional<WarcFile> full = Optional.empty();
+    volatile boolean done;
+
+    Append(List<WarcFile.Member> members) {
+      this.members = members;
+    }
+  }
+
+  /**
+   * Appends every fetch waiting, in the order they came, each contiguous in the file; under the lock.
+   * Whoever holds the lock writes for all: a fetch that finds it held waits for its own append
+   * without queuing on the lock, whose queue (hundreds of pages, each with its body and records in
+   * memory, woken one at a time behind a thousand runnable threads) filled the heap (issue 15,
+   * docs/benchmarks.md, session 33).
+   */
+  private void appendWaiting() {
+    uninterrupted(this::appendEachWaiting);
+  }
+
+  /**
+   * Runs file I/O with the thread's interrupt held back until it is done: an interrupt closes a file
+   * channel (every fetch's records in that file lost, not only this thread's).
+   */
+  private static void uninterrupted(Runnable io) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      io.run();
+    } finally {
+      if (interrupted) Thread.currentThread().interrupt();
+    }
+  }
+
+  private void appendEachWaiting() {
+    Append next;
+    while ((next = appends.poll()) != null) {
       try {
         if (closed) throw new IllegalStateException("WARC recorder is closed");
         WarcFile file = current.isPresent() ? current.get() : startFile();
-        append(file, members);
+        append(file, next.members);
         if (file.size() >= maxFileBytes) {
           current = Optional.empty();
           finishing++;
-          full = Optional.of(file);
+          next.full = Optional.of(file);
         }
+      } catch (RuntimeException | Error e) {
+        next.failure = e; // thrown in the fetch's own thread
+      } finally {
+        try {
+          next.members.forEach(m -> m.compressed().close()); // the codec's buffers back, written or not
+        } finally {
+          next.done = true;
+          if (next.owner != Thread.currentThread()) LockSupport.unpark(next.owner);
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs {@code underLock} (the lock held), unlocks, then appends the fetches that came while the
+   * lock was held, for as long as they keep coming and the lock is free: a fetch that found the lock
+   * held relies on its holder to append it, so every release looks once more.
+   */
+  private void unlockAfter(Runnable underLock) {
+    try {
+      underLock.run();
+    } finally {
+      lock.unlock();
+    }
+    while (!appends.isEmpty() && lock.tryLock()) {
+      try {
+        appendWaiting();
       } finally {
         lock.unlock();
-      }
-    } finally {
-      try {
-        members.forEach(m -> m.compressed().close()); // the codec's buffers back, written or not
-      } finally {
-        full.ifPresent(this::finishAndIndex); // counted in finishing: close() waits for it
       }
     }
   }
@@ -205,16 +300,16 @@ public final class WarcRecorder implements AutoCloseable {
    */
   private void finishAndIndex(WarcFile file) {
     try {
-      finish(file);
-      index(file);
+      uninterrupted(() -> {
+        finish(file);
+        index(file);
+      });
     } finally {
       lock.lock();
-      try {
+      unlockAfter(() -> {
         finishing--;
         finished.signalAll();
-      } finally {
-        lock.unlock();
-      }
+      });
     }
   }
 
@@ -227,21 +322,21 @@ public final class WarcRecorder implements AutoCloseable {
   @Override
   public void close() {
     lock.lock();
-    try {
+    unlockAfter(() -> {
       if (closed) return;
       closed = true;
       Optional<WarcFile> file = current;
       current = Optional.empty();
       try {
-        file.ifPresent(WarcRecorder::finish);
-        file.ifPresent(this::index);
+        uninterrupted(() -> {
+          file.ifPresent(WarcRecorder::finish);
+          file.ifPresent(this::index);
+        });
       } finally {
         // A full file another thread is finishing is finished (or failed) before this returns.
         while (finishing > 0) finished.awaitUninterruptibly();
       }
-    } finally {
-      lock.unlock();
-    }
+    });
   }
 
   private WarcFile startFile() {

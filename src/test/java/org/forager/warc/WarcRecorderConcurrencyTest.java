@@ -31,17 +31,48 @@ class WarcRecorderConcurrencyTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void concurrentWritesStayWholeAndPairsStayContiguous() throws Exception {
+    writeConcurrently(Executors.newFixedThreadPool(THREADS), THREADS, PER_THREAD, false);
+    assertWholeAndContiguous(THREADS * PER_THREAD);
+  }
+
+  /**
+   * As a crawl writes: hundreds of virtual threads at once, so that most find the lock held and wait
+   * for the thread holding it to append their records (WarcRecorder's combined appends).
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void hundredsOfVirtualThreadsWritingAtOnceLoseNothing() throws Exception {
+    writeConcurrently(Executors.newVirtualThreadPerTaskExecutor(), 400, 5, false);
+    assertWholeAndContiguous(400 * 5);
+  }
+
+  /** An interrupted thread's write is still written, and the thread still interrupted after it. */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void interruptedWritersStillWriteAndStayInterrupted() throws Exception {
+    writeConcurrently(Executors.newVirtualThreadPerTaskExecutor(), 100, 5, true);
+    assertWholeAndContiguous(100 * 5);
+  }
+
+  /**
+   * {@code threads} tasks on {@code pool}, released together, each writing {@code perThread} pages;
+   * with {@code interrupted}, each task interrupts itself first and must find itself still
+   * interrupted after every write.
+   */
+  private void writeConcurrently(ExecutorService pool, int threads, int perThread, boolean interrupted)
+      throws Exception {
     CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     try (WarcRecorder recorder = WarcRecorder.open(dir, 32 * 1024, "Forager/test")) {
       List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
+      for (int t = 0; t < threads; t++) {
         int thread = t;
         done.add(pool.submit(() -> {
           start.await();
-          for (int i = 0; i < PER_THREAD; i++) {
+          if (interrupted) Thread.currentThread().interrupt();
+          for (int i = 0; i < perThread; i++) {
             String url = "http://example.org/t" + thread + "/p" + i;
             recorder.write(Responses.plain(url, (url + " ").repeat(20 + i)));
+            if (interrupted) assertTrue(Thread.currentThread().isInterrupted(), "still interrupted after a write");
           }
           return null;
         }));
@@ -51,7 +82,10 @@ class WarcRecorderConcurrencyTest {
     } finally {
       pool.shutdown();
     }
+  }
 
+  /** Every file whole, warcinfo first, each fetch's pair contiguous, {@code pages} fetches once each. */
+  private void assertWholeAndContiguous(int pages) throws Exception {
     List<Path> files = WarcFiles.list(dir, ".warc.gz");
     assertTrue(files.size() > 1, "rotation happened while threads wrote: " + files);
     assertEquals(List.of(), WarcFiles.list(dir, ".open"));
@@ -73,7 +107,7 @@ class WarcRecorderConcurrencyTest {
         assertTrue(seen.add(response.target()), "written once: " + response.target());
       }
     }
-    assertEquals(THREADS * PER_THREAD, seen.size());
+    assertEquals(pages, seen.size());
   }
 
   /**
