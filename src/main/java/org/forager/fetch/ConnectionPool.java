@@ -22,7 +22,15 @@ import java.util.function.Consumer;
  */
 final class ConnectionPool implements AutoCloseable {
 
-  static final long CHECK_AFTER_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /**
+   * Idle this long, a connection is checked before reuse: 5 s, the shortest idle timeout common
+   * servers keep (Apache httpd's and Node's default), below which nearly every connection is still
+   * open. The check is a read that waits 1 ms and ends in an exception when the connection is fine;
+   * a connection the server closed anyway fails its request unanswered, which is sent once more on a
+   * new connection (HttpFetcher). At 1 s, every page of a crawl at the default 1 s delay paid for the
+   * check: 4 % of its CPU (issue 15, docs/benchmarks.md, session 33).
+   */
+  static final long CHECK_AFTER_IDLE_NANOS = TimeUnit.SECONDS.toNanos(5);
   static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
   static final long MAX_AGE_NANOS = TimeUnit.MINUTES.toNanos(5);
 

@@ -106,7 +106,7 @@ class ConnectionPoolTest {
   }
 
   @Test
-  void aConnectionTheServerClosedWhileIdleIsNotTakenAfterASecondIdle() throws IOException {
+  void aConnectionTheServerClosedWhileIdleIsNotTakenOnceIdleLongEnoughToBeChecked() throws IOException {
     try (ConnectionPool pool = new ConnectionPool(8)) {
       Connection a = open(pool, route("a.test"));
       pool.release(a, true);
@@ -115,6 +115,23 @@ class ConnectionPoolTest {
       assertNull(pool.take(route("a.test"), s -> {}));
       assertTrue(a.isClosed());
       assertEquals(0, pool.open());
+    }
+  }
+
+  /**
+   * Idle less than the check's threshold, a connection is reused unchecked, even one the server has
+   * closed: checking costs every page a timed read, while a closed one costs its request a resend on a
+   * new connection (StaleConnectionCrawlTest crawls through that).
+   */
+  @Test
+  void aConnectionIdleBrieflyIsTakenWithoutTheCheck() throws IOException {
+    try (ConnectionPool pool = new ConnectionPool(8)) {
+      Connection a = open(pool, route("a.test"));
+      pool.release(a, true);
+      accepted.get(0).close(); // the server's end
+      a.idleSinceNanos -= ConnectionPool.CHECK_AFTER_IDLE_NANOS / 2;
+      assertSame(a, pool.take(route("a.test"), s -> {}));
+      assertFalse(a.isClosed());
     }
   }
 
