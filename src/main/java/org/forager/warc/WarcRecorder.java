@@ -43,8 +43,9 @@ import org.forager.fetch.FetchResult;
  * <p>Thread-safe: many threads may call {@link #write} at once. Records are compressed in the
  * calling thread, then the records of one fetch are appended together, contiguous in the file, by
  * whichever thread holds the lock: one that finds it held leaves its records to the holder and waits
- * for them to be written, rather than queuing on the lock. An interrupt does not stop a write (it
- * would close the file under every thread's records); the thread stays interrupted.
+ * for them to be written, rather than queuing on the lock. An interrupt already pending when a thread
+ * writes is held back until its file I/O is done (it would close the file's channel under every
+ * thread's records) and restored after; one that arrives during the I/O still closes it.
  *
  * <p>Errors: a failure to create, write, flush or rename a file (disk full, directory gone) is
  * thrown as an {@link UncheckedIOException} whose message names the file. A failed write leaves
@@ -76,7 +77,8 @@ public final class WarcRecorder implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   /** Fetches whose records wait to be appended by the thread holding the lock. */
   private final ConcurrentLinkedQueue<Append> appends = new ConcurrentLinkedQueue<>();
-  private final Runnable appendWaiting = this::appendWaiting;
+  /** How many more fetches a thread appends once its own is written, before it hands over. */
+  private static final int APPENDS_AFTER_OWN = 64;
   /** Signalled when a full file has been finished outside the lock. */
   private final Condition finished = lock.newCondition();
   /** Full files taken off {@link #current} and not finished yet; guarded by the lock. */
@@ -192,10 +194,13 @@ public final class WarcRecorder implements AutoCloseable {
     boolean interrupted = false;
     while (!mine.done) {
       if (lock.tryLock()) {
-        unlockAfter(appendWaiting);
+        try {
+          uninterrupted(() -> appendWaiting(mine));
+        } finally {
+          unlock();
+        }
       } else {
-        // The thread holding the lock appends this fetch (or the next one to take it does: see
-        // unlockAfter) and unparks this one.
+        // The thread holding the lock appends this fetch, or wakes this one to do it (see unlock).
         LockSupport.park(this);
         interrupted |= Thread.interrupted(); // kept for the caller, but no reason to stop waiting
       }
@@ -224,19 +229,8 @@ public final class WarcRecorder implements AutoCloseable {
   }
 
   /**
-   * Appends every fetch waiting, in the order they came, each contiguous in the file; under the lock.
-   * Whoever holds the lock writes for all: a fetch that finds it held waits for its own append
-   * without queuing on the lock, whose queue (hundreds of pages, each with its body and records in
-   * memory, woken one at a time behind a thousand runnable threads) filled the heap (issue 15,
-   * docs/benchmarks.md, session 33).
-   */
-  private void appendWaiting() {
-    uninterrupted(this::appendEachWaiting);
-  }
-
-  /**
-   * Runs file I/O with the thread's interrupt held back until it is done: an interrupt closes a file
-   * channel (every fetch's records in that file lost, not only this thread's).
+   * Runs file I/O with the thread's pending interrupt held back until it is done: an interrupt closes
+   * a file channel (every fetch's records in that file lost, not only this thread's).
    */
   private static void uninterrupted(Runnable io) {
     boolean interrupted = Thread.interrupted();
@@ -247,9 +241,19 @@ public final class WarcRecorder implements AutoCloseable {
     }
   }
 
-  private void appendEachWaiting() {
+  /**
+   * Appends the fetches waiting, in the order they came, each contiguous in the file; under the lock.
+   * Whoever holds the lock writes for all: a fetch that finds it held waits for its own append
+   * without queuing on the lock, whose queue (hundreds of pages, each with its body and records in
+   * memory, woken one at a time behind a thousand runnable threads) filled the heap (issue 15,
+   * docs/benchmarks.md, session 33). Stops at most {@link #APPENDS_AFTER_OWN} fetches after
+   * {@code own} (every one waiting when null): a thread is not kept writing for others while its own
+   * page waits to go on.
+   */
+  private void appendWaiting(Append own) {
+    int afterOwn = 0;
     Append next;
-    while ((next = appends.poll()) != null) {
+    while ((own == null || !own.done || afterOwn++ < APPENDS_AFTER_OWN) && (next = appends.poll()) != null) {
       try {
         if (closed) throw new IllegalStateException("WARC recorder is closed");
         WarcFile file = current.isPresent() ? current.get() : startFile();
@@ -260,7 +264,9 @@ public final class WarcRecorder implements AutoCloseable {
           next.full = Optional.of(file);
         }
       } catch (RuntimeException | Error e) {
-        next.failure = e; // thrown in the fetch's own thread
+        // Thrown in the fetch's own thread; an Error here (out of memory) is the fetch's too, though
+        // its stack is this thread's.
+        next.failure = e;
       } finally {
         try {
           next.members.forEach(m -> m.compressed().close()); // the codec's buffers back, written or not
@@ -273,23 +279,13 @@ public final class WarcRecorder implements AutoCloseable {
   }
 
   /**
-   * Runs {@code underLock} (the lock held), unlocks, then appends the fetches that came while the
-   * lock was held, for as long as they keep coming and the lock is free: a fetch that found the lock
-   * held relies on its holder to append it, so every release looks once more.
+   * Releases the lock and, when fetches are waiting, wakes the first one's thread to append them: a
+   * fetch that found the lock held relies on this, so every release makes it, on every path.
    */
-  private void unlockAfter(Runnable underLock) {
-    try {
-      underLock.run();
-    } finally {
-      lock.unlock();
-    }
-    while (!appends.isEmpty() && lock.tryLock()) {
-      try {
-        appendWaiting();
-      } finally {
-        lock.unlock();
-      }
-    }
+  private void unlock() {
+    lock.unlock();
+    Append first = appends.peek();
+    if (first != null) LockSupport.unpark(first.owner);
   }
 
   /**
@@ -306,10 +302,12 @@ public final class WarcRecorder implements AutoCloseable {
       });
     } finally {
       lock.lock();
-      unlockAfter(() -> {
+      try {
         finishing--;
         finished.signalAll();
-      });
+      } finally {
+        unlock();
+      }
     }
   }
 
@@ -322,8 +320,9 @@ public final class WarcRecorder implements AutoCloseable {
   @Override
   public void close() {
     lock.lock();
-    unlockAfter(() -> {
+    try {
       if (closed) return;
+      uninterrupted(() -> appendWaiting(null)); // fetches that came before close() are written
       closed = true;
       Optional<WarcFile> file = current;
       current = Optional.empty();
@@ -336,7 +335,9 @@ public final class WarcRecorder implements AutoCloseable {
         // A full file another thread is finishing is finished (or failed) before this returns.
         while (finishing > 0) finished.awaitUninterruptibly();
       }
-    });
+    } finally {
+      unlock();
+    }
   }
 
   private WarcFile startFile() {
