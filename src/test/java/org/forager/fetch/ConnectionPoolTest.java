@@ -108,10 +108,7 @@ class ConnectionPoolTest {
   @Test
   void aConnectionTheServerClosedWhileIdleIsNotTakenOnceIdleLongEnoughToBeChecked() throws IOException {
     try (ConnectionPool pool = new ConnectionPool(8)) {
-      Connection a = open(pool, route("a.test"));
-      pool.release(a, true);
-      accepted.get(0).close(); // the server's end
-      a.idleSinceNanos -= ConnectionPool.CHECK_AFTER_IDLE_NANOS + 1; // idle long enough to be checked
+      Connection a = idleAfterTheServerClosedIt(pool, ConnectionPool.CHECK_AFTER_IDLE_NANOS + 1); // long enough to be checked
       assertNull(pool.take(route("a.test"), s -> {}));
       assertTrue(a.isClosed());
       assertEquals(0, pool.open());
@@ -126,13 +123,19 @@ class ConnectionPoolTest {
   @Test
   void aConnectionIdleBrieflyIsTakenWithoutTheCheck() throws IOException {
     try (ConnectionPool pool = new ConnectionPool(8)) {
-      Connection a = open(pool, route("a.test"));
-      pool.release(a, true);
-      accepted.get(0).close(); // the server's end
-      a.idleSinceNanos -= ConnectionPool.CHECK_AFTER_IDLE_NANOS / 2;
+      Connection a = idleAfterTheServerClosedIt(pool, ConnectionPool.CHECK_AFTER_IDLE_NANOS / 2);
       assertSame(a, pool.take(route("a.test"), s -> {}));
       assertFalse(a.isClosed());
     }
+  }
+
+  /** A connection to a.test released to the pool, closed at the server's end, idle {@code idleNanos}. */
+  private Connection idleAfterTheServerClosedIt(ConnectionPool pool, long idleNanos) throws IOException {
+    Connection a = open(pool, route("a.test"));
+    pool.release(a, true);
+    accepted.get(0).close(); // the server's end
+    a.idleSinceNanos -= idleNanos;
+    return a;
   }
 
   @Test
