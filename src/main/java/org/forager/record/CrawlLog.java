@@ -2,6 +2,7 @@ package org.forager.record;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -11,8 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.forager.config.CrawlConfig;
 
 /**
@@ -31,36 +37,82 @@ import org.forager.config.CrawlConfig;
  * torn line) stays last, to be cut by the next {@link #open}, even if space comes back meanwhile.
  * {@link #close} after such a failure releases the file without trying to write again. A rotation
  * whose rename fails fails the same way.
+ *
+ * <p>Threads: a line is made in the caller's thread, then queued; whoever holds the file's lock writes
+ * every line queued, in the order they came, and one hand-over of the buffer serves every thread that
+ * waits for one. A thread that finds the lock held does not queue on it: it waits for its own
+ * hand-over, and every release of the lock wakes the first thread waiting (issue 15: under a monitor,
+ * a crawl had 143 threads at once waiting to log, some for seconds, each holding its page).
  */
 public final class CrawlLog implements AutoCloseable {
+
+  private static final JsonFactory JSON = new JsonFactory();
+  /** The most lines a thread writes for others once its own hand-over is done. */
+  private static final int LINES_AFTER_OWN = 256;
 
   private final Path path;
   /** Empty: the file grows without rotation. */
   private final Optional<LogRotation> rotation;
+  /** Held to write to the file; see the class comment. */
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Lines and hand-overs not written yet, in the order they came. */
+  private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
+  /** Line makers not in use; as many as threads ever made lines at once. */
+  private final ConcurrentLinkedQueue<LineMaker> makers = new ConcurrentLinkedQueue<>();
   private Sink sink;
   /** The first failed write, after which nothing more is written. */
-  private IOException failed;
+  private volatile IOException failed;
+  private boolean closed;
 
   /** The open live file and the writers over it. */
   private static final class Sink {
     final Counting file;
     final OutputStream out;
-    final JsonGenerator json;
 
     Sink(Path path) throws IOException {
       OutputStream raw = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       file = new Counting(raw, Files.size(path));
       out = new BufferedOutputStream(file, 1 << 16);
-      json = new JsonFactory().createGenerator(out);
-      json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
-      // One object per line: no separator between root values (Jackson's default is a space).
-      json.setRootValueSeparator(null);
-      json.configure(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM, false);
     }
 
     void close() throws IOException {
-      json.close();
       out.close();
+    }
+  }
+
+  /** A JSON generator over a buffer of its own: one line at a time, outside the file's lock. */
+  private static final class LineMaker {
+    final ByteArrayBuilder bytes = new ByteArrayBuilder(512);
+    final JsonGenerator json;
+
+    LineMaker() throws IOException {
+      json = JSON.createGenerator(bytes);
+      // One object per line: no separator between root values (Jackson's default is a space).
+      json.setRootValueSeparator(null);
+    }
+  }
+
+  /**
+   * A line to write (with nobody waiting for it), or a hand-over a thread waits for. Written by the
+   * thread that writes it before {@link #done}, read by the waiting thread after.
+   */
+  private static final class Pending {
+    final byte[] line;
+    final Thread waiter;
+    IOException failure;
+    volatile boolean done;
+
+    private Pending(byte[] line, Thread waiter) {
+      this.line = line;
+      this.waiter = waiter;
+    }
+
+    static Pending line(byte[] line) {
+      return new Pending(line, null);
+    }
+
+    static Pending handOver() {
+      return new Pending(null, Thread.currentThread());
     }
   }
 
@@ -151,9 +203,9 @@ public final class CrawlLog implements AutoCloseable {
    *
    * @throws UncheckedIOException naming the file when this or an earlier write failed
    */
-  public synchronized void write(CrawlAction a) {
-    line(a);
-    handOverBuffered();
+  public void write(CrawlAction a) {
+    queue(line(a));
+    handOver();
   }
 
   /**
@@ -164,8 +216,15 @@ public final class CrawlLog implements AutoCloseable {
    *
    * @throws UncheckedIOException naming the file when this or an earlier write failed
    */
-  public synchronized void append(CrawlAction a) {
-    line(a);
+  public void append(CrawlAction a) {
+    queue(line(a));
+    if (lock.tryLock()) { // into the buffer now, if nobody is writing: the queue stays short
+      try {
+        uninterrupted(() -> writeQueued(null));
+      } finally {
+        unlock();
+      }
+    }
   }
 
   /**
@@ -173,24 +232,108 @@ public final class CrawlLog implements AutoCloseable {
    *
    * @throws UncheckedIOException naming the file when this or an earlier write failed
    */
-  public synchronized void handOver() {
-    if (failed != null) throw failure(failed);
-    handOverBuffered();
+  public void handOver() {
+    IOException before = failed;
+    if (before != null) throw failure(before);
+    Pending mine = Pending.handOver();
+    pending.add(mine);
+    boolean interrupted = false;
+    while (!mine.done) {
+      if (lock.tryLock()) {
+        try {
+          uninterrupted(() -> writeQueued(mine));
+        } finally {
+          unlock();
+        }
+      } else {
+        // The thread holding the lock hands this one over, or wakes this one to do it (see unlock).
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted(); // kept for the caller, but no reason to stop waiting
+      }
+    }
+    if (interrupted) Thread.currentThread().interrupt();
+    if (mine.failure != null) throw failure(mine.failure);
   }
 
-  /** Hands the buffered lines to the operating system, and rotates when the file is full; caller holds the lock. */
-  private void handOverBuffered() {
-    try {
-      sink.out.flush();
-      if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
-    } catch (IOException e) {
-      failed = e;
-      throw failure(e);
+  /** Queues a line made outside the lock, unless a write failed already. */
+  private void queue(byte[] line) {
+    IOException before = failed;
+    if (before != null) throw failure(before);
+    pending.add(Pending.line(line));
+  }
+
+  /**
+   * Writes the queued lines into the buffer in the order they came and, when a hand-over was among
+   * them, hands the buffer to the operating system once for all of them (then rotates when the file
+   * is full); under the lock. Stops at most {@link #LINES_AFTER_OWN} entries after {@code own} (at
+   * the queue's end when null): a thread is not kept writing for others while its page waits to go on.
+   */
+  private void writeQueued(Pending own) {
+    List<Pending> handedOver = new ArrayList<>();
+    boolean ownDone = false;
+    int afterOwn = 0;
+    Pending next;
+    while ((own == null || !ownDone || afterOwn++ < LINES_AFTER_OWN) && (next = pending.poll()) != null) {
+      if (next.line == null) {
+        handedOver.add(next);
+        ownDone |= next == own;
+        continue;
+      }
+      if (failed != null || closed) continue; // nothing more is written after a failure
+      try {
+        sink.out.write(next.line);
+      } catch (IOException e) {
+        failed = e;
+      }
+    }
+    if (handedOver.isEmpty()) return;
+    IOException failure = failed;
+    if (failure == null && closed) failure = new IOException("the log is closed");
+    if (failure == null) {
+      try {
+        sink.out.flush();
+        if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
+      } catch (IOException e) {
+        failed = e;
+        failure = e;
+      }
+    }
+    for (Pending p : handedOver) {
+      p.failure = failure;
+      p.done = true;
+      if (p.waiter != Thread.currentThread()) LockSupport.unpark(p.waiter);
     }
   }
 
-  private void line(CrawlAction a) {
-    line(json -> {
+  /**
+   * Releases the lock and wakes the first thread waiting for a hand-over, if any, to write what is
+   * queued: a thread that found the lock held relies on this, so every release makes it.
+   */
+  private void unlock() {
+    lock.unlock();
+    for (Pending p : pending) {
+      if (p.waiter != null) {
+        LockSupport.unpark(p.waiter);
+        return;
+      }
+    }
+  }
+
+  /**
+   * Runs file I/O with the thread's pending interrupt held back until it is done: an interrupt closes
+   * the file's channel, and every thread's lines would fail with it.
+   */
+  private static void uninterrupted(Runnable io) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      io.run();
+    } finally {
+      if (interrupted) Thread.currentThread().interrupt();
+    }
+  }
+
+  private byte[] line(CrawlAction a) {
+    return line(json -> {
       json.writeStringField("ts", a.ts().toString());
       json.writeStringField("kind", a.kind().name().toLowerCase(Locale.ROOT));
       json.writeStringField("url", a.url());
@@ -214,8 +357,8 @@ public final class CrawlLog implements AutoCloseable {
    *
    * @throws UncheckedIOException naming the file when this or an earlier write failed
    */
-  public synchronized void write(ControlRecord c) {
-    line(json -> {
+  public void write(ControlRecord c) {
+    queue(line(json -> {
       json.writeStringField("ts", c.ts().toString());
       json.writeStringField("kind", "control");
       json.writeStringField("action", c.action());
@@ -223,8 +366,8 @@ public final class CrawlLog implements AutoCloseable {
       optional(json, "target", c.target());
       if (c.delayMillis().isPresent()) json.writeNumberField("delay_ms", c.delayMillis().getAsLong());
       optional(json, "result", c.result());
-    });
-    handOverBuffered();
+    }));
+    handOver();
   }
 
   /**
@@ -232,14 +375,14 @@ public final class CrawlLog implements AutoCloseable {
    *
    * @throws UncheckedIOException naming the file when this or an earlier write failed
    */
-  public synchronized void write(EventRecord e) {
-    line(json -> {
+  public void write(EventRecord e) {
+    queue(line(json -> {
       json.writeStringField("ts", e.ts().toString());
       json.writeStringField("kind", "event");
       json.writeStringField("event", e.event());
       json.writeStringField("detail", e.detail());
-    });
-    handOverBuffered();
+    }));
+    handOver();
   }
 
   /** The fields of one line. */
@@ -247,19 +390,23 @@ public final class CrawlLog implements AutoCloseable {
     void write(JsonGenerator json) throws IOException;
   }
 
-  /** Writes one line of {@code fields} into the buffer; caller holds the lock. */
-  private void line(Fields fields) {
-    if (failed != null) throw failure(failed);
-    JsonGenerator json = sink.json;
+  /** One line of {@code fields}, its newline included; made in the caller's thread, without the lock. */
+  private byte[] line(Fields fields) {
+    LineMaker maker = makers.poll();
     try {
+      if (maker == null) maker = new LineMaker();
+      JsonGenerator json = maker.json;
       json.writeStartObject();
       fields.write(json);
       json.writeEndObject();
       json.flush();
-      sink.out.write('\n');
-    } catch (IOException io) {
-      failed = io;
-      throw failure(io);
+      maker.bytes.write('\n');
+      byte[] line = maker.bytes.toByteArray();
+      maker.bytes.reset();
+      makers.add(maker);
+      return line;
+    } catch (IOException io) { // into memory: a field the generator refused, not the file
+      throw new UncheckedIOException("cannot make a crawl log line: " + io.getMessage(), io);
     }
   }
 
@@ -279,10 +426,16 @@ public final class CrawlLog implements AutoCloseable {
     else json.writeNullField(name);
   }
 
-  /** Closes the live file, then waits for the compression of a part finished last. */
+  /** Writes what is queued and closes the live file, then waits for the compression of a part finished last. */
   @Override
-  public synchronized void close() {
+  public void close() {
+    lock.lock();
     try {
+      if (closed) return;
+      Pending last = Pending.handOver();
+      pending.add(last);
+      uninterrupted(() -> writeQueued(null)); // every line queued before close, handed over
+      closed = true;
       if (failed != null) {
         // The buffers hold what could not be written; writing it now could land after a torn line.
         sink.file.close();
@@ -292,7 +445,11 @@ public final class CrawlLog implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot close crawl log " + path + ": " + e.getMessage(), e);
     } finally {
-      rotation.ifPresent(LogRotation::close);
+      try {
+        rotation.ifPresent(LogRotation::close);
+      } finally {
+        unlock();
+      }
     }
   }
 }
