@@ -28,6 +28,29 @@ class DeadlineTimerTest {
   }
 
   @Test
+  void alarmsSetFromManyThreadsAtOnceAllFireAndCancelledOnesAreRemoved() throws Exception {
+    try (DeadlineTimer timer = new DeadlineTimer();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      CountDownLatch fired = new CountDownLatch(1_000);
+      java.util.concurrent.atomic.AtomicInteger firedCancelled = new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.atomic.AtomicInteger notRemoved = new java.util.concurrent.atomic.AtomicInteger();
+      for (int t = 0; t < 100; t++) {
+        threads.execute(() -> {
+          for (int i = 0; i < 10; i++) {
+            timer.schedule(TimeUnit.MILLISECONDS.toNanos(i), fired::countDown);
+            // Cancelled an hour before its time: removed from its timer at once, as a finished fetch's.
+            if (!timer.schedule(TimeUnit.HOURS.toNanos(1), firedCancelled::incrementAndGet).cancel(false)) {
+              notRemoved.incrementAndGet();
+            }
+          }
+        });
+      }
+      assertTrue(fired.await(5, TimeUnit.SECONDS), "an alarm did not fire");
+      org.junit.jupiter.api.Assertions.assertEquals(0, notRemoved.get() + firedCancelled.get());
+    }
+  }
+
+  @Test
   void deadlineStillFiresWhenNoThreadCanBeStartedForIt() throws InterruptedException {
     try (DeadlineTimer timer = new DeadlineTimer(runnable -> {
       throw new OutOfMemoryError("unable to create native thread (thrown by a test)");
