@@ -12,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -42,13 +40,17 @@ import org.forager.config.CrawlConfig;
  * every line queued, in the order they came, and one hand-over of the buffer serves every thread that
  * waits for one. A thread that finds the lock held does not queue on it: it waits for its own
  * hand-over, and every release of the lock wakes the first thread waiting (issue 15: under a monitor,
- * a crawl had 143 threads at once waiting to log, some for seconds, each holding its page).
+ * a crawl had 143 threads at once waiting to log, some for seconds, each holding its page). A drain
+ * cut short by an unchecked throwable (out of memory, a rotation that threw) still completes every
+ * hand-over it took, with a failure that every later write shares.
  */
 public final class CrawlLog implements AutoCloseable {
 
   private static final JsonFactory JSON = new JsonFactory();
   /** The most lines a thread writes for others once its own hand-over is done. */
   private static final int LINES_AFTER_OWN = 256;
+  /** The failure of a drain cut short when not even its exception could be made. */
+  private static final IOException CUT_SHORT = new IOException("a write was cut short by an unexpected error");
 
   private final Path path;
   /** Empty: the file grows without rotation. */
@@ -100,6 +102,8 @@ public final class CrawlLog implements AutoCloseable {
     final byte[] line;
     final Thread waiter;
     IOException failure;
+    /** The next hand-over the same drain took: a chain that needs no allocation to grow. */
+    Pending nextHandedOver;
     volatile boolean done;
 
     private Pending(byte[] line, Thread waiter) {
@@ -220,10 +224,12 @@ public final class CrawlLog implements AutoCloseable {
     queue(line(a));
     if (lock.tryLock()) { // into the buffer now, if nobody is writing: the queue stays short
       try {
-        uninterrupted(() -> writeQueued(null));
+        writeQueued(null);
       } finally {
         unlock();
       }
+      IOException after = failed; // this line's write, or one before or after it in the same drain
+      if (after != null) throw failure(after);
     }
   }
 
@@ -241,7 +247,7 @@ public final class CrawlLog implements AutoCloseable {
     while (!mine.done) {
       if (lock.tryLock()) {
         try {
-          uninterrupted(() -> writeQueued(mine));
+          writeQueued(mine);
         } finally {
           unlock();
         }
@@ -269,39 +275,59 @@ public final class CrawlLog implements AutoCloseable {
    * the queue's end when null): a thread is not kept writing for others while its page waits to go on.
    */
   private void writeQueued(Pending own) {
-    List<Pending> handedOver = new ArrayList<>();
-    boolean ownDone = false;
-    int afterOwn = 0;
-    Pending next;
-    while ((own == null || !ownDone || afterOwn++ < LINES_AFTER_OWN) && (next = pending.poll()) != null) {
-      if (next.line == null) {
-        handedOver.add(next);
-        ownDone |= next == own;
-        continue;
+    Pending first = null;
+    Pending last = null;
+    IOException failure = null;
+    try {
+      boolean ownDone = false;
+      int afterOwn = 0;
+      Pending next;
+      while ((own == null || !ownDone || afterOwn++ < LINES_AFTER_OWN) && (next = pending.poll()) != null) {
+        if (next.line == null) {
+          if (first == null) first = next;
+          else last.nextHandedOver = next;
+          last = next;
+          ownDone |= next == own;
+          continue;
+        }
+        if (failed != null || closed) continue; // nothing more is written after a failure
+        try {
+          sink.out.write(next.line);
+        } catch (IOException e) {
+          failed = e;
+        }
       }
-      if (failed != null || closed) continue; // nothing more is written after a failure
+      if (first == null) return;
+      failure = failed;
+      if (failure == null && closed) failure = new IOException("the log is closed");
+      if (failure == null) {
+        try {
+          sink.out.flush();
+          if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
+        } catch (IOException e) {
+          failed = e;
+          failure = e;
+        }
+      }
+    } catch (RuntimeException | Error e) {
+      // Cut short (out of memory, a rotation that threw): lines polled may be lost, the buffer and the
+      // file are in an unknown state. A failure like a failed write: every later one fails too.
+      IOException cut = CUT_SHORT; // allocating may fail again
       try {
-        sink.out.write(next.line);
-      } catch (IOException e) {
-        failed = e;
+        cut = new IOException("cut short by " + e, e);
+      } catch (Throwable ignored) {
+        // CUT_SHORT it is
       }
-    }
-    if (handedOver.isEmpty()) return;
-    IOException failure = failed;
-    if (failure == null && closed) failure = new IOException("the log is closed");
-    if (failure == null) {
-      try {
-        sink.out.flush();
-        if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
-      } catch (IOException e) {
-        failed = e;
-        failure = e;
+      if (failed == null) failed = cut;
+      failure = failed;
+      throw e;
+    } finally {
+      // Every hand-over taken is done, whatever happened: its thread is parked until then.
+      for (Pending p = first; p != null; p = p.nextHandedOver) {
+        p.failure = failure;
+        p.done = true;
+        if (p.waiter != Thread.currentThread()) LockSupport.unpark(p.waiter);
       }
-    }
-    for (Pending p : handedOver) {
-      p.failure = failure;
-      p.done = true;
-      if (p.waiter != Thread.currentThread()) LockSupport.unpark(p.waiter);
     }
   }
 
@@ -316,19 +342,6 @@ public final class CrawlLog implements AutoCloseable {
         LockSupport.unpark(p.waiter);
         return;
       }
-    }
-  }
-
-  /**
-   * Runs file I/O with the thread's pending interrupt held back until it is done: an interrupt closes
-   * the file's channel, and every thread's lines would fail with it.
-   */
-  private static void uninterrupted(Runnable io) {
-    boolean interrupted = Thread.interrupted();
-    try {
-      io.run();
-    } finally {
-      if (interrupted) Thread.currentThread().interrupt();
     }
   }
 
@@ -434,7 +447,7 @@ public final class CrawlLog implements AutoCloseable {
       if (closed) return;
       Pending last = Pending.handOver();
       pending.add(last);
-      uninterrupted(() -> writeQueued(null)); // every line queued before close, handed over
+      writeQueued(null); // every line queued before close, handed over
       closed = true;
       if (failed != null) {
         // The buffers hold what could not be written; writing it now could land after a torn line.
