@@ -1,5 +1,6 @@
 package org.forager.record;
 
+import static org.forager.record.CrawlLogTest.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,17 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.forager.fetch.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,11 +31,6 @@ class CrawlLogConcurrencyTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path tmp;
-
-  private static CrawlAction action(String url) {
-    return new CrawlAction(Instant.parse("2026-12-01T00:00:00Z"), CrawlAction.Kind.PAGE, url, Outcome.FETCHED, 200,
-        Optional.of("text/html"), 10, 5, Optional.empty(), Optional.of("sha1:X"), 1, 0, Optional.empty());
-  }
 
   @Test
   void manyThreadsLeaveEveryLineWholeOnceAndEachThreadsLinesInItsOrder() throws Exception {

@@ -1,9 +1,9 @@
 package org.forager.record;
 
+import static org.forager.record.CrawlLogTest.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,12 +15,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.forager.config.CrawlConfig;
-import org.forager.fetch.Outcome;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,11 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 class CrawlLogDrainFailureTest {
 
   @TempDir Path tmp;
-
-  private static CrawlAction action(String url) {
-    return new CrawlAction(Instant.parse("2026-12-01T00:00:00Z"), CrawlAction.Kind.PAGE, url, Outcome.FETCHED, 200,
-        Optional.of("text/html"), 10, 5, Optional.empty(), Optional.of("sha1:X"), 1, 0, Optional.empty());
-  }
 
   private static Thread daemon(Runnable r) {
     Thread t = new Thread(r);
@@ -108,23 +101,5 @@ class CrawlLogDrainFailureTest {
         // the file is past saving
       }
     }
-  }
-
-  /**
-   * append's Javadoc: "@throws UncheckedIOException naming the file when this or an earlier write
-   * failed". Its own line's write fails (the buffer overflows into a full disk) and append returns
-   * normally (it did in the first version of the queued writes).
-   */
-  @Test
-  void anAppendWhoseOwnWriteFailsThrows() throws Exception {
-    Path full = Path.of("/dev/full");
-    Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
-    Path file = Files.createDirectories(tmp.resolve("logs")).resolve("crawl.jsonl");
-    Files.createSymbolicLink(file, full);
-    CrawlLog log = CrawlLog.open(file);
-    UncheckedIOException e = assertThrows(UncheckedIOException.class,
-        () -> log.append(action("http://a.example/" + "x".repeat(1 << 17)))); // bigger than the buffer
-    assertEquals("cannot write crawl log " + file + ": No space left on device", e.getMessage());
-    log.close();
   }
 }

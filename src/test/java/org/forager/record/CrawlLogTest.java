@@ -20,9 +20,19 @@ class CrawlLogTest {
 
   @TempDir Path tmp;
 
-  private static CrawlAction action(String url) {
+  /** A fetched page's action, the same for every test of the log. */
+  static CrawlAction action(String url) {
     return new CrawlAction(Instant.parse("2026-11-21T00:00:00Z"), CrawlAction.Kind.PAGE, url, Outcome.FETCHED, 200,
         Optional.of("text/html"), 10, 5, Optional.empty(), Optional.of("sha1:X"), 1, 1000, Optional.empty());
+  }
+
+  /** The log's live file as a link to {@code /dev/full} (Linux: every write fails with ENOSPC, from the kernel). */
+  private Path fileOnAFullDisk() throws Exception {
+    Path full = Path.of("/dev/full");
+    Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
+    Path file = Files.createDirectories(tmp.resolve("logs")).resolve("crawl.jsonl");
+    Files.createSymbolicLink(file, full);
+    return file;
   }
 
   @Test
@@ -43,10 +53,7 @@ class CrawlLogTest {
 
   @Test
   void aFullDiskFailsEveryWriteNamingTheFileAndCloseWritesNoMore() throws Exception {
-    Path full = Path.of("/dev/full"); // Linux: every write fails with ENOSPC, from the kernel
-    Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
-    Path file = Files.createDirectories(tmp.resolve("logs")).resolve("crawl.jsonl");
-    Files.createSymbolicLink(file, full);
+    Path file = fileOnAFullDisk();
     CrawlLog log = CrawlLog.open(file);
     String expected = "cannot write crawl log " + file + ": No space left on device";
     assertEquals(expected, assertThrows(UncheckedIOException.class, () -> log.write(action("http://a.example/1")))
@@ -78,16 +85,28 @@ class CrawlLogTest {
 
   @Test
   void aHandOverToAFullDiskFailsNamingTheFile() throws Exception {
-    Path full = Path.of("/dev/full");
-    Assumptions.assumeTrue(Files.isWritable(full), "needs /dev/full");
-    Path file = Files.createDirectories(tmp.resolve("logs")).resolve("crawl.jsonl");
-    Files.createSymbolicLink(file, full);
+    Path file = fileOnAFullDisk();
     CrawlLog log = CrawlLog.open(file);
     log.append(action("http://a.example/1"));
     String expected = "cannot write crawl log " + file + ": No space left on device";
     assertEquals(expected, assertThrows(UncheckedIOException.class, log::handOver).getMessage());
     assertEquals(expected, assertThrows(UncheckedIOException.class, () -> log.append(action("http://a.example/2")))
         .getMessage(), "nothing more is taken");
+    log.close();
+  }
+
+  /**
+   * append's Javadoc: "@throws UncheckedIOException naming the file when this or an earlier write
+   * failed". Its own line's write fails (the buffer overflows into a full disk) and append returns
+   * normally (it did in the first version of the queued writes).
+   */
+  @Test
+  void anAppendWhoseOwnWriteFailsThrows() throws Exception {
+    Path file = fileOnAFullDisk();
+    CrawlLog log = CrawlLog.open(file);
+    UncheckedIOException e = assertThrows(UncheckedIOException.class,
+        () -> log.append(action("http://a.example/" + "x".repeat(1 << 17)))); // bigger than the buffer
+    assertEquals("cannot write crawl log " + file + ": No space left on device", e.getMessage());
     log.close();
   }
 }
