@@ -64,6 +64,9 @@ import org.forager.fetch.FetchResult.FailureKind;
  *       the address each socket connects to, before any byte is sent. Never through a proxy.
  *   <li>https certificates are verified (trusted chain, valid, naming the host) unless
  *       {@code verifyTls} is false.
+ *   <li>With {@link #fetch(FetchRequest, Runnable)}, the caller's wait runs once the request is on the
+ *       wire, before a byte of the response is read, within the deadline (a request sent again on a
+ *       new connection does not wait again).
  *   <li>Nothing the network or a server does makes it throw: that becomes a {@link Failure}.
  * </ul>
  *
@@ -216,6 +219,14 @@ public final class HttpFetcher implements Fetcher {
 
   @Override
   public FetchResult fetch(FetchRequest request) {
+    return fetch(request, NO_WAIT);
+  }
+
+  private static final Runnable NO_WAIT = () -> {};
+
+  @Override
+  public FetchResult fetch(FetchRequest request, Runnable beforeResponse) {
+    Objects.requireNonNull(beforeResponse, "beforeResponse");
     Instant startedAt = Instant.now();
     long start = System.nanoTime();
     long deadline = start + timeoutNanos;
@@ -224,7 +235,7 @@ public final class HttpFetcher implements Fetcher {
       if (target.isEmpty()) {
         return failure(request, startedAt, start, FailureKind.PROTOCOL, "not an http(s) URL");
       }
-      return exchange(request, target.get(), startedAt, start, deadline);
+      return exchange(request, target.get(), beforeResponse, startedAt, start, deadline);
     } catch (RuntimeException e) {
       // A bug here must not end a crawl thread; it is reported like a failure.
       return failure(request, startedAt, start, FailureKind.NETWORK,
@@ -232,8 +243,8 @@ public final class HttpFetcher implements Fetcher {
     }
   }
 
-  private FetchResult exchange(FetchRequest request, URI target, Instant startedAt, long start,
-      long deadline) {
+  private FetchResult exchange(FetchRequest request, URI target, Runnable beforeResponse, Instant startedAt,
+      long start, long deadline) {
     Route route = route(request, target);
     byte[] head = requestHead(request, target, route);
     Abort abort = new Abort();
@@ -242,7 +253,7 @@ public final class HttpFetcher implements Fetcher {
     try {
       Sent sent;
       try {
-        sent = send(route, head, abort, deadline);
+        sent = send(route, head, new Once(beforeResponse), abort, deadline);
       } catch (IOException e) {
         return failure(request, startedAt, start, FailureClassifier.classify(e, abort.expired),
             FailureClassifier.describe(e));
@@ -325,6 +336,22 @@ public final class HttpFetcher implements Fetcher {
     }
   }
 
+  /** The caller's {@code beforeResponse}, run at the first request sent of a fetch only. */
+  private static final class Once {
+    private Runnable action;
+
+    Once(Runnable action) {
+      this.action = action;
+    }
+
+    void run() {
+      Runnable a = action;
+      if (a == null) return;
+      action = null;
+      a.run();
+    }
+  }
+
   /** A response whose head has arrived, on its connection. */
   private record Sent(Connection connection, ResponseHeadLimits.ResponseHead head) {}
 
@@ -337,12 +364,12 @@ public final class HttpFetcher implements Fetcher {
    * closed by then, so this is still one request in flight. A failure on a new connection is not
    * retried here: that is the crawl loop's decision, after its delay.
    */
-  private Sent send(Route route, byte[] head, Abort abort, long deadline) throws IOException {
+  private Sent send(Route route, byte[] head, Once beforeResponse, Abort abort, long deadline) throws IOException {
     Connection connection = pool.take(route, abort::watch);
     if (connection != null) {
       long receivedBefore = connection.received;
       try {
-        Sent sent = roundTrip(connection, head, deadline);
+        Sent sent = roundTrip(connection, head, beforeResponse, deadline);
         if (sent.head().status() != 408 || abort.expired) return sent;
         pool.discard(connection);
       } catch (IOException e) {
@@ -357,16 +384,17 @@ public final class HttpFetcher implements Fetcher {
     connection = connector.connect(route, deadline, abort::watch);
     pool.opened(connection);
     try {
-      return roundTrip(connection, head, deadline);
+      return roundTrip(connection, head, beforeResponse, deadline);
     } catch (IOException | RuntimeException e) {
       pool.discard(connection);
       throw e;
     }
   }
 
-  private Sent roundTrip(Connection connection, byte[] head, long deadline) throws IOException {
+  private Sent roundTrip(Connection connection, byte[] head, Once beforeResponse, long deadline) throws IOException {
     connection.send(head);
     connection.requests++;
+    beforeResponse.run(); // the first time only: a request sent again (see send) waits no more
     return new Sent(connection, ResponseHeadLimits.read(connection, deadline));
   }
 
