@@ -6,11 +6,14 @@ import java.util.TreeSet;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import org.forager.fetch.ResponseGate;
 
 /**
  * How many pages are read and processed at once: a few per core, the origin least advanced in the
  * run going first (docs/crawl-loop.md, "The page gate"). A turn waits here with its request on the
- * wire and its response unread (in the kernel), so a waiting turn holds no body.
+ * wire and its response unread (in the kernel), so a waiting turn holds no body; and a read that
+ * waits for the network gives its permit back meanwhile ({@link ResponseGate}), so a slow server
+ * holds none.
  *
  * <p>Why: without it every response that arrives queues its thread on the cores, and an origin's next
  * request goes out only when the queue before it is processed. On a slow web every origin then waits
@@ -81,10 +84,11 @@ final class PageGate {
   }
 
   /**
-   * One page's way through the gate, confined to its turn: {@link #enter} when its response is to be
-   * read (at most once), {@link #close} when the page is done (gives the permit back if entered).
+   * One page's way through the gate, confined to its turn: entered when its response is to be read,
+   * left while the read waits for the network, closed when the page is done (the permit given back
+   * if held).
    */
-  final class Pass implements AutoCloseable {
+  final class Pass implements ResponseGate, AutoCloseable {
     private final long progress;
     private boolean entered;
 
@@ -93,17 +97,24 @@ final class PageGate {
     }
 
     /** Waits for a permit, unless this pass holds one already. */
-    void enter() {
+    @Override
+    public void enter() {
       if (entered) return;
       acquire(progress);
       entered = true;
     }
 
+    /** Gives the permit back, if held; the pass may enter again. */
     @Override
-    public void close() {
+    public void leave() {
       if (!entered) return;
       entered = false;
       release();
+    }
+
+    @Override
+    public void close() {
+      leave();
     }
   }
 

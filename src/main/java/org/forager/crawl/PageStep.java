@@ -147,7 +147,7 @@ final class PageStep {
     FetchRequest request = new FetchRequest(candidate.url(), candidate.etag(), candidate.lastModified())
         .connectingTo(session.requestAddress());
     try (PageGate.Pass pass = ctx.run().pageGate().pass(progress)) {
-      FetchResult result = ctx.network().fetcher().fetch(request, pass::enter);
+      FetchResult result = ctx.network().fetcher().fetch(request, pass);
       process(pending, held, result);
     }
   }

@@ -178,6 +178,25 @@ class PageGateTest {
   }
 
   @Test
+  void aPassThatLeavesGivesItsPermitToTheNextAndEntersAgainInLine() throws InterruptedException {
+    PageGate gate = gate(1);
+    PageGate.Pass slow = gate.pass(0);
+    slow.enter();
+    Thread waiter = queue(gate, 5);
+
+    slow.leave(); // its read waits for the network: the waiting page goes
+    waiter.join();
+    slow.enter(); // the permit is free again
+    slow.close();
+
+    assertEquals(List.of(5L), admitted);
+    PageGate.Pass next = gate.pass(0);
+    next.enter();
+    next.close();
+    assertEquals(0, gate.waiting());
+  }
+
+  @Test
   void permitsMustBePositive() {
     assertThrows(IllegalArgumentException.class, () -> new PageGate(0));
   }
