@@ -137,8 +137,14 @@ final class PageGate {
         return;
       }
       waiter = new Waiter(progress, arrivals++, nanoTime.getAsLong(), Thread.currentThread());
-      byProgress.add(waiter);
-      byArrival.add(waiter);
+      try {
+        byProgress.add(waiter);
+        byArrival.add(waiter);
+      } catch (Throwable t) { // out of memory: a waiter in one queue only would be given a permit nobody takes
+        byProgress.remove(waiter);
+        byArrival.removeLastOccurrence(waiter);
+        throw t;
+      }
     } finally {
       lock.unlock();
     }

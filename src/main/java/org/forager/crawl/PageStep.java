@@ -146,14 +146,20 @@ final class PageStep {
     DueCandidate candidate = pending.candidate();
     FetchRequest request = new FetchRequest(candidate.url(), candidate.etag(), candidate.lastModified())
         .connectingTo(session.requestAddress());
+    Runnable afterGate;
     try (PageGate.Pass pass = ctx.run().pageGate().pass(progress)) {
       FetchResult result = ctx.network().fetcher().fetch(request, pass);
-      process(pending, held, result);
+      afterGate = process(pending, held, result);
     }
+    afterGate.run();
   }
 
-  /** What came of the page's request: {@link #crawl}'s processing and writes. */
-  private void process(PendingUrl pending, List<DueCandidate> held, FetchResult result) {
+  /**
+   * What came of the page's request: {@link #crawl}'s processing and writes. Returns what is left to
+   * do once the gate's permit is given back: telling the embedder's page listener, whose time is not
+   * the crawl's to bound.
+   */
+  private Runnable process(PendingUrl pending, List<DueCandidate> held, FetchResult result) {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
     String url = candidate.url();
@@ -254,9 +260,15 @@ final class PageStep {
     }
     offeredCandidates = !toStore.isEmpty();
     session.crawled.add(url);
-    if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, admitted);
     session.wakeOtherOrigins(admitted);
+    if (!(result instanceof FetchResult.Response response) || ctx.outputs().pageListener() == PageListener.NONE) {
+      return NOTHING;
+    }
+    Outcome told = outcome;
+    return () -> tellListener(response, candidate, told, admitted);
   }
+
+  private static final Runnable NOTHING = () -> {};
 
   /**
    * Offers a page's links as candidates one level deeper; returns how many are out of scope. (Its own

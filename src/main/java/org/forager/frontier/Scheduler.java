@@ -81,7 +81,8 @@ public final class Scheduler {
   private int capacity;
 
   /**
-   * @param stopWhen checked before each dispatch: when true, no further turn starts
+   * @param stopWhen checked before each dispatch and before a turn goes on with its task's next one
+   *     ({@link #runTurn}): when true, no further turn starts
    * @param onFailure told of a turn that threw (an {@link Error} is rethrown after); that task is
    *     dropped for the run
    */
@@ -373,11 +374,23 @@ public final class Scheduler {
    */
   private boolean goesOnAtOnce(long at) {
     long now = System.nanoTime();
-    if (at - now > 0 || paused || stopRequested || stopWhen.getAsBoolean()) return false;
+    if (at - now > 0 || paused || stopRequested || stops()) return false;
     if (inFlight < concurrency) return true;
     while (!ready.isEmpty() && !inForce(ready.peek())) ready.poll();
     while (!notReady.isEmpty() && !inForce(notReady.peek())) notReady.poll();
     return ready.isEmpty() && (notReady.isEmpty() || notReady.peek().readyAt - now > 0);
+  }
+
+  /**
+   * The stop condition, asked on a turn's thread: one that throws is the dispatcher's to report (it
+   * asks again), and the turn goes back in line rather than leaving its slot taken for ever.
+   */
+  private boolean stops() {
+    try {
+      return stopWhen.getAsBoolean();
+    } catch (RuntimeException e) {
+      return true;
+    }
   }
 
   /** Fills the room the working set has from the source; under the lock. */
