@@ -99,22 +99,18 @@ final class Connection {
   }
 
   /**
-   * One read of the socket through the gate: with bytes ready, in the gate; a read that would wait for
-   * the network (no byte ready at either layer) waits outside it, and enters once its bytes came. So a
-   * server slow to answer or to send holds no place there, and a place is taken only for bytes to
-   * read. A read that fails does not enter.
+   * One read of the socket; a read that would wait for the network (no byte ready at either layer)
+   * leaves the gate for the time it waits: a server that is slow to answer holds no place there.
    */
   private int readSocket(byte[] into, int offset, int length) throws IOException {
     ResponseGate g = gate;
-    if (g == ResponseGate.NONE) return in.read(into, offset, length);
-    if (hasUnreadBytes()) {
-      g.enter();
-      return in.read(into, offset, length);
-    }
+    if (g == ResponseGate.NONE || hasUnreadBytes()) return in.read(into, offset, length);
     g.leave();
-    int n = in.read(into, offset, length);
-    g.enter();
-    return n;
+    try {
+      return in.read(into, offset, length);
+    } finally {
+      g.enter();
+    }
   }
 
   /** The next byte, or -1 at the end of the stream. */

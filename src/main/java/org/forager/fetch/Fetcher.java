@@ -10,14 +10,13 @@ public interface Fetcher extends AutoCloseable {
 
   /**
    * Like {@link #fetch(FetchRequest)}, its response read through {@code gate} (see {@link
-   * ResponseGate}): the time spent waiting to enter it is left out of the fetch's duration, and
-   * counts against its deadline. This default, for fetchers that cannot tell when bytes are there,
-   * enters the gate after the fetch.
+   * ResponseGate}). The time spent waiting for the gate counts as the fetch's (its duration and its
+   * deadline), as any wait for a core does. This default, for fetchers that cannot tell when the
+   * request is on the wire, enters the gate before the fetch and never leaves it.
    */
   default FetchResult fetch(FetchRequest request, ResponseGate gate) {
-    FetchResult result = fetch(request);
     gate.enter();
-    return result;
+    return fetch(request);
   }
 
   @Override

@@ -65,8 +65,8 @@ import org.forager.fetch.FetchResult.FailureKind;
  *   <li>https certificates are verified (trusted chain, valid, naming the host) unless
  *       {@code verifyTls} is false.
  *   <li>With {@link #fetch(FetchRequest, ResponseGate)}, the response is read through the caller's
- *       gate: entered before reading bytes that are there, left while a read waits for the network;
- *       the waits to enter count against the deadline and are left out of the duration.
+ *       gate: entered once the request is on the wire, left while a read waits for the network, all
+ *       within the deadline.
  *   <li>Nothing the network or a server does makes it throw: that becomes a {@link Failure}.
  * </ul>
  *
@@ -226,60 +226,23 @@ public final class HttpFetcher implements Fetcher {
   public FetchResult fetch(FetchRequest request, ResponseGate gate) {
     Objects.requireNonNull(gate, "gate");
     Instant startedAt = Instant.now();
-    Clock clock = new Clock(System.nanoTime(), gate);
-    long deadline = clock.start + timeoutNanos;
+    long start = System.nanoTime();
+    long deadline = start + timeoutNanos;
     try {
       Optional<URI> target = RequestTarget.of(request.url());
       if (target.isEmpty()) {
-        return failure(request, startedAt, clock, FailureKind.PROTOCOL, "not an http(s) URL");
+        return failure(request, startedAt, start, FailureKind.PROTOCOL, "not an http(s) URL");
       }
-      return exchange(request, target.get(), clock, startedAt, deadline);
+      return exchange(request, target.get(), gate, startedAt, start, deadline);
     } catch (RuntimeException e) {
       // A bug here must not end a crawl thread; it is reported like a failure.
-      return failure(request, startedAt, clock, FailureKind.NETWORK,
+      return failure(request, startedAt, start, FailureKind.NETWORK,
           "unexpected " + FailureClassifier.describe(e));
     }
   }
 
-  /**
-   * A fetch's own time: from its start, less the time spent waiting to enter the caller's gate (the
-   * crawl's wait for a core is not the server's time). Confined to the fetch's thread.
-   */
-  private static final class Clock implements ResponseGate {
-    final long start;
-    private final ResponseGate gate;
-    private long waitedNanos;
-
-    Clock(long start, ResponseGate gate) {
-      this.start = start;
-      this.gate = gate;
-    }
-
-    @Override
-    public void enter() {
-      if (gate == ResponseGate.NONE) return;
-      long before = System.nanoTime();
-      gate.enter();
-      waitedNanos += System.nanoTime() - before;
-    }
-
-    @Override
-    public void leave() {
-      gate.leave();
-    }
-
-    /** The gate to read through: none when the caller gave none. */
-    ResponseGate gate() {
-      return gate == ResponseGate.NONE ? ResponseGate.NONE : this;
-    }
-
-    long elapsedMillis() {
-      return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start - waitedNanos);
-    }
-  }
-
-  private FetchResult exchange(FetchRequest request, URI target, Clock clock, Instant startedAt, long deadline) {
-    long start = clock.start;
+  private FetchResult exchange(FetchRequest request, URI target, ResponseGate gate, Instant startedAt,
+      long start, long deadline) {
     Route route = route(request, target);
     byte[] head = requestHead(request, target, route);
     Abort abort = new Abort();
@@ -288,12 +251,12 @@ public final class HttpFetcher implements Fetcher {
     try {
       Sent sent;
       try {
-        sent = send(route, head, clock.gate(), abort, deadline);
+        sent = send(route, head, gate, abort, deadline);
       } catch (IOException e) {
-        return failure(request, startedAt, clock, FailureClassifier.classify(e, abort.expired),
+        return failure(request, startedAt, start, FailureClassifier.classify(e, abort.expired),
             FailureClassifier.describe(e));
       }
-      return readResponse(request, head, sent, abort, startedAt, clock, deadline);
+      return readResponse(request, head, sent, abort, startedAt, start, deadline);
     } finally {
       alarm.cancel(false);
       swept.close();
@@ -413,12 +376,13 @@ public final class HttpFetcher implements Fetcher {
   private Sent roundTrip(Connection connection, byte[] head, ResponseGate gate, long deadline) throws IOException {
     connection.send(head);
     connection.requests++;
+    gate.enter(); // held already when the request is sent again on a new connection (see send)
     connection.readThrough(gate);
     return new Sent(connection, ResponseHeadLimits.read(connection, deadline));
   }
 
   private FetchResult readResponse(FetchRequest request, byte[] requestHead, Sent sent, Abort abort,
-      Instant startedAt, Clock clock, long deadline) {
+      Instant startedAt, long start, long deadline) {
     Connection connection = sent.connection();
     ResponseHeadLimits.ResponseHead head = sent.head();
     boolean reusable = false;
@@ -434,12 +398,12 @@ public final class HttpFetcher implements Fetcher {
             && !(wire != null && wire.isUntilClose()) && connection.position == connection.limit;
       } catch (HttpProtocolException e) {
         // A body whose framing cannot be read (RFC 9112 section 6.3): what came is no body.
-        return failure(request, startedAt, clock, FailureKind.PROTOCOL, FailureClassifier.describe(e));
+        return failure(request, startedAt, start, FailureKind.PROTOCOL, FailureClassifier.describe(e));
       }
       return new FetchResult.Response(
           request.url(),
           startedAt,
-          clock.elapsedMillis(),
+          elapsedMillis(start),
           requestHead,
           Optional.ofNullable(connection.remoteAddress()).map(InetAddress::getHostAddress),
           head.version(),
@@ -537,9 +501,13 @@ public final class HttpFetcher implements Fetcher {
     return !value.isBlank() && value.chars().noneMatch(c -> (c < 0x20 && c != '\t') || c == 0x7f);
   }
 
-  private static Failure failure(FetchRequest request, Instant startedAt, Clock clock, FailureKind kind,
+  private static Failure failure(FetchRequest request, Instant startedAt, long start, FailureKind kind,
       String message) {
-    return new Failure(request.url(), startedAt, clock.elapsedMillis(), kind, message);
+    return new Failure(request.url(), startedAt, elapsedMillis(start), kind, message);
+  }
+
+  private static long elapsedMillis(long start) {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
   }
 
   /** How many fetches the sweeper holds: those in flight. */

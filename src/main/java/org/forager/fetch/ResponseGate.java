@@ -2,12 +2,11 @@ package org.forager.fetch;
 
 /**
  * Where a fetch's response waits its turn to be read: the crawl's page gate. The fetcher
- * {@link #enter enters} before it reads bytes of the response that are there, and reads that wait for
- * the network wait outside ({@link #leave left} first, entered again once bytes came): a server slow
- * to answer or to send holds no place in the gate, only a response ready to be read does. A fetch
- * that read a response returns inside the gate (its caller leaves it); one that sent nothing never
- * entered; one that failed may return outside. The time spent waiting to enter is not the server's:
- * it is left out of the fetch's duration. Called on the fetch's thread only.
+ * {@link #enter enters} once the request is on the wire, before the first byte of the response is
+ * read, and {@link #leave leaves} while a read of the response waits for the network, entering again
+ * once bytes came: a slow server holds no place in the gate, only a response ready to be read does.
+ * A fetch that entered returns inside the gate (its caller leaves it); one that sent nothing never
+ * entered. Called on the fetch's thread only.
  */
 public interface ResponseGate {
 

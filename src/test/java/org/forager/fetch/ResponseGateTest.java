@@ -26,9 +26,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * {@link HttpFetcher#fetch(FetchRequest, ResponseGate)}: the gate (the crawl's page gate) is entered
- * with the request on the wire, to read bytes that are there, left while a read waits for the
- * network, held when the fetch returns, never entered when nothing was sent, and its wait is not the
- * server's time.
+ * with the request on the wire and before its response is read, left while a read waits for the
+ * network, held when the fetch returns, and never entered when nothing was sent.
  */
 @Timeout(20)
 class ResponseGateTest {
@@ -182,30 +181,29 @@ class ResponseGateTest {
   }
 
   @Test
-  void theWaitToEnterTheGateIsLeftOutOfTheFetchsDuration() throws IOException {
+  void theWaitForTheGateCountsAsTheFetchsTime() throws IOException {
     server = new RawServer(socket -> {
       readRequestHead(socket.getInputStream());
       answerOk(socket.getOutputStream());
     });
     fetcher = fetcher();
-    long waitMillis = 1_000;
+    long waitMillis = 300;
     RecordingGate gate = new RecordingGate() {
       @Override
       void onEnter(int times) {
+        if (times > 1) return;
         try {
-          Thread.sleep(waitMillis); // the crawl's wait for a core: what is measured, not a synchronization
+          Thread.sleep(waitMillis); // the wait for a place: what is measured, not a synchronization
         } catch (InterruptedException e) {
           throw new AssertionError(e);
         }
       }
     };
-    long before = System.nanoTime();
 
     FetchResult result = fetcher.fetch(FetchRequest.of(server.url("/")), gate);
 
     assertInstanceOf(Response.class, result);
-    assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before) >= waitMillis, "the gate was waited for");
-    assertTrue(result.durationMillis() < waitMillis, "the server's time only: " + result.durationMillis() + " ms");
+    assertTrue(result.durationMillis() >= waitMillis, "duration " + result.durationMillis() + " ms");
   }
 
   private static void answerOk(OutputStream out) throws IOException {
