@@ -91,17 +91,24 @@ final class PageGate {
   final class Pass implements ResponseGate, AutoCloseable {
     private final long progress;
     private boolean entered;
+    /** Whether the pass has held a permit: its page is begun. */
+    private boolean begun;
 
     private Pass(long progress) {
       this.progress = progress;
     }
 
-    /** Waits for a permit, unless this pass holds one already. */
+    /**
+     * Waits for a permit, unless this pass holds one already. A pass that held one and left goes
+     * before every page not begun: its response is being read, and it holds the origin's connection
+     * and the server's attention.
+     */
     @Override
     public void enter() {
       if (entered) return;
-      acquire(progress);
+      acquire(begun ? Long.MIN_VALUE : progress);
       entered = true;
+      begun = true;
     }
 
     /** Gives the permit back, if held; the pass may enter again. */
