@@ -72,9 +72,10 @@ record CrawlContext(
    *     sitemap brought forward)
    * @param origins the origins the crawl has taken on; new ones are admitted through it
    * @param control the operator's orders: origins paused or blocked, delays set
+   * @param pageGate how many pages are read and processed at once, and whose first
    */
   record Run(ActionBudget budget, boolean continuous, Consumer<Origin> wake, BiConsumer<Origin, Instant> wakeAt,
-      KnownOrigins origins, CrawlControl control) {}
+      KnownOrigins origins, CrawlControl control, PageGate pageGate) {}
 
   /**
    * How a sitemap entry ranks: by its {@code <priority>} ({@link Ranking#sitemapEntry}) unless the

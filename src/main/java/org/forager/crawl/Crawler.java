@@ -315,7 +315,8 @@ public final class Crawler implements AutoCloseable {
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),
-          new CrawlContext.Run(budget, continuous, wake, wakeAt, origins, control));
+          new CrawlContext.Run(budget, continuous, wake, wakeAt, origins, control,
+              PageGate.forThisMachine()));
       context.set(ctx);
       FleetCoordinator fleet = null;
       if (leases != null) {

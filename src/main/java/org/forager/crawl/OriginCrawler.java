@@ -243,7 +243,7 @@ final class OriginCrawler implements OriginTask {
       lastCrawledWasNew = next.candidate().fetchCount() == 0;
       List<DueCandidate> held = heldFresh();
       try {
-        pages.crawl(next, held);
+        pages.crawl(next, held, pagesFetched);
       } finally {
         session.releaseIpSlot(false);
       }

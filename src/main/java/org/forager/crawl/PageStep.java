@@ -134,15 +134,35 @@ final class PageStep {
   /**
    * Fetches the URL (this turn's request) and records what came of it.
    *
+   * The response is read and processed through the run's {@link PageGate}: the request goes out at
+   * once, then the turn waits for its permit.
+   *
    * @param held the never-crawled URLs the origin holds next, in the store's due order (empty when it
    *     holds recrawls too): {@link #heldAfter} says what they are once the page's candidates are in
+   * @param progress the pages the origin has fetched this run, this one included (the gate's order)
    */
-  void crawl(PendingUrl pending, List<DueCandidate> held) {
+  void crawl(PendingUrl pending, List<DueCandidate> held, long progress) {
+    CrawlContext ctx = session.ctx;
+    DueCandidate candidate = pending.candidate();
+    FetchRequest request = new FetchRequest(candidate.url(), candidate.etag(), candidate.lastModified())
+        .connectingTo(session.requestAddress());
+    Runnable afterGate;
+    try (PageGate.Pass pass = ctx.run().pageGate().pass(progress)) {
+      FetchResult result = ctx.network().fetcher().fetch(request, pass);
+      afterGate = process(pending, held, result);
+    }
+    afterGate.run();
+  }
+
+  /**
+   * What came of the page's request: {@link #crawl}'s processing and writes. Returns what is left to
+   * do once the gate's permit is given back: telling the embedder's page listener, whose time is not
+   * the crawl's to bound.
+   */
+  private Runnable process(PendingUrl pending, List<DueCandidate> held, FetchResult result) {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
     String url = candidate.url();
-    FetchResult result = ctx.network().fetcher().fetch(
-        new FetchRequest(url, candidate.etag(), candidate.lastModified()).connectingTo(session.requestAddress()));
     session.requestEnded(result.durationMillis());
     Instant now = ctx.clock().instant();
 
@@ -240,9 +260,15 @@ final class PageStep {
     }
     offeredCandidates = !toStore.isEmpty();
     session.crawled.add(url);
-    if (result instanceof FetchResult.Response response) tellListener(response, candidate, outcome, admitted);
     session.wakeOtherOrigins(admitted);
+    if (!(result instanceof FetchResult.Response response) || ctx.outputs().pageListener() == PageListener.NONE) {
+      return NOTHING;
+    }
+    Outcome told = outcome;
+    return () -> tellListener(response, candidate, told, admitted);
   }
+
+  private static final Runnable NOTHING = () -> {};
 
   /**
    * Offers a page's links as candidates one level deeper; returns how many are out of scope. (Its own

@@ -29,6 +29,8 @@ final class Connection {
   /** The unread bytes are {@code buffer[position, limit)}. */
   int position;
   int limit;
+  /** The gate the current exchange's reads go through: left while a read waits for the network. */
+  private ResponseGate gate = ResponseGate.NONE;
   /** Requests sent on it before the current one's; bytes read from it in all. */
   long requests;
   long received;
@@ -69,7 +71,7 @@ final class Connection {
     if (position < limit) return true;
     position = 0;
     limit = 0;
-    int n = in.read(buffer, 0, buffer.length);
+    int n = readSocket(buffer, 0, buffer.length);
     if (n < 0) return false;
     limit = n;
     received += n;
@@ -80,7 +82,7 @@ final class Connection {
   int read(byte[] into, int offset, int length) throws IOException {
     if (length == 0) return 0;
     if (position == limit && length >= buffer.length) {
-      int n = in.read(into, offset, length); // a large read goes straight to the caller's array
+      int n = readSocket(into, offset, length); // a large read goes straight to the caller's array
       if (n > 0) received += n;
       return n;
     }
@@ -89,6 +91,26 @@ final class Connection {
     System.arraycopy(buffer, position, into, offset, n);
     position += n;
     return n;
+  }
+
+  /** Reads of the exchange from now on go through {@code gate} ({@link ResponseGate#NONE}: none). */
+  void readThrough(ResponseGate gate) {
+    this.gate = gate;
+  }
+
+  /**
+   * One read of the socket; a read that would wait for the network (no byte ready at either layer)
+   * leaves the gate for the time it waits: a server that is slow to answer holds no place there.
+   */
+  private int readSocket(byte[] into, int offset, int length) throws IOException {
+    ResponseGate g = gate;
+    if (g == ResponseGate.NONE || hasUnreadBytes()) return in.read(into, offset, length);
+    g.leave();
+    try {
+      return in.read(into, offset, length);
+    } finally {
+      g.enter();
+    }
   }
 
   /** The next byte, or -1 at the end of the stream. */

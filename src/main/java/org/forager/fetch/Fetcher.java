@@ -8,6 +8,17 @@ public interface Fetcher extends AutoCloseable {
 
   FetchResult fetch(FetchRequest request);
 
+  /**
+   * Like {@link #fetch(FetchRequest)}, its response read through {@code gate} (see {@link
+   * ResponseGate}). The time spent waiting for the gate counts as the fetch's (its duration and its
+   * deadline), as any wait for a core does. This default, for fetchers that cannot tell when the
+   * request is on the wire, enters the gate before the fetch and never leaves it.
+   */
+  default FetchResult fetch(FetchRequest request, ResponseGate gate) {
+    gate.enter();
+    return fetch(request);
+  }
+
   @Override
   void close();
 }

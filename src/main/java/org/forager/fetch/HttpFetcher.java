@@ -64,6 +64,9 @@ import org.forager.fetch.FetchResult.FailureKind;
  *       the address each socket connects to, before any byte is sent. Never through a proxy.
  *   <li>https certificates are verified (trusted chain, valid, naming the host) unless
  *       {@code verifyTls} is false.
+ *   <li>With {@link #fetch(FetchRequest, ResponseGate)}, the response is read through the caller's
+ *       gate: entered once the request is on the wire, left while a read waits for the network, all
+ *       within the deadline.
  *   <li>Nothing the network or a server does makes it throw: that becomes a {@link Failure}.
  * </ul>
  *
@@ -216,6 +219,12 @@ public final class HttpFetcher implements Fetcher {
 
   @Override
   public FetchResult fetch(FetchRequest request) {
+    return fetch(request, ResponseGate.NONE);
+  }
+
+  @Override
+  public FetchResult fetch(FetchRequest request, ResponseGate gate) {
+    Objects.requireNonNull(gate, "gate");
     Instant startedAt = Instant.now();
     long start = System.nanoTime();
     long deadline = start + timeoutNanos;
@@ -224,7 +233,7 @@ public final class HttpFetcher implements Fetcher {
       if (target.isEmpty()) {
         return failure(request, startedAt, start, FailureKind.PROTOCOL, "not an http(s) URL");
       }
-      return exchange(request, target.get(), startedAt, start, deadline);
+      return exchange(request, target.get(), gate, startedAt, start, deadline);
     } catch (RuntimeException e) {
       // A bug here must not end a crawl thread; it is reported like a failure.
       return failure(request, startedAt, start, FailureKind.NETWORK,
@@ -232,8 +241,8 @@ public final class HttpFetcher implements Fetcher {
     }
   }
 
-  private FetchResult exchange(FetchRequest request, URI target, Instant startedAt, long start,
-      long deadline) {
+  private FetchResult exchange(FetchRequest request, URI target, ResponseGate gate, Instant startedAt,
+      long start, long deadline) {
     Route route = route(request, target);
     byte[] head = requestHead(request, target, route);
     Abort abort = new Abort();
@@ -242,7 +251,7 @@ public final class HttpFetcher implements Fetcher {
     try {
       Sent sent;
       try {
-        sent = send(route, head, abort, deadline);
+        sent = send(route, head, gate, abort, deadline);
       } catch (IOException e) {
         return failure(request, startedAt, start, FailureClassifier.classify(e, abort.expired),
             FailureClassifier.describe(e));
@@ -337,12 +346,12 @@ public final class HttpFetcher implements Fetcher {
    * closed by then, so this is still one request in flight. A failure on a new connection is not
    * retried here: that is the crawl loop's decision, after its delay.
    */
-  private Sent send(Route route, byte[] head, Abort abort, long deadline) throws IOException {
+  private Sent send(Route route, byte[] head, ResponseGate gate, Abort abort, long deadline) throws IOException {
     Connection connection = pool.take(route, abort::watch);
     if (connection != null) {
       long receivedBefore = connection.received;
       try {
-        Sent sent = roundTrip(connection, head, deadline);
+        Sent sent = roundTrip(connection, head, gate, deadline);
         if (sent.head().status() != 408 || abort.expired) return sent;
         pool.discard(connection);
       } catch (IOException e) {
@@ -357,16 +366,18 @@ public final class HttpFetcher implements Fetcher {
     connection = connector.connect(route, deadline, abort::watch);
     pool.opened(connection);
     try {
-      return roundTrip(connection, head, deadline);
+      return roundTrip(connection, head, gate, deadline);
     } catch (IOException | RuntimeException e) {
       pool.discard(connection);
       throw e;
     }
   }
 
-  private Sent roundTrip(Connection connection, byte[] head, long deadline) throws IOException {
+  private Sent roundTrip(Connection connection, byte[] head, ResponseGate gate, long deadline) throws IOException {
     connection.send(head);
     connection.requests++;
+    gate.enter(); // held already when the request is sent again on a new connection (see send)
+    connection.readThrough(gate);
     return new Sent(connection, ResponseHeadLimits.read(connection, deadline));
   }
 
@@ -404,6 +415,7 @@ public final class HttpFetcher implements Fetcher {
           body.truncation());
     } finally {
       abort.watch(null); // an alarm that fires from now on must not close a pooled connection
+      connection.readThrough(ResponseGate.NONE);
       pool.release(connection, reusable && !abort.expired);
     }
   }

@@ -81,7 +81,8 @@ public final class Scheduler {
   private int capacity;
 
   /**
-   * @param stopWhen checked before each dispatch: when true, no further turn starts
+   * @param stopWhen checked before each dispatch and before a turn goes on with its task's next one
+   *     ({@link #runTurn}): when true, no further turn starts
    * @param onFailure told of a turn that threw (an {@link Error} is rethrown after); that task is
    *     dropped for the run
    */
@@ -303,9 +304,23 @@ public final class Scheduler {
     }
   }
 
+  /**
+   * Runs the task's turns on this thread: the next one at once when it is due at once and no other
+   * task waits for a slot (what the dispatcher would do, without the hand-over: a turn started by the
+   * dispatcher queues behind every thread that is ready to run, and so does the origin's next request,
+   * docs/crawl-loop.md "The page gate"); otherwise the task goes back in line.
+   */
   private void runTurn(OriginTask task) {
+    while (runOneTurn(task)) {
+      // the task's next turn, at once
+    }
+  }
+
+  /** One turn of the task; whether its next one runs at once on this thread (it keeps its slot). */
+  private boolean runOneTurn(OriginTask task) {
     OptionalLong next = OptionalLong.empty();
     double priority = 0;
+    boolean goOn = false;
     try {
       OptionalLong after = task.turn();
       // Read here, on the turn's thread and outside the lock; one that throws fails the turn.
@@ -321,26 +336,60 @@ public final class Scheduler {
     } finally {
       lock.lock();
       try {
-        inFlight--;
-        running.remove(task);
         // A wake during the turn is used up by this return either way: kept, it would bring the
         // task back once more after a later turn that returns finished.
         Long wokenAt = woken.remove(task);
         Long hurriedAt = hurried.remove(task);
         if (next.isPresent()) {
           long at = next.getAsLong();
-          push(hurriedAt != null && hurriedAt - at < 0 ? hurriedAt : at, priority, task);
+          if (hurriedAt != null && hurriedAt - at < 0) at = hurriedAt;
+          goOn = goesOnAtOnce(at);
+          if (!goOn) {
+            inFlight--;
+            running.remove(task);
+            push(at, priority, task);
+          }
         } else if (wokenAt != null) {
+          inFlight--;
+          running.remove(task);
           push(wokenAt, priority, task);
-        } else if (source != null && source.finished(task)) {
-          // Left the schedule: the source hands it out again when it has work.
         } else {
-          parked.add(task);
+          inFlight--;
+          running.remove(task);
+          // Left the schedule (the source hands it out again when it has work), or parked.
+          if (source == null || !source.finished(task)) parked.add(task);
         }
-        changed.signalAll();
+        if (!goOn) changed.signalAll();
       } finally {
         lock.unlock();
       }
+    }
+    return goOn;
+  }
+
+  /**
+   * Whether a turn that names {@code at} for its task's next one goes on with it at once, keeping its
+   * slot: the time has come, the run is not stopping or paused, and no task in line is ready while
+   * every slot is taken (the dispatcher chooses among those, by priority). Under the lock.
+   */
+  private boolean goesOnAtOnce(long at) {
+    long now = System.nanoTime();
+    if (at - now > 0 || paused || stopRequested || stops()) return false;
+    if (inFlight < concurrency) return true;
+    while (!ready.isEmpty() && !inForce(ready.peek())) ready.poll();
+    while (!notReady.isEmpty() && !inForce(notReady.peek())) notReady.poll();
+    return ready.isEmpty() && (notReady.isEmpty() || notReady.peek().readyAt - now > 0);
+  }
+
+  /**
+   * The stop condition, asked on a turn's thread: one that throws is the dispatcher's to report (it
+   * asks again), and the turn goes back in line rather than leaving its slot taken for ever.
+   */
+  private boolean stops() {
+    try {
+      return stopWhen.getAsBoolean();
+    } catch (RuntimeException e) {
+      return true;
     }
   }
 
