@@ -235,13 +235,22 @@ public record CrawlConfig(
    *     still pass the network policy.
    * @param verifyTls whether https certificates must be trusted, valid and name the host
    * @param dns how names not pinned are looked up: the cache and the deadline
+   * @param earlyRequests when an origin's next request goes out as its turn ends ({@code
+   *     network.early_requests}, docs/crawl-loop.md "Early requests")
    */
   public record Network(
-      boolean allowPrivateAddresses, Map<String, List<InetAddress>> resolve, boolean verifyTls, Dns dns) {
+      boolean allowPrivateAddresses, Map<String, List<InetAddress>> resolve, boolean verifyTls, Dns dns,
+      EarlyRequests earlyRequests) {
     public Network {
       resolve = resolve.entrySet().stream()
           .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> List.copyOf(e.getValue())));
       Objects.requireNonNull(dns, "dns");
+      Objects.requireNonNull(earlyRequests, "earlyRequests");
+    }
+
+    /** With early requests decided by the cores' idle time (the default). */
+    public Network(boolean allowPrivateAddresses, Map<String, List<InetAddress>> resolve, boolean verifyTls, Dns dns) {
+      this(allowPrivateAddresses, resolve, verifyTls, dns, EarlyRequests.AUTO);
     }
 
     /** With the default DNS settings. */
@@ -260,8 +269,24 @@ public record CrawlConfig(
 
     /** This section with {@code dns} instead of its DNS settings. */
     public Network withDns(Dns dns) {
-      return new Network(allowPrivateAddresses, resolve, verifyTls, dns);
+      return new Network(allowPrivateAddresses, resolve, verifyTls, dns, earlyRequests);
     }
+
+    /** This section with {@code earlyRequests} instead of its own. */
+    public Network withEarlyRequests(EarlyRequests earlyRequests) {
+      return new Network(allowPrivateAddresses, resolve, verifyTls, dns, earlyRequests);
+    }
+  }
+
+  /**
+   * When an origin whose next request is due at once sends it as its turn ends, its response read
+   * through the page gate, instead of waiting for the scheduler to start its next turn.
+   */
+  public enum EarlyRequests {
+    /** While the machine's cores idle (a slow web's responses all awaited at once). */
+    AUTO,
+    ALWAYS,
+    NEVER
   }
 
   /**

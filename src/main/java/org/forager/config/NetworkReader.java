@@ -12,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.forager.config.CrawlConfig.Dns;
 import org.forager.config.CrawlConfig.Dns.ResolverKind;
+import org.forager.config.CrawlConfig.EarlyRequests;
 import org.forager.config.CrawlConfig.Network;
 import org.forager.dns.IpLiterals;
 import org.forager.url.Origin;
@@ -24,7 +25,7 @@ import org.forager.url.UrlNormalizer;
  */
 final class NetworkReader {
 
-  static final List<String> KEYS = List.of("allow_private_addresses", "resolve", "dns", "tls");
+  static final List<String> KEYS = List.of("allow_private_addresses", "resolve", "dns", "tls", "early_requests");
   static final List<String> TLS_KEYS = List.of("verify");
   static final List<String> DNS_KEYS =
       List.of("resolver", "servers", "min_ttl", "max_ttl", "cache_ttl", "negative_ttl", "timeout");
@@ -40,7 +41,18 @@ final class NetworkReader {
         section.get("allow_private_addresses", Values::bool).orElse(defaults.allowPrivateAddresses()),
         section.get("resolve", NetworkReader::pins).orElse(defaults.resolve()),
         section.section("tls", TLS_KEYS).get("verify", Values::bool).orElse(defaults.verifyTls()),
-        dns(section.section("dns", DNS_KEYS)));
+        dns(section.section("dns", DNS_KEYS)),
+        section.get("early_requests", NetworkReader::earlyRequests).orElse(defaults.earlyRequests()));
+  }
+
+  private static EarlyRequests earlyRequests(String path, JsonNode node) {
+    String text = Values.nonBlank(path, node);
+    return switch (text) {
+      case "auto" -> EarlyRequests.AUTO;
+      case "always" -> EarlyRequests.ALWAYS;
+      case "never" -> EarlyRequests.NEVER;
+      default -> throw ConfigException.at(path, "must be auto, always or never, found " + ConfigException.quote(text));
+    };
   }
 
   private static Dns dns(Section section) {

@@ -73,9 +73,11 @@ record CrawlContext(
    * @param origins the origins the crawl has taken on; new ones are admitted through it
    * @param control the operator's orders: origins paused or blocked, delays set
    * @param pageGate how many pages are read and processed at once, and whose first
+   * @param earlySends whether origins send their next request as their turn ends (through the gate)
    */
   record Run(ActionBudget budget, boolean continuous, Consumer<Origin> wake, BiConsumer<Origin, Instant> wakeAt,
-      KnownOrigins origins, CrawlControl control, PageGate pageGate) {}
+      KnownOrigins origins, CrawlControl control, PageGate pageGate,
+      EarlySends earlySends) {}
 
   /**
    * How a sitemap entry ranks: by its {@code <priority>} ({@link Ranking#sitemapEntry}) unless the

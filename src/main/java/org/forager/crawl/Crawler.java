@@ -309,6 +309,8 @@ public final class Crawler implements AutoCloseable {
         long delayMillis = Math.max(0, Duration.between(clock.instant(), at).toMillis());
         if (!fleetMode) alarms.schedule(() -> wake.accept(origin), delayMillis, TimeUnit.MILLISECONDS);
       };
+      EarlySends earlySends = new EarlySends(config.network().earlyRequests());
+      s.goOnWhen(earlySends::on);
       CrawlContext ctx = new CrawlContext(config, clock, store, new HtmlExtractor(config.productToken()),
           new CrawlContext.Network(fetcher, new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
               ipGate(config, dnsCache, s, fleetAddresses)),
@@ -316,7 +318,7 @@ public final class Crawler implements AutoCloseable {
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),
           new CrawlContext.Run(budget, continuous, wake, wakeAt, origins, control,
-              PageGate.forThisMachine()));
+              PageGate.forThisMachine(), earlySends));
       context.set(ctx);
       FleetCoordinator fleet = null;
       if (leases != null) {
@@ -344,9 +346,11 @@ public final class Crawler implements AutoCloseable {
       }
       ctx.outputs().listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache, origins,
           workingSet == null ? List::of : workingSet::recentlyFinished));
+      earlySends.start();
       try {
         runScheduler(s, crawlers, summary);
       } finally {
+        earlySends.close();
         control.detach();
         alarms.shutdownNow();
         if (fleet != null) fleet.close();

@@ -147,9 +147,13 @@ final class PageStep {
     FetchRequest request = new FetchRequest(candidate.url(), candidate.etag(), candidate.lastModified())
         .connectingTo(session.requestAddress());
     Runnable afterGate;
-    try (PageGate.Pass pass = ctx.run().pageGate().pass(progress)) {
-      FetchResult result = ctx.network().fetcher().fetch(request, pass);
-      afterGate = process(pending, held, result);
+    if (ctx.run().earlySends().on()) {
+      try (PageGate.Pass pass = ctx.run().pageGate().pass(progress)) {
+        FetchResult result = ctx.network().fetcher().fetch(request, pass);
+        afterGate = process(pending, held, result);
+      }
+    } else {
+      afterGate = process(pending, held, ctx.network().fetcher().fetch(request));
     }
     afterGate.run();
   }

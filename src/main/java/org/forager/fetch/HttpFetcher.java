@@ -186,6 +186,8 @@ public final class HttpFetcher implements Fetcher {
   /** From a fetch's start to its sweep: twice the timeout, so never before its alarm. */
   private final long sweepAfterNanos;
   private final BodyReader bodyReader;
+  /** Where the heads of requests read through a gate (the crawl's early requests) are written together. */
+  private final SendBatch sendBatch = new SendBatch(SendBatch.WINDOW_NANOS);
 
   public HttpFetcher(Options options) {
     this(options, new DeadlineTimer());
@@ -374,7 +376,11 @@ public final class HttpFetcher implements Fetcher {
   }
 
   private Sent roundTrip(Connection connection, byte[] head, ResponseGate gate, long deadline) throws IOException {
-    connection.send(head);
+    if (gate == ResponseGate.NONE) {
+      connection.send(head);
+    } else {
+      sendBatch.send(connection, head); // an early request: written with others (SendBatch)
+    }
     connection.requests++;
     gate.enter(); // held already when the request is sent again on a new connection (see send)
     connection.readThrough(gate);
@@ -522,6 +528,7 @@ public final class HttpFetcher implements Fetcher {
 
   @Override
   public void close() {
+    sendBatch.close();
     timer.close();
     sweeper.close();
     pool.close();

@@ -79,6 +79,8 @@ public final class Scheduler {
   /** Where more tasks come from, when the working set is bounded; null when every task is given to run. */
   private TaskSource source;
   private int capacity;
+  /** Whether a turn may go on with its task's next one at once ({@link #goesOnAtOnce}). */
+  private volatile BooleanSupplier goOnWhen = () -> true;
 
   /**
    * @param stopWhen checked before each dispatch and before a turn goes on with its task's next one
@@ -103,6 +105,11 @@ public final class Scheduler {
     this.stopWhen = stopWhen;
     this.onFailure = onFailure;
     this.untilStopped = untilStopped;
+  }
+
+  /** When a turn may go on with its task's next one at once, on its own thread (by default always). */
+  public void goOnWhen(BooleanSupplier when) {
+    this.goOnWhen = when;
   }
 
   /**
@@ -374,7 +381,7 @@ public final class Scheduler {
    */
   private boolean goesOnAtOnce(long at) {
     long now = System.nanoTime();
-    if (at - now > 0 || paused || stopRequested || stops()) return false;
+    if (at - now > 0 || paused || stopRequested || !goOnWhen.getAsBoolean() || stops()) return false;
     if (inFlight < concurrency) return true;
     while (!ready.isEmpty() && !inForce(ready.peek())) ready.poll();
     while (!notReady.isEmpty() && !inForce(notReady.peek())) notReady.poll();

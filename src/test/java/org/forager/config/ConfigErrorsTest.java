@@ -67,7 +67,7 @@ class ConfigErrorsTest {
             "config: politeness: unknown key 'min_dealy' (did you mean 'min_delay'?)"),
         arguments("User_Agent: Bot", "config: unknown key 'User_Agent' (did you mean 'user_agent'?)"),
         arguments("network: { private: true }",
-            "config: network: unknown key 'private' (known keys: allow_private_addresses, resolve, dns, tls)"),
+            "config: network: unknown key 'private' (known keys: allow_private_addresses, resolve, dns, tls, early_requests)"),
         arguments("do_not_crawl: [ { hots: ads.example.org } ]",
             "config: do_not_crawl[0]: unknown key 'hots' (did you mean 'host'?)"),
         arguments("colour: blue", "config: unknown key 'colour' (known keys: user_agent, seeds, data_dir, max_actions,"

@@ -49,6 +49,15 @@ class NetworkConfigTest {
     assertEquals(Network.defaults(), network);
   }
 
+  @Test
+  void earlyRequestsAreDecidedByTheCoresUnlessSetAlwaysOrNever() throws IOException {
+    assertEquals(CrawlConfig.EarlyRequests.AUTO, load("max_actions: 1\n").earlyRequests());
+    assertEquals(CrawlConfig.EarlyRequests.ALWAYS, load("network: { early_requests: always }\n").earlyRequests());
+    assertEquals(CrawlConfig.EarlyRequests.NEVER, load("network: { early_requests: never }\n").earlyRequests());
+    Network network = load("network: { early_requests: never }\n");
+    assertEquals(network, Network.defaults().withEarlyRequests(CrawlConfig.EarlyRequests.NEVER));
+  }
+
   /** The example of DESIGN.md, and the other forms: a list of addresses, names normalized as URLs are. */
   @Test
   void resolvePinsHostNamesToOneOrMoreAddresses() throws IOException {
@@ -114,6 +123,8 @@ class NetworkConfigTest {
 
   static Stream<Arguments> mistakes() {
     return Stream.of(
+        arguments("network: { early_requests: sometimes }",
+            "config: network.early_requests: must be auto, always or never, found \"sometimes\""),
         arguments("network: { dns: { cache_ttl: 0 } }", "config: network.dns.cache_ttl: must be > 0"),
         arguments("network: { dns: { negative_ttl: -1m } }",
             "config: network.dns.negative_ttl: \"-1m\" is negative; a duration must be ≥ 0"),

@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,8 +70,10 @@ class PolitenessTest {
     }
   }
 
-  @Test
-  void neverTwoRequestsInFlightToOneOriginWhileManyOriginsAreCrawledAtOnce() throws Exception {
+  /** Whatever sends an origin's requests: the scheduler's turns, or the turn before as it ends (early requests). */
+  @ParameterizedTest
+  @ValueSource(strings = {"never", "always", "auto"})
+  void neverTwoRequestsInFlightToOneOriginWhileManyOriginsAreCrawledAtOnce(String earlyRequests) throws Exception {
     AtomicInteger inFlight = new AtomicInteger();
     AtomicInteger maxInFlight = new AtomicInteger();
     List<TestSite> sites = new ArrayList<>();
@@ -90,7 +94,8 @@ class PolitenessTest {
       }
       // Six origins on 127.0.0.1 stand for six servers here: the address's own limit is lifted.
       TestCrawl.run(TestCrawl.config(tmp.resolve("data"), sites.stream().map(s -> s.url("/")).toList(),
-          "politeness: { min_delay: 0s, max_delay: 10s, response_time_factor: 0, per_ip: { max_in_flight: 6 } }"));
+          "politeness: { min_delay: 0s, max_delay: 10s, response_time_factor: 0, per_ip: { max_in_flight: 6 } }\n"
+          + "network: { allow_private_addresses: true, early_requests: " + earlyRequests + " }"));
       for (TestSite site : sites) {
         assertEquals(6, site.requests().size());
         assertEquals(1, site.maxInFlight(), "one request in flight per origin");

@@ -72,7 +72,8 @@ class SlowSitesCrawlTest {
       TestCrawl.run(TestCrawl.config(data, seeds, "concurrency: " + (slowSites + 1) + "\n"
           + "politeness: { min_delay: 0s, max_delay: 2s, response_time_factor: 0, per_ip: { max_in_flight: "
           + (slowSites + 1) + " } }\n"
-          + "limits: { fetch_timeout: 30s, max_retries: 0 }\n"));
+          + "limits: { fetch_timeout: 30s, max_retries: 0 }\n"
+          + "network: { allow_private_addresses: true, early_requests: always }\n"));
 
       assertEquals(0, fastSiteCrawled.getCount(), "the fast site's last page was requested");
       for (int i = 0; i < slowSites; i++) {

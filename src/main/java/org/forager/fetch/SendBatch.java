@@ -1,0 +1,120 @@
+package org.forager.fetch;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Request heads written together: the first one queued waits {@link #WINDOW} for others, then one
+ * thread writes them all. Used for the requests an origin sends as its turn ends (the crawl's early
+ * requests, {@link ResponseGate}): they come one per page processed, evenly spread, and each written
+ * alone wakes a server that has nothing else to do, at the cost of a wake-up each (on a server that
+ * shares the crawler's cores, 10-20 % of the crawl's CPU; docs/benchmarks.md, issue 15). A few
+ * milliseconds more before a request leaves is nothing to a response that takes a round trip.
+ *
+ * <p>A write that fails closes its connection, so that the fetch waiting for the response fails at
+ * once (and is sent again on a new connection when it was a kept-alive one, like any failed send).
+ * The writer is a platform thread: a virtual thread would wait for the cores behind the very pages
+ * whose processing the early requests must not wait for.
+ */
+final class SendBatch implements AutoCloseable {
+
+  static final long WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  private record Queued(Connection connection, byte[] head) {}
+
+  private final long windowNanos;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition queued = lock.newCondition();
+  private List<Queued> queue = new ArrayList<>();
+  private boolean closed;
+  private Thread writer;
+
+  SendBatch(long windowNanos) {
+    this.windowNanos = windowNanos;
+  }
+
+  /** Queues the head to be written on the connection within the window. */
+  void send(Connection connection, byte[] head) throws IOException {
+    lock.lock();
+    try {
+      if (closed) throw new IOException("the fetcher is closed");
+      if (writer == null) writer = Thread.ofPlatform().daemon().name("forager-sends").start(this::run);
+      queue.add(new Queued(connection, head));
+      if (queue.size() == 1) queued.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void run() {
+    try {
+      while (true) {
+        lock.lock();
+        try {
+          while (queue.isEmpty() && !closed) queued.await();
+          if (closed) break;
+        } finally {
+          lock.unlock();
+        }
+        TimeUnit.NANOSECONDS.sleep(windowNanos);
+        List<Queued> batch;
+        lock.lock();
+        try {
+          batch = queue;
+          queue = new ArrayList<>(batch.size());
+        } finally {
+          lock.unlock();
+        }
+        for (Queued q : batch) {
+          try {
+            q.connection().send(q.head());
+          } catch (IOException | RuntimeException e) {
+            q.connection().close();
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      // closed
+    }
+    failQueued();
+  }
+
+  /** Heads still queued at the end: their connections closed, so that nobody waits for an answer. */
+  private void failQueued() {
+    List<Queued> left;
+    lock.lock();
+    try {
+      left = queue;
+      queue = new ArrayList<>();
+    } finally {
+      lock.unlock();
+    }
+    for (Queued q : left) q.connection().close();
+  }
+
+  @Override
+  public void close() {
+    Thread t;
+    lock.lock();
+    try {
+      closed = true;
+      queued.signal();
+      t = writer;
+    } finally {
+      lock.unlock();
+    }
+    if (t != null) {
+      t.interrupt();
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    failQueued();
+  }
+}
