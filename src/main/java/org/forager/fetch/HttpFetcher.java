@@ -376,10 +376,10 @@ public final class HttpFetcher implements Fetcher {
   }
 
   private Sent roundTrip(Connection connection, byte[] head, ResponseGate gate, long deadline) throws IOException {
-    if (gate == ResponseGate.NONE) {
-      connection.send(head);
+    if (gate != ResponseGate.NONE && SendBatch.takes(connection, head)) {
+      sendBatch.send(connection, head); // an early request: written with others
     } else {
-      sendBatch.send(connection, head); // an early request: written with others (SendBatch)
+      connection.send(head);
     }
     connection.requests++;
     gate.enter(); // held already when the request is sent again on a new connection (see send)

@@ -23,6 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class SendBatch implements AutoCloseable {
 
   static final long WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+  /** The longest head written here: a write this small into an idle connection never waits. */
+  static final int MAX_HEAD_BYTES = 4096;
 
   private record Queued(Connection connection, byte[] head) {}
 
@@ -37,7 +39,16 @@ final class SendBatch implements AutoCloseable {
     this.windowNanos = windowNanos;
   }
 
-  /** Queues the head to be written on the connection within the window. */
+  /**
+   * Whether the head may be written here: a plain connection and a small head, whose write cannot
+   * wait for the server. A TLS write may wait for a handshake the server starts (a renegotiation), and
+   * one connection's write that waits would hold up the whole batch: those go out on their own thread.
+   */
+  static boolean takes(Connection connection, byte[] head) {
+    return !connection.route.tls() && head.length <= MAX_HEAD_BYTES;
+  }
+
+  /** Queues the head to be written on the connection within the window ({@link #takes} it). */
   void send(Connection connection, byte[] head) throws IOException {
     lock.lock();
     try {

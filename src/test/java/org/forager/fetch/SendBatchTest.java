@@ -2,7 +2,9 @@ package org.forager.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -73,6 +75,18 @@ class SendBatchTest {
 
   private static void assertTrueAtLeast(long actual, long least, String message) {
     if (actual < least) throw new AssertionError(message + ": " + actual + " ns < " + least + " ns");
+  }
+
+  @Test
+  void onlySmallHeadsOnPlainConnectionsAreBatched() throws IOException {
+    Connection plain = open();
+    Socket socket = new Socket();
+    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()));
+    accepted.add(server.accept());
+    Connection tls = new Connection(new Route(true, "a.test", 443, "a.test", Optional.empty()), socket, socket);
+    assertTrue(SendBatch.takes(plain, head(1)));
+    assertFalse(SendBatch.takes(tls, head(1)), "a TLS write may wait for a handshake the server starts");
+    assertFalse(SendBatch.takes(plain, new byte[SendBatch.MAX_HEAD_BYTES + 1]));
   }
 
   @Test
