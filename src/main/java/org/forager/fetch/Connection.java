@@ -36,6 +36,11 @@ final class Connection {
   long received;
   final long openedNanos;
   long idleSinceNanos;
+  /**
+   * Whether a request head queued for it ({@link SendBatch}) is not written yet: a response that came
+   * before it was written answered no request of ours, and the connection must not carry another.
+   */
+  volatile boolean headQueued;
 
   Connection(Route route, Socket socket, Socket plain) throws IOException {
     this.route = route;

@@ -365,6 +365,7 @@ public final class HttpFetcher implements Fetcher {
       }
     }
     if (abort.expired) throw new SocketTimeoutException("deadline passed before a connection was ready");
+    gate.leave(); // a new connection (DNS, connect, TLS) is made holding no place in the gate
     connection = connector.connect(route, deadline, abort::watch);
     pool.opened(connection);
     try {
@@ -382,7 +383,7 @@ public final class HttpFetcher implements Fetcher {
       connection.send(head);
     }
     connection.requests++;
-    gate.enter(); // held already when the request is sent again on a new connection (see send)
+    gate.enter();
     connection.readThrough(gate);
     return new Sent(connection, ResponseHeadLimits.read(connection, deadline));
   }
@@ -400,7 +401,9 @@ public final class HttpFetcher implements Fetcher {
             : bodyReader.read(wire, head.values("Content-Encoding"), deadline, wire.announcedLength());
         // Reused only when the body was read to its end, nothing came after it, and the server keeps
         // the connection open.
-        reusable = !abort.expired && body.complete() && (wire == null || wire.ended()) && keepsAlive(head)
+        // (and not when its request head is still queued: the server answered before it came)
+        reusable = !abort.expired && !connection.headQueued && body.complete() && (wire == null || wire.ended())
+            && keepsAlive(head)
             && !(wire != null && wire.isUntilClose()) && connection.position == connection.limit;
       } catch (HttpProtocolException e) {
         // A body whose framing cannot be read (RFC 9112 section 6.3): what came is no body.
@@ -528,9 +531,9 @@ public final class HttpFetcher implements Fetcher {
 
   @Override
   public void close() {
+    pool.close(); // first: a batched write blocked on a pooled connection ends with it
     sendBatch.close();
     timer.close();
     sweeper.close();
-    pool.close();
   }
 }

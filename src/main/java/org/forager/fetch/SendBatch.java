@@ -54,6 +54,7 @@ final class SendBatch implements AutoCloseable {
     try {
       if (closed) throw new IOException("the fetcher is closed");
       if (writer == null) writer = Thread.ofPlatform().daemon().name("forager-sends").start(this::run);
+      connection.headQueued = true;
       queue.add(new Queued(connection, head));
       if (queue.size() == 1) queued.signal();
     } finally {
@@ -63,35 +64,56 @@ final class SendBatch implements AutoCloseable {
 
   private void run() {
     try {
-      while (true) {
-        lock.lock();
-        try {
-          while (queue.isEmpty() && !closed) queued.await();
-          if (closed) break;
-        } finally {
-          lock.unlock();
-        }
-        TimeUnit.NANOSECONDS.sleep(windowNanos);
-        List<Queued> batch;
-        lock.lock();
-        try {
-          batch = queue;
-          queue = new ArrayList<>(batch.size());
-        } finally {
-          lock.unlock();
-        }
-        for (Queued q : batch) {
-          try {
-            q.connection().send(q.head());
-          } catch (IOException | RuntimeException e) {
-            q.connection().close();
-          }
-        }
-      }
+      writeBatches();
     } catch (InterruptedException e) {
       // closed
+    } finally {
+      // Closed, or an Error (out of memory): the heads still queued are failed, and the next send
+      // starts a new writer rather than queueing for one that is gone.
+      List<Queued> left;
+      lock.lock();
+      try {
+        writer = null;
+        left = queue;
+        queue = new ArrayList<>();
+      } finally {
+        lock.unlock();
+      }
+      for (Queued q : left) q.connection().close();
     }
-    failQueued();
+  }
+
+  private void writeBatches() throws InterruptedException {
+    while (true) {
+      lock.lock();
+      try {
+        while (queue.isEmpty() && !closed) queued.await();
+        if (closed) break;
+      } finally {
+        lock.unlock();
+      }
+      TimeUnit.NANOSECONDS.sleep(windowNanos);
+      List<Queued> batch;
+      lock.lock();
+      try {
+        batch = queue;
+        queue = new ArrayList<>(batch.size());
+      } finally {
+        lock.unlock();
+      }
+      Error error = null;
+      for (Queued q : batch) {
+        try {
+          q.connection().send(q.head());
+          q.connection().headQueued = false;
+        } catch (Throwable e) {
+          q.connection().close();
+          if (e instanceof Error err && error == null) error = err;
+        }
+      }
+      // The batch's other heads went out; the Error ends this writer (the next send starts another).
+      if (error != null) throw error;
+    }
   }
 
   /** Heads still queued at the end: their connections closed, so that nobody waits for an answer. */
@@ -107,6 +129,11 @@ final class SendBatch implements AutoCloseable {
     for (Queued q : left) q.connection().close();
   }
 
+  /**
+   * Stops the writer; heads still queued close their connections. Waits for a write in progress at
+   * most {@link #CLOSE_WAIT_MILLIS} (a blocked socket write does not see an interrupt; the fetcher's
+   * connections are closed by then, which ends it).
+   */
   @Override
   public void close() {
     Thread t;
@@ -121,11 +148,13 @@ final class SendBatch implements AutoCloseable {
     if (t != null) {
       t.interrupt();
       try {
-        t.join();
+        t.join(CLOSE_WAIT_MILLIS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }
     failQueued();
   }
+
+  static final long CLOSE_WAIT_MILLIS = 10_000;
 }
