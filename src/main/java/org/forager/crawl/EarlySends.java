@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.function.LongSupplier;
 import org.forager.config.CrawlConfig.EarlyRequests;
 
 /**
@@ -28,11 +27,6 @@ final class EarlySends implements AutoCloseable {
   static final double IDLE = 0.12;
   static final Duration FIRST_LEASE = Duration.ofSeconds(4);
   static final Duration MAX_LEASE = Duration.ofSeconds(32);
-
-  /** The machine's idle share since the last reading, NaN when unknown. */
-  interface IdleMeter {
-    double idleSinceLast();
-  }
 
   private final EarlyRequests mode;
   private volatile boolean on;
@@ -60,14 +54,14 @@ final class EarlySends implements AutoCloseable {
     if (mode != EarlyRequests.AUTO) return;
     ProcStat meter = ProcStat.open();
     if (meter == null) return;
-    sampler = Thread.ofPlatform().daemon().name("forager-early-sends").start(() -> sample(meter, System::nanoTime));
+    sampler = Thread.ofPlatform().daemon().name("forager-early-sends").start(() -> sample(meter));
   }
 
-  private void sample(IdleMeter meter, LongSupplier nanoTime) {
+  private void sample(ProcStat meter) {
     try {
       while (!Thread.currentThread().isInterrupted()) {
         Thread.sleep(SAMPLE);
-        observe(meter.idleSinceLast(), nanoTime.getAsLong());
+        observe(meter.idleSinceLast(), System.nanoTime());
       }
     } catch (InterruptedException e) {
       // closed
@@ -132,7 +126,7 @@ final class EarlySends implements AutoCloseable {
   }
 
   /** The machine's idle share from Linux's {@code /proc/stat} (idle and iowait over all). */
-  static final class ProcStat implements IdleMeter {
+  static final class ProcStat {
     private static final Path STAT = Path.of("/proc/stat");
     private long idle;
     private long total;
@@ -143,8 +137,8 @@ final class EarlySends implements AutoCloseable {
       return p.total > 0 ? p : null;
     }
 
-    @Override
-    public double idleSinceLast() {
+    /** The idle share since the last reading, NaN when it cannot be told. */
+    double idleSinceLast() {
       String line;
       try (var lines = Files.lines(STAT)) {
         line = lines.findFirst().orElse("");

@@ -134,8 +134,8 @@ final class PageStep {
   /**
    * Fetches the URL (this turn's request) and records what came of it.
    *
-   * The response is read and processed through the run's {@link PageGate}: the request goes out at
-   * once, then the turn waits for its permit.
+   * While early requests are on ({@link EarlySends}), the response is read and processed through the
+   * run's {@link PageGate}: the request goes out at once, then the turn waits for its permit.
    *
    * @param held the never-crawled URLs the origin holds next, in the store's due order (empty when it
    *     holds recrawls too): {@link #heldAfter} says what they are once the page's candidates are in

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Request heads written together: the first one queued waits {@link #WINDOW} for others, then one
+ * Request heads written together: the first one queued waits {@link #WINDOW_NANOS} for others, then one
  * thread writes them all. Used for the requests an origin sends as its turn ends (the crawl's early
  * requests, {@link ResponseGate}): they come one per page processed, evenly spread, and each written
  * alone wakes a server that has nothing else to do, at the cost of a wake-up each (on a server that
@@ -25,6 +25,8 @@ final class SendBatch implements AutoCloseable {
   static final long WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
   /** The longest head written here: a write this small into an idle connection never waits. */
   static final int MAX_HEAD_BYTES = 4096;
+  /** How long {@link #close} waits for a write in progress. */
+  static final long CLOSE_WAIT_MILLIS = 10_000;
 
   private record Queued(Connection connection, byte[] head) {}
 
@@ -68,18 +70,9 @@ final class SendBatch implements AutoCloseable {
     } catch (InterruptedException e) {
       // closed
     } finally {
-      // Closed, or an Error (out of memory): the heads still queued are failed, and the next send
-      // starts a new writer rather than queueing for one that is gone.
-      List<Queued> left;
-      lock.lock();
-      try {
-        writer = null;
-        left = queue;
-        queue = new ArrayList<>();
-      } finally {
-        lock.unlock();
-      }
-      for (Queued q : left) q.connection().close();
+      // Closed, or an Error (out of memory): the next send starts a new writer rather than queueing
+      // for one that is gone.
+      failQueued(true);
     }
   }
 
@@ -116,11 +109,16 @@ final class SendBatch implements AutoCloseable {
     }
   }
 
-  /** Heads still queued at the end: their connections closed, so that nobody waits for an answer. */
-  private void failQueued() {
+  /**
+   * Heads still queued at the end: their connections closed, so that nobody waits for an answer. With
+   * {@code writerEnded}, the writer is forgotten in the same step (a head queued after it is the next
+   * writer's, not failed here).
+   */
+  private void failQueued(boolean writerEnded) {
     List<Queued> left;
     lock.lock();
     try {
+      if (writerEnded) writer = null;
       left = queue;
       queue = new ArrayList<>();
     } finally {
@@ -153,8 +151,6 @@ final class SendBatch implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    failQueued();
+    failQueued(false);
   }
-
-  static final long CLOSE_WAIT_MILLIS = 10_000;
 }

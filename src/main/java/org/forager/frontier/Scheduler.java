@@ -315,7 +315,7 @@ public final class Scheduler {
    * Runs the task's turns on this thread: the next one at once when it is due at once and no other
    * task waits for a slot (what the dispatcher would do, without the hand-over: a turn started by the
    * dispatcher queues behind every thread that is ready to run, and so does the origin's next request,
-   * docs/crawl-loop.md "The page gate"); otherwise the task goes back in line.
+   * docs/crawl-loop.md "Early requests"); otherwise the task goes back in line.
    */
   private void runTurn(OriginTask task) {
     while (runOneTurn(task)) {
