@@ -7,42 +7,49 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 import org.forager.fetch.Outcome;
 
-/** Counts of crawl actions by outcome during one run. Thread-safe. */
+/**
+ * Counts of crawl actions by outcome during one run. Thread-safe.
+ *
+ * <p>The counters are {@link AtomicLong}s, not {@code LongAdder}s: a few increments a page never
+ * contend enough to need an adder's cells, and an adder's code changes shape the first time two
+ * threads meet in it, which throws away the compiled code of every caller that inlined it (the page's
+ * whole processing, recompiled twice a crawl: docs/benchmarks.md, session 39).
+ */
 public final class RunSummary {
 
-  private final Map<Outcome, LongAdder> counts = new EnumMap<>(Outcome.class);
-  private final LongAdder robotsFetches = new LongAdder();
-  private final LongAdder robotsDenied = new LongAdder();
+  private final Map<Outcome, AtomicLong> counts = new EnumMap<>(Outcome.class);
+  private final AtomicLong robotsFetches = new AtomicLong();
+  private final AtomicLong robotsDenied = new AtomicLong();
   private final Queue<String> notes = new ConcurrentLinkedQueue<>();
   private final AtomicInteger noteCount = new AtomicInteger();
-  private final LongAdder bytes = new LongAdder();
+  private final AtomicLong bytes = new AtomicLong();
 
   public RunSummary() {
-    for (Outcome o : Outcome.values()) counts.put(o, new LongAdder());
+    for (Outcome o : Outcome.values()) counts.put(o, new AtomicLong());
   }
 
   public void count(CrawlAction action) {
-    counts.get(action.outcome()).increment();
+    counts.get(action.outcome()).getAndIncrement();
     if (action.kind() == CrawlAction.Kind.ROBOTS) {
-      robotsFetches.increment();
-      if (action.httpStatus() == 401 || action.httpStatus() == 403) robotsDenied.increment();
+      robotsFetches.getAndIncrement();
+      if (action.httpStatus() == 401 || action.httpStatus() == 403) robotsDenied.getAndIncrement();
     }
-    bytes.add(action.bytes());
+    bytes.getAndAdd(action.bytes());
   }
 
   public long count(Outcome outcome) {
-    return counts.get(outcome).sum();
+    return counts.get(outcome).get();
   }
 
   public long actions() {
-    return counts.values().stream().mapToLong(LongAdder::sum).sum();
+    return counts.values().stream().mapToLong(AtomicLong::get).sum();
   }
 
   public long robotsFetches() {
-    return robotsFetches.sum();
+    return robotsFetches.get();
   }
 
   /**
@@ -50,7 +57,7 @@ public final class RunSummary {
    * site may not mean, so they are counted apart.
    */
   public long robotsDenied() {
-    return robotsDenied.sum();
+    return robotsDenied.get();
   }
 
   /** The most notes kept (and shown) per run; further ones are only counted. */
@@ -70,7 +77,7 @@ public final class RunSummary {
   }
 
   public long bytes() {
-    return bytes.sum();
+    return bytes.get();
   }
 
   /** One line per outcome that happened, then the totals, for people. */

@@ -7,7 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.forager.crawl.CrawlControl;
 import org.forager.crawl.CrawlListener;
@@ -29,7 +29,8 @@ final class LiveStatus implements CrawlListener {
   static final int RATE_SAMPLES = 600;
 
   private final Clock clock;
-  private final LongAdder pagesRequested = new LongAdder();
+  /** An AtomicLong, not a LongAdder: see RunSummary. */
+  private final AtomicLong pagesRequested = new AtomicLong();
   private final RecentErrors errors = new RecentErrors(RECENT_ERRORS);
   private final RateHistory rate = new RateHistory(RATE_SAMPLES);
   private volatile RunView run;
@@ -48,7 +49,7 @@ final class LiveStatus implements CrawlListener {
 
   @Override
   public void action(CrawlAction action) {
-    if (action.kind() == CrawlAction.Kind.PAGE && !action.outcome().isBlocked()) pagesRequested.increment();
+    if (action.kind() == CrawlAction.Kind.PAGE && !action.outcome().isBlocked()) pagesRequested.getAndIncrement();
     errors.offer(action);
   }
 
@@ -65,7 +66,7 @@ final class LiveStatus implements CrawlListener {
   /** Takes one sample of the rates; called once a second. */
   void sample() {
     RunView r = run;
-    rate.sample(clock.millis(), System.nanoTime(), pagesRequested.sum(), r == null ? 0 : r.summary().actions());
+    rate.sample(clock.millis(), System.nanoTime(), pagesRequested.get(), r == null ? 0 : r.summary().actions());
   }
 
   StatusReport report() {
@@ -89,7 +90,7 @@ final class LiveStatus implements CrawlListener {
       if (RecentErrors.FAILURES.contains(o)) failures += summary.count(o);
       else if (!o.isBlocked()) fetched += summary.count(o);
     }
-    StatusReport.Totals totals = new StatusReport.Totals(summary.actions(), fetched, pagesRequested.sum(), failures,
+    StatusReport.Totals totals = new StatusReport.Totals(summary.actions(), fetched, pagesRequested.get(), failures,
         summary.robotsFetches(), summary.bytes(), r.knownUrls(), r.activeOrigins(),
         (int) Math.min(Integer.MAX_VALUE, r.originsInScope()));
     Instant end = finished == null ? now : finished;

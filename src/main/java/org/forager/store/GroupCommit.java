@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.url.UrlFingerprint;
@@ -57,8 +57,8 @@ final class GroupCommit {
   private final LinkTargets targets;
   /** The URLs known crawled, put once their crawl is written: a link to one is not looked up. */
   private final CrawledFingerprints crawled = new CrawledFingerprints(CrawledFingerprints.defaultCapacity());
-  /** URL keys the calls' lookups read from the store (tests). */
-  private final LongAdder lookedUp = new LongAdder();
+  /** URL keys the calls' lookups read from the store (tests); an AtomicLong, not a LongAdder: see RunSummary. */
+  private final AtomicLong lookedUp = new AtomicLong();
   /** Where the origins' live due keys start. */
   private final DueStarts dueStarts = new DueStarts();
   /**
@@ -168,7 +168,7 @@ final class GroupCommit {
 
   /** How many URL keys the calls' lookups read from the store before their writes (tests). */
   long lookedUpKeys() {
-    return lookedUp.sum();
+    return lookedUp.get();
   }
 
   /** How many raises the link targets hold (tests). */
@@ -195,7 +195,7 @@ final class GroupCommit {
    * many URLs they added; rethrows the first failure (calls of an earlier group may be written).
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
-    lookedUp.add(WriteRequest.lookUpAll(rocks, visible, requests, targets, crawled, filterToAsk()));
+    lookedUp.getAndAdd(WriteRequest.lookUpAll(rocks, visible, requests, targets, crawled, filterToAsk()));
     for (WriteRequest request : requests) request.askGate();
     Thread caller = Thread.currentThread();
     for (WriteRequest request : requests) request.waitedOnBy(caller);
