@@ -1,20 +1,18 @@
 package org.forager.crawl;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import org.forager.config.CrawlConfig.EarlyRequests;
 
 /**
  * Whether an origin's next request goes out as soon as its turn ends, its response read through the
- * {@link PageGate} (docs/crawl-loop.md, "Early requests"): on while the machine's cores idle.
+ * {@link PageGate} (docs/crawl-loop.md, "Early requests"): on while the cores the crawl may use idle.
  *
  * <p>Why not always: sending early pays only when the cores would otherwise idle, every origin waiting
  * for its response at once (a slow web's lockstep, docs/benchmarks.md sessions 34-38). When responses
  * come faster than the cores process them, it gains nothing and costs about 5 % (the gate, and the
- * few milliseconds a head waits for others, {@code fetch.SendBatch}). So the machine's idle share is
- * read every {@link #SAMPLE}: a {@link #WINDOW} of readings at {@link #IDLE} or more on average turns
+ * few milliseconds a head waits for others, {@code fetch.SendBatch}). So the idle share of the cores
+ * the process may use ({@link CpuMeter}: a container's own) is read every {@link #SAMPLE}: a {@link #WINDOW} of readings at {@link #IDLE} or more on average turns
  * early requests on for a lease, after which they go off for a window (a probe): when the cores idle
  * again without them, they come back for twice as long, up to {@link #MAX_LEASE}.
  */
@@ -49,15 +47,15 @@ final class EarlySends implements AutoCloseable {
     return on;
   }
 
-  /** Starts reading the machine's idle share, in AUTO mode where it can be read. */
+  /** Starts reading the cores' idle share, in AUTO mode where it can be read. */
   void start() {
     if (mode != EarlyRequests.AUTO) return;
-    ProcStat meter = ProcStat.open();
+    CpuMeter meter = CpuMeter.open();
     if (meter == null) return;
     sampler = Thread.ofPlatform().daemon().name("forager-early-sends").start(() -> sample(meter));
   }
 
-  private void sample(ProcStat meter) {
+  private void sample(CpuMeter meter) {
     try {
       while (!Thread.currentThread().isInterrupted()) {
         Thread.sleep(SAMPLE);
@@ -125,45 +123,35 @@ final class EarlySends implements AutoCloseable {
     }
   }
 
-  /** The machine's idle share from Linux's {@code /proc/stat} (idle and iowait over all). */
-  static final class ProcStat {
-    private static final Path STAT = Path.of("/proc/stat");
-    private long idle;
-    private long total;
+  /**
+   * The idle share of the CPUs this process may use, as the JDK reads it ({@code
+   * com.sun.management.OperatingSystemMXBean#getCpuLoad}): in a container with a CPU quota, the
+   * container's use of its quota; with a set of CPUs of its own, the load of those; elsewhere the
+   * whole machine's ({@code /proc/stat} on Linux). A reading of the machine alone would see a large
+   * idle host around a container at its quota, and turn early requests on where they only cost.
+   */
+  static final class CpuMeter {
+    private final com.sun.management.OperatingSystemMXBean os;
 
-    static ProcStat open() {
-      ProcStat p = new ProcStat();
-      p.idleSinceLast(); // the first reading only sets the base
-      return p.total > 0 ? p : null;
+    private CpuMeter(com.sun.management.OperatingSystemMXBean os) {
+      this.os = os;
+    }
+
+    /** A meter whose first reading is made (it only sets the base); null where the load cannot be read. */
+    static CpuMeter open() {
+      try {
+        var os = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class);
+        if (os == null || os.getCpuLoad() < 0) return null;
+        return new CpuMeter(os);
+      } catch (LinkageError | RuntimeException e) { // a runtime without the jdk.management module
+        return null;
+      }
     }
 
     /** The idle share since the last reading, NaN when it cannot be told. */
     double idleSinceLast() {
-      String line;
-      try (var lines = Files.lines(STAT)) {
-        line = lines.findFirst().orElse("");
-      } catch (IOException | RuntimeException e) {
-        return Double.NaN;
-      }
-      String[] f = line.trim().split("\\s+");
-      if (f.length < 9 || !f[0].equals("cpu")) return Double.NaN;
-      long idleNow = 0;
-      long totalNow = 0;
-      try {
-        for (int i = 1; i <= 8; i++) {
-          long v = Long.parseLong(f[i]);
-          totalNow += v;
-          if (i == 4 || i == 5) idleNow += v;
-        }
-      } catch (NumberFormatException e) {
-        return Double.NaN;
-      }
-      long dTotal = totalNow - total;
-      long dIdle = idleNow - idle;
-      boolean first = total == 0;
-      idle = idleNow;
-      total = totalNow;
-      return first || dTotal <= 0 ? Double.NaN : (double) dIdle / dTotal;
+      double load = os.getCpuLoad();
+      return load < 0 || Double.isNaN(load) ? Double.NaN : 1 - load;
     }
   }
 }

@@ -123,14 +123,14 @@ class EarlySendsTest {
   }
 
   @Test
-  void theMachinesIdleShareIsReadOnLinux() {
-    EarlySends.ProcStat stat = EarlySends.ProcStat.open();
+  void theCoresIdleShareIsReadOnLinux() {
+    EarlySends.CpuMeter stat = EarlySends.CpuMeter.open();
     if (!System.getProperty("os.name").startsWith("Linux")) return;
-    assertTrue(stat != null, "/proc/stat is read");
+    assertTrue(stat != null, "the CPU load is read");
     double idle = Double.NaN;
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (Double.isNaN(idle) && System.nanoTime() < until) {
-      idle = stat.idleSinceLast(); // NaN until the kernel's counters move (a tick: 10 ms at most)
+      idle = stat.idleSinceLast(); // NaN if the JDK cannot tell yet
       Thread.onSpinWait();
     }
     assertTrue(idle >= 0 && idle <= 1, "an idle share: " + idle);
