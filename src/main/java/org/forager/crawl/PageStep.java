@@ -51,10 +51,19 @@ final class PageStep {
   private final List<CrawlRecord> unwrittenRefusals = new ArrayList<>();
   /** Why a candidate of the origin is refused as it is found, if it is ({@link DiscoveryGate}). */
   private final Function<PendingUrl, Optional<Verdict.Rejected>> refusedAsFound;
+  /**
+   * The page's candidates of other origins the store found unknown (new URLs once written), when the
+   * store offers those to {@link #gate}: their origins are the ones to wake after the write.
+   */
+  private final List<Candidate> newElsewhere = new ArrayList<>();
   /** The page's candidates the store found unknown and {@link #refusedAsFound} refused: refused and logged. */
   private final DiscoveryGate gate = new DiscoveryGate() {
     @Override
     public Optional<CrawlRecord> refuse(Candidate candidate) {
+      if (!isOfOwnOrigin(candidate.url())) {
+        newElsewhere.add(candidate);
+        return Optional.empty();
+      }
       return refuseAsFound(candidate);
     }
 
@@ -99,11 +108,11 @@ final class PageStep {
   /**
    * A candidate the store does not know, refused now when {@link #refusedAsFound} says so and the
    * budget has an action for it: logged as its turn would log it, and its record given to the store
-   * to write with the page. Only the origin's own URLs (its robots.txt is the one in hand).
+   * to write with the page. Only the origin's own URLs (its robots.txt is the one in hand): the gate asks
+   * it of no other.
    */
   private Optional<CrawlRecord> refuseAsFound(Candidate candidate) {
     String url = candidate.url();
-    if (!isOfOwnOrigin(url)) return Optional.empty();
     PendingUrl pending = new PendingUrl(new DueCandidate(url, candidate.depth(), Optional.empty(), Optional.empty(), 0,
         1.0, candidate.hops()), 1);
     Optional<Verdict.Rejected> rejected = refusedAsFound.apply(pending);
@@ -254,6 +263,7 @@ final class PageStep {
     List<Candidate> toStore = notCrawledLately(admitted);
     // The store says what the URLs the origin holds next are once this page's candidates are in. The
     // turn's refusals go with the page's write, before it: one store call.
+    newElsewhere.clear();
     try {
       // The page's line and the turn's refusals reach the OS when the gate has decided (gate.decided),
       // before the write.
@@ -264,7 +274,11 @@ final class PageStep {
     }
     offeredCandidates = !toStore.isEmpty();
     session.crawled.add(url);
-    session.wakeOtherOrigins(admitted);
+    // Other origins have new work only where the page added URLs: a link to a URL the store knew woke
+    // its origin when that URL was added (waking every linked origin, most of them running, was 2 % of
+    // a crawl's CPU: docs/benchmarks.md, session 39). A store that does not say which are new: all.
+    session.wakeOtherOrigins(ctx.store().offersUnknownToGate() ? newElsewhere : admitted);
+    newElsewhere.clear();
     if (!(result instanceof FetchResult.Response response) || ctx.outputs().pageListener() == PageListener.NONE) {
       return NOTHING;
     }

@@ -193,6 +193,11 @@ final class TimedCrawlStore implements CrawlStore {
   }
 
   @Override
+  public boolean offersUnknownToGate() {
+    return store.offersUnknownToGate();
+  }
+
+  @Override
   public boolean bringForward(String u, Instant dueAt) {
     return time(bringForward, () -> store.bringForward(u, dueAt));
   }

@@ -176,6 +176,16 @@ public interface CrawlStore extends AutoCloseable {
   }
 
   /**
+   * Whether {@link #record(List, CrawlRecord, Collection, List, DiscoveryGate)} offers its gate every
+   * candidate it finds unknown, so that the caller learns which of them become new URLs (those the gate
+   * does not refuse): the origins to wake are then theirs alone. False by default: that method's default
+   * asks the gate nothing.
+   */
+  default boolean offersUnknownToGate() {
+    return false;
+  }
+
+  /**
    * Makes a crawled URL due at {@code dueAt} when it is due later than that, atomically with respect
    * to {@link #record}; its validators are kept. A recrawl hint, such as a sitemap's
    * {@code <lastmod>}: an unknown URL, one never crawled (due first anyway) or one due by then

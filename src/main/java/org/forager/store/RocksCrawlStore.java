@@ -570,6 +570,12 @@ public final class RocksCrawlStore implements CrawlStore {
     return held.isEmpty() ? List.of() : request.heldAfter();
   }
 
+  /** {@inheritDoc} True: its lookup offers the gate every candidate it finds unknown ({@link WriteRequest#askGate}). */
+  @Override
+  public boolean offersUnknownToGate() {
+    return true;
+  }
+
   @Override
   public boolean bringForward(String url, Instant dueAt) {
     CandidateBatch.origin(url); // validates it
