@@ -12,9 +12,10 @@ import org.forager.config.CrawlConfig.EarlyRequests;
  * for its response at once (a slow web's lockstep, docs/benchmarks.md sessions 34-38). When responses
  * come faster than the cores process them, it gains nothing and costs about 5 % (the gate, and the
  * few milliseconds a head waits for others, {@code fetch.SendBatch}). So the idle share of the cores
- * the process may use ({@link CpuMeter}: a container's own) is read every {@link #SAMPLE}: a {@link #WINDOW} of readings at {@link #IDLE} or more on average turns
- * early requests on for a lease, after which they go off for a window (a probe): when the cores idle
- * again without them, they come back for twice as long, up to {@link #MAX_LEASE}.
+ * the process may use ({@link CpuMeter}: a container's own) is read every {@link #SAMPLE}: a {@link
+ * #WINDOW} of readings at {@link #IDLE} or more on average turns early requests on for a lease, after
+ * which they go off for a window (a probe): when the cores idle again without them, they come back for
+ * twice as long, up to {@link #MAX_LEASE}.
  */
 final class EarlySends implements AutoCloseable {
 

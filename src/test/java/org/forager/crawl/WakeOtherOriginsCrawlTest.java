@@ -1,12 +1,13 @@
 package org.forager.crawl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
@@ -26,33 +27,31 @@ class WakeOtherOriginsCrawlTest {
   @Test
   void anOriginThatRanOutOfWorkCrawlsTheUrlAnotherOriginsPageAdds() throws Exception {
     try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
-      CountDownLatch bFinished = new CountDownLatch(1);
-      b.linking("/", "/b1").linking("/late");
-      b.route("/b1", ex -> {
-        TestSite.respond(ex, 200, "text/html", "<p>the last page b links to</p>");
-        bFinished.countDown();
-      });
-      a.linking("/", "/a1");
-      // /a1 links to a URL of b nobody has seen, and to one b has crawled. It is answered once b has
-      // answered its last page, and a little after: by then b's turn has found no more work and ended
-      // (a slow page, so that the wake finds b waiting for work rather than in its turn, which it
-      // would also take up).
-      a.route("/a1", ex -> {
-        try {
-          assertTrue(bFinished.await(30, TimeUnit.SECONDS), "b's last page was requested");
-          Thread.sleep(300);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        TestSite.respond(ex, 200, "text/html",
-            "<a href=\"" + b.url("/late") + "\">new</a> <a href=\"" + b.url("/b1") + "\">known</a>");
-      });
+      b.linking("/", "/b1").linking("/b1").linking("/late");
+      a.linking("/", "/a1").linking("/a2", b.url("/late"), b.url("/b1"));
       Path data = tmp.resolve("data");
+      // a's /a1 is answered once b's last page is in the log, and links on to /a2, which a requests a
+      // politeness delay later: by then b's turn has found no more work and ended. /a2 links to a URL of
+      // b nobody has seen, and to one b has crawled.
+      a.route("/a1", ex -> {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!logged(data, b.url("/b1")) && System.nanoTime() < deadline) LockSupport.parkNanos(1_000_000);
+        TestSite.respond(ex, 200, "text/html", "<a href=\"/a2\">on</a>");
+      });
       TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")), ""));
 
       assertEquals(1, b.count("/late"), "the new URL, crawled in this run: " + b.paths());
       assertEquals("FETCHED", TestCrawl.lastOutcome(data, b.url("/late")));
       assertEquals(1, b.count("/b1"), "the known one, once");
+    }
+  }
+
+  private static boolean logged(Path data, String url) {
+    Path log = data.resolve("logs").resolve("crawl.jsonl");
+    try {
+      return Files.exists(log) && Files.readString(log).contains("\"" + url + "\"");
+    } catch (IOException e) {
+      return false;
     }
   }
 }
