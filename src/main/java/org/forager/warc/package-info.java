@@ -5,7 +5,8 @@
  * org.forager.warc.WarcRecorder} is the entry point and is safe to share between crawling threads;
  * {@link org.forager.warc.Digests} gives the {@code sha1:BASE32} digests used here and in the crawl
  * log, {@link org.forager.warc.BodyDigests} a body's digests computed once for both;
- * {@link org.forager.warc.WarcIndexes} the CDXJ index of each finished file. See
- * {@code docs/warc.md}.
+ * {@link org.forager.warc.WarcIndexes} the CDXJ index of each finished file;
+ * {@link org.forager.warc.StagedTail} the mapped tail that the direct writes of a WARC file and the
+ * crawl log's writes stage their last bytes in. See {@code docs/warc.md}.
  */
 package org.forager.warc;
