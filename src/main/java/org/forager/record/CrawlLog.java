@@ -3,21 +3,23 @@ package org.forager.record;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-import java.io.BufferedOutputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.config.CrawlConfig;
+import org.forager.warc.StagedTail;
 
 /**
  * Appends one JSON object per crawl action to {@code logs/crawl.jsonl}. Each line is written whole
@@ -25,16 +27,28 @@ import org.forager.config.CrawlConfig;
  * next {@link #handOver}), so a killed process leaves complete lines only (at worst one torn last
  * line). Thread-safe.
  *
+ * <p>Handed over, on Linux on a local file system (ext4, xfs, tmpfs), means staged: copied into a
+ * small memory-mapped file beside the log, {@code crawl.jsonl.tail}, whose pages outlive a killed
+ * process, and written into the log's file 256 KiB at a time ({@link StagedLogWrites}; issue 15: a
+ * {@code write(2)} a line was 1.7 % of a crawl's CPU). The next {@link #open} first writes what a
+ * killed process left staged into the file at its place, then cuts a torn last line. Readers of the
+ * file (tail -f, {@code forager audit} on a running crawl) see a line once its 256 KiB are full, or
+ * about {@value #FLUSH_MILLIS} ms after its hand-over at the latest, when the flusher (a thread of
+ * the log's) writes what is staged; always before a rotation finishes the file, and on {@link
+ * #close}, which deletes the tail. Elsewhere (and for a pipe or a device) every hand-over is a
+ * {@code write(2)}, read at once.
+ *
  * <p>Rotation ({@link #open(Path, CrawlConfig.Log, Clock)}): once the live file reaches {@code
  * rotate_size}, after a whole line, it is finished into a gzipped part beside it and a new live file
  * started (see {@link LogRotation} for the steps and why a kill loses nothing); readers read the
  * parts in order with {@link CrawlLogFiles}.
  *
- * <p>Errors: a write that fails (disk full) throws an {@link UncheckedIOException} naming the file,
- * and so does every later write, without touching the file: what a failed write left (at worst a
- * torn line) stays last, to be cut by the next {@link #open}, even if space comes back meanwhile.
- * {@link #close} after such a failure releases the file without trying to write again. A rotation
- * whose rename fails fails the same way.
+ * <p>Errors: a write that fails (disk full: staged, a line the file system has no room for) throws
+ * an {@link UncheckedIOException} naming the file, and so does every later write, without touching
+ * the file: what a failed write left (at worst a torn line) stays last, to be cut by the next {@link
+ * #open}, even if space comes back meanwhile. {@link #close} after such a failure releases the file
+ * without trying to write again (a tail is kept, for the next open). A failed flush of what is
+ * staged, or a rotation whose rename fails, fails the same way.
  *
  * <p>Threads: a line is made in the caller's thread, then queued; whoever holds the file's lock writes
  * every line queued, in the order they came, and one hand-over of the buffer serves every thread that
@@ -51,36 +65,26 @@ public final class CrawlLog implements AutoCloseable {
   private static final int LINES_AFTER_OWN = 256;
   /** The failure of a drain cut short when not even its exception could be made. */
   private static final IOException CUT_SHORT = new IOException("a write was cut short by an unexpected error");
+  /** How often the flusher writes the lines staged into the file, for its readers. */
+  static final long FLUSH_MILLIS = 250;
 
   private final Path path;
   /** Empty: the file grows without rotation. */
   private final Optional<LogRotation> rotation;
+  /** Whether lines are staged in a tail where the file system takes one. */
+  private final boolean staged;
+  /** Writes the lines staged into the file; empty when nothing is staged. */
+  private final Optional<ScheduledExecutorService> flusher;
   /** Held to write to the file; see the class comment. */
   private final ReentrantLock lock = new ReentrantLock();
   /** Lines and hand-overs not written yet, in the order they came. */
   private final ConcurrentLinkedQueue<Pending> pending = new ConcurrentLinkedQueue<>();
   /** Line makers not in use; as many as threads ever made lines at once. */
   private final ConcurrentLinkedQueue<LineMaker> makers = new ConcurrentLinkedQueue<>();
-  private Sink sink;
+  private LogWrites writes;
   /** The first failed write, after which nothing more is written. */
   private volatile IOException failed;
   private boolean closed;
-
-  /** The open live file and the writers over it. */
-  private static final class Sink {
-    final Counting file;
-    final OutputStream out;
-
-    Sink(Path path) throws IOException {
-      OutputStream raw = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      file = new Counting(raw, Files.size(path));
-      out = new BufferedOutputStream(file, 1 << 16);
-    }
-
-    void close() throws IOException {
-      out.close();
-    }
-  }
 
   /** A JSON generator over a buffer of its own: one line at a time, outside the file's lock. */
   private static final class LineMaker {
@@ -120,41 +124,27 @@ public final class CrawlLog implements AutoCloseable {
     }
   }
 
-  /** Counts the bytes the file holds, so that rotation needs no system call per line. */
-  private static final class Counting extends FilterOutputStream {
-    long bytes;
-
-    Counting(OutputStream file, long bytes) {
-      super(file);
-      this.bytes = bytes;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      bytes += len;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      bytes++;
-    }
-  }
-
-  private CrawlLog(Path path, Optional<LogRotation> rotation, Sink sink) {
+  private CrawlLog(Path path, Optional<LogRotation> rotation, LogWrites writes, boolean staged, Duration flushEvery) {
     this.path = path;
     this.rotation = rotation;
-    this.sink = sink;
+    this.writes = writes;
+    this.staged = staged;
+    this.flusher = staged ? Optional.of(Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "forager-crawl-log-flush");
+      t.setDaemon(true); // what it has not written is in the tail, written at the next open
+      return t;
+    })) : Optional.empty();
+    long every = flushEvery.toNanos();
+    flusher.ifPresent(f -> f.scheduleWithFixedDelay(this::flushStaged, every, every, TimeUnit.NANOSECONDS));
   }
 
   /**
-   * Opens the log for appending, without rotation, creating the file and its directory. A last line
-   * left unfinished by a killed process is cut off first, so that every line stays one whole JSON
-   * object.
+   * Opens the log for appending, without rotation, creating the file and its directory. The lines a
+   * killed process left staged are written into the file first, then a last line left unfinished is
+   * cut off, so that every line stays one whole JSON object.
    */
   public static CrawlLog open(Path file) {
-    return open(file, Optional.empty(), Clock.systemUTC());
+    return open(file, Optional.empty(), Clock.systemUTC(), true, Duration.ofMillis(FLUSH_MILLIS));
   }
 
   /**
@@ -166,19 +156,24 @@ public final class CrawlLog implements AutoCloseable {
    * @param clock the time retention counts from
    */
   public static CrawlLog open(Path file, CrawlConfig.Log policy, Clock clock) {
-    return open(file, Optional.of(policy), clock);
+    return open(file, Optional.of(policy), clock, true, Duration.ofMillis(FLUSH_MILLIS));
   }
 
-  private static CrawlLog open(Path file, Optional<CrawlConfig.Log> policy, Clock clock) {
+  /**
+   * Opens the log; with {@code staged} false every hand-over is a {@code write(2)}, wherever the file
+   * is; staged, the flusher runs every {@code flushEvery}.
+   */
+  static CrawlLog open(Path file, Optional<CrawlConfig.Log> policy, Clock clock, boolean staged, Duration flushEvery) {
     LogRotation rotation = null;
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
+      StagedTail.recover(file); // the lines a killed process had staged, at their place, before the cut
       cutUnfinishedLine(file);
       if (policy.isPresent()) {
         rotation = LogRotation.start(file, policy.get(), clock);
         if (policy.get().rotateAtStart() && Files.exists(file) && Files.size(file) > 0) rotation.finish();
       }
-      return new CrawlLog(file, Optional.ofNullable(rotation), new Sink(file));
+      return new CrawlLog(file, Optional.ofNullable(rotation), LogWrites.open(file, staged), staged, flushEvery);
     } catch (IOException e) {
       if (rotation != null) rotation.close();
       throw new UncheckedIOException("cannot open crawl log " + file + ": " + e.getMessage(), e);
@@ -213,10 +208,11 @@ public final class CrawlLog implements AutoCloseable {
   }
 
   /**
-   * Appends the action's line to the buffer: it reaches the operating system with the next {@link
-   * #handOver} or {@link #write}, or earlier when the buffer (64 KiB) fills. For a caller that hands
-   * the log over before the store write its actions lead to, so that the log still comes first: one
-   * system call for a page's line and the turn's refusals instead of one a line.
+   * Appends the action's line to the buffer: it is handed over (it survives a kill) with the next
+   * {@link #handOver} or {@link #write}, or earlier when the buffer (64 KiB; staged, the tail's
+   * region of 256 KiB) fills. For a caller that hands the log over before the store write its actions
+   * lead to, so that the log still comes first: one hand-over for a page's line and the turn's
+   * refusals instead of one a line.
    *
    * @throws UncheckedIOException naming the file when this or an earlier write failed
    */
@@ -292,7 +288,7 @@ public final class CrawlLog implements AutoCloseable {
         }
         if (failed != null || closed) continue; // nothing more is written after a failure
         try {
-          sink.out.write(next.line);
+          writes.write(next.line);
         } catch (IOException e) {
           failed = e;
         }
@@ -302,8 +298,8 @@ public final class CrawlLog implements AutoCloseable {
       if (failure == null && closed) failure = new IOException("the log is closed");
       if (failure == null) {
         try {
-          sink.out.flush();
-          if (rotation.isPresent() && sink.file.bytes >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
+          writes.handOver();
+          if (rotation.isPresent() && writes.size() >= rotation.get().policy().rotateBytes()) rotate(rotation.get());
         } catch (IOException e) {
           failed = e;
           failure = e;
@@ -423,11 +419,29 @@ public final class CrawlLog implements AutoCloseable {
     }
   }
 
-  /** Finishes the live file after a whole line and starts the next. */
+  /** Finishes the live file after a whole line (every line in it, its tail deleted) and starts the next. */
   private void rotate(LogRotation r) throws IOException {
-    sink.close();
+    writes.finish();
     r.finish();
-    sink = new Sink(path);
+    writes = LogWrites.open(path, staged);
+  }
+
+  /**
+   * Writes the lines handed over but only staged into the file, for its readers: the flusher's task,
+   * every {@value #FLUSH_MILLIS} ms. A failure is the log's, as a failed write's.
+   */
+  void flushStaged() {
+    lock.lock();
+    try {
+      if (closed || failed != null || !writes.behind()) return;
+      writes.flush();
+    } catch (IOException e) {
+      failed = e;
+    } catch (RuntimeException e) {
+      failed = new IOException("cut short by " + e, e); // thrown, it would end the flusher's task
+    } finally {
+      unlock();
+    }
   }
 
   private UncheckedIOException failure(IOException e) {
@@ -439,7 +453,10 @@ public final class CrawlLog implements AutoCloseable {
     else json.writeNullField(name);
   }
 
-  /** Writes what is queued and closes the live file, then waits for the compression of a part finished last. */
+  /**
+   * Writes what is queued and closes the live file, every line in it and its tail deleted, then
+   * waits for the compression of a part finished last.
+   */
   @Override
   public void close() {
     lock.lock();
@@ -450,15 +467,36 @@ public final class CrawlLog implements AutoCloseable {
       writeQueued(null); // every line queued before close, handed over
       closed = true;
       if (failed != null) {
-        // The buffers hold what could not be written; writing it now could land after a torn line.
-        sink.file.close();
+        // The buffer holds what could not be written; writing it now could land after a torn line.
+        // A tail keeps what was handed over, written into the file by the next open.
+        writes.abandon();
         return;
       }
-      sink.close();
+      writes.finish();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot close crawl log " + path + ": " + e.getMessage(), e);
     } finally {
       try {
+        flusher.ifPresent(ScheduledExecutorService::shutdownNow);
+        rotation.ifPresent(LogRotation::close);
+      } finally {
+        unlock();
+      }
+    }
+  }
+
+  /**
+   * Leaves the log as a kill of the process would: the file closed without another byte written,
+   * the tail (holding what was handed over) left for the next {@link #open}. For tests.
+   */
+  void abandon() {
+    lock.lock();
+    try {
+      closed = true;
+      writes.abandon();
+    } finally {
+      try {
+        flusher.ifPresent(ScheduledExecutorService::shutdownNow);
         rotation.ifPresent(LogRotation::close);
       } finally {
         unlock();

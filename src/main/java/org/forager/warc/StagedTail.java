@@ -1,5 +1,6 @@
 package org.forager.warc;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.invoke.VarHandle;
@@ -8,9 +9,11 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -179,6 +182,54 @@ public final class StagedTail {
     Files.delete(path);
   }
 
+  /** What a tail states: {@code bytes} go in its file from {@code offset} on, and the file ends after them. */
+  public record Staged(long offset, ByteBuffer bytes) {}
+
+  /**
+   * What the tail of {@code file} states; empty without a tail, or with one that holds nothing (no
+   * magic number: killed while it was being created). Consistent while its writer stages more: the
+   * bytes are read again until the state read after them names the same region.
+   *
+   * @throws IOException if the tail cannot be read or is inconsistent
+   */
+  public static Optional<Staged> read(Path file) throws IOException {
+    Path tailPath = of(file);
+    try (FileChannel t = FileChannel.open(tailPath, StandardOpenOption.READ)) {
+      ByteBuffer head = ByteBuffer.allocate(REGION_SIZE + Long.BYTES);
+      while (true) {
+        // Shorter than a header, or without the magic number: killed while it was being created.
+        if (!readHead(t, head) || head.getLong(0) != MAGIC) return Optional.empty();
+        long state = head.getLong(STATE);
+        long regionAt = head.getLong(REGION_AT);
+        long regionSize = head.getLong(REGION_SIZE);
+        int length = (int) state;
+        if (length < 0 || length > regionSize || regionAt + length > t.size()) {
+          throw new IOException("staged tail " + tailPath + " is inconsistent (" + length + " bytes at " + regionAt + ")");
+        }
+        ByteBuffer staged = ByteBuffer.allocate(length);
+        readFully(t, staged, regionAt);
+        // Bytes already staged change only once the state names another region.
+        if (readHead(t, head) && head.getLong(0) == MAGIC && head.getLong(STATE) >>> 32 == state >>> 32) {
+          return Optional.of(new Staged((state >>> 32) * regionSize, staged.flip()));
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean readHead(FileChannel channel, ByteBuffer head) throws IOException {
+    head.clear();
+    while (head.hasRemaining() && channel.read(head, head.position()) > 0) {}
+    return !head.hasRemaining();
+  }
+
+  private static void readFully(FileChannel channel, ByteBuffer into, long at) throws IOException {
+    while (into.hasRemaining()) {
+      if (channel.read(into, at + into.position()) < 0) throw new EOFException("a staged tail ends early");
+    }
+  }
+
   /**
    * Writes the bytes a killed writer published for {@code file} into it at their place, sets its size
    * to their end (cutting what a region's write left past them) and forces it to disk, then deletes
@@ -191,27 +242,15 @@ public final class StagedTail {
   public static boolean recover(Path file) throws IOException {
     Path tailPath = of(file);
     if (!Files.exists(tailPath)) return false;
-    try (FileChannel t = FileChannel.open(tailPath, StandardOpenOption.READ)) {
-      ByteBuffer head = ByteBuffer.allocate(REGION_SIZE + Long.BYTES);
-      while (head.hasRemaining() && t.read(head, head.position()) > 0) {}
-      if (!head.hasRemaining() && head.getLong(0) == MAGIC) {
-        long state = head.getLong(STATE);
-        long regionAt = head.getLong(REGION_AT);
-        long regionSize = head.getLong(REGION_SIZE);
-        long base = (state >>> 32) * regionSize;
-        int length = (int) state;
-        if (length < 0 || length > regionSize || regionAt + length > t.size()) {
-          throw new IOException("staged tail " + tailPath + " is inconsistent (" + length + " bytes at " + regionAt + ")");
-        }
-        ByteBuffer staged = ByteBuffer.allocate(length);
-        while (staged.hasRemaining() && t.read(staged, regionAt + staged.position()) > 0) {}
-        staged.flip();
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-          FileChannel channel = f.getChannel();
-          while (staged.hasRemaining()) channel.write(staged, base + staged.position());
-          f.setLength(base + length); // always sets it, releasing space reserved past it
-          channel.force(true);
-        }
+    Optional<Staged> staged = read(file);
+    if (staged.isPresent()) {
+      ByteBuffer bytes = staged.get().bytes();
+      long offset = staged.get().offset();
+      try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+        FileChannel channel = f.getChannel();
+        while (bytes.hasRemaining()) channel.write(bytes, offset + bytes.position());
+        f.setLength(offset + bytes.limit()); // always sets it, releasing space reserved past it
+        channel.force(true);
       }
     }
     Files.delete(tailPath);

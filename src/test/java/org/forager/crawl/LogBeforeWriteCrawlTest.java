@@ -3,13 +3,10 @@ package org.forager.crawl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.forager.record.LogAsKilled;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
@@ -28,11 +26,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A page's log line, and those of the links refused as it was found, are in the log file before the
- * store writes the page: a process killed between the two leaves a log that has every action the store
- * holds. The lines go to the OS once a page, when the store's gate has decided; a store that asks the
- * gate nothing (the PostgreSQL store's way) is told the same before it writes, and the links its gate
- * would have refused are refused at their turn, also logged before they are written.
+ * A page's log line, and those of the links refused as it was found, are in the log file (or staged in
+ * its tail, written into it at the next open) before the store writes the page: a process killed
+ * between the two leaves a log that has every action the store holds. The lines go to the OS once a
+ * page, when the store's gate has decided; a store that asks the gate nothing (the PostgreSQL store's
+ * way) is told the same before it writes, and the links its gate would have refused are refused at
+ * their turn, also logged before they are written.
  */
 @Timeout(60)
 class LogBeforeWriteCrawlTest {
@@ -132,13 +131,9 @@ class LogBeforeWriteCrawlTest {
         handler);
   }
 
+  /** Whether the lines of {@code urls} would be in the log after a kill now (in the file, or in its tail). */
   private static void check(Path log, List<String> urls, List<String> missing, Set<String> written) {
-    String lines;
-    try {
-      lines = Files.readString(log);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    String lines = LogAsKilled.text(log);
     for (String url : urls) {
       if (!lines.contains("\"url\":\"" + url + "\"")) missing.add(url);
       written.add(url);

@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +17,8 @@ import org.forager.fetch.Outcome;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CrawlLogTest {
 
@@ -63,19 +67,25 @@ class CrawlLogTest {
     log.close(); // quietly: the failure was reported once, by the write
   }
 
-  /** Issue 15: appended lines reach the file together, at the hand-over or with the next write. */
-  @Test
-  void appendedLinesReachTheFileAtTheHandOverOrTheNextWrite() throws Exception {
+  /**
+   * Issue 15: appended lines reach the file together (staged: its tail), at the hand-over or with the
+   * next write; after a kill they are in the file. Staged or not, the same.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void appendedLinesReachTheFileAtTheHandOverOrTheNextWrite(boolean staged) throws Exception {
     Path file = tmp.resolve("logs/crawl.jsonl");
-    try (CrawlLog log = CrawlLog.open(file)) {
+    try (CrawlLog log = CrawlLog.open(file, Optional.empty(), Clock.systemUTC(), staged,
+        Duration.ofMillis(CrawlLog.FLUSH_MILLIS))) {
       log.append(action("http://a.example/1"));
       log.append(action("http://a.example/2"));
       assertEquals(0, Files.size(file), "kept in the buffer");
+      assertEquals(0, LogAsKilled.bytes(file).length, "lost with a kill");
       log.handOver();
-      assertEquals(2, Files.readAllLines(file).size());
+      assertEquals(2, LogAsKilled.lines(file).size());
       log.append(action("http://a.example/3"));
       log.write(action("http://a.example/4"));
-      List<String> lines = Files.readAllLines(file);
+      List<String> lines = LogAsKilled.lines(file);
       assertEquals(4, lines.size());
       assertTrue(lines.get(2).contains("a.example/3") && lines.get(3).contains("a.example/4"), "in order");
       log.append(action("http://a.example/5"));
