@@ -236,8 +236,13 @@ public final class StagedTail {
    * the tail; nothing without a tail. A tail without the magic number (killed while it was being
    * created) holds nothing and is deleted.
    *
+   * <p>The file must agree with the tail: every region before the tail's is in it, and what it holds
+   * of the tail's region is the tail's bytes (a writer wrote nothing else there). A file changed
+   * since (cut shorter, appended to by a writer that took no tail) is left alone, and so is the tail.
+   *
    * @return whether a tail was found
-   * @throws IOException if the file cannot be written (it is left as it was, and the tail kept)
+   * @throws IOException if the file cannot be written or does not agree with the tail (it is left as
+   *     it was, and the tail kept)
    */
   public static boolean recover(Path file) throws IOException {
     Path tailPath = of(file);
@@ -248,6 +253,14 @@ public final class StagedTail {
       long offset = staged.get().offset();
       try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
         FileChannel channel = f.getChannel();
+        long size = channel.size();
+        ByteBuffer there = ByteBuffer.allocate((int) Math.max(0, Math.min(size - offset, bytes.limit())));
+        while (there.hasRemaining() && channel.read(there, offset + there.position()) > 0) {}
+        if (size < offset || !there.flip().equals(bytes.slice(0, there.limit()))) {
+          throw new IOException("staged tail " + tailPath + " does not match " + file + " (" + size
+              + " bytes), changed since: its " + bytes.limit() + " bytes for offset " + offset
+              + " are not written; move the tail away to open the file without them");
+        }
         while (bytes.hasRemaining()) channel.write(bytes, offset + bytes.position());
         f.setLength(offset + bytes.limit()); // always sets it, releasing space reserved past it
         channel.force(true);

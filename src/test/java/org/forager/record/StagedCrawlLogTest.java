@@ -332,6 +332,32 @@ class StagedCrawlLogTest {
   }
 
   /**
+   * A log appended to after a kill by a writer that took no tail (an older Forager), then opened
+   * with the tail still there: the tail's lines would land over the new ones. The open fails naming
+   * the tail and leaves both as they are.
+   */
+  @Test
+  void aTailThatNoLongerMatchesItsFileFailsTheOpenAndChangesNothing() throws Exception {
+    CrawlLog log = open(Optional.empty(), NEVER);
+    for (int n = 0; n < 20; n++) log.write(action(n));
+    log.abandon();
+    Path kept = tmp.resolve("kept.tail");
+    Files.copy(tail(), kept);
+    Files.move(tail(), tmp.resolve("aside.tail"));
+    try (CrawlLog plain = CrawlLog.open(live(), Optional.empty(), Clock.systemUTC(), false, NEVER)) {
+      plain.write(action(100)); // the lines the tail held are not in the file: this one goes where they would
+    }
+    Files.copy(kept, tail());
+    byte[] before = Files.readAllBytes(live());
+
+    UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> CrawlLog.open(live()));
+    assertTrue(e.getMessage().startsWith("cannot open crawl log " + live() + ": staged tail " + tail()
+        + " does not match " + live()), e.getMessage());
+    assertArrayEquals(before, Files.readAllBytes(live()));
+    assertArrayEquals(Files.readAllBytes(kept), Files.readAllBytes(tail()));
+  }
+
+  /**
    * A child process logging as fast as it can, SIGKILLed at random moments (mid-line, mid-region,
    * between a region's write and the tail's next state, during a rotation): after the next open every
    * line whose hand-over returned is in the log once, in order, and nothing else but whole lines the
