@@ -24,7 +24,8 @@ import java.util.zip.GZIPInputStream;
  * The files one crawl log is made of: the finished parts, {@code crawl-YYYYMMDDTHHMMSSZ-N.jsonl.gz}
  * (the time its last line was written, then a sequence number that orders them), and the live file,
  * {@code crawl.jsonl}, last. A part is briefly {@code crawl-…-N.jsonl} while it is being compressed;
- * a {@code .gz.tmp} file is never a part. Readers call {@link #parts} then {@link #open} each in turn,
+ * a {@code .gz.tmp} file is never a part, nor the live file's staged tail ({@code crawl.jsonl.tail},
+ * whose lines reach the live file within a flusher's period: {@link CrawlLog}). Readers call {@link #parts} then {@link #open} each in turn,
  * gzip or not. Stateless and thread-safe.
  */
 public final class CrawlLogFiles {

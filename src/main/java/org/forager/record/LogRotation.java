@@ -23,8 +23,9 @@ import org.forager.config.CrawlConfig;
  * next part's {@code .jsonl} name (atomic; the lines are all there, uncompressed); the gzip is written
  * to {@code .jsonl.gz.tmp}, forced to disk and renamed to {@code .jsonl.gz}; only then is the
  * {@code .jsonl} deleted. {@link #start} finishes what a killed process left: a {@code .gz.tmp} is
- * deleted and its {@code .jsonl} compressed again, a {@code .jsonl} beside its {@code .gz} deleted.
- * Readers never take a {@code .gz.tmp} for a part.
+ * deleted and its {@code .jsonl} compressed again, a {@code .jsonl} beside its {@code .gz} deleted
+ * ({@link CrawlLog#open} has written the live file's staged lines into it first). Readers never take
+ * a {@code .gz.tmp} for a part. A live file is finished with every line in it and its tail deleted.
  *
  * <p>Compression runs on one background thread, one part at a time, so that writers wait only for
  * the rename. A compression that fails (disk full) leaves the {@code .jsonl} part, read as it is and
@@ -78,8 +79,8 @@ final class LogRotation implements AutoCloseable {
   }
 
   /**
-   * Renames the live file (closed by the caller) to the next part and has it compressed in the
-   * background.
+   * Renames the live file (closed by the caller, every line in it and its tail deleted) to the next
+   * part and has it compressed in the background.
    *
    * @throws IOException when the rename fails; the live file is then left as it was
    */

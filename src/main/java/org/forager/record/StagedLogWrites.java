@@ -31,9 +31,9 @@ final class StagedLogWrites implements LogWrites {
 
   /**
    * The region: what one {@code pwrite} takes to the file, about 300 lines of a crawl. A line cost
-   * the writing thread 1.6-1.9 µs of CPU with 64 KiB regions, 1.4-1.5 with 256 KiB, 1.2-1.4 with
-   * 1 MiB, 4.2-4.5 with a {@code write(2)} a line (docs/benchmarks.md, "Issue 15: the crawl log's
-   * lines staged"); readers lag by the flusher's period, whatever the region.
+   * the writing thread 1.3-1.9 µs of CPU with 64 KiB regions, 1.4-1.5 with 256 KiB, 1.2-1.4 with
+   * 1 MiB, 4.1-5.8 with a {@code write(2)} a line (best batches on a busy machine: docs/benchmarks.md,
+   * "Issue 15: the crawl log's lines staged"); readers lag by the flusher's period, whatever the region.
    */
   static final int REGION_BYTES = 1 << 18;
 
