@@ -37,6 +37,8 @@ public final class StagedTail {
   /** What a tail's name adds to its file's. */
   public static final String SUFFIX = ".tail";
 
+  private static final System.Logger LOG = System.getLogger(StagedTail.class.getName());
+
   private static final long MAGIC = 0x464f_5241_4745_5254L; // "FORAGERT"
   private static final int STATE = 8;
   private static final int REGION_AT = 16;
@@ -182,8 +184,11 @@ public final class StagedTail {
     Files.delete(path);
   }
 
-  /** What a tail states: {@code bytes} go in its file from {@code offset} on, and the file ends after them. */
-  public record Staged(long offset, ByteBuffer bytes) {}
+  /**
+   * What a tail states: {@code bytes} go in its file from {@code offset} on, and the file ends after
+   * them; they are the first of a region of {@code regionSize}.
+   */
+  public record Staged(long offset, ByteBuffer bytes, long regionSize) {}
 
   /**
    * What the tail of {@code file} states; empty without a tail, or with one that holds nothing (no
@@ -210,12 +215,22 @@ public final class StagedTail {
         readFully(t, staged, regionAt);
         // Bytes already staged change only once the state names another region.
         if (readHead(t, head) && head.getLong(0) == MAGIC && head.getLong(STATE) >>> 32 == state >>> 32) {
-          return Optional.of(new Staged((state >>> 32) * regionSize, staged.flip()));
+          return Optional.of(new Staged((state >>> 32) * regionSize, staged.flip(), regionSize));
         }
       }
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
+  }
+
+  /** Whether {@code file} (of {@code size} bytes) is as a writer killed with {@code staged} leaves it. */
+  private static boolean agree(FileChannel file, long size, Staged staged) throws IOException {
+    ByteBuffer bytes = staged.bytes();
+    long offset = staged.offset();
+    if (size < offset || size > offset + staged.regionSize()) return false;
+    ByteBuffer there = ByteBuffer.allocate((int) Math.min(size - offset, bytes.limit()));
+    while (there.hasRemaining() && file.read(there, offset + there.position()) > 0) {}
+    return there.flip().equals(bytes.slice(0, there.limit()));
   }
 
   private static boolean readHead(FileChannel channel, ByteBuffer head) throws IOException {
@@ -236,13 +251,15 @@ public final class StagedTail {
    * the tail; nothing without a tail. A tail without the magic number (killed while it was being
    * created) holds nothing and is deleted.
    *
-   * <p>The file must agree with the tail: every region before the tail's is in it, and what it holds
-   * of the tail's region is the tail's bytes (a writer wrote nothing else there). A file changed
-   * since (cut shorter, appended to by a writer that took no tail) is left alone, and so is the tail.
+   * <p>The file must agree with the tail, as a killed writer leaves them: every region before the
+   * tail's is in it, nothing past the tail's region, and what it holds of the tail's region is the
+   * tail's bytes. A file changed since (cut shorter, appended to by a writer that took no tail, or
+   * written back to the disk apart from its tail before the machine crashed) is left as it is, and
+   * the tail is set aside ({@code NAME.tail.unmatched-MILLIS}) with a warning: its bytes could land
+   * over others, or past a hole.
    *
    * @return whether a tail was found
-   * @throws IOException if the file cannot be written or does not agree with the tail (it is left as
-   *     it was, and the tail kept)
+   * @throws IOException if the file cannot be written (it is left as it was, and the tail kept)
    */
   public static boolean recover(Path file) throws IOException {
     Path tailPath = of(file);
@@ -254,12 +271,13 @@ public final class StagedTail {
       try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
         FileChannel channel = f.getChannel();
         long size = channel.size();
-        ByteBuffer there = ByteBuffer.allocate((int) Math.max(0, Math.min(size - offset, bytes.limit())));
-        while (there.hasRemaining() && channel.read(there, offset + there.position()) > 0) {}
-        if (size < offset || !there.flip().equals(bytes.slice(0, there.limit()))) {
-          throw new IOException("staged tail " + tailPath + " does not match " + file + " (" + size
-              + " bytes), changed since: its " + bytes.limit() + " bytes for offset " + offset
-              + " are not written; move the tail away to open the file without them");
+        if (!agree(channel, size, staged.get())) {
+          Path aside = tailPath.resolveSibling(tailPath.getFileName() + ".unmatched-" + System.currentTimeMillis());
+          Files.move(tailPath, aside);
+          LOG.log(System.Logger.Level.WARNING, "staged tail " + tailPath + " does not match " + file + " (" + size
+              + " bytes), changed since it was staged: its " + bytes.limit() + " bytes for offset " + offset
+              + " are not written into it, the tail is kept as " + aside);
+          return true;
         }
         while (bytes.hasRemaining()) channel.write(bytes, offset + bytes.position());
         f.setLength(offset + bytes.limit()); // always sets it, releasing space reserved past it

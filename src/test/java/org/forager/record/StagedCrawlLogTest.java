@@ -35,6 +35,8 @@ import org.forager.warc.StagedTail;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The crawl log's lines staged in its mapped tail ({@link StagedLogWrites}), on this machine's temporary
@@ -332,29 +334,44 @@ class StagedCrawlLogTest {
   }
 
   /**
-   * A log appended to after a kill by a writer that took no tail (an older Forager), then opened
-   * with the tail still there: the tail's lines would land over the new ones. The open fails naming
-   * the tail and leaves both as they are.
+   * A log changed after a kill, then opened with the tail still there: appended to by a writer that
+   * took no tail (an older Forager: a line, or more than a region), or cut shorter (a machine crash
+   * that wrote the tail back but not all of the file). The tail's lines would land over others or
+   * past a hole: the open leaves the file as it is and sets the tail aside, whole, to be looked at.
    */
-  @Test
-  void aTailThatNoLongerMatchesItsFileFailsTheOpenAndChangesNothing() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"a line appended", "a region appended", "cut shorter"})
+  void aTailThatNoLongerMatchesItsFileIsSetAsideAndTheFileKeptAsItIs(String change) throws Exception {
     CrawlLog log = open(Optional.empty(), NEVER);
-    for (int n = 0; n < 20; n++) log.write(action(n));
+    int lines = change.equals("cut shorter") ? 400 : 20; // past the first region, or within it
+    for (int n = 0; n < lines; n++) log.write(action(n));
     log.abandon();
-    Path kept = tmp.resolve("kept.tail");
-    Files.copy(tail(), kept);
-    Files.move(tail(), tmp.resolve("aside.tail"));
-    try (CrawlLog plain = CrawlLog.open(live(), Optional.empty(), Clock.systemUTC(), false, NEVER)) {
-      plain.write(action(100)); // the lines the tail held are not in the file: this one goes where they would
+    byte[] tailBytes = Files.readAllBytes(tail());
+    if (change.equals("cut shorter")) {
+      try (FileChannel file = FileChannel.open(live(), StandardOpenOption.WRITE)) {
+        file.truncate(REGION / 2);
+      }
+    } else {
+      Files.move(tail(), tmp.resolve("aside.tail")); // out of the older writer's sight
+      try (CrawlLog older = CrawlLog.open(live(), Optional.empty(), Clock.systemUTC(), false, NEVER)) {
+        int more = change.equals("a line appended") ? 1 : 400;
+        for (int n = 0; n < more; n++) older.write(action(100_000 + n));
+      }
+      Files.move(tmp.resolve("aside.tail"), tail());
     }
-    Files.copy(kept, tail());
-    byte[] before = Files.readAllBytes(live());
+    List<Long> before = numbers(Files.readAllLines(live()).stream().filter(l -> l.endsWith("}")).toList());
 
-    UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> CrawlLog.open(live()));
-    assertTrue(e.getMessage().startsWith("cannot open crawl log " + live() + ": staged tail " + tail()
-        + " does not match " + live()), e.getMessage());
-    assertArrayEquals(before, Files.readAllBytes(live()));
-    assertArrayEquals(Files.readAllBytes(kept), Files.readAllBytes(tail()));
+    try (CrawlLog reopened = CrawlLog.open(live())) {
+      reopened.write(action(1_000_000));
+    }
+
+    List<Long> expected = new ArrayList<>(before);
+    expected.add(1_000_000L);
+    assertEquals(expected, numbers(), "the file as it was (its torn line cut), then the new line");
+    List<String> aside = names().stream().filter(n -> n.startsWith("crawl.jsonl.tail.unmatched-")).toList();
+    assertEquals(1, aside.size(), names().toString());
+    assertArrayEquals(tailBytes, Files.readAllBytes(live().resolveSibling(aside.get(0))));
+    assertFalse(Files.exists(tail()));
   }
 
   /**
