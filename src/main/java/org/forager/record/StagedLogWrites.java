@@ -13,8 +13,8 @@ import org.forager.warc.StagedTail;
 /**
  * Lines staged in a mapped tail ({@link StagedTail}, {@code crawl.jsonl.tail}) and written to the
  * file a region at a time: a line costs a copy into the mapping, a hand-over one 8-byte store, and
- * the file one {@code pwrite(2)} a region instead of a {@code write(2)} a hand-over (issue 15: those
- * were 1.7 % of a crawl's CPU). The tail's pages are the page cache's, so a line handed over
+ * the file a {@code pwrite(2)} or two a region (and the flusher's, a few a second at most) instead of
+ * a {@code write(2)} a hand-over (issue 15: those were 1.7 % of a crawl's CPU). The tail's pages are the page cache's, so a line handed over
  * survives a kill of the process as a written one does; the next {@link CrawlLog#open} writes what
  * the tail holds into the file at its place ({@link StagedTail#recover}) before it cuts a torn line.
  *
