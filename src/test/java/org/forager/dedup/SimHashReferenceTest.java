@@ -225,7 +225,7 @@ class SimHashReferenceTest {
   }
 
   /** Asserts every path's value; whether the UTF-8 one had enough words for a simhash. */
-  private static boolean assertSameValues(byte[] bytes) {
+  static boolean assertSameValues(byte[] bytes) {
     String hex = bytes.length <= 4096 ? HexFormat.of().formatHex(bytes) : bytes.length + " bytes";
     for (Charset charset : List.of(UTF_8, ISO_8859_1, WINDOWS_1252)) {
       assertEquals(SimHashReference.ofHtml(bytes, charset), SimHash.ofHtml(bytes, charset),
