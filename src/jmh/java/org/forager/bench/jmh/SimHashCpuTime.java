@@ -10,12 +10,12 @@ import org.forager.dedup.SimHash;
 /**
  * {@link SimHashBenchmark}'s pages timed by the thread's CPU clock instead of the wall clock, for a
  * machine shared with other work (where JMH's errors grow as large as the differences): the
- * simhash of one page ({@code utf8}, {@code nonAscii} or {@code windows1252}), after a warm-up, in
- * batches of 200; prints the value, and the best and median batch's CPU µs a page. Uses only the
- * public API, so the same class runs against an older build's jar to compare (one JVM per run:
- * C2's code differs from one JVM to the next):
+ * simhash of one page ({@code utf8}, {@code nonAscii}, {@code accented} or {@code windows1252}),
+ * after a warm-up, in batches of 200; prints the value, and the best and median batch's CPU µs a
+ * page. Uses only the public API, so the same class runs against an older build's jar to compare
+ * (one JVM per run: C2's code differs from one JVM to the next):
  *
- * <pre>java -cp target/benchmarks.jar org.forager.bench.jmh.SimHashCpuTime [utf8|nonAscii|windows1252]</pre>
+ * <pre>java -cp target/benchmarks.jar org.forager.bench.jmh.SimHashCpuTime [utf8|nonAscii|accented|windows1252]</pre>
  */
 public final class SimHashCpuTime {
 
@@ -23,7 +23,11 @@ public final class SimHashCpuTime {
 
   public static void main(String[] args) {
     String which = args.length > 0 ? args[0] : "utf8";
-    byte[] body = which.equals("nonAscii") ? SimHashBenchmark.nonAscii(SyntheticSite.page()) : SyntheticSite.page();
+    byte[] body = switch (which) {
+      case "nonAscii" -> SimHashBenchmark.nonAscii(SyntheticSite.page());
+      case "accented" -> SimHashBenchmark.accented(SyntheticSite.page());
+      default -> SyntheticSite.page();
+    };
     Charset charset = which.equals("windows1252") ? Charset.forName("windows-1252") : StandardCharsets.UTF_8;
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long value = 0;
