@@ -8,10 +8,8 @@ import java.util.OptionalLong;
 
 /**
  * {@link SimHash}'s reading of HTML from UTF-8 bytes, without decoding them into a String first:
- * the same words, so the same simhash, as reading {@code new String(bytes, UTF_8)}. A character is
- * what that decoder makes of the bytes: a valid one- to three-byte sequence is its BMP char;
- * anything else (a four-byte sequence, whose surrogates are no letters, or malformed bytes, which
- * decode to U+FFFD) separates words. One instance reads one page.
+ * the same words, so the same simhash, as reading {@code new String(bytes, UTF_8)}: a character is
+ * what that decoder makes of the bytes ({@link Utf8Chars}). One instance reads one page.
  */
 final class Utf8Html {
 
@@ -103,8 +101,8 @@ final class Utf8Html {
       int lower = WordChars.asciiLowerCase(b[i]);
       if (lower != NONE) {
         i++;
-      } else if (b[i] < 0 && (lower = nonAsciiLowerCase(b, i)) != NONE) {
-        i += width(b[i]);
+      } else if (b[i] < 0 && (lower = Utf8Chars.nonAsciiLowerCase(b, i)) != NONE) {
+        i += Utf8Chars.width(b[i]);
       } else {
         break;
       }
@@ -122,45 +120,13 @@ final class Utf8Html {
     for (int chars = 1; end < n && chars < 32; chars++) { // 31 chars, as the String reading counts
       if (b[end] == '#' || WordChars.asciiLowerCase(b[end]) != NONE) {
         end++;
-      } else if (b[end] < 0 && nonAsciiLowerCase(b, end) != NONE) {
-        end += width(b[end]);
+      } else if (b[end] < 0 && Utf8Chars.nonAsciiLowerCase(b, end) != NONE) {
+        end += Utf8Chars.width(b[end]);
       } else {
         break;
       }
     }
     return end < n && b[end] == ';' ? end + 1 : i + 1;
-  }
-
-  /**
-   * The lower case of the letter or digit a multi-byte sequence at {@code i} encodes, else
-   * {@link WordChars#NONE}.
-   */
-  private static int nonAsciiLowerCase(byte[] b, int i) {
-    int lead = b[i] & 0xFF;
-    char c;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-      if (i + 1 >= b.length || !continuation(b[i + 1])) return NONE;
-      c = (char) ((lead & 0x1F) << 6 | (b[i + 1] & 0x3F));
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      if (i + 2 >= b.length || !continuation(b[i + 1]) || !continuation(b[i + 2])) return NONE;
-      int second = b[i + 1] & 0xFF;
-      if (lead == 0xE0 && second < 0xA0) return NONE; // overlong
-      if (lead == 0xED && second > 0x9F) return NONE; // a surrogate
-      c = (char) ((lead & 0x0F) << 12 | (second & 0x3F) << 6 | (b[i + 2] & 0x3F));
-    } else {
-      return NONE;
-    }
-    return WordChars.lowerCase(c);
-  }
-
-  /** The length of the sequence a letter or digit starts with (only called on one). */
-  private static int width(byte lead) {
-    if (lead >= 0) return 1;
-    return (lead & 0xE0) == 0xC0 ? 2 : 3;
-  }
-
-  private static boolean continuation(byte b) {
-    return (b & 0xC0) == 0x80;
   }
 
   /** Past a tag, comment or declaration starting at {@code i}; past its element for script and style. */
@@ -195,7 +161,7 @@ final class Utf8Html {
   }
 
   private static boolean isWordChar(byte[] b, int i) {
-    return WordChars.asciiLowerCase(b[i]) != NONE || (b[i] < 0 && nonAsciiLowerCase(b, i) != NONE);
+    return WordChars.asciiLowerCase(b[i]) != NONE || (b[i] < 0 && Utf8Chars.nonAsciiLowerCase(b, i) != NONE);
   }
 
   private static boolean asciiMatchesIgnoringCase(byte[] b, int at, String name) {

@@ -23,6 +23,18 @@ final class WordChars {
     }
   }
 
+  /**
+   * Per two-byte UTF-8 sequence, by the low 5 bits of its lead and the low 6 of its second byte (the
+   * char it encodes), the lower case of a letter or digit, else {@link #NONE}: one load instead of the
+   * Character methods' table walks, for most non-ASCII letters of European text. The chars below
+   * 0x80, encoded by the overlong leads C0 and C1, are {@code NONE}: those decode to U+FFFD.
+   */
+  private static final char[] TWO_BYTES = new char[1 << 11];
+
+  static {
+    for (char c = 0x80; c < TWO_BYTES.length; c++) TWO_BYTES[c] = (char) lowerCase(c);
+  }
+
   private WordChars() {}
 
   /** The lower case of {@code c} if it is a letter or digit, else {@link #NONE}. */
@@ -30,6 +42,14 @@ final class WordChars {
     // ASCII first: the text of most pages is, and the Character methods cost a table walk per char.
     if (c < 0x80) return ASCII[c];
     return Character.isLetterOrDigit(c) ? Character.toLowerCase(c) : NONE;
+  }
+
+  /**
+   * The lower case of the char a two-byte UTF-8 sequence encodes if it is a letter or digit, else
+   * {@link #NONE}: {@code lead} C0 to DF, {@code second} a continuation byte (80 to BF).
+   */
+  static int twoByteLowerCase(int lead, int second) {
+    return TWO_BYTES[(lead & 0x1F) << 6 | (second & 0x3F)];
   }
 
   /** The lower case of {@code b} if it is an ASCII letter or digit, else {@link #NONE}. */
