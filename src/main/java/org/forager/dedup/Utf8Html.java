@@ -50,16 +50,17 @@ final class Utf8Html {
       } else {
         // From WIDTH on: WordHashes loads the WIDTH bytes that end a word.
         int next = c >= 0 && i >= WordHashes.WIDTH && i + SPAN <= n ? asciiText(i) : i;
-        i = next > i ? next : word(b, i, words);
+        i = next > i ? next : word(i);
       }
     }
   }
 
   /**
    * Adds the words of the ASCII text at {@code i}, reading 64 bytes at most and no further than the
-   * first {@code '<'}, {@code '&'} or non-ASCII byte; returns where it stopped ({@code i} when it
-   * could not tell where the first word ends). Text takes no branch per byte, nor a mispredicted
-   * one per word: a bit per byte marks letters and digits, and each word is a run of set bits.
+   * first {@code '<'}, {@code '&'} or non-ASCII byte, and the word that goes on in a non-ASCII byte;
+   * returns where it stopped ({@code i} when it could not tell where the first word ends). Text takes
+   * no branch per byte, nor a mispredicted one per word: a bit per byte marks letters and digits, and
+   * each word is a run of set bits.
    */
   private int asciiText(int i) {
     classes.cover(i, SPAN);
@@ -82,10 +83,15 @@ final class Utf8Html {
     long lasts = letters & ~(letters >>> 1);
     int next = i + end;
     if (open && end > 0 && (lasts >>> (end - 1) & 1) != 0) {
-      // The last word may go on: leave it to the next read, which starts with it.
+      // The last word may go on. In a non-ASCII char, it is read on from there, its ASCII start
+      // hashed without reading it again; past 64 bytes, it is left to the next read.
       int first = Long.SIZE - 1 - Long.numberOfLeadingZeros(firsts);
       firsts &= ~(1L << first);
       lasts &= ~(1L << (end - 1));
+      if (end < SPAN) {
+        words.addAscii(i, firsts, lasts);
+        return goOn(i + end, WordHashes.asciiHash(FNV_BASIS, b, i + first, i + end));
+      }
       next = i + first;
     }
     words.addAscii(i, firsts, lasts);
@@ -93,6 +99,52 @@ final class Utf8Html {
   }
 
   /** Adds the word at {@code i} and returns its end; {@code i + 1} when no word starts there. */
+  private int word(int i) {
+    // Before WIDTH, WordHashes cannot load a word's last bytes: those words go char by char.
+    if (b[i] >= 0 || i < WordHashes.WIDTH) return word(b, i, words);
+    int lower = Utf8Chars.nonAsciiLowerCase(b, i);
+    if (lower == NONE) return i + 1;
+    return goOn(i + Utf8Chars.width(b[i]), (FNV_BASIS ^ lower) * FNV_PRIME);
+  }
+
+  /**
+   * Adds the word whose chars before {@code i} hash to {@code h}, going on at {@code i}, and returns
+   * its end; {@code i} at {@link WordHashes#WIDTH} or later. Its non-ASCII letters are hashed one by
+   * one; a run of ASCII letters and digits is found by the byte classes, not byte by byte, and the
+   * run that ends the word goes to WordHashes' columns with the hash so far as its seed. So a word
+   * with an accented letter takes no loop over its ASCII letters, nor a mispredicted exit from one.
+   */
+  private int goOn(int i, long h) {
+    int n = b.length;
+    while (true) {
+      int lower;
+      while (i < n && b[i] < 0 && (lower = Utf8Chars.nonAsciiLowerCase(b, i)) != NONE) {
+        h = (h ^ lower) * FNV_PRIME;
+        i += Utf8Chars.width(b[i]);
+      }
+      int run = i < n && WordChars.asciiLowerCase(b[i]) != NONE ? asciiRunEnd(i) : i;
+      if (run == i || run == n || b[run] >= 0) { // the word ends: all but "été" and the like
+        words.add(h, i, run);
+        return run;
+      }
+      h = WordHashes.asciiHash(h, b, i, run);
+      i = run;
+    }
+  }
+
+  /** The end of the ASCII letters and digits from {@code i}. */
+  private int asciiRunEnd(int i) {
+    int n = b.length;
+    for (; i + Long.BYTES <= n; i += Long.BYTES) {
+      classes.cover(i, Long.BYTES);
+      long others = ~classes.load(i) & Swar.TOPS;
+      if (others != 0) return i + (Long.numberOfTrailingZeros(others) >>> 3);
+    }
+    while (i < n && WordChars.asciiLowerCase(b[i]) != NONE) i++;
+    return i;
+  }
+
+  /** Adds the word at {@code i}, char by char, and returns its end; {@code i + 1} when no word starts there. */
   private static int word(byte[] b, int i, WordHashes words) {
     int n = b.length;
     int start = i;

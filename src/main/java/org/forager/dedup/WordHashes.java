@@ -17,8 +17,9 @@ import java.util.Arrays;
  * JIT turns into vector instructions. A zero byte multiplies the hash by the (odd, so invertible)
  * FNV prime, so the seed is the FNV basis times the prime's inverse once per zero byte: the hash
  * equals FNV-1a over the word's chars alone. A longer ASCII word is kept as its last 12 bytes, the
- * seed being the hash of its chars before them; a word with other chars is hashed char by char
- * ({@link #add}), its hash stored as the seed of 12 zero bytes.
+ * seed being the hash of its chars before them. A word with other chars is given by the hash of its
+ * chars before the ASCII letters and digits that end it, and where those are ({@link #add}): they
+ * are hashed in the columns from that hash (12 zero bytes when the word ends in another char).
  *
  * <p>Why noted first: the loop over the words of 64 bytes of text (a run of set bits each) then does
  * two bit scans and two stores a word, and the loop at the flush, counted and without a branch but
@@ -48,7 +49,8 @@ final class WordHashes {
 
   private static final long[] LAST_MASKS = new long[16];
 
-  private static final long UNDO_ZEROS;
+  /** Per count of zero bytes (up to {@link #WIDTH}): the FNV prime's inverse to that power, undoing their steps. */
+  private static final long[] UNDO_ZEROS = new long[WIDTH + 1];
 
   /** A page too short to load {@link #WIDTH} bytes from, for the words hashed char by char. */
   private static final byte[] NO_PAGE = new byte[WIDTH];
@@ -61,15 +63,14 @@ final class WordHashes {
       LAST_MASKS[n] = -1L << 8 * Math.max(8 - n, 0);
       FIRST_MASKS[n] = 0xFFFFFFFFL & -1L << 8 * Math.min(WIDTH - n, 4);
     }
-    long undo = 1;
-    for (int k = 0; k < WIDTH; k++) undo *= INVERSE;
-    UNDO_ZEROS = undo;
+    UNDO_ZEROS[0] = 1;
+    for (int k = 1; k <= WIDTH; k++) UNDO_ZEROS[k] = UNDO_ZEROS[k - 1] * INVERSE;
   }
 
   private byte[] page = NO_PAGE;
-  private final int[] starts = new int[BLOCK]; // a word hashed char by char: no length, at WIDTH
+  private final int[] starts = new int[BLOCK]; // a given word: its ASCII end, or no length at WIDTH
   private final int[] ends = new int[BLOCK];
-  private final int[] givenAt = new int[BLOCK]; // the words hashed char by char, and their seeds
+  private final int[] givenAt = new int[BLOCK]; // the words given by a hash, and their seeds
   private final long[] givenSeeds = new long[BLOCK];
   private final int[] longAt = new int[BLOCK]; // the words of more than WIDTH ASCII chars
   private int givens;
@@ -114,11 +115,50 @@ final class WordHashes {
 
   /** Adds a word by its FNV-1a hash. */
   void add(long hash) {
-    starts[count] = WIDTH;
-    ends[count] = WIDTH;
-    givenAt[givens] = count;
-    givenSeeds[givens++] = hash * UNDO_ZEROS;
-    if (++count == BLOCK) flush();
+    add(hash, WIDTH, WIDTH);
+  }
+
+  /**
+   * Adds a word by the FNV-1a hash of its chars before {@code start} and its ASCII letters and digits
+   * {@code page[start, end)}, none when {@code start == end}; {@code end} at {@link #WIDTH} or later.
+   */
+  void add(long hash, int start, int end) {
+    int w = count;
+    starts[w] = start;
+    ends[w] = end;
+    givenAt[givens] = w;
+    givenSeeds[givens++] = seed(hash, start, end);
+    count = w + 1;
+    if (count == BLOCK) flush();
+  }
+
+  /** The seed of {@code page[start, end)} in the columns when {@code hash} is that of the chars before it. */
+  private long seed(long hash, int start, int end) {
+    int length = end - start;
+    return length <= WIDTH ? hash * UNDO_ZEROS[WIDTH - length] : hash(hash, page, start, end - WIDTH);
+  }
+
+  /**
+   * FNV-1a from {@code h} over the ASCII letters and digits {@code b[from, to)}, lower-cased; {@code to}
+   * at {@link #WIDTH} or later. The last 4 or 12 take the steps of a column, without a branch per
+   * byte: the steps for the zero bytes before a short run cost less than a mispredicted loop exit.
+   */
+  static long asciiHash(long h, byte[] b, int from, int to) {
+    int length = to - from;
+    if (length <= Integer.BYTES) { // most: the ASCII start of a word before its accented letter
+      long last = Swar.asciiLowerCase(Swar.load(b, to - Long.BYTES)) & LAST_MASKS[length];
+      return twoSteps(twoSteps(h * UNDO_ZEROS[Integer.BYTES - length], last >>> 32), last >>> 48);
+    }
+    if (length > WIDTH) {
+      h = hash(h, b, from, to - WIDTH);
+      length = WIDTH;
+    }
+    long first = Swar.asciiLowerCase(Swar.load(b, to - WIDTH)) & FIRST_MASKS[length];
+    long last = Swar.asciiLowerCase(Swar.load(b, to - Long.BYTES)) & LAST_MASKS[length];
+    h *= UNDO_ZEROS[WIDTH - length];
+    for (int shift = 0; shift < Integer.SIZE; shift += 2 * Byte.SIZE) h = twoSteps(h, first >>> shift);
+    for (int shift = 0; shift < Long.SIZE; shift += 2 * Byte.SIZE) h = twoSteps(h, last >>> shift);
+    return h;
   }
 
   /** Hashes the words noted and hands them on. */
@@ -147,7 +187,7 @@ final class WordHashes {
       longs += (WIDTH - length) >>> (Integer.SIZE - 1);
     }
     for (int k = 0; k < longs; k++) longWord(b, longAt[k]);
-    for (int g = 0; g < givens; g++) hashes[givenAt[g]] = givenSeeds[g]; // their bytes masked off
+    for (int g = 0; g < givens; g++) hashes[givenAt[g]] = givenSeeds[g];
   }
 
   /**
@@ -156,7 +196,7 @@ final class WordHashes {
    */
   private void longWord(byte[] b, int w) {
     int end = ends[w];
-    hashes[w] = prefixHash(b, starts[w], end - WIDTH);
+    hashes[w] = hash(FNV_BASIS, b, starts[w], end - WIDTH);
     first4[w] = Swar.asciiLowerCase(Swar.load(b, end - WIDTH));
     last8[w] = Swar.asciiLowerCase(Swar.load(b, end - Long.BYTES));
   }
@@ -179,9 +219,8 @@ final class WordHashes {
     return ((h ^ (bytes & 0xFF)) * FNV_PRIME ^ (bytes >>> Byte.SIZE & 0xFF)) * FNV_PRIME;
   }
 
-  /** FNV-1a over the ASCII letters and digits {@code b[from, to)}, lower-cased. */
-  private static long prefixHash(byte[] b, int from, int to) {
-    long h = FNV_BASIS;
+  /** FNV-1a from {@code h} over the ASCII letters and digits {@code b[from, to)}, lower-cased, byte by byte. */
+  private static long hash(long h, byte[] b, int from, int to) {
     for (int k = from; k < to; k++) h = (h ^ WordChars.asciiLowerCase(b[k])) * FNV_PRIME;
     return h;
   }
