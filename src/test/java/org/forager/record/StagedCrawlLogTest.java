@@ -98,6 +98,17 @@ class StagedCrawlLogTest {
     return numbers;
   }
 
+  /**
+   * How many of {@code numbers} from {@code at} belong to the run that numbered its lines from
+   * {@code start} (the same quotient by {@code width}), asserting they are its first ones, in order.
+   */
+  private static int keptOfRun(List<Long> numbers, int at, long start, long width) {
+    int kept = 0;
+    while (at + kept < numbers.size() && numbers.get(at + kept) / width == start / width) kept++;
+    assertEquals(range(start, start + kept), numbers.subList(at, at + kept), "run " + start / width);
+    return kept;
+  }
+
   private static List<Long> range(long from, long to) {
     List<Long> numbers = new ArrayList<>();
     for (long n = from; n < to; n++) numbers.add(n);
@@ -182,9 +193,7 @@ class StagedCrawlLogTest {
     List<Long> numbers = numbers();
     int at = 0;
     for (long[] run : runs) {
-      int kept = 0;
-      while (at + kept < numbers.size() && numbers.get(at + kept) / 1_000_000 == run[0] / 1_000_000) kept++;
-      assertEquals(range(run[0], run[0] + kept), numbers.subList(at, at + kept), "run " + run[0] / 1_000_000);
+      int kept = keptOfRun(numbers, at, run[0], 1_000_000);
       assertTrue(kept >= run[1] && kept <= run[1] + run[2], "every line handed over, once: " + kept + " of "
           + run[1] + " handed over and " + run[2] + " appended");
       at += kept;
@@ -410,9 +419,7 @@ class StagedCrawlLogTest {
     List<Long> numbers = numbers();
     int at = 0;
     for (long[] run : runs) {
-      int kept = 0;
-      while (at + kept < numbers.size() && numbers.get(at + kept) / 10_000_000 == run[0] / 10_000_000) kept++;
-      assertEquals(range(run[0], run[0] + kept), numbers.subList(at, at + kept), "run " + run[0] / 10_000_000);
+      int kept = keptOfRun(numbers, at, run[0], 10_000_000);
       assertTrue(run[0] + kept > run[1], "every line acknowledged: up to " + run[1] + ", kept " + kept);
       at += kept;
     }
