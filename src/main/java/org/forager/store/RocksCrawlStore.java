@@ -742,6 +742,11 @@ public final class RocksCrawlStore implements CrawlStore {
     return writes.lookedUpKeys();
   }
 
+  /** How many group writes the URL table's calls took (tests). */
+  long groupsWritten() {
+    return writes.groupsWritten();
+  }
+
   /** How many raises of never-crawled URLs the store holds in memory now (tests). */
   int heldRaises() {
     return writes.heldRaiseCount();

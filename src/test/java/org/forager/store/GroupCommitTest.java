@@ -18,6 +18,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.forager.fetch.Outcome;
 import org.forager.url.Origin;
 import org.junit.jupiter.api.Test;
@@ -202,6 +204,50 @@ class GroupCommitTest {
   }
 
   /**
+   * Virtual threads ready to run at once, each processing a page and recording it, are written in a
+   * few groups, not one group each: a caller that would write alone yields first, so the others
+   * process their pages and queue their calls meanwhile (the crawl's case: many pages ready at once
+   * on a few carriers, each taking far longer to process than its write). They wait at the start by
+   * yielding, so that all of them are ready together when it opens.
+   */
+  @Test
+  @Timeout(60)
+  void virtualThreadsReadyTogetherAreWrittenInFewGroups() throws Exception {
+    int threads = 200;
+    try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
+      store.addCandidates(List.of(Candidate.seed(HOT)));
+      long before = store.groupsWritten();
+      AtomicBoolean open = new AtomicBoolean();
+      AtomicLong work = new AtomicLong();
+      List<Thread> pages = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        String own = "https://ready.example/" + t;
+        pages.add(Thread.ofVirtual().start(() -> {
+          while (!open.get()) LockSupport.park();
+          work.addAndGet(processPage(own));
+          store.record(crawl(own, T0), List.of(new Candidate(own + "/link", 1, Optional.of(own))));
+        }));
+      }
+      // Every one parked at the start, then all unparked at once: ready together, as a crawl's pages.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      for (Thread page : pages) {
+        while (page.getState() != Thread.State.WAITING) {
+          assertTrue(System.nanoTime() < deadline, "a page thread never parked at the start");
+          Thread.onSpinWait();
+        }
+      }
+      open.set(true);
+      for (Thread page : pages) LockSupport.unpark(page);
+      for (Thread page : pages) assertTrue(page.join(Duration.ofSeconds(30)), "a page's write never returned");
+      for (int t = 0; t < threads; t++) {
+        assertEquals(1, store.url("https://ready.example/" + t).orElseThrow().fetchCount());
+      }
+      long groups = store.groupsWritten() - before;
+      assertTrue(groups <= threads / 10, threads + " pages ready together took " + groups + " groups");
+    }
+  }
+
+  /**
    * A caller that found the lock held by a reader ({@code url()} reads under it) waits without it, and
    * the reader's unlock must wake it: nobody else is writing here, so a caller not woken would wait
    * for ever. The threads are daemons and the store is left open when the writer is stuck, so that
@@ -235,6 +281,13 @@ class GroupCommitTest {
     try (store) {
       assertEquals(records, store.url(HOT).orElseThrow().fetchCount());
     }
+  }
+
+  /** A millisecond or so of CPU, as a page's processing before its write; a value so it is not dropped. */
+  private static long processPage(String url) {
+    long x = url.hashCode();
+    for (int i = 0; i < 2_000_000; i++) x = x * 6364136223846793005L + 1442695040888963407L;
+    return x;
   }
 
   private static CrawlRecord crawl(String url, Instant at) {
