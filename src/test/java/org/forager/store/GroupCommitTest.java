@@ -207,8 +207,8 @@ class GroupCommitTest {
    * Virtual threads ready to run at once, each processing a page and recording it, are written in a
    * few groups, not one group each: a caller that would write alone yields first, so the others
    * process their pages and queue their calls meanwhile (the crawl's case: many pages ready at once
-   * on a few carriers, each taking far longer to process than its write). They wait at the start by
-   * yielding, so that all of them are ready together when it opens.
+   * on a few carriers, each taking far longer to process than its write). They wait parked at the
+   * start and are unparked together, so that all of them are ready at once.
    */
   @Test
   @Timeout(60)
