@@ -220,12 +220,10 @@ final class GroupCommit {
     WriteRequest last = requests.get(requests.size() - 1);
     boolean interrupted = false;
     // A virtual thread that would write alone lets the threads ready to run go first: on a busy
-    // crawl they queue their calls meanwhile and one group writes them all (about 25 pages a group
-    // instead of one: one WAL append and one batch for them, no hand-overs between writers; 8 % less
-    // CPU a crawl, docs/benchmarks.md, session 41). The price is latency: the write returns after one
-    // pass of the ready threads (40 ms on average on bench/e2e's busy 2 cores), while the cores
-    // work on other pages; with none ready the yield returns at once. Platform threads (an
-    // embedder's, the seeds' loading) do not yield: the OS's yield does not queue them behind others.
+    // crawl they queue their calls meanwhile and one group writes them all (one WAL append and one
+    // batch instead of one each). The price is latency, one pass of the ready threads; with none
+    // ready the yield returns at once. Figures in docs/store.md, "Group commit". Platform threads
+    // (an embedder's, the seeds' loading) do not yield: the OS's yield does not queue them behind others.
     if (caller.isVirtual() && !lock.isLocked()) Thread.yield();
     while (!last.done()) {
       if (lock.tryLock()) {
