@@ -15,9 +15,7 @@ import org.forager.config.CrawlConfig.EarlyRequests;
  * the process may use ({@link CpuMeter}: a container's own) is read every {@link #SAMPLE}: a {@link
  * #WINDOW} of readings at {@link #IDLE} or more on average turns early requests on for a lease, after
  * which they go off for a window (a probe): when the cores idle again without them, they come back for
- * twice as long, up to {@link #MAX_LEASE}. A probe decides as soon as its first {@link #PROBE_WINDOW}
- * readings are idle enough: each second off costs a slow web a fifth of its rate, and the lockstep
- * shows within a second of their going off (docs/benchmarks.md, session 43).
+ * twice as long, up to {@link #MAX_LEASE}.
  */
 final class EarlySends implements AutoCloseable {
 
@@ -25,8 +23,6 @@ final class EarlySends implements AutoCloseable {
 
   static final Duration SAMPLE = Duration.ofMillis(500);
   static final int WINDOW = 4;
-  /** Readings a probe needs at the least: it reads on to a whole window unless these are idle enough. */
-  static final int PROBE_WINDOW = 2;
   static final double IDLE = 0.12;
   static final Duration FIRST_LEASE = Duration.ofSeconds(4);
   static final Duration MAX_LEASE = Duration.ofSeconds(32);
@@ -98,15 +94,15 @@ final class EarlySends implements AutoCloseable {
     window[nextSlot] = idle;
     nextSlot = (nextSlot + 1) % WINDOW;
     if (filled < WINDOW) filled++;
-    if (filled < (probing ? PROBE_WINDOW : WINDOW)) return;
-    double sum = 0; // the window fills from its first slot after each clear, so these are the readings
-    for (int i = 0; i < filled; i++) sum += window[i];
-    if (sum / filled >= IDLE) {
+    if (filled < WINDOW) return;
+    double sum = 0;
+    for (double d : window) sum += d;
+    if (sum / WINDOW >= IDLE) {
       leaseNanos = probing ? Math.min(leaseNanos * 2, MAX_LEASE.toNanos()) : FIRST_LEASE.toNanos();
       leaseEnds = now + leaseNanos;
       on = true;
       clearWindow();
-    } else if (filled == WINDOW) {
+    } else {
       probing = false; // a probe that found the cores busy: the next lease starts short
     }
   }

@@ -35,15 +35,6 @@ class EarlySendsTest {
     return n;
   }
 
-  /** Readings of {@code idle} until early requests are on, at most {@code most}; how many it took ({@code most} + 1 if never). */
-  private int untilOn(EarlySends sends, double idle, int most) {
-    for (int n = 1; n <= most; n++) {
-      observe(sends, idle, 1);
-      if (sends.on()) return n;
-    }
-    return most + 1;
-  }
-
   private static int count(boolean[] on) {
     int n = 0;
     for (boolean b : on) if (b) n++;
@@ -84,25 +75,11 @@ class EarlySendsTest {
     // While on, the idle share (low, as early requests keep the cores busy) changes nothing.
     assertTrue(count(observe(sends, 0.01, (int) lease - 1)) == lease - 1, "on for the whole lease");
     assertFalse(observe(sends, 0.01, 1)[0], "off at the lease's end: a probe");
-    // The probe finds the cores idle again: on for twice as long, as soon as its shorter window says so.
-    assertEquals(EarlySends.PROBE_WINDOW, untilOn(sends, 0.20, EarlySends.WINDOW));
+    // The probe finds the cores idle again: on for twice as long.
+    boolean[] probe = observe(sends, 0.20, EarlySends.WINDOW);
+    assertTrue(probe[EarlySends.WINDOW - 1]);
     assertTrue(count(observe(sends, 0.01, (int) (2 * lease) - 1)) == 2 * lease - 1, "on for twice the lease");
     assertFalse(observe(sends, 0.01, 1)[0]);
-  }
-
-  @Test
-  void aProbeWhoseFirstReadingsAreBusyStillReadsAWholeWindow() {
-    EarlySends sends = new EarlySends(EarlyRequests.AUTO);
-    observe(sends, 0.20, EarlySends.WINDOW);
-    long lease = EarlySends.FIRST_LEASE.toNanos() / HALF_SECOND;
-    observe(sends, 0.01, (int) lease);
-    assertFalse(sends.on(), "a probe");
-    // The lockstep takes a moment to form again: the window's mean decides once it is whole.
-    observe(sends, 0.04, EarlySends.PROBE_WINDOW);
-    assertFalse(sends.on(), "not idle enough yet");
-    assertEquals(EarlySends.WINDOW - EarlySends.PROBE_WINDOW,
-        untilOn(sends, 0.25, EarlySends.WINDOW - EarlySends.PROBE_WINDOW), "on at the window's end");
-    assertEquals(2 * lease, onFor(sends, 2 * lease), "the probe confirmed the lease: twice as long");
   }
 
   @Test
@@ -110,7 +87,7 @@ class EarlySendsTest {
     EarlySends sends = new EarlySends(EarlyRequests.AUTO);
     long lease = EarlySends.FIRST_LEASE.toNanos() / HALF_SECOND;
     for (int round = 0; round < 4; round++) {
-      untilOn(sends, 0.20, EarlySends.WINDOW);
+      observe(sends, 0.20, EarlySends.WINDOW);
       assertTrue(sends.on());
       observe(sends, 0.01, (int) lease * (1 << round)); // the lease, doubled each confirmed probe
       assertFalse(sends.on(), "round " + round);
@@ -128,7 +105,7 @@ class EarlySendsTest {
     long ceiling = EarlySends.MAX_LEASE.toNanos() / HALF_SECOND;
     long onFor = 0;
     for (int round = 0; round < 10; round++) {
-      untilOn(sends, 0.20, EarlySends.WINDOW);
+      observe(sends, 0.20, EarlySends.WINDOW);
       assertTrue(sends.on());
       onFor = onFor(sends, ceiling);
       assertTrue(onFor <= ceiling, "round " + round + ": on for " + onFor + " readings");
