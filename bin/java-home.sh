@@ -1,44 +1,82 @@
-# Sourced by ./forager and ./test: sets JAVA_HOME to a JDK of version 21 or newer.
+# Sourced by ./forager and ./test: sets JAVA_HOME to a JDK of version 21 or newer, and
+# FORAGER_JAVA_VERSION to its major version.
 # Tries $JAVA_HOME, the java on the PATH, then the JDKs under /usr/lib/jvm (newest first).
+# Bash builtins only on the usual path (a $JAVA_HOME or a javac on the PATH with a release file): each
+# process a launcher starts costs about 10 ms of wall time here, and it took a dozen, about 0.13 s of
+# every command (issue 15; docs/benchmarks.md, session 44).
 
-_forager_java_version() { # major version of the JDK at $1, or nothing
+# Sets _forager_version to the major version of the JDK at $1, or to nothing: the JDK's release file
+# says it without starting a JVM (each start cost about 0.15 s of wall time and 0.25 s of CPU, and every
+# command started two to four: issue 15). "1.8.0_402" is 8.
+_forager_read_java_version() {
+  _forager_version=""
   [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
-  # The JDK's release file says it without starting a JVM (each start cost about 0.15 s of wall time
-  # and 0.25 s of CPU, and every command started two to four: issue 15). "1.8.0_402" is 8.
-  local version=""
+  local line
   if [ -f "$1/release" ]; then
-    version="$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' "$1/release" | head -n 1)"
+    while IFS= read -r line || [ -n "$line" ]; do
+      case "$line" in
+        JAVA_VERSION=*)
+          line="${line#JAVA_VERSION=}"
+          line="${line//\"/}"
+          line="${line#1.}"
+          _forager_version="${line%%[!0-9]*}"
+          break ;;
+      esac
+    done < "$1/release"
   fi
-  if [ -z "$version" ]; then
-    version="$("$1/bin/java" -XshowSettings:properties -version 2>&1 \
+  if [ -z "$_forager_version" ]; then
+    _forager_version="$("$1/bin/java" -XshowSettings:properties -version 2>&1 \
       | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p' | head -n 1)"
   fi
-  echo "$version"
+  return 0
 }
 
+_forager_java_version() { # major version of the JDK at $1, or nothing (for scripts that print it)
+  _forager_read_java_version "$1"
+  echo "$_forager_version"
+}
+
+# Sets _forager_jdk to the first JDK of version 21 or newer (and _forager_version to its version);
+# returns 1 when there is none. The candidates after $JAVA_HOME are looked for only when it is not one.
 _forager_find_jdk() {
-  local candidate version
-  for candidate in "${JAVA_HOME:-}" \
-      "$(dirname "$(dirname "$(readlink -f "$(command -v javac 2>/dev/null || echo /nonexistent)")")")" \
-      $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
-    [ -n "$candidate" ] || continue
+  local candidate javac_path
+  _forager_jdk=""
+  if [ -n "${JAVA_HOME:-}" ]; then
+    _forager_read_java_version "${JAVA_HOME%/}"
+    if [ -n "$_forager_version" ] && [ "$_forager_version" -ge 21 ]; then
+      _forager_jdk="${JAVA_HOME%/}"
+      return 0
+    fi
+  fi
+  javac_path="$(command -v javac 2>/dev/null || true)"
+  if [ -n "$javac_path" ]; then
+    candidate="$(readlink -f "$javac_path")"
+    candidate="${candidate%/bin/javac}"
+    _forager_read_java_version "$candidate"
+    if [ -n "$_forager_version" ] && [ "$_forager_version" -ge 21 ]; then
+      _forager_jdk="$candidate"
+      return 0
+    fi
+  fi
+  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
     candidate="${candidate%/}"
-    version="$(_forager_java_version "$candidate")"
-    if [ -n "$version" ] && [ "$version" -ge 21 ]; then
-      echo "$candidate"
+    _forager_read_java_version "$candidate"
+    if [ -n "$_forager_version" ] && [ "$_forager_version" -ge 21 ]; then
+      _forager_jdk="$candidate"
       return 0
     fi
   done
   return 1
 }
 
-if ! JAVA_HOME="$(_forager_find_jdk)"; then
+if ! _forager_find_jdk; then
   echo "forager: no JDK 21 or newer found (looked at \$JAVA_HOME, the PATH and /usr/lib/jvm);" \
     "install one, e.g. 'apt-get install openjdk-21-jdk-headless' or Temurin 21+, or set JAVA_HOME" >&2
   exit 1
 fi
-export JAVA_HOME
+export JAVA_HOME="$_forager_jdk"
+export FORAGER_JAVA_VERSION="$_forager_version"
 # Maven 3.8 on JDK 24+ warns about sun.misc.Unsafe on every run; the warning is Maven's, not ours.
-if [ "$(_forager_java_version "$JAVA_HOME")" -ge 24 ]; then
+if [ "$FORAGER_JAVA_VERSION" -ge 24 ]; then
   export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
 fi
