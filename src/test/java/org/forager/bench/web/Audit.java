@@ -21,14 +21,17 @@ import java.util.PriorityQueue;
  * @param maxInFlight the largest {@link HostAudit#maxInFlight()} over hosts
  * @param hostsOverlapping hosts that ever had more than one request in flight
  * @param durationNanos from the first arrival to the last response end (0 without requests)
+ * @param pagesPerSecond pages served with a 200 in each whole second from the first arrival (by their
+ *     arrival): a crawler's warm-up and steady rate as the server sees them, whatever the crawler
  */
 public record Audit(WebConfig config, long requests, long pages, long distinctPages, double coverage,
     long robots, long privateRequests, long skippedExtension, long otherRequests, long aborted,
     int hostsRequested, long connections, int maxInFlight, int hostsOverlapping,
     OptionalLong minIntervalNanos, OptionalLong minIntervalFromWriteStartNanos, long durationNanos,
-    List<HostAudit> hosts) {
+    List<Long> pagesPerSecond, List<HostAudit> hosts) {
 
   public Audit {
+    pagesPerSecond = List.copyOf(pagesPerSecond);
     hosts = List.copyOf(hosts);
   }
 
@@ -49,10 +52,11 @@ public record Audit(WebConfig config, long requests, long pages, long distinctPa
     List<PriorityQueue<Long>> inFlight = new ArrayList<>(Collections.nCopies(hostCount, null));
     BitSet seenConnections = new BitSet();
     BitSet served = new BitSet();
-    long firstArrival = 0;
-    long lastEnd = 0;
-
     int n = log.size();
+    long firstArrival = n == 0 ? 0 : log.arrival(0);
+    long lastEnd = 0;
+    List<Long> perSecond = new ArrayList<>();
+
     for (int i = 0; i < n; i++) {
       int h = log.host(i);
       int target = log.target(i);
@@ -76,6 +80,9 @@ public record Audit(WebConfig config, long requests, long pages, long distinctPa
       if (target >= 0 && status == 200) {
         counts[1][h]++;
         served.set(h * pageCount + target);
+        int second = (int) ((arrival - firstArrival) / 1_000_000_000L);
+        while (perSecond.size() <= second) perSecond.add(0L);
+        perSecond.set(second, perSecond.get(second) + 1);
       }
       if (target == Target.ROBOTS) counts[2][h]++;
       if (target == Target.PRIVATE) counts[3][h]++;
@@ -94,7 +101,6 @@ public record Audit(WebConfig config, long requests, long pages, long distinctPa
       while (!ends.isEmpty() && ends.peek() <= arrival) ends.poll();
       ends.add(end);
       maxInFlight[h] = Math.max(maxInFlight[h], ends.size());
-      if (i == 0) firstArrival = arrival;
       lastEnd = i == 0 ? end : Math.max(lastEnd, end);
     }
 
@@ -122,7 +128,7 @@ public record Audit(WebConfig config, long requests, long pages, long distinctPa
     return new Audit(config, totals[0], totals[1], distinct, distinct / ((double) hostCount * pageCount),
         totals[2], totals[3], totals[4], totals[5], totals[6], hostsRequested, allConnections,
         worstInFlight, overlapping, optional(worstInterval), optional(worstIntervalFromStart),
-        n == 0 ? 0 : lastEnd - firstArrival, hosts);
+        n == 0 ? 0 : lastEnd - firstArrival, perSecond, hosts);
   }
 
   /** The audit's totals as one JSON object (times in ms). */
@@ -150,7 +156,8 @@ public record Audit(WebConfig config, long requests, long pages, long distinctPa
         .append(",\n");
     j.append("  \"duration_s\": ").append(String.format(Locale.ROOT, "%.3f", durationNanos / 1e9)).append(",\n");
     double rate = durationNanos == 0 ? 0 : requests / (durationNanos / 1e9);
-    j.append("  \"requests_per_second\": ").append(String.format(Locale.ROOT, "%.1f", rate)).append("\n}\n");
+    j.append("  \"requests_per_second\": ").append(String.format(Locale.ROOT, "%.1f", rate)).append(",\n");
+    j.append("  \"pages_per_second\": ").append(pagesPerSecond).append("\n}\n");
     return j.toString();
   }
 

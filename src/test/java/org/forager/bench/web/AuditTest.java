@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,6 +70,22 @@ class AuditTest {
     assertEquals(1, audit.hostsOverlapping());
     assertEquals(OptionalLong.of(-10), audit.minIntervalNanos());
     assertEquals(112, audit.durationNanos());
+  }
+
+  @Test
+  void pagesServedAreCountedByTheWholeSecondOfTheirArrival() {
+    long second = 1_000_000_000L;
+    RequestLog log = new RequestLog();
+    request(log, 0, 1, Target.ROBOTS, 200, 5 * second, 5 * second, 5 * second + 1); // not a page
+    request(log, 0, 1, 0, 200, 5 * second + 10, 0, 0);        // second 0 from the first arrival
+    request(log, 1, 2, 1, 200, 6 * second - 1, 0, 0);         // still second 0
+    request(log, 1, 2, 2, 200, 6 * second, 0, 0);             // second 1
+    request(log, 2, 3, 3, 404, 7 * second, 0, 0);             // not served: not counted
+    request(log, 2, 3, 4, 200, 8 * second + 5, 0, 0);         // second 3, after a second with none
+    Audit audit = Audit.of(log, CONFIG);
+    assertEquals(List.of(2L, 1L, 0L, 1L), audit.pagesPerSecond());
+    assertTrue(audit.toJson().contains("\"pages_per_second\": [2, 1, 0, 1]\n}"), audit.toJson());
+    assertEquals(List.of(), Audit.of(new RequestLog(), CONFIG).pagesPerSecond());
   }
 
   @Test
