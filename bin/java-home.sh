@@ -50,7 +50,7 @@ _forager_find_jdk() {
   fi
   javac_path="$(command -v javac 2>/dev/null || true)"
   if [ -n "$javac_path" ]; then
-    candidate="$(readlink -f "$javac_path")"
+    candidate="$(readlink -f "$javac_path" 2>/dev/null || echo "$javac_path")"
     candidate="${candidate%/bin/javac}"
     _forager_read_java_version "$candidate"
     if [ -n "$_forager_version" ] && [ "$_forager_version" -ge 21 ]; then
@@ -78,5 +78,5 @@ export JAVA_HOME="$_forager_jdk"
 export FORAGER_JAVA_VERSION="$_forager_version"
 # Maven 3.8 on JDK 24+ warns about sun.misc.Unsafe on every run; the warning is Maven's, not ours.
 if [ "$FORAGER_JAVA_VERSION" -ge 24 ]; then
-  export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+  export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }--sun-misc-unsafe-memory-access=allow"
 fi

@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class LauncherTest {
 
   /**
    * bin/java-home.sh reads a JDK's major version from its release file with the shell's builtins, in
-   * each form JDKs write it, and takes $JAVA_HOME when it is a JDK of 21 or newer.
+   * each form JDKs write it, and asks the JDK itself only when the file does not say.
    */
   @Test
   void theJdksVersionIsReadFromItsReleaseFile(@TempDir Path dir) throws Exception {
@@ -56,30 +57,57 @@ class LauncherTest {
     assertEquals("8", versionOf(fakeJdk(dir.resolve("b"), "IMPLEMENTOR=\"x\"\nJAVA_VERSION=\"1.8.0_402\"")));
     assertEquals("25", versionOf(fakeJdk(dir.resolve("c"), "JAVA_VERSION=\"25-ea\"\nOS_NAME=\"Linux\"")));
     assertEquals("26", versionOf(fakeJdk(dir.resolve("d"), "JAVA_VERSION=\"26\"")), "a last line without a newline");
-    Path notAJdk = Files.createDirectories(dir.resolve("e"));
-    assertEquals("", versionOf(notAJdk), "no bin/java and bin/javac: not a JDK");
-    Path jdk = fakeJdk(dir.resolve("f"), "JAVA_VERSION=\"21.0.9\"\n");
-    assertEquals(jdk + " 21", run("unset JAVA_HOME; JAVA_HOME=" + jdk + "/ ; . bin/java-home.sh; echo \"$JAVA_HOME $FORAGER_JAVA_VERSION\""));
+    assertEquals("23", versionOf(fakeJdk(dir.resolve("e"), "JAVA_VERSION=\"23.0.1\"\r\nOS_ARCH=\"x86_64\"\r\n")), "CRLF");
+    assertEquals("22", versionOf(fakeJdk(dir.resolve("f"), "IMPLEMENTOR=\"x\"\n")), "no version in the file: the JDK's own");
+    assertEquals("", versionOf(Files.createDirectories(dir.resolve("g"))), "no bin/java and bin/javac: not a JDK");
   }
 
-  /** A directory that looks like a JDK to the launcher: bin/java and bin/javac executable, a release file. */
+  /**
+   * $JAVA_HOME is taken when it is a JDK of 21 or newer, else the javac on the PATH (links followed);
+   * the version is exported, and Maven is told about JDK 24+'s Unsafe warning.
+   */
+  @Test
+  void aJdkIsChosenAndItsVersionExported(@TempDir Path dir) throws Exception {
+    String print = ". bin/java-home.sh; echo \"$JAVA_HOME $FORAGER_JAVA_VERSION ${MAVEN_OPTS:-}\"";
+    Path jdk25 = fakeJdk(dir.resolve("jdk 25"), "JAVA_VERSION=\"25.0.1\"\n");
+    assertEquals(jdk25 + " 25 --sun-misc-unsafe-memory-access=allow",
+        run(Map.of("JAVA_HOME", jdk25 + "/"), print), "a trailing slash dropped");
+    Path jdk21 = fakeJdk(dir.resolve("jdk21"), "JAVA_VERSION=\"21.0.9\"\n");
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Files.createSymbolicLink(bin.resolve("javac"), jdk21.resolve("bin/javac"));
+    Path jdk17 = fakeJdk(dir.resolve("jdk17"), "JAVA_VERSION=\"17.0.2\"\n");
+    assertEquals(jdk21.toRealPath() + " 21", run(Map.of("JAVA_HOME", jdk17.toString(), "PATH", bin + ":/usr/bin:/bin"), print),
+        "a JDK 17 in JAVA_HOME passed over for the javac on the PATH");
+  }
+
+  /**
+   * A directory that looks like a JDK to the launcher: bin/java and bin/javac executable (java says it
+   * is 22 when asked for its settings), a release file.
+   */
   private static Path fakeJdk(Path home, String release) throws IOException {
     Files.createDirectories(home.resolve("bin"));
-    for (String tool : List.of("java", "javac")) {
-      Path file = Files.writeString(home.resolve("bin").resolve(tool), "#!/bin/sh\nexit 1\n");
-      assertTrue(file.toFile().setExecutable(true));
-    }
+    Path java = Files.writeString(home.resolve("bin/java"), "#!/bin/sh\necho '    java.specification.version = 22' >&2\n");
+    Path javac = Files.writeString(home.resolve("bin/javac"), "#!/bin/sh\nexit 1\n");
+    assertTrue(java.toFile().setExecutable(true) && javac.toFile().setExecutable(true));
     Files.writeString(home.resolve("release"), release);
     return home;
   }
 
-  /** The version the launcher reads for {@code jdk} (bin/java-home.sh finds this machine's JDK first). */
+  /** The version the launcher reads for {@code jdk}. */
   private static String versionOf(Path jdk) throws Exception {
-    return run(". bin/java-home.sh; _forager_read_java_version '" + jdk + "'; echo \"$_forager_version\"");
+    return run(Map.of(), ". bin/java-home.sh; _forager_read_java_version '" + jdk + "'; echo \"$_forager_version\"");
   }
 
-  private static String run(String script) throws Exception {
-    Process p = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
+  /**
+   * Runs a bash script in the checkout, $JAVA_HOME the JDK running this test unless {@code env} says
+   * otherwise, and returns what it printed.
+   */
+  private static String run(Map<String, String> env, String script) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true);
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().remove("MAVEN_OPTS");
+    builder.environment().putAll(env);
+    Process p = builder.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
     assertEquals(0, p.waitFor(), out);
     return out;
