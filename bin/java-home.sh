@@ -1,6 +1,6 @@
 # Sourced by ./forager and ./test: sets JAVA_HOME to a JDK of version 21 or newer, and
 # FORAGER_JAVA_VERSION to its major version.
-# Tries $JAVA_HOME, the java on the PATH, then the JDKs under /usr/lib/jvm (newest first).
+# Tries $JAVA_HOME, the javac on the PATH, then the JDKs under /usr/lib/jvm (newest first).
 # Bash builtins only on the usual path (a $JAVA_HOME or a javac on the PATH with a release file): each
 # process a launcher starts costs about 10 ms of wall time here, and it took a dozen, about 0.13 s of
 # every command (issue 15; docs/benchmarks.md, session 44).
