@@ -31,9 +31,11 @@ _forager_read_java_version() {
   return 0
 }
 
-_forager_java_version() { # major version of the JDK at $1, or nothing (for scripts that print it)
+# Takes the JDK at $1 (_forager_jdk) when it is of version 21 or newer; returns 1 when it is not.
+_forager_take_if_recent() {
   _forager_read_java_version "$1"
-  echo "$_forager_version"
+  [ -n "$_forager_version" ] && [ "$_forager_version" -ge 21 ] || return 1
+  _forager_jdk="$1"
 }
 
 # Sets _forager_jdk to the first JDK of version 21 or newer (and _forager_version to its version);
@@ -41,30 +43,14 @@ _forager_java_version() { # major version of the JDK at $1, or nothing (for scri
 _forager_find_jdk() {
   local candidate javac_path
   _forager_jdk=""
-  if [ -n "${JAVA_HOME:-}" ]; then
-    _forager_read_java_version "${JAVA_HOME%/}"
-    if [ -n "$_forager_version" ] && [ "$_forager_version" -ge 21 ]; then
-      _forager_jdk="${JAVA_HOME%/}"
-      return 0
-    fi
-  fi
+  if [ -n "${JAVA_HOME:-}" ] && _forager_take_if_recent "${JAVA_HOME%/}"; then return 0; fi
   javac_path="$(command -v javac 2>/dev/null || true)"
   if [ -n "$javac_path" ]; then
     candidate="$(readlink -f "$javac_path" 2>/dev/null || echo "$javac_path")"
-    candidate="${candidate%/bin/javac}"
-    _forager_read_java_version "$candidate"
-    if [ -n "$_forager_version" ] && [ "$_forager_version" -ge 21 ]; then
-      _forager_jdk="$candidate"
-      return 0
-    fi
+    if _forager_take_if_recent "${candidate%/bin/javac}"; then return 0; fi
   fi
   for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
-    candidate="${candidate%/}"
-    _forager_read_java_version "$candidate"
-    if [ -n "$_forager_version" ] && [ "$_forager_version" -ge 21 ]; then
-      _forager_jdk="$candidate"
-      return 0
-    fi
+    if _forager_take_if_recent "${candidate%/}"; then return 0; fi
   done
   return 1
 }
