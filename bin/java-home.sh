@@ -7,9 +7,11 @@
 
 # Sets _forager_version to the major version of the JDK at $1, or to nothing: the JDK's release file
 # says it without starting a JVM (each start cost about 0.15 s of wall time and 0.25 s of CPU, and every
-# command started two to four: issue 15). "1.8.0_402" is 8.
+# command started two to four: issue 15). "1.8.0_402" is 8. Sets _forager_libc to the C library the
+# JDK was built for, as its release file says ("gnu", "musl"), or to nothing.
 _forager_read_java_version() {
   _forager_version=""
+  _forager_libc=""
   [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 0
   local line
   if [ -f "$1/release" ]; then
@@ -19,8 +21,11 @@ _forager_read_java_version() {
           line="${line#JAVA_VERSION=}"
           line="${line//\"/}"
           line="${line#1.}"
-          _forager_version="${line%%[!0-9]*}"
-          break ;;
+          _forager_version="${line%%[!0-9]*}" ;;
+        LIBC=*)
+          line="${line#LIBC=}"
+          line="${line%$'\r'}"
+          _forager_libc="${line//\"/}" ;;
       esac
     done < "$1/release"
   fi
@@ -62,6 +67,15 @@ if ! _forager_find_jdk; then
 fi
 export JAVA_HOME="$_forager_jdk"
 export FORAGER_JAVA_VERSION="$_forager_version"
+# RocksJava names its native library by the C library, and to learn it ran `ldd /usr/bin/env | grep
+# musl` through a shell at every start of the store (five processes, about 80 ms on the thread that
+# loads it). Its own variable tells it instead, from the JDK's release file; not when already set.
+if [ -z "${ROCKSDB_MUSL_LIBC+set}" ]; then
+  case "$_forager_libc" in
+    gnu) export ROCKSDB_MUSL_LIBC=false ;;
+    musl) export ROCKSDB_MUSL_LIBC=true ;;
+  esac
+fi
 # Maven 3.8 on JDK 24+ warns about sun.misc.Unsafe on every run; the warning is Maven's, not ours.
 if [ "$FORAGER_JAVA_VERSION" -ge 24 ]; then
   export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }--sun-misc-unsafe-memory-access=allow"

@@ -81,6 +81,22 @@ class LauncherTest {
   }
 
   /**
+   * RocksJava is told the C library the JDK was built for, as its release file says, so that it runs no
+   * shell to find out; a JDK that does not say leaves it to RocksJava, and a value already set stays.
+   */
+  @Test
+  void rocksJavaIsToldTheJdksCLibrary(@TempDir Path dir) throws Exception {
+    String print = ". bin/java-home.sh; echo \"${ROCKSDB_MUSL_LIBC-unset}\"";
+    Path gnu = fakeJdk(dir.resolve("gnu"), "JAVA_VERSION=\"25.0.1\"\nJAVA_VERSION_DATE=\"2025-10-21\"\nLIBC=\"gnu\"\n");
+    assertEquals("false", run(Map.of("JAVA_HOME", gnu.toString()), print));
+    Path musl = fakeJdk(dir.resolve("musl"), "JAVA_VERSION=\"21.0.9\"\r\nLIBC=\"musl\"\r\n");
+    assertEquals("true", run(Map.of("JAVA_HOME", musl.toString()), print), "CRLF");
+    Path silent = fakeJdk(dir.resolve("silent"), "JAVA_VERSION=\"21.0.9\"\n");
+    assertEquals("unset", run(Map.of("JAVA_HOME", silent.toString()), print));
+    assertEquals("true", run(Map.of("JAVA_HOME", gnu.toString(), "ROCKSDB_MUSL_LIBC", "true"), print), "the user's own");
+  }
+
+  /**
    * A directory that looks like a JDK to the launcher: bin/java and bin/javac executable (java says it
    * is 22 when asked for its settings), a release file.
    */
@@ -106,6 +122,7 @@ class LauncherTest {
     ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true);
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     builder.environment().remove("MAVEN_OPTS");
+    builder.environment().remove("ROCKSDB_MUSL_LIBC"); // ./test's launcher exported it
     builder.environment().putAll(env);
     Process p = builder.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
