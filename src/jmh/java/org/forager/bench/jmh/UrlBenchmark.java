@@ -2,6 +2,7 @@ package org.forager.bench.jmh;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.forager.url.UrlFingerprint;
 import org.forager.url.UrlNormalizer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -19,7 +20,9 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * URLs per second through {@link UrlNormalizer#resolve} (the 40 hrefs of the synthetic page against
  * its URL: relative, dot segments, absolute, scheme-relative, escapes, whitespace, non-http) and
- * {@link UrlNormalizer#normalize} (40 absolute URLs, half already normalized, half not).
+ * {@link UrlNormalizer#normalize} (40 absolute URLs, half already normalized, half not), and
+ * {@link UrlFingerprint#of} (those 40 URLs: a page's links are fingerprinted about once each by the
+ * crawl's tables of crawled URLs).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -72,5 +75,11 @@ public class UrlBenchmark {
   @OperationsPerInvocation(URLS)
   public void normalize(Blackhole blackhole) {
     for (String url : absolute) blackhole.consume(UrlNormalizer.normalize(url));
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(URLS)
+  public void fingerprint(Blackhole blackhole) {
+    for (String url : absolute) blackhole.consume(UrlFingerprint.of(url));
   }
 }
