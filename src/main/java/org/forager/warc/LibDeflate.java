@@ -23,13 +23,27 @@ final class LibDeflate {
   private static Optional<String> probe() {
     if (Native.SIZE_T_SIZE != Long.BYTES) return Optional.of("libdeflate is used on 64-bit systems only");
     try {
-      Native.register(Natives.class, NativeLibrary.getInstance("deflate"));
+      Native.register(Natives.class, library());
       Pointer probe = Natives.libdeflate_alloc_compressor(1);
       if (probe == null) return Optional.of("libdeflate could not allocate a compressor");
       Natives.libdeflate_free_compressor(probe);
       return Optional.empty();
     } catch (LinkageError e) { // no library, an old one without a function, or JNA unable to load itself
       return Optional.of("libdeflate is not installed (Debian/Ubuntu: apt-get install libdeflate0)");
+    }
+  }
+
+  /**
+   * The library by its soname first, which the dynamic loader finds on its own (the runtime package
+   * installs {@code libdeflate.so.0} alone, and the launcher stops JNA's own listing of the system's
+   * library directories: {@code jna.platform.library.path}); else by JNA's search for "deflate" (a
+   * development link, another system's naming).
+   */
+  private static NativeLibrary library() {
+    try {
+      return NativeLibrary.getInstance("libdeflate.so.0");
+    } catch (UnsatisfiedLinkError e) {
+      return NativeLibrary.getInstance("deflate");
     }
   }
 
