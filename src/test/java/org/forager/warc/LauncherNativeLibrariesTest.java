@@ -28,8 +28,10 @@ class LauncherNativeLibrariesTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process child = new ProcessBuilder(java, option.group(1), "-cp", System.getProperty("java.class.path"),
         "--enable-native-access=ALL-UNNAMED", Probe.class.getName()).redirectErrorStream(true).start();
+    boolean ended = child.waitFor(60, TimeUnit.SECONDS); // one line of output: no pipe fills meanwhile
+    if (!ended) child.destroyForcibly();
+    assertTrue(ended, "the child ended");
     String printed = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-    assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child ended");
     // This JVM has JNA's own list: what it can load, the launcher's JVM must load too.
     assertEquals(Probe.line(), printed);
   }
