@@ -159,6 +159,16 @@ final class GroupCommit {
   }
 
   /** Forgets what the link targets hold, as a failed group does (tests). */
+  /** Bytes of the link targets' slots now (tests). */
+  int linkTargetSlotBytes() {
+    lock.lock();
+    try {
+      return targets.slotBytes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   void clearLinkTargets() {
     lock.lock();
     try {

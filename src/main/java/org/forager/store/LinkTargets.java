@@ -32,12 +32,19 @@ import java.util.function.Function;
  * write). The table starts small and doubles as it fills, up to its capacity.
  *
  * <p>Everything is in primitive arrays: what a link needs (depth, priority, inlinks) in arrays of
- * their own, an entry's URL key and, when it fits too, its record's value copied into a slot of
- * {@value #SLOT_BYTES} bytes of one large array (a URL whose key does not fit has no entry, and its
- * links are looked up and written as before; a record whose value does not fit is read when it must
- * be written). No reference the garbage collector would trace or scan: a first version that kept
- * records and strings, then byte arrays, doubled the collector's work on the benchmark (each entry
- * put dirtied a card the next young collection scanned). Nothing is allocated for a link counted.
+ * their own, an entry's URL key and, when it fits too, its record's value copied into a slot of one
+ * large array (a URL whose key does not fit has no entry, and its links are looked up and written as
+ * before; a record whose value does not fit is read when it must be written). No reference the
+ * garbage collector would trace or scan: a first version that kept records and strings, then byte
+ * arrays, doubled the collector's work on the benchmark (each entry put dirtied a card the next young
+ * collection scanned). Nothing is allocated for a link counted.
+ *
+ * <p>The slots are sized to the entries: each time the table grows it picks the smallest slot, from
+ * {@value #MIN_SLOT_BYTES} to {@value #MAX_SLOT_BYTES} bytes, that the key and value of
+ * {@value #FITTING_PERCENT} % of the entries put since it last grew would fit, and holds as many
+ * entries as its budget of bytes allows at that size (the benchmark's 96-byte slots: 1.74 times as
+ * many as 192-byte ones, 7 % of the CPU of a crawl that outgrows the table). A table that starts
+ * at its capacity (tests' small ones) keeps {@value #MAX_SLOT_BYTES}-byte slots.
  *
  * <p>Changed only under the store's write lock; {@link #mayHold} and {@link #mayHoldRecord} alone may
  * be asked without it.
@@ -45,19 +52,36 @@ import java.util.function.Function;
 final class LinkTargets {
 
   static final int WAYS = 8;
-  /** Bytes of an entry's slot for its URL key and record value. */
-  static final int SLOT_BYTES = 192;
-  /** Heap bytes of an entry: its slot and its primitive fields. */
-  static final int ENTRY_BYTES = SLOT_BYTES + 34;
+  /** Bytes of an entry's slot for its URL key and record value, at most: a longer key has no entry. */
+  static final int MAX_SLOT_BYTES = 192;
+  /** Bytes of an entry's slot at least. */
+  static final int MIN_SLOT_BYTES = 64;
+  /** The share of entries put whose key and value the slot size picked at a growth must fit. */
+  static final int FITTING_PERCENT = 98;
+  /** Heap bytes of an entry's primitive fields, beside its slot. */
+  private static final int FIELD_BYTES = 34;
+  /** Heap bytes of an entry of the largest slot: what a capacity is counted in. */
+  static final int ENTRY_BYTES = MAX_SLOT_BYTES + FIELD_BYTES;
   /** Sets of a new table; it doubles when half full. */
   private static final int FIRST_SETS = 512;
+  /** Entries at most: {@link #raisedIn} orders slots in 24 bits. */
+  private static final int MAX_ENTRIES = 1 << 24;
   /** {@link #valueLengths} of a never-crawled URL whose value is not in its slot (too long). */
   private static final char NOT_KEPT = 0xFFFF;
 
-  /** Sets at most. */
-  private final int maxSets;
+  /** Heap bytes the entries may take, their slots and fields. */
+  private final long budget;
+  /** Bytes of each entry's slot now. */
+  private int slotBytes = MAX_SLOT_BYTES;
+  /** Sets at most, with slots of {@link #slotBytes}. */
+  private int maxSets;
   private int sets;
   private int size;
+  /**
+   * The entries put since the table last grew by their key and value's length, in steps of 8 bytes
+   * (the last counts those longer than {@link #MAX_SLOT_BYTES}): what the next slot size is picked from.
+   */
+  private final int[] putLengths = new int[MAX_SLOT_BYTES / 8 + 2];
   private int[] codes;
   /** The entry's URL key's length in its slot ({@link Keys#url(String)}); 0: no entry. */
   private char[] keyLengths;
@@ -109,10 +133,20 @@ final class LinkTargets {
   /** An entry holding a raise, for a due scan: its URL, record value (as written), depth and priority now. */
   record Raised(String url, byte[] value, int depth, int rank) {}
 
-  /** A table of at most {@code capacity} entries, rounded up to a whole set; it starts smaller. */
+  /**
+   * A table of the bytes of {@code capacity} entries of the largest slot ({@link #ENTRY_BYTES}), rounded
+   * up to a whole set: more entries when they are smaller. It starts smaller.
+   */
   LinkTargets(int capacity) {
-    maxSets = Math.max(1, (capacity + WAYS - 1) / WAYS);
+    budget = (long) Math.max(1, (capacity + WAYS - 1) / WAYS) * WAYS * ENTRY_BYTES;
+    maxSets = maxSetsFor(MAX_SLOT_BYTES);
     allocate(Math.min(FIRST_SETS, maxSets));
+  }
+
+  /** The sets the budget holds with slots of {@code bytes}. */
+  private int maxSetsFor(int bytes) {
+    long entries = Math.min(budget / (bytes + FIELD_BYTES), Math.min(MAX_ENTRIES, Integer.MAX_VALUE / bytes));
+    return (int) Math.max(1, entries / WAYS);
   }
 
   private void allocate(int newSets) {
@@ -121,7 +155,7 @@ final class LinkTargets {
     codes = new int[entries];
     keyLengths = new char[entries];
     valueLengths = new char[entries];
-    slots = new byte[Math.multiplyExact(entries, SLOT_BYTES)];
+    slots = new byte[Math.multiplyExact(entries, slotBytes)];
     inlinks = new int[entries];
     ranks = new char[entries];
     depths = new char[entries];
@@ -137,8 +171,8 @@ final class LinkTargets {
   }
 
   /**
-   * Entries for a sixth of the heap at most (the launcher's 247.5 MiB usable: about 191,400 entries,
-   * 41 MiB), between 4,096 and 2^20. On the benchmark a twelfth cost 2 % more CPU than a sixth (more
+   * Entries of the largest slot for a sixth of the heap at most (the launcher's 247.5 MiB usable: about
+   * 191,400 entries, 41 MiB; smaller slots hold more in those bytes), between 4,096 and 2^20. On the benchmark a twelfth cost 2 % more CPU than a sixth (more
    * lookups); a quarter cost 2 % more with G1 (less room for the young generation) and saved nothing
    * with the Parallel collector: docs/benchmarks.md, sessions 19 and 20.
    */
@@ -169,14 +203,16 @@ final class LinkTargets {
   }
 
   private boolean hint(String url, byte[] key, boolean withRecord) {
-    // Without the lock the table may grow meanwhile: arrays read at different moments may be of two
-    // sizes; then no hint (the URL is looked up).
+    // Without the lock the table may grow meanwhile: arrays and the slot size read at different moments
+    // may be of two tables; then no hint (the URL is looked up), or a wrong one (the caller finds out),
+    // but never an index out of bounds: the checks below keep every read inside the arrays read.
     int[] codes = this.codes;
     char[] keyLengths = this.keyLengths;
     char[] valueLengths = this.valueLengths;
     byte[] slots = this.slots;
+    int slotBytes = this.slotBytes;
     if (keyLengths.length != codes.length || valueLengths.length != codes.length
-        || slots.length != codes.length * SLOT_BYTES) {
+        || slots.length != codes.length * slotBytes || key.length > slotBytes) {
       return false;
     }
     int code = url.hashCode();
@@ -184,7 +220,7 @@ final class LinkTargets {
     for (int i = first; i < first + WAYS; i++) {
       boolean recordKept = valueLengths[i] != NOT_KEPT;
       if (codes[i] == code && keyLengths[i] == key.length && (!withRecord || recordKept)
-          && Arrays.equals(slots, i * SLOT_BYTES, i * SLOT_BYTES + key.length, key, 0, key.length)) {
+          && Arrays.equals(slots, i * slotBytes, i * slotBytes + key.length, key, 0, key.length)) {
         return true;
       }
     }
@@ -381,6 +417,8 @@ final class LinkTargets {
    * when its key does not fit a slot. What an entry evicted for it held goes to {@code write}.
    */
   boolean put(UrlRecord record, byte[] key, byte[] value, int inlinks, Consumer<Held> write) {
+    notePut(key.length + value.length);
+    growWhenHalfFull(write); // first: the slots may shrink
     if (!fits(key.length)) return false;
     int slot = place(record.url().hashCode(), key, write);
     keepValue(slot, value);
@@ -395,7 +433,9 @@ final class LinkTargets {
    */
   int putRaised(UrlRecord record, byte[] key, byte[] value, int rank, int inlinks, int bucket,
       Consumer<Held> write) {
-    if (!fits(key.length) || key.length + value.length > SLOT_BYTES) return -1;
+    notePut(key.length + value.length);
+    growWhenHalfFull(write);
+    if (!fits(key.length) || key.length + value.length > slotBytes) return -1;
     int slot = place(record.url().hashCode(), key, write);
     keepValue(slot, value);
     setRecord(slot, record, 0);
@@ -403,15 +443,45 @@ final class LinkTargets {
     return slot;
   }
 
-  private static boolean fits(int keyLength) {
-    return keyLength > 0 && keyLength <= SLOT_BYTES;
+  private boolean fits(int keyLength) {
+    return keyLength > 0 && keyLength <= slotBytes;
   }
 
-  /** A slot for a new entry of {@code key}, its key in: grown into, free, or evicted (to {@code write}). */
-  private int place(int code, byte[] key, Consumer<Held> write) {
+  private void notePut(int length) {
+    putLengths[Math.min((length + 7) / 8, putLengths.length - 1)]++;
+  }
+
+  /**
+   * The slot size for the table's next growth: the smallest that {@value #FITTING_PERCENT} % of the
+   * entries put since the last would fit, and small enough that the budget holds more sets than now.
+   */
+  private int nextSlotBytes() {
+    long puts = 0;
+    for (int count : putLengths) puts += count;
+    int bytes = slotBytes;
+    if (puts > 0) {
+      long fitting = 0;
+      bytes = MAX_SLOT_BYTES;
+      for (int step = 0; step < putLengths.length - 1; step++) {
+        fitting += putLengths[step];
+        if (fitting * 100 >= puts * FITTING_PERCENT) {
+          bytes = Math.max(MIN_SLOT_BYTES, step * 8);
+          break;
+        }
+      }
+    }
+    while (bytes > slotBytes && maxSetsFor(bytes) <= sets) bytes -= 8;
+    return bytes;
+  }
+
+  private void growWhenHalfFull(Consumer<Held> write) {
     // Grown at half full, not three quarters: sets of 8 filled to 6 on average already evict, and
     // each link to an evicted URL is a read of the URL table (26,000 a 1000 x 100 crawl).
     if (size >= codes.length / 2 && sets < maxSets) grow(write);
+  }
+
+  /** A slot for a new entry of {@code key}, its key in: free, or evicted (to {@code write}). */
+  private int place(int code, byte[] key, Consumer<Held> write) {
     int slot = victim(firstSlot(code, sets));
     if (keyLengths[slot] == 0) {
       size++;
@@ -427,12 +497,18 @@ final class LinkTargets {
   }
 
   /**
-   * Doubles the sets (up to the capacity) and moves every entry to its set in the new table. The
-   * sets are chosen by multiplying into [0, sets), so when they double set s's entries go to set 2s or
-   * 2s + 1 and none overflows; in the last step to the capacity one may, and an entry without room
-   * is let go as if evicted (what it held goes to {@code write}).
+   * Doubles the sets (up to the capacity at the slot size picked now) and moves every entry to its set
+   * in the new table. The sets are chosen by multiplying into [0, sets), so when they double set s's
+   * entries go to set 2s or 2s + 1 and none overflows; in the last step to the capacity one may. An
+   * entry without room, or whose key no longer fits a slot, or which holds a raise and whose value no
+   * longer fits, is let go as if evicted (what it held goes to {@code write}); one whose value alone
+   * no longer fits keeps its key (the value is read when it must be written).
    */
   private void grow(Consumer<Held> write) {
+    int oldSlotBytes = slotBytes;
+    slotBytes = nextSlotBytes();
+    maxSets = maxSetsFor(slotBytes);
+    Arrays.fill(putLengths, 0);
     int[] oldCodes = codes;
     char[] oldKeyLengths = keyLengths;
     char[] oldValueLengths = valueLengths;
@@ -446,14 +522,16 @@ final class LinkTargets {
     boolean[] oldUsed = used;
     allocate(Math.min(sets * 2, maxSets));
     for (int i = 0; i < oldCodes.length; i++) {
-      if (oldKeyLengths[i] == 0) continue;
+      int keyLength = oldKeyLengths[i];
+      if (keyLength == 0) continue;
       int slot = -1;
       int first = firstSlot(oldCodes[i], sets);
       for (int j = first; j < first + WAYS && slot < 0; j++) if (keyLengths[j] == 0) slot = j;
-      if (slot < 0) {
-        boolean raised = oldValueLengths[i] != 0 && oldRanks[i] != oldWrittenRanks[i];
+      boolean raised = oldValueLengths[i] != 0 && oldRanks[i] != oldWrittenRanks[i];
+      boolean valueFits = oldValueLengths[i] != NOT_KEPT && keyLength + oldValueLengths[i] <= slotBytes;
+      if (slot < 0 || keyLength > slotBytes || (raised && !valueFits)) {
         if (oldValueLengths[i] != 0 && (oldHeld[i] > 0 || raised)) {
-          int from = i * SLOT_BYTES;
+          int from = i * oldSlotBytes;
           byte[] key = Arrays.copyOfRange(oldSlots, from, from + oldKeyLengths[i]);
           byte[] value = oldValueLengths[i] == NOT_KEPT ? null
               : Arrays.copyOfRange(oldSlots, from + oldKeyLengths[i], from + oldKeyLengths[i] + oldValueLengths[i]);
@@ -463,9 +541,10 @@ final class LinkTargets {
         continue;
       }
       codes[slot] = oldCodes[i];
-      keyLengths[slot] = oldKeyLengths[i];
-      valueLengths[slot] = oldValueLengths[i];
-      System.arraycopy(oldSlots, i * SLOT_BYTES, slots, offset(slot), SLOT_BYTES);
+      keyLengths[slot] = (char) keyLength;
+      valueLengths[slot] = valueFits ? oldValueLengths[i] : NOT_KEPT;
+      int kept = valueFits ? keyLength + oldValueLengths[i] : keyLength;
+      System.arraycopy(oldSlots, i * oldSlotBytes, slots, offset(slot), kept);
       inlinks[slot] = oldInlinks[i];
       ranks[slot] = oldRanks[i];
       depths[slot] = oldDepths[i];
@@ -478,7 +557,7 @@ final class LinkTargets {
   }
 
   private void keepValue(int slot, byte[] value) {
-    if (keyLengths[slot] + value.length <= SLOT_BYTES) {
+    if (keyLengths[slot] + value.length <= slotBytes) {
       System.arraycopy(value, 0, slots, offset(slot) + keyLengths[slot], value.length);
       valueLengths[slot] = (char) value.length;
     } else {
@@ -505,8 +584,8 @@ final class LinkTargets {
     return Arrays.copyOfRange(slots, from, from + valueLengths[slot]);
   }
 
-  private static int offset(int slot) {
-    return slot * SLOT_BYTES;
+  private int offset(int slot) {
+    return slot * slotBytes;
   }
 
   /**
@@ -547,6 +626,16 @@ final class LinkTargets {
 
   /** A record written, and its value. */
   record Written(UrlRecord record, byte[] value) {}
+
+  /** Bytes of each entry's slot now (tests). */
+  int slotBytes() {
+    return slotBytes;
+  }
+
+  /** Entries the table holds at most with its slot size now (tests). */
+  int maxEntries() {
+    return maxSets * WAYS;
+  }
 
   /** How many entries hold a raise (tests). */
   int raisedCount() {

@@ -732,6 +732,11 @@ public final class RocksCrawlStore implements CrawlStore {
     return writes.heldInlinks();
   }
 
+  /** Bytes of the link targets' slots now ({@link LinkTargets}; tests). */
+  int linkTargetSlotBytes() {
+    return writes.linkTargetSlotBytes();
+  }
+
   /** Forgets what the link targets hold, as a failed write does (tests). */
   void clearLinkTargets() {
     writes.clearLinkTargets();

@@ -86,7 +86,7 @@ class LinkTargetsTest {
 
   @Test
   void aUrlTooLongForTheTableHasEveryInlinkWrittenAtOnce() {
-    String longUrl = "https://a.example/" + "x".repeat(LinkTargets.SLOT_BYTES);
+    String longUrl = "https://a.example/" + "x".repeat(LinkTargets.MAX_SLOT_BYTES);
     try (RocksCrawlStore store = open("store", 1_024)) {
       for (int i = 0; i < 5; i++) {
         String page = "https://a.example/p" + i;
@@ -101,7 +101,7 @@ class LinkTargetsTest {
   @Test
   void aUrlWhoseRecordDoesNotFitItsSlotIsHeldAndReadWhenWritten() {
     // The referrer is long: the record's value does not fit the slot with the key, the key does.
-    String from = "https://a.example/" + "r".repeat(LinkTargets.SLOT_BYTES);
+    String from = "https://a.example/" + "r".repeat(LinkTargets.MAX_SLOT_BYTES);
     String target = "https://a.example/target";
     try (RocksCrawlStore store = open("store", 1_024)) {
       store.record(crawl(from), List.of(new Candidate(target, 1, Optional.of(from))));
@@ -156,6 +156,51 @@ class LinkTargetsTest {
           assertEquals(3, storedInlinks(store, "https://a.example/t" + t), name + " t" + t);
         }
       }
+    }
+  }
+
+  /**
+   * Long URLs whose links raised their priority, held, then thousands of short ones: the table grows
+   * into smaller slots, and the long entries it lets go are written with their inlinks and raises.
+   * The store shows what a one-set table (evicting at every link) shows, and writes it at close.
+   */
+  @Test
+  void slotsShrinkingLoseNoInlinkAndNoRaise() {
+    List<String> pages = new ArrayList<>();
+    List<String> urls = new ArrayList<>();
+    try (RocksCrawlStore shrinking = open("shrinking", 1 << 13); RocksCrawlStore tiny = open("tiny", LinkTargets.WAYS)) {
+      List<RocksCrawlStore> stores = List.of(shrinking, tiny);
+      List<String> longTargets = new ArrayList<>();
+      for (int t = 0; t < 20; t++) longTargets.add("https://a.example/long/" + "x".repeat(40) + t);
+      for (int p = 0; p < 2; p++) {
+        String page = "https://a.example/" + "r".repeat(20) + p;
+        List<Candidate> links = new ArrayList<>();
+        for (String target : longTargets) links.add(new Candidate(target, 1, Optional.of(page)));
+        for (RocksCrawlStore store : stores) store.record(crawl(page), links);
+        pages.add(page);
+      }
+      assertEquals(LinkTargets.MAX_SLOT_BYTES, shrinking.linkTargetSlotBytes());
+      for (int p = 0; p < 3; p++) {
+        String page = "https://a.example/s" + p;
+        List<Candidate> links = new ArrayList<>();
+        for (int t = 0; t < 3_000; t++) links.add(new Candidate("https://a.example/t" + t, 1, Optional.of(page)));
+        for (RocksCrawlStore store : stores) store.record(crawl(page), links);
+        pages.add(page);
+      }
+      assertTrue(shrinking.linkTargetSlotBytes() < 100, "slots " + shrinking.linkTargetSlotBytes());
+      urls.addAll(longTargets);
+      for (int t = 0; t < 3_000; t++) urls.add("https://a.example/t" + t);
+      for (String url : longTargets) {
+        UrlRecord record = shrinking.url(url).orElseThrow();
+        assertEquals(2, record.inlinks(), url);
+        assertEquals(2, storedInlinks(shrinking, url), "written when let go: " + url);
+        assertEquals(Ranking.quantize(Ranking.LINKS.priority(url, 1, 2)), storedRank(shrinking, url), url);
+      }
+      for (String url : urls) assertEquals(tiny.url(url), shrinking.url(url), url);
+      assertEquals(tiny.due(A, T0, 10_000), shrinking.due(A, T0, 10_000));
+    }
+    try (RocksCrawlStore shrinking = open("shrinking", 1 << 13)) {
+      for (String url : urls) assertEquals(url.contains("/long/") ? 2 : 3, storedInlinks(shrinking, url), url);
     }
   }
 
