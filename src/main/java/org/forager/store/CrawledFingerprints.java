@@ -2,6 +2,7 @@ package org.forager.store;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Fingerprints of URLs the store holds as crawled, so that a link to one costs no lookup: a link to a
@@ -20,6 +21,12 @@ import java.lang.invoke.VarHandle;
  * URLs of a 1000 x 100 crawl in its 2^20 slots (a newer URL's took an older one's slot), and each link
  * to one was a read of the URL table's files: 62,000 reads a crawl, 25,000 fewer with four slots a
  * bucket in the same memory (docs/benchmarks.md, session 29).
+ *
+ * <p>The table doubles when half its slots hold a fingerprint, up to its largest size: a bucket of four
+ * fills (and forgets) often once the table is fuller. A 1000 x 100 crawl (300,000 crawled URLs, pages
+ * and refused links) stays in the first 2^20 slots; at 300 pages a site (900,000) a table that stayed
+ * there forgot 208,000 of the URLs links then pointed to, each a read (docs/benchmarks.md, session 47).
+ * Adds that race a growth may be lost, as if forgotten: the URL is looked up again.
  */
 final class CrawledFingerprints {
 
@@ -28,30 +35,62 @@ final class CrawledFingerprints {
   /** The slots a fingerprint may take, side by side: its bucket. */
   static final int WAYS = 4;
 
-  private final long[] slots; // 0: empty (no hash is 0)
-  private final int bucketMask;
+  private volatile long[] slots; // 0: empty (no hash is 0)
+  private final int maxCapacity;
+  /** The fingerprints in {@link #slots}, but for those lost to a race: it doubles at half full. */
+  private final AtomicInteger placed = new AtomicInteger();
 
-  /** @param capacity the slots, a power of two, at least {@value #WAYS} */
+  /** A table of {@code capacity} slots that does not grow. */
   CrawledFingerprints(int capacity) {
+    this(capacity, capacity);
+  }
+
+  /**
+   * @param capacity the first slots, a power of two, at least {@value #WAYS}
+   * @param maxCapacity the slots at most, a power of two, at least {@code capacity}
+   */
+  CrawledFingerprints(int capacity, int maxCapacity) {
     if (Integer.bitCount(capacity) != 1 || capacity < WAYS) {
       throw new IllegalArgumentException("not a power of two of at least " + WAYS + ": " + capacity);
     }
+    if (Integer.bitCount(maxCapacity) != 1 || maxCapacity < capacity) {
+      throw new IllegalArgumentException("not a power of two of at least " + capacity + ": " + maxCapacity);
+    }
     this.slots = new long[capacity];
-    this.bucketMask = capacity / WAYS - 1;
+    this.maxCapacity = maxCapacity;
   }
 
   /**
    * Slots for a 32nd of the heap (the launcher's 247.5 MiB usable: 2^20 slots, 8 MiB), a power of two
-   * between 4,096 and 2^22.
+   * between 4,096 and 2^22: the first size.
    */
   static int defaultCapacity() {
-    long slots = Runtime.getRuntime().maxMemory() / 32 / Long.BYTES;
-    return Integer.highestOneBit((int) Math.clamp(slots, 4_096, 1 << 22));
+    return slotsFor(32, 1 << 22);
+  }
+
+  /**
+   * Slots for a 16th of the heap (2^21, 16 MiB), a power of two between 4,096 and 2^23: the largest
+   * size. At 300 pages a site it took 3 % less CPU than a table kept at a 32nd (docs/benchmarks.md,
+   * session 47); the heap it takes is the young generation's.
+   */
+  static int defaultMaxCapacity() {
+    return slotsFor(16, 1 << 23);
+  }
+
+  private static int slotsFor(int fractionOfHeap, int most) {
+    long slots = Runtime.getRuntime().maxMemory() / fractionOfHeap / Long.BYTES;
+    return Integer.highestOneBit((int) Math.clamp(slots, 4_096, most));
+  }
+
+  /** The slots now (tests). */
+  int capacity() {
+    return slots.length;
   }
 
   /** Whether the URL of {@code fingerprint} is known crawled; false when it is not, or was forgotten. */
   boolean contains(long fingerprint) {
-    int bucket = bucket(fingerprint);
+    long[] slots = this.slots;
+    int bucket = bucket(fingerprint, slots);
     for (int way = 0; way < WAYS; way++) {
       if ((long) SLOTS.getOpaque(slots, bucket + way) == fingerprint) return true;
     }
@@ -64,19 +103,45 @@ final class CrawledFingerprints {
    * once may also take the same free slot: the one overwritten is looked up again, as a forgotten one).
    */
   void add(long fingerprint) {
-    int bucket = bucket(fingerprint);
+    long[] slots = this.slots;
+    if (put(slots, fingerprint) && placed.incrementAndGet() > slots.length / 2 && slots.length < maxCapacity) {
+      grow(slots);
+    }
+  }
+
+  /** Puts {@code fingerprint} in {@code slots}; whether it took a free slot. */
+  private static boolean put(long[] slots, long fingerprint) {
+    int bucket = bucket(fingerprint, slots);
     for (int way = 0; way < WAYS; way++) {
       long held = (long) SLOTS.getOpaque(slots, bucket + way);
-      if (held == fingerprint) return;
+      if (held == fingerprint) return false;
       if (held == 0) {
         SLOTS.setOpaque(slots, bucket + way, fingerprint);
-        return;
+        return true;
       }
     }
     SLOTS.setOpaque(slots, bucket + (int) (fingerprint & (WAYS - 1)), fingerprint);
+    return false;
   }
 
-  private int bucket(long fingerprint) {
-    return ((int) (fingerprint >>> 32) & bucketMask) * WAYS;
+  /**
+   * Doubles the slots and moves every fingerprint in {@code full} there: the buckets are chosen by one
+   * more bit of each, so a bucket's four go to two buckets and none overflows. An add to {@code full}
+   * meanwhile may be lost (looked up again); contains and adds read whichever array they see.
+   */
+  private synchronized void grow(long[] full) {
+    if (slots != full) return; // another add grew it
+    long[] larger = new long[full.length * 2];
+    int count = 0;
+    for (int i = 0; i < full.length; i++) {
+      long fingerprint = (long) SLOTS.getOpaque(full, i);
+      if (fingerprint != 0 && put(larger, fingerprint)) count++;
+    }
+    placed.set(count);
+    slots = larger;
+  }
+
+  private static int bucket(long fingerprint, long[] slots) {
+    return ((int) (fingerprint >>> 32) & (slots.length / WAYS - 1)) * WAYS;
   }
 }

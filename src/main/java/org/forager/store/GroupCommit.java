@@ -56,7 +56,8 @@ final class GroupCommit {
   /** The URLs links pointed to lately, with the inlinks held in memory; changed under the lock only. */
   private final LinkTargets targets;
   /** The URLs known crawled, put once their crawl is written: a link to one is not looked up. */
-  private final CrawledFingerprints crawled = new CrawledFingerprints(CrawledFingerprints.defaultCapacity());
+  private final CrawledFingerprints crawled = new CrawledFingerprints(CrawledFingerprints.defaultCapacity(),
+      CrawledFingerprints.defaultMaxCapacity());
   /** URL keys the calls' lookups read from the store (tests); an AtomicLong, not a LongAdder: see RunSummary. */
   private final AtomicLong lookedUp = new AtomicLong();
   /** Groups written (tests); guarded by lock. */

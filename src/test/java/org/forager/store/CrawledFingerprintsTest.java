@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import org.forager.url.UrlFingerprint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +50,74 @@ class CrawledFingerprintsTest {
     assertEquals(CrawledFingerprints.WAYS - 1, kept, "one of them forgotten: looked up again");
     assertThrows(IllegalArgumentException.class, () -> new CrawledFingerprints(3_000));
     assertThrows(IllegalArgumentException.class, () -> new CrawledFingerprints(2));
+  }
+
+  /** Past half full the table doubles, up to its largest size, and keeps what it held. */
+  @Test
+  void growsAtHalfFullUpToItsLargestSize() {
+    CrawledFingerprints crawled = new CrawledFingerprints(4_096, 16_384);
+    Random random = new Random(47);
+    List<Long> added = new ArrayList<>();
+    for (int capacity : new int[] {4_096, 8_192}) {
+      while (crawled.capacity() == capacity) {
+        List<Long> held = new ArrayList<>();
+        for (long fingerprint : added) if (crawled.contains(fingerprint)) held.add(fingerprint);
+        added.add(add(crawled, random));
+        if (crawled.capacity() != capacity) {
+          assertEquals(2 * capacity, crawled.capacity());
+          assertTrue(added.size() > capacity / 2, "half full: " + added.size());
+          for (long fingerprint : held) assertTrue(crawled.contains(fingerprint), "kept through the growth");
+        }
+      }
+    }
+    for (int i = 0; i < 30_000; i++) added.add(add(crawled, random));
+    assertEquals(16_384, crawled.capacity(), "no larger than its largest size");
+    assertTrue(forgotten(crawled, added) > added.size() - 16_384, "full: it forgets");
+    for (int i = 0; i < 1_000; i++) assertFalse(crawled.contains(random.nextLong() | 1), "never added");
+    assertThrows(IllegalArgumentException.class, () -> new CrawledFingerprints(4_096, 2_048));
+    assertThrows(IllegalArgumentException.class, () -> new CrawledFingerprints(4_096, 6_000));
+  }
+
+  /** Threads adding while the table grows: what it answers it was given, and it loses little. */
+  @Test
+  void addsRacingGrowthsLoseLittleAndInventNothing() throws Exception {
+    CrawledFingerprints crawled = new CrawledFingerprints(4_096, 1 << 20);
+    int threads = 4;
+    int each = 50_000;
+    long[][] added = new long[threads][each];
+    Concurrently.run(threads, thread -> {
+      Random random = new Random(thread);
+      for (int i = 0; i < each; i++) {
+        added[thread][i] = random.nextLong() | 1;
+        crawled.add(added[thread][i]);
+        assertFalse(crawled.contains(added[thread][i] ^ 1L << 40 ^ 2), "never added");
+      }
+    });
+    assertEquals(1 << 19, crawled.capacity());
+    // The same adds one by one: a full bucket forgets there too; the races may lose a few more.
+    CrawledFingerprints alone = new CrawledFingerprints(4_096, 1 << 20);
+    for (int i = 0; i < each; i++) for (long[] thread : added) alone.add(thread[i]);
+    int kept = 0;
+    int keptAlone = 0;
+    for (long[] thread : added) {
+      for (long fingerprint : thread) {
+        if (crawled.contains(fingerprint)) kept++;
+        if (alone.contains(fingerprint)) keptAlone++;
+      }
+    }
+    assertTrue(kept > keptAlone * 99 / 100, "kept " + kept + " of " + threads * each + ", one by one " + keptAlone);
+  }
+
+  private static long add(CrawledFingerprints crawled, Random random) {
+    long fingerprint = random.nextLong() | 1;
+    crawled.add(fingerprint);
+    return fingerprint;
+  }
+
+  private static int forgotten(CrawledFingerprints crawled, List<Long> added) {
+    int forgotten = 0;
+    for (long fingerprint : added) if (!crawled.contains(fingerprint)) forgotten++;
+    return forgotten;
   }
 
   @Test
