@@ -43,7 +43,9 @@ import java.util.function.Function;
  * {@value #MIN_SLOT_BYTES} to {@value #MAX_SLOT_BYTES} bytes, that the key and value of
  * {@value #FITTING_PERCENT} % of the entries put since it last grew would fit, and holds as many
  * entries as its budget of bytes allows at that size (the benchmark's 96-byte slots: 1.74 times as
- * many as 192-byte ones, 7 % of the CPU of a crawl that outgrows the table). A table that starts
+ * many as 192-byte ones, 7 % of the CPU of a crawl that outgrows the table). A growth into smaller
+ * slots lets go at most {@value #MAX_LET_GO} of the entries too long for them that hold something
+ * (each a write in the group that grows); it keeps larger slots rather than more. A table that starts
  * at its capacity (tests' small ones) keeps {@value #MAX_SLOT_BYTES}-byte slots.
  *
  * <p>Changed only under the store's write lock; {@link #mayHold} and {@link #mayHoldRecord} alone may
@@ -58,6 +60,8 @@ final class LinkTargets {
   static final int MIN_SLOT_BYTES = 64;
   /** The share of entries put whose key and value the slot size picked at a growth must fit. */
   static final int FITTING_PERCENT = 98;
+  /** Entries holding inlinks or a raise that a growth into smaller slots may let go, at most. */
+  static final int MAX_LET_GO = 1_024;
   /** Heap bytes of an entry's primitive fields, beside its slot. */
   private static final int FIELD_BYTES = 34;
   /** Heap bytes of an entry of the largest slot: what a capacity is counted in. */
@@ -471,6 +475,28 @@ final class LinkTargets {
       }
     }
     while (bytes > slotBytes && maxSetsFor(bytes) <= sets) bytes -= 8;
+    return bytes < slotBytes ? noBurst(bytes) : bytes;
+  }
+
+  /**
+   * {@code bytes}, or larger (up to the slots now), so that the growth lets go at most
+   * {@value #MAX_LET_GO} entries that must be written for being too long for its slots: each is a write
+   * in the group that grows (a table of long entries with held inlinks, then a run of short URLs,
+   * would write up to half the table at once).
+   */
+  private int noBurst(int bytes) {
+    int[] needing = new int[putLengths.length]; // entries that must be written, by the slot they need
+    for (int i = 0; i < codes.length; i++) {
+      if (keyLengths[i] == 0 || !mustWriteOnEviction(i)) continue;
+      int needed = raised(i) ? keyLengths[i] + valueLengths[i] : keyLengths[i]; // a raise keeps its value
+      needing[Math.min((needed + 7) / 8, needing.length - 1)]++;
+    }
+    int tooLong = 0;
+    for (int step = bytes / 8 + 1; step < needing.length; step++) tooLong += needing[step];
+    while (bytes < slotBytes && tooLong > MAX_LET_GO) {
+      bytes += 8;
+      tooLong -= needing[bytes / 8];
+    }
     return bytes;
   }
 

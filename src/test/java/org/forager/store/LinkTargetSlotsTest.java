@@ -100,6 +100,23 @@ class LinkTargetSlotsTest {
     assertArrayEquals(value(longKey, 20), writes.get(longKey).value(), "written with the value it kept");
   }
 
+  /**
+   * Long entries holding inlinks fill half the table, then short ones come: the slots the short ones
+   * would take let go more held entries than a growth may write at once, so the slots stay long enough.
+   */
+  @Test
+  void aGrowthWritesNoBurst() {
+    LinkTargets table = new LinkTargets(8_192);
+    int longUrls = 2 * LinkTargets.MAX_LET_GO - 8;
+    for (int i = 0; i < longUrls; i++) put(table, "https://a.example/" + "k".repeat(70) + i, 10, 1);
+    for (int i = 0; table.maxEntries() <= 8_192 || table.slotBytes() > 100; i++) {
+      put(table, "https://a.example/u" + i, 20, 0);
+      if (i > 10_000) break;
+    }
+    assertEquals(96, table.slotBytes(), "the long keys' slot, not 64: the short URLs' alone");
+    assertTrue(writes.size() < 50, "no burst of writes: " + writes.size());
+  }
+
   /** A table that starts at its capacity does not grow, and so keeps the largest slots. */
   @Test
   void aTableAtItsCapacityKeepsItsSlots() {
