@@ -23,10 +23,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * bucket in the same memory (docs/benchmarks.md, session 29).
  *
  * <p>The table doubles when half its slots hold a fingerprint, up to its largest size: a bucket of four
- * fills (and forgets) often once the table is fuller. A 1000 x 100 crawl (300,000 crawled URLs, pages
- * and refused links) stays in the first 2^20 slots; at 300 pages a site (900,000) a table that stayed
- * there forgot 208,000 of the URLs links then pointed to, each a read (docs/benchmarks.md, session 47).
- * Adds that race a growth may be lost, as if forgotten: the URL is looked up again.
+ * fills (and forgets) often once the table is fuller. With the launcher's heap a 1000 x 100 crawl
+ * (300,000 crawled URLs, pages and refused links) grows it from 2^19 slots to 2^20; at 300 pages a site
+ * (900,000) the table kept at 2^19 forgot 208,000 of the URLs links then pointed to, each a read
+ * (docs/benchmarks.md, session 47). Adds that race a growth may be lost, as if forgotten: the URL is
+ * looked up again.
  */
 final class CrawledFingerprints {
 
@@ -36,7 +37,8 @@ final class CrawledFingerprints {
   static final int WAYS = 4;
 
   private volatile long[] slots; // 0: empty (no hash is 0)
-  private final int maxCapacity;
+  /** Slots at most; lowered to the slots now when a growth finds no heap for them. */
+  private volatile int maxCapacity;
   /** The fingerprints in {@link #slots}, but for those lost to a race: it doubles at half full. */
   private final AtomicInteger placed = new AtomicInteger();
 
@@ -61,17 +63,17 @@ final class CrawledFingerprints {
   }
 
   /**
-   * Slots for a 32nd of the heap (the launcher's 247.5 MiB usable: 2^20 slots, 8 MiB), a power of two
-   * between 4,096 and 2^22: the first size.
+   * Slots for a 32nd of the heap, rounded down to a power of two, between 4,096 and 2^22: the first size
+   * (the launcher's 247.5 MiB usable: 2^19 slots, 4 MiB).
    */
   static int defaultCapacity() {
     return slotsFor(32, 1 << 22);
   }
 
   /**
-   * Slots for a 16th of the heap (2^21, 16 MiB), a power of two between 4,096 and 2^23: the largest
-   * size. At 300 pages a site it took 3 % less CPU than a table kept at a 32nd (docs/benchmarks.md,
-   * session 47); the heap it takes is the young generation's.
+   * Slots for a 16th of the heap, rounded down to a power of two, between 4,096 and 2^23: the largest
+   * size (the launcher's heap: 2^20 slots, 8 MiB; at 300 pages a site it took 2-4 % less CPU than the
+   * first size kept: docs/benchmarks.md, session 47).
    */
   static int defaultMaxCapacity() {
     return slotsFor(16, 1 << 23);
@@ -131,7 +133,15 @@ final class CrawledFingerprints {
    */
   private synchronized void grow(long[] full) {
     if (slots != full) return; // another add grew it
-    long[] larger = new long[full.length * 2];
+    long[] larger;
+    try {
+      larger = new long[full.length * 2];
+    } catch (OutOfMemoryError e) {
+      // A cache that cannot grow stays as it is: the add comes after its group's write, which must not
+      // fail for it (the heap is the crawl's to run out of, as it will, with a clear message).
+      maxCapacity = full.length;
+      return;
+    }
     int count = 0;
     for (int i = 0; i < full.length; i++) {
       long fingerprint = (long) SLOTS.getOpaque(full, i);
