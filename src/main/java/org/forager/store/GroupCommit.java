@@ -159,7 +159,6 @@ final class GroupCommit {
     }
   }
 
-  /** Forgets what the link targets hold, as a failed group does (tests). */
   /** Bytes of the link targets' slots now (tests). */
   int linkTargetSlotBytes() {
     lock.lock();
@@ -170,6 +169,7 @@ final class GroupCommit {
     }
   }
 
+  /** Forgets what the link targets hold, as a failed group does (tests). */
   void clearLinkTargets() {
     lock.lock();
     try {

@@ -176,9 +176,10 @@ final class LinkTargets {
 
   /**
    * Entries of the largest slot for a sixth of the heap at most (the launcher's 247.5 MiB usable: about
-   * 191,400 entries, 41 MiB; smaller slots hold more in those bytes), between 4,096 and 2^20. On the benchmark a twelfth cost 2 % more CPU than a sixth (more
-   * lookups); a quarter cost 2 % more with G1 (less room for the young generation) and saved nothing
-   * with the Parallel collector: docs/benchmarks.md, sessions 19 and 20.
+   * 191,400 entries, 41 MiB; smaller slots hold more in those bytes), between 4,096 and 2^20. On the
+   * benchmark a twelfth cost 2 % more CPU than a sixth (more lookups); a quarter cost 2 % more with G1
+   * (less room for the young generation) and saved nothing with the Parallel collector:
+   * docs/benchmarks.md, sessions 19 and 20 (and at 300 pages a site ran the heap out: session 47).
    */
   static int defaultCapacity() {
     long entries = Runtime.getRuntime().maxMemory() / 6 / ENTRY_BYTES;
