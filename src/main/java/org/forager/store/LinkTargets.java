@@ -27,9 +27,13 @@ import java.util.function.Function;
  *
  * <p>Set-associative: {@value #WAYS} entries a set, chosen by the URL's {@link String#hashCode}
  * (cached in the string, and already computed by the call's deduplication), an entry found by that
- * code and then its URL key's bytes, so never taken for another URL's. A full set evicts an entry
- * not used since the set last filled, the one holding the fewest inlinks (one holding none costs no
- * write). The table starts small and doubles as it fills, up to its capacity.
+ * code and then its URL key's bytes, so never taken for another URL's. Two sets a URL, by two mixes
+ * of its code: an entry goes to its first set while that has room, else to its second, and its first
+ * set is marked overflowed (until the table grows), so that a miss looks at the second set only where
+ * an entry may be (at 300 pages a site, where the table fills, 2.5 % less CPU than one set a URL;
+ * nothing at 100, where sets rarely fill). When both are full the cheapest entry of the two goes: one
+ * not used since its set last filled, holding the fewest inlinks (one holding none costs no write).
+ * The table starts small and doubles as it fills, up to its capacity.
  *
  * <p>Everything is in primitive arrays: what a link needs (depth, priority, inlinks) in arrays of
  * their own, an entry's URL key and, when it fits too, its record's value copied into a slot of one
@@ -113,6 +117,8 @@ final class LinkTargets {
   private int[] previousRaised;
   private int[] raisedBuckets;
   private boolean[] used;
+  /** By set: whether an entry whose first set this is went to its second (sticky until a growth). */
+  private boolean[] overflowed;
 
   /** Buckets of the lists of entries holding a raise. */
   static final int RAISED_BUCKETS = 4096;
@@ -171,6 +177,7 @@ final class LinkTargets {
     raisedHeads = new int[RAISED_BUCKETS];
     Arrays.fill(raisedHeads, -1);
     used = new boolean[entries];
+    overflowed = new boolean[sets];
     size = 0;
   }
 
@@ -216,18 +223,24 @@ final class LinkTargets {
     char[] valueLengths = this.valueLengths;
     byte[] slots = this.slots;
     int slotBytes = this.slotBytes;
+    boolean[] overflowed = this.overflowed;
     if (keyLengths.length != codes.length || valueLengths.length != codes.length
-        || slots.length != codes.length * slotBytes || key.length > slotBytes) {
+        || slots.length != codes.length * slotBytes || key.length > slotBytes
+        || overflowed.length * WAYS != codes.length) {
       return false;
     }
     int code = url.hashCode();
-    int first = firstSlot(code, codes.length / WAYS);
-    for (int i = first; i < first + WAYS; i++) {
+    int n = codes.length / WAYS;
+    int first = firstSlot(code, n);
+    int second = overflowed[first / WAYS] ? secondSlot(code, n) : first;
+    for (int k = 0; k < 2 * WAYS; k++) {
+      int i = k < WAYS ? first + k : second + k - WAYS;
       boolean recordKept = valueLengths[i] != NOT_KEPT;
       if (codes[i] == code && keyLengths[i] == key.length && (!withRecord || recordKept)
           && Arrays.equals(slots, i * slotBytes, i * slotBytes + key.length, key, 0, key.length)) {
         return true;
       }
+      if (k == WAYS - 1 && second == first) break;
     }
     return false;
   }
@@ -242,6 +255,13 @@ final class LinkTargets {
   private int slotOf(String url, byte[] key) {
     int code = url.hashCode();
     int first = firstSlot(code, sets);
+    int found = slotIn(first, code, key);
+    if (found >= 0 || !overflowed[first / WAYS]) return found;
+    int second = secondSlot(code, sets);
+    return second == first ? -1 : slotIn(second, code, key);
+  }
+
+  private int slotIn(int first, int code, byte[] key) {
     for (int i = first; i < first + WAYS; i++) {
       if (codes[i] == code && keyLengths[i] == key.length
           && Arrays.equals(slots, offset(i), offset(i) + key.length, key, 0, key.length)) {
@@ -509,7 +529,9 @@ final class LinkTargets {
 
   /** A slot for a new entry of {@code key}, its key in: free, or evicted (to {@code write}). */
   private int place(int code, byte[] key, Consumer<Held> write) {
-    int slot = victim(firstSlot(code, sets));
+    int first = firstSlot(code, sets);
+    int slot = victim(first, secondSlot(code, sets));
+    if (slot < first || slot >= first + WAYS) overflowed[first / WAYS] = true;
     if (keyLengths[slot] == 0) {
       size++;
     } else if (mustWriteOnEviction(slot)) {
@@ -551,9 +573,15 @@ final class LinkTargets {
     for (int i = 0; i < oldCodes.length; i++) {
       int keyLength = oldKeyLengths[i];
       if (keyLength == 0) continue;
-      int slot = -1;
-      int first = firstSlot(oldCodes[i], sets);
-      for (int j = first; j < first + WAYS && slot < 0; j++) if (keyLengths[j] == 0) slot = j;
+      // The set of the choice it was in first: doubling splits each old set in two, none overflows.
+      int oldSet = i / WAYS * WAYS;
+      boolean wasFirst = firstSlot(oldCodes[i], oldCodes.length / WAYS) == oldSet;
+      int first = wasFirst ? firstSlot(oldCodes[i], sets) : secondSlot(oldCodes[i], sets);
+      int other = wasFirst ? secondSlot(oldCodes[i], sets) : firstSlot(oldCodes[i], sets);
+      int slot = free(first);
+      if (slot < 0) slot = free(other);
+      int firstChoice = firstSlot(oldCodes[i], sets);
+      if (slot >= 0 && (slot < firstChoice || slot >= firstChoice + WAYS)) overflowed[firstChoice / WAYS] = true;
       boolean raised = oldValueLengths[i] != 0 && oldRanks[i] != oldWrittenRanks[i];
       boolean valueFits = oldValueLengths[i] != NOT_KEPT && keyLength + oldValueLengths[i] <= slotBytes;
       if (slot < 0 || keyLength > slotBytes || (raised && !valueFits)) {
@@ -616,24 +644,35 @@ final class LinkTargets {
   }
 
   /**
-   * Where a new entry of the set starting at {@code first} goes: a free slot, else the entry holding
-   * the fewest inlinks among those not used since the set was last full (when all were, none is any
-   * more: a clock of one turn).
+   * Where a new entry of the sets starting at {@code first} and {@code second} goes: a free slot of the
+   * first, else of the second, else the entry holding the fewest inlinks among those of both not used
+   * since their set was last full (when all were, none is any more: a clock of one turn).
    */
-  private int victim(int first) {
-    for (int i = first; i < first + WAYS; i++) if (keyLengths[i] == 0) return i;
+  private int victim(int first, int second) {
+    int freeFirst = free(first);
+    if (freeFirst >= 0) return freeFirst; // the first set while it has room: a miss looks nowhere else
+    int freeSecond = second == first ? -1 : free(second);
+    if (freeSecond >= 0) return freeSecond;
     int victim = -1;
-    for (int i = first; i < first + WAYS; i++) {
+    for (int k = 0; k < 2 * WAYS; k++) {
+      int i = k < WAYS ? first + k : second + k - WAYS;
       if (!used[i] && (victim < 0 || evictionCost(i) < evictionCost(victim))) victim = i;
     }
     if (victim >= 0) return victim;
     victim = first;
-    for (int i = first; i < first + WAYS; i++) {
+    for (int k = 0; k < 2 * WAYS; k++) {
+      int i = k < WAYS ? first + k : second + k - WAYS;
       used[i] = false;
       if (evictionCost(i) < evictionCost(victim)) victim = i;
     }
     return victim;
   }
+
+  private int free(int first) {
+    for (int i = first; i < first + WAYS; i++) if (keyLengths[i] == 0) return i;
+    return -1;
+  }
+
 
   /**
    * Hands what up to {@code limit} never-crawled entries hold to {@code write}, which must write it
@@ -684,6 +723,15 @@ final class LinkTargets {
    */
   private static int firstSlot(int code, int sets) {
     int spread = code * 0x9E3779B9;
+    long unsigned = (spread ^ (spread >>> 16)) & 0xFFFF_FFFFL;
+    return (int) ((unsigned * sets) >>> 32) * WAYS;
+  }
+
+  /** The first slot of a code's other set: another mix of the code, multiplied into [0, sets). */
+  private static int secondSlot(int code, int sets) {
+    int spread = (code ^ (code >>> 15)) * 0x85EBCA6B;
+    spread ^= spread >>> 13;
+    spread *= 0xC2B2AE35;
     long unsigned = (spread ^ (spread >>> 16)) & 0xFFFF_FFFFL;
     return (int) ((unsigned * sets) >>> 32) * WAYS;
   }
