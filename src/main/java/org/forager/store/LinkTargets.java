@@ -580,7 +580,7 @@ final class LinkTargets {
       int other = wasFirst ? secondSlot(oldCodes[i], sets) : firstSlot(oldCodes[i], sets);
       int slot = free(first);
       if (slot < 0) slot = free(other);
-      int firstChoice = firstSlot(oldCodes[i], sets);
+      int firstChoice = wasFirst ? first : other;
       if (slot >= 0 && (slot < firstChoice || slot >= firstChoice + WAYS)) overflowed[firstChoice / WAYS] = true;
       boolean raised = oldValueLengths[i] != 0 && oldRanks[i] != oldWrittenRanks[i];
       boolean valueFits = oldValueLengths[i] != NOT_KEPT && keyLength + oldValueLengths[i] <= slotBytes;
