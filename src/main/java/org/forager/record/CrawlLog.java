@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.config.CrawlConfig;
+import org.forager.warc.InstantText;
 import org.forager.warc.StagedTail;
 
 /**
@@ -343,7 +344,7 @@ public final class CrawlLog implements AutoCloseable {
 
   private byte[] line(CrawlAction a) {
     return line(json -> {
-      json.writeStringField("ts", a.ts().toString());
+      json.writeStringField("ts", InstantText.of(a.ts()));
       json.writeStringField("kind", a.kind().name().toLowerCase(Locale.ROOT));
       json.writeStringField("url", a.url());
       json.writeStringField("outcome", a.outcome().name());
@@ -368,7 +369,7 @@ public final class CrawlLog implements AutoCloseable {
    */
   public void write(ControlRecord c) {
     queue(line(json -> {
-      json.writeStringField("ts", c.ts().toString());
+      json.writeStringField("ts", InstantText.of(c.ts()));
       json.writeStringField("kind", "control");
       json.writeStringField("action", c.action());
       json.writeStringField("by", c.by());
@@ -386,7 +387,7 @@ public final class CrawlLog implements AutoCloseable {
    */
   public void write(EventRecord e) {
     queue(line(json -> {
-      json.writeStringField("ts", e.ts().toString());
+      json.writeStringField("ts", InstantText.of(e.ts()));
       json.writeStringField("kind", "event");
       json.writeStringField("event", e.event());
       json.writeStringField("detail", e.detail());

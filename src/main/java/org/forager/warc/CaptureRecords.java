@@ -57,7 +57,7 @@ final class CaptureRecords {
   static List<Entry> of(FetchResult.Response response, BodyDigests digests, String requestId, String responseId) {
     // WARC/1.1 allows fractions of a second (section 5.4); milliseconds are what readers expect.
     Instant date = response.startedAt().truncatedTo(ChronoUnit.MILLIS);
-    String warcDate = date.toString(); // ISO 8601 in UTC, the fraction in groups of three digits as jwarc has it
+    String warcDate = InstantText.of(date); // ISO 8601 in UTC, the fraction in groups of three digits as jwarc has it
     Optional<String> ip = response.remoteAddress().flatMap(CaptureRecords::ipLiteral);
     boolean hasRequest = response.requestHead().length > 0;
 
