@@ -457,12 +457,18 @@ public final class HttpFetcher implements Fetcher {
     long length = -1;
     for (Header h : head.headers()) {
       if (!h.name().equalsIgnoreCase("Content-Length")) continue;
-      for (String value : h.value().split(",", -1)) {
-        long parsed = digits(value.strip());
+      // Its comma-separated values, empty ones too (each must be the number), without String.split:
+      // one a response.
+      String values = h.value();
+      for (int from = 0; from <= values.length(); ) {
+        int end = values.indexOf(',', from);
+        if (end < 0) end = values.length();
+        long parsed = digits(values.substring(from, end).strip());
         if (parsed < 0 || (length >= 0 && parsed != length)) {
-          throw new HttpProtocolException("invalid Content-Length: " + h.value());
+          throw new HttpProtocolException("invalid Content-Length: " + values);
         }
         length = parsed;
+        from = end + 1;
       }
     }
     return length;

@@ -162,14 +162,16 @@ final class CdxjLines {
     Optional<String> type = fields.contentType().filter(t -> !t.isEmpty());
     return switch (fields.kind()) {
       case REVISIT -> Optional.of("warc/revisit");
-      case RESPONSE -> type.map(t -> t.split(";", 2)[0].trim());
+      case RESPONSE -> type.map(t -> (t.indexOf(';') < 0 ? t : t.substring(0, t.indexOf(';'))).trim());
       case RESOURCE -> type;
     };
   }
 
   /** The digest without its label: {@code sha1:ABC} gives {@code ABC}; one without a label has none (as in warcio). */
   private static Optional<String> withoutLabel(String digest) {
-    String[] parts = digest.split(":", -1);
-    return parts.length < 2 ? Optional.empty() : Optional.of(parts[1]);
+    int colon = digest.indexOf(':');
+    if (colon < 0) return Optional.empty();
+    int next = digest.indexOf(':', colon + 1);
+    return Optional.of(digest.substring(colon + 1, next < 0 ? digest.length() : next));
   }
 }
