@@ -162,9 +162,15 @@ final class CdxjLines {
     Optional<String> type = fields.contentType().filter(t -> !t.isEmpty());
     return switch (fields.kind()) {
       case REVISIT -> Optional.of("warc/revisit");
-      case RESPONSE -> type.map(t -> (t.indexOf(';') < 0 ? t : t.substring(0, t.indexOf(';'))).trim());
+      case RESPONSE -> type.map(CdxjLines::withoutParameters);
       case RESOURCE -> type;
     };
+  }
+
+  /** A Content-Type up to its first {@code ;}, trimmed: {@code text/html} of {@code text/html; charset=utf-8}. */
+  private static String withoutParameters(String type) {
+    int semicolon = type.indexOf(';');
+    return (semicolon < 0 ? type : type.substring(0, semicolon)).trim();
   }
 
   /** The digest without its label: {@code sha1:ABC} gives {@code ABC}; one without a label has none (as in warcio). */
