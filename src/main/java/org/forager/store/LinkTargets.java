@@ -234,7 +234,7 @@ final class LinkTargets {
     int first = firstSlot(code, n);
     int second = overflowed[first / WAYS] ? secondSlot(code, n) : first;
     for (int k = 0; k < 2 * WAYS; k++) {
-      int i = k < WAYS ? first + k : second + k - WAYS;
+      int i = inPair(first, second, k);
       boolean recordKept = valueLengths[i] != NOT_KEPT;
       if (codes[i] == code && keyLengths[i] == key.length && (!withRecord || recordKept)
           && Arrays.equals(slots, i * slotBytes, i * slotBytes + key.length, key, 0, key.length)) {
@@ -655,13 +655,13 @@ final class LinkTargets {
     if (freeSecond >= 0) return freeSecond;
     int victim = -1;
     for (int k = 0; k < 2 * WAYS; k++) {
-      int i = k < WAYS ? first + k : second + k - WAYS;
+      int i = inPair(first, second, k);
       if (!used[i] && (victim < 0 || evictionCost(i) < evictionCost(victim))) victim = i;
     }
     if (victim >= 0) return victim;
     victim = first;
     for (int k = 0; k < 2 * WAYS; k++) {
-      int i = k < WAYS ? first + k : second + k - WAYS;
+      int i = inPair(first, second, k);
       used[i] = false;
       if (evictionCost(i) < evictionCost(victim)) victim = i;
     }
@@ -673,6 +673,10 @@ final class LinkTargets {
     return -1;
   }
 
+  /** The {@code k}-th slot, of {@code 2 * WAYS}, of the sets starting at {@code first} and {@code second}. */
+  private static int inPair(int first, int second, int k) {
+    return k < WAYS ? first + k : second + k - WAYS;
+  }
 
   /**
    * Hands what up to {@code limit} never-crawled entries hold to {@code write}, which must write it
