@@ -1,6 +1,7 @@
 package org.forager.warc;
 
 import java.util.Arrays;
+import java.util.Optional;
 import org.forager.fetch.FetchResult;
 import org.netpreserve.jwarc.WarcDigest;
 
@@ -8,28 +9,56 @@ import org.netpreserve.jwarc.WarcDigest;
  * The SHA-1 digests of one response's body, each computed once per fetch: the WARC payload digest
  * (of the body as received, content coding kept: WARC 1.1 section 5.9) and the crawl log's content
  * digest (of the body after content decoding). When the server sent no content coding the two
- * bodies are the same bytes and one SHA-1 serves both. Immutable and thread-safe.
+ * bodies are the same bytes and one SHA-1 serves both. Where {@link Sha1Pair} is used, the response
+ * record's block digest (its HTTP head, then the same body) is computed in the same pass, and the head
+ * kept for the record. Immutable and thread-safe.
  */
 public final class BodyDigests {
 
   private final WarcDigest payload;
   private final WarcDigest content;
+  private final byte[] head; // the response record's HTTP head when block is set, else null
+  private final WarcDigest block; // of head then the payload; null when not computed here
 
-  private BodyDigests(WarcDigest payload, WarcDigest content) {
+  private BodyDigests(WarcDigest payload, WarcDigest content, byte[] head, WarcDigest block) {
     this.payload = payload;
     this.content = content;
+    this.head = head;
+    this.block = block;
   }
 
   /** Digests the response's bodies: once when they are equal, else each. */
   public static BodyDigests of(FetchResult.Response response) {
-    WarcDigest payload = Digests.sha1(response.rawBody());
+    byte[] head = null;
+    WarcDigest block = null;
+    WarcDigest payload = null;
+    // A 304's record is a revisit: its block is the head alone, its payload not digested.
+    if (response.status() != 304) {
+      head = HttpHead.of(response);
+      Optional<Sha1Pair.Digests> pair = Sha1Pair.of(head, response.rawBody());
+      if (pair.isPresent()) {
+        block = pair.get().block();
+        payload = pair.get().payload();
+      } else {
+        head = null;
+      }
+    }
+    if (payload == null) payload = Digests.sha1(response.rawBody());
     // Arrays.equals answers at once for the same array (the fetcher's body without coding) and
     // for a coded body (its first bytes differ); a full compare is far cheaper than a SHA-1.
     WarcDigest content = Arrays.equals(response.rawBody(), response.body())
         ? payload
         : Digests.sha1(response.body());
-    return new BodyDigests(payload, content);
+    return new BodyDigests(payload, content, head, block);
   }
+
+  /** The response record's HTTP head and the digest of its block, when computed with the payload's. */
+  Optional<HeadAndBlock> headAndBlock() {
+    return block == null ? Optional.empty() : Optional.of(new HeadAndBlock(head, block));
+  }
+
+  /** A response record's HTTP head and its block's digest (the head, then the payload). */
+  record HeadAndBlock(byte[] head, WarcDigest block) {}
 
   /** The {@code WARC-Payload-Digest}: SHA-1 of the body as received after transfer decoding. */
   WarcDigest payload() {

@@ -77,7 +77,8 @@ final class CaptureRecords {
       records.add(new Entry(new RecordToWrite(VERSION, f.list, List.of(requestHead)), Optional.empty()));
     }
     boolean revisit = response.status() == 304;
-    byte[] head = HttpHead.of(response);
+    Optional<BodyDigests.HeadAndBlock> computed = revisit ? Optional.empty() : digests.headAndBlock();
+    byte[] head = computed.map(BodyDigests.HeadAndBlock::head).orElseGet(() -> HttpHead.of(response));
     // The block is the HTTP head, then for a response the payload.
     List<byte[]> block = revisit ? List.of(head) : List.of(head, response.rawBody());
     Optional<String> payloadDigest = revisit ? Optional.empty() : Optional.of(digests.payload().prefixedBase32());
@@ -85,9 +86,10 @@ final class CaptureRecords {
         .add("Content-Length", Long.toString(RecordToWrite.blockLength(block)))
         .add("Content-Type", HTTP_RESPONSE)
         // The block is head then payload: SHA-1 cannot reuse the payload's digest for it, so the
-        // payload is hashed a second time (docs/benchmarks.md, issue 15: about 13 µs for 30 KB).
-        .add("WARC-Block-Digest",
-            (revisit ? Digests.sha1(head) : Digests.sha1(head, response.rawBody())).prefixedBase32());
+        // payload is hashed a second time, in the same pass where Sha1Pair is used (BodyDigests).
+        .add("WARC-Block-Digest", computed.map(BodyDigests.HeadAndBlock::block)
+            .orElseGet(() -> revisit ? Digests.sha1(head) : Digests.sha1(head, response.rawBody()))
+            .prefixedBase32());
     if (hasRequest) f.add("WARC-Concurrent-To", requestId);
     f.add("WARC-Date", warcDate);
     ip.ifPresent(a -> f.add("WARC-IP-Address", a));

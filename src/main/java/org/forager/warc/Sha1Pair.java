@@ -1,0 +1,176 @@
+package org.forager.warc;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.netpreserve.jwarc.WarcDigest;
+
+/**
+ * A response's two SHA-1 digests in one pass: the {@code WARC-Block-Digest} of its HTTP head and body
+ * and the {@code WARC-Payload-Digest} of its body, computed side by side by Forager's own native
+ * library ({@code src/main/c/sha1_pair.c}, built by {@code bin/native-sha1} into {@code
+ * target/native}). With the x86 SHA extensions one SHA-1 waits on its rounds' latency; two messages
+ * interleaved take about 55 % of the time of one after the other, and the two digests were 8.5 % of a
+ * crawl's CPU (docs/benchmarks.md, session 49).
+ *
+ * <p>Used only where the library was built, loads, finds the extensions in the CPU and gives the JDK's
+ * digests on a self-check; else {@link #of} is empty and the caller digests with the JDK (the same
+ * digests). Thread-safe: each call takes a native buffer from a pool.
+ */
+final class Sha1Pair {
+
+  private static final System.Logger LOG = System.getLogger(Sha1Pair.class.getName());
+
+  /** The library's file, in {@code native/} beside the jar (or beside {@code target/classes}). */
+  static final String LIBRARY = "libforager-sha1.so";
+
+  /** Overrides where the library is looked for (a directory). */
+  static final String DIRECTORY_PROPERTY = "forager.native.dir";
+
+  /** Buffers up to this size go back to the pool; a larger body's is freed after its call. */
+  private static final int POOLED_BYTES = 256 * 1024;
+
+  private static final int SHA1_BYTES = 20;
+  private static final int DIGESTS_BYTES = 2 * SHA1_BYTES;
+
+  private static final ConcurrentLinkedQueue<Memory> POOL = new ConcurrentLinkedQueue<>();
+
+  /** Empty when the native digests are used here, else the one-line reason they are not. */
+  private static final Optional<String> UNAVAILABLE = probe();
+
+  /** The two digests of one response. */
+  record Digests(WarcDigest block, WarcDigest payload) {}
+
+  private Sha1Pair() {}
+
+  /** Empty when the native digests are used here, else why not. */
+  static Optional<String> unavailable() {
+    return UNAVAILABLE;
+  }
+
+  /**
+   * The SHA-1 of {@code head} then {@code body} (the block) and of {@code body} alone (the payload);
+   * empty when the native library is not used here.
+   */
+  static Optional<Digests> of(byte[] head, byte[] body) {
+    if (UNAVAILABLE.isPresent()) return Optional.empty();
+    return Optional.of(compute(head, body));
+  }
+
+  private static Digests compute(byte[] head, byte[] body) {
+    long total = (long) head.length + body.length;
+    Memory buffer = take(total + DIGESTS_BYTES); // the message, then the two digests
+    try {
+      buffer.write(0, head, 0, head.length);
+      buffer.write(head.length, body, 0, body.length);
+      Pointer out = buffer.share(total);
+      Natives.forager_sha1_pair(buffer, head.length, total, out);
+      return new Digests(new WarcDigest("sha1", out.getByteArray(0, SHA1_BYTES)),
+          new WarcDigest("sha1", out.getByteArray(SHA1_BYTES, SHA1_BYTES)));
+    } finally {
+      give(buffer);
+    }
+  }
+
+  private static Memory take(long bytes) {
+    Memory buffer = POOL.poll();
+    if (buffer != null && buffer.size() >= bytes) return buffer;
+    if (buffer != null) buffer.close();
+    // Whole 64 KiB: a pooled buffer then fits the bodies of a few sizes around its own.
+    return new Memory(Math.max(1, (bytes + 0xFFFF) & ~0xFFFFL));
+  }
+
+  private static void give(Memory buffer) {
+    if (buffer.size() <= POOLED_BYTES) {
+      POOL.offer(buffer);
+    } else {
+      buffer.close();
+    }
+  }
+
+  private static Optional<String> probe() {
+    if (!"amd64".equals(System.getProperty("os.arch"))) {
+      return Optional.of("the native SHA-1 pair is built for x86-64 only");
+    }
+    Optional<Path> library = libraryFile();
+    if (library.isEmpty()) return Optional.of("the native SHA-1 pair was not built (bin/native-sha1 needs gcc)");
+    try {
+      if (Native.SIZE_T_SIZE != Long.BYTES) return Optional.of("the native SHA-1 pair is used on 64-bit JVMs only");
+      Native.register(Natives.class, NativeLibrary.getInstance(library.get().toString()));
+    } catch (LinkageError e) {
+      return Optional.of("the native SHA-1 pair did not load: " + e.getMessage());
+    }
+    if (Natives.forager_sha1_available() != 1) {
+      return Optional.of("this CPU has no SHA extensions: WARC digests by the JDK");
+    }
+    Optional<String> failed = selfCheck();
+    failed.ifPresent(why -> LOG.log(System.Logger.Level.WARNING, "native SHA-1 pair not used: {0}", why));
+    return failed;
+  }
+
+  /** Where the library is: the property's directory, else {@code native/} beside the code's jar or directory. */
+  private static Optional<Path> libraryFile() {
+    String configured = System.getProperty(DIRECTORY_PROPERTY);
+    Path directory;
+    if (configured != null) {
+      directory = Path.of(configured);
+    } else {
+      try {
+        var source = Sha1Pair.class.getProtectionDomain().getCodeSource();
+        if (source == null) return Optional.empty();
+        // target/forager.jar or target/classes: either way target/native.
+        directory = Path.of(source.getLocation().toURI()).getParent().resolve("native");
+      } catch (URISyntaxException | RuntimeException e) {
+        return Optional.empty();
+      }
+    }
+    Path file = directory.resolve(LIBRARY).toAbsolutePath();
+    return Files.isRegularFile(file) ? Optional.of(file) : Optional.empty();
+  }
+
+  /** Empty if the library's digests equal the JDK's on messages of every length around a block or two. */
+  private static Optional<String> selfCheck() {
+    Random random = new Random(49);
+    for (int headLength : new int[] {0, 1, 55, 64, 130}) {
+      for (int bodyLength : new int[] {0, 1, 55, 56, 63, 64, 65, 127, 128, 4_099}) {
+        byte[] head = new byte[headLength];
+        byte[] body = new byte[bodyLength];
+        random.nextBytes(head);
+        random.nextBytes(body);
+        Digests digests = compute(head, body);
+        if (!Arrays.equals(digests.block().bytes(), jdkSha1(head, body))
+            || !Arrays.equals(digests.payload().bytes(), jdkSha1(body))) {
+          return Optional.of("its self-check gave other digests than the JDK's (head " + headLength
+              + " bytes, body " + bodyLength + ")");
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static byte[] jdkSha1(byte[]... parts) {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-1");
+      for (byte[] part : parts) md.update(part);
+      return md.digest();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new AssertionError(e); // every Java platform has SHA-1
+    }
+  }
+
+  /** The C functions, bound by {@link Native#register}. */
+  private static final class Natives {
+    static native int forager_sha1_available();
+
+    static native void forager_sha1_pair(Pointer buffer, long from, long total, Pointer out);
+  }
+}
