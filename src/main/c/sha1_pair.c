@@ -5,7 +5,7 @@
  *
  * Why: with the x86 SHA extensions a SHA-1 is bound by the latency of its rounds, one 64-byte block
  * waiting on the one before. Two independent messages, their blocks interleaved, fill the gaps: on the
- * benchmark's 30 KB pages both digests together take about 55 % of the time of one after the other
+ * benchmark's 30 KB pages both digests together take about 58 % of the time of one after the other
  * (docs/benchmarks.md, session 49). The JDK's own SHA-1 (its SHA-NI intrinsic) runs one message at a time.
  *
  * Only the block function uses the extensions (compiled for them by a target attribute, called only when

@@ -19,7 +19,7 @@ import org.netpreserve.jwarc.WarcDigest;
  * and the {@code WARC-Payload-Digest} of its body, computed side by side by Forager's own native
  * library ({@code src/main/c/sha1_pair.c}, built by {@code bin/native-sha1} into {@code
  * target/native}). With the x86 SHA extensions one SHA-1 waits on its rounds' latency; two messages
- * interleaved take about 55 % of the time of one after the other, and the two digests were 8.5 % of a
+ * interleaved take about 58 % of the time of one after the other, and the two digests were 8.5 % of a
  * crawl's CPU (docs/benchmarks.md, session 49).
  *
  * <p>Used only where the library was built, loads, finds the extensions in the CPU and gives the JDK's
