@@ -134,6 +134,7 @@ int forager_sha1_available(void) {
  * Only when forager_sha1_available() said 1.
  */
 SHA_TARGET void forager_sha1_pair(const uint8_t *buf, uint64_t from, uint64_t total, uint8_t out[40]) {
+  if (from > total) return; /* a caller's error: out is left as it was */
   lane whole = start(), part = start();
   uint64_t whole_blocks = total / 64, part_blocks = (total - from) / 64;
   uint64_t together = whole_blocks < part_blocks ? whole_blocks : part_blocks;

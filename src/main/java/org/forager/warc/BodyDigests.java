@@ -17,12 +17,14 @@ public final class BodyDigests {
 
   private final WarcDigest payload;
   private final WarcDigest content;
+  private final byte[] payloadBytes; // the body digested, to tell its response's record from another's
   private final byte[] head; // the response record's HTTP head when block is set, else null
   private final WarcDigest block; // of head then the payload; null when not computed here
 
-  private BodyDigests(WarcDigest payload, WarcDigest content, byte[] head, WarcDigest block) {
+  private BodyDigests(WarcDigest payload, WarcDigest content, byte[] payloadBytes, byte[] head, WarcDigest block) {
     this.payload = payload;
     this.content = content;
+    this.payloadBytes = payloadBytes;
     this.head = head;
     this.block = block;
   }
@@ -32,8 +34,9 @@ public final class BodyDigests {
     byte[] head = null;
     WarcDigest block = null;
     WarcDigest payload = null;
-    // A 304's record is a revisit: its block is the head alone, its payload not digested.
-    if (response.status() != 304) {
+    // A 304's record is a revisit: its block is the head alone, its payload not digested. The head is
+    // made here only for the pair (a head is a few hundred bytes: its length cannot tip the test).
+    if (response.status() != 304 && Sha1Pair.digests(0, response.rawBody().length)) {
       head = HttpHead.of(response);
       Optional<Sha1Pair.Digests> pair = Sha1Pair.of(head, response.rawBody());
       if (pair.isPresent()) {
@@ -49,12 +52,15 @@ public final class BodyDigests {
     WarcDigest content = Arrays.equals(response.rawBody(), response.body())
         ? payload
         : Digests.sha1(response.body());
-    return new BodyDigests(payload, content, head, block);
+    return new BodyDigests(payload, content, response.rawBody(), head, block);
   }
 
-  /** The response record's HTTP head and the digest of its block, when computed with the payload's. */
-  Optional<HeadAndBlock> headAndBlock() {
-    return block == null ? Optional.empty() : Optional.of(new HeadAndBlock(head, block));
+  /**
+   * The response record's HTTP head and the digest of its block, when computed with the payload's and
+   * these are the digests of {@code response}'s body (the same array).
+   */
+  Optional<HeadAndBlock> headAndBlock(FetchResult.Response response) {
+    return block == null || response.rawBody() != payloadBytes ? Optional.empty() : Optional.of(new HeadAndBlock(head, block));
   }
 
   /** A response record's HTTP head and its block's digest (the head, then the payload). */

@@ -77,7 +77,7 @@ final class CaptureRecords {
       records.add(new Entry(new RecordToWrite(VERSION, f.list, List.of(requestHead)), Optional.empty()));
     }
     boolean revisit = response.status() == 304;
-    Optional<BodyDigests.HeadAndBlock> computed = revisit ? Optional.empty() : digests.headAndBlock();
+    Optional<BodyDigests.HeadAndBlock> computed = revisit ? Optional.empty() : digests.headAndBlock(response);
     byte[] head = computed.map(BodyDigests.HeadAndBlock::head).orElseGet(() -> HttpHead.of(response));
     // The block is the HTTP head, then for a response the payload.
     List<byte[]> block = revisit ? List.of(head) : List.of(head, response.rawBody());

@@ -36,8 +36,12 @@ final class Sha1Pair {
   /** Overrides where the library is looked for (a directory). */
   static final String DIRECTORY_PROPERTY = "forager.native.dir";
 
-  /** Buffers up to this size go back to the pool; a larger body's is freed after its call. */
-  private static final int POOLED_BYTES = 256 * 1024;
+  /**
+   * Every buffer's size, and so the largest head and body digested here: a larger body (rare) is
+   * digested by the JDK, so that native memory stays a few buffers, one per thread inside a call (a
+   * call does not block: at most the carriers and the platform threads digesting at once).
+   */
+  static final int BUFFER_BYTES = 256 * 1024;
 
   private static final int SHA1_BYTES = 20;
   private static final int DIGESTS_BYTES = 2 * SHA1_BYTES;
@@ -57,13 +61,24 @@ final class Sha1Pair {
     return UNAVAILABLE;
   }
 
+  /** Whether {@link #of} digests a head and body of these lengths here. */
+  static boolean digests(int headLength, int bodyLength) {
+    return UNAVAILABLE.isEmpty() && (long) headLength + bodyLength + DIGESTS_BYTES <= BUFFER_BYTES;
+  }
+
   /**
    * The SHA-1 of {@code head} then {@code body} (the block) and of {@code body} alone (the payload);
-   * empty when the native library is not used here.
+   * empty when they are not digested here ({@link #digests}), or the call failed (a native buffer not
+   * allocated): the caller then digests with the JDK.
    */
   static Optional<Digests> of(byte[] head, byte[] body) {
-    if (UNAVAILABLE.isPresent()) return Optional.empty();
-    return Optional.of(compute(head, body));
+    if (!digests(head.length, body.length)) return Optional.empty();
+    try {
+      return Optional.of(compute(head, body));
+    } catch (VirtualMachineError e) {
+      if (!(e instanceof OutOfMemoryError)) throw e;
+      return Optional.empty(); // JNA's "Cannot allocate" for a native buffer: the JDK needs none
+    }
   }
 
   private static Digests compute(byte[] head, byte[] body) {
@@ -82,19 +97,13 @@ final class Sha1Pair {
   }
 
   private static Memory take(long bytes) {
+    if (bytes > BUFFER_BYTES) throw new IllegalArgumentException(bytes + " bytes, over " + BUFFER_BYTES);
     Memory buffer = POOL.poll();
-    if (buffer != null && buffer.size() >= bytes) return buffer;
-    if (buffer != null) buffer.close();
-    // Whole 64 KiB: a pooled buffer then fits the bodies of a few sizes around its own.
-    return new Memory(Math.max(1, (bytes + 0xFFFF) & ~0xFFFFL));
+    return buffer != null ? buffer : new Memory(BUFFER_BYTES);
   }
 
   private static void give(Memory buffer) {
-    if (buffer.size() <= POOLED_BYTES) {
-      POOL.offer(buffer);
-    } else {
-      buffer.close();
-    }
+    POOL.offer(buffer);
   }
 
   private static Optional<String> probe() {
@@ -106,15 +115,20 @@ final class Sha1Pair {
     try {
       if (Native.SIZE_T_SIZE != Long.BYTES) return Optional.of("the native SHA-1 pair is used on 64-bit JVMs only");
       Native.register(Natives.class, NativeLibrary.getInstance(library.get().toString()));
-    } catch (LinkageError e) {
-      return Optional.of("the native SHA-1 pair did not load: " + e.getMessage());
+      if (Natives.forager_sha1_available() != 1) {
+        return Optional.of("this CPU has no SHA extensions: WARC digests by the JDK");
+      }
+      Optional<String> failed = selfCheck();
+      failed.ifPresent(why -> LOG.log(System.Logger.Level.WARNING, "native SHA-1 pair not used: {0}", why));
+      return failed;
+    } catch (RuntimeException | LinkageError | OutOfMemoryError e) {
+      // Not loaded, a function missing, no native buffer: a reason, never an error of the class,
+      // whose failure would fail every digest after it.
+      return Optional.of("the native SHA-1 pair did not load: " + e);
+    } catch (Error e) {
+      if (e instanceof VirtualMachineError) throw e;
+      return Optional.of("the native SHA-1 pair did not load: " + e); // JNA unable to load itself
     }
-    if (Natives.forager_sha1_available() != 1) {
-      return Optional.of("this CPU has no SHA extensions: WARC digests by the JDK");
-    }
-    Optional<String> failed = selfCheck();
-    failed.ifPresent(why -> LOG.log(System.Logger.Level.WARNING, "native SHA-1 pair not used: {0}", why));
-    return failed;
   }
 
   /** Where the library is: the property's directory, else {@code native/} beside the code's jar or directory. */

@@ -3,7 +3,6 @@ package org.forager.warc;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -18,21 +17,28 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The native SHA-1 pair gives the JDK's digests, for every split of head and body around the 64-byte
- * blocks, and the response record carries them. Where the build could make the library (gcc on x86-64,
- * as on CI and the benchmark machine), it must be in use: a build that silently lost it would cost the
- * crawl a second SHA-1 pass.
+ * blocks, and the response record carries them. Where the build made the library
+ * ({@code target/native/sha1.status} says "built") on a CPU with the SHA extensions, it must be in use:
+ * a library that silently failed to load would cost the crawl a second SHA-1 pass.
  */
 class Sha1PairTest {
 
   @Test
-  void isInUseWhereTheBuildCouldMakeIt() {
-    boolean buildable = "amd64".equals(System.getProperty("os.arch")) && onPath("gcc") && cpuHasShaExtensions();
-    if (buildable) {
-      assertEquals(Optional.empty(), Sha1Pair.unavailable(), "the native SHA-1 pair is used here");
-    } else {
-      assertTrue(Sha1Pair.unavailable().isPresent(), "no native SHA-1 pair where it cannot be built or run");
-      assertTrue(Sha1Pair.of(new byte[1], new byte[1]).isEmpty());
+  void isInUseWhereTheBuildMadeItAndTheCpuRunsIt() throws Exception {
+    Path status = Path.of("target", "native", "sha1.status");
+    String built = Files.isRegularFile(status) ? Files.readString(status).strip() : "";
+    if (built.equals("built") && System.getProperty(Sha1Pair.DIRECTORY_PROPERTY) == null) {
+      if (cpuHasShaExtensions()) {
+        assertEquals(Optional.empty(), Sha1Pair.unavailable(), "the native SHA-1 pair is used here");
+      } else {
+        assertEquals(Optional.of("this CPU has no SHA extensions: WARC digests by the JDK"), Sha1Pair.unavailable());
+      }
+    } else if (!built.isEmpty()) {
+      assertTrue(Sha1Pair.unavailable().isPresent(), "not built (" + built + "), so not used");
     }
+    // Whatever the machine: no digests from a pair that is not used, none above the buffer.
+    assertEquals(Sha1Pair.unavailable().isEmpty(), Sha1Pair.of(new byte[1], new byte[1]).isPresent());
+    assertTrue(Sha1Pair.of(new byte[0], new byte[Sha1Pair.BUFFER_BYTES]).isEmpty());
   }
 
   @Test
@@ -44,7 +50,9 @@ class Sha1PairTest {
         check(bytes(random, headLength), bytes(random, bodyLength));
       }
     }
-    for (int bodyLength : new int[] {30_000, 65_536, 65_537, 300_001}) check(bytes(random, 211), bytes(random, bodyLength));
+    for (int bodyLength : new int[] {30_000, 65_536, 65_537, Sha1Pair.BUFFER_BYTES - 251}) {
+      check(bytes(random, 211), bytes(random, bodyLength));
+    }
   }
 
   @Test
@@ -75,8 +83,8 @@ class Sha1PairTest {
         List.of(new Header("Content-Type", "text/html")), body, body, Optional.empty());
     BodyDigests digests = BodyDigests.of(response);
     byte[] head = HttpHead.of(response);
-    assertEquals(Sha1Pair.unavailable().isEmpty(), digests.headAndBlock().isPresent());
-    digests.headAndBlock().ifPresent(computed -> assertArrayEquals(head, computed.head()));
+    assertEquals(Sha1Pair.unavailable().isEmpty(), digests.headAndBlock(response).isPresent());
+    digests.headAndBlock(response).ifPresent(computed -> assertArrayEquals(head, computed.head()));
     List<CaptureRecords.Entry> entries = CaptureRecords.of(response, digests, "<urn:uuid:1>", "<urn:uuid:2>");
     RecordToWrite record = entries.get(entries.size() - 1).record();
     assertEquals(2, record.block().size());
@@ -84,6 +92,24 @@ class Sha1PairTest {
     assertArrayEquals(body, record.block().get(1));
     assertEquals(Digests.sha1Base32(concat(head, body)), field(record, "WARC-Block-Digest"));
     assertEquals(Digests.sha1Base32(body), field(record, "WARC-Payload-Digest"));
+  }
+
+  @Test
+  void aBodyOverTheBufferAndAnotherResponsesRecordTakeTheJdksWay() {
+    byte[] large = new byte[Sha1Pair.BUFFER_BYTES + 1];
+    new Random(3).nextBytes(large);
+    FetchResult.Response big = Responses.response("http://example.org/big", 200, List.of(), large, large,
+        Optional.empty());
+    BodyDigests digests = BodyDigests.of(big);
+    assertTrue(digests.headAndBlock(big).isEmpty(), "a body over the buffer: the JDK's two passes");
+    assertEquals(Digests.sha1Base32(large), digests.payload().prefixedBase32());
+
+    byte[] body = "<p>one</p>".getBytes(UTF_8);
+    FetchResult.Response one = Responses.response("http://example.org/one", 200, List.of(), body, body,
+        Optional.empty());
+    FetchResult.Response other = Responses.response("http://example.org/other", 200, List.of(),
+        "<p>other</p>".getBytes(UTF_8), "<p>other</p>".getBytes(UTF_8), Optional.empty());
+    assertTrue(BodyDigests.of(one).headAndBlock(other).isEmpty(), "one response's head is not another's");
   }
 
   private static String field(RecordToWrite record, String name) {
@@ -115,23 +141,13 @@ class Sha1PairTest {
     return b;
   }
 
-  private static boolean onPath(String command) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) return true;
-    }
-    return false;
-  }
-
-  private static boolean cpuHasShaExtensions() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("flags")) {
-          List<String> flags = List.of(line.substring(line.indexOf(':') + 1).trim().split("\\s+"));
-          return flags.contains("sha_ni") && flags.contains("ssse3") && flags.contains("sse4_1");
-        }
+  /** Built means x86-64 Linux, whose /proc/cpuinfo names the CPU's flags. */
+  private static boolean cpuHasShaExtensions() throws java.io.IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+      if (line.startsWith("flags")) {
+        List<String> flags = List.of(line.substring(line.indexOf(':') + 1).trim().split("\\s+"));
+        return flags.contains("sha_ni") && flags.contains("ssse3") && flags.contains("sse4_1");
       }
-    } catch (java.io.IOException e) {
-      assertFalse(true, "reading /proc/cpuinfo: " + e);
     }
     return false;
   }
