@@ -60,7 +60,8 @@ public final class BodyDigests {
    * these are the digests of {@code response}'s body (the same array).
    */
   Optional<HeadAndBlock> headAndBlock(FetchResult.Response response) {
-    return block == null || response.rawBody() != payloadBytes ? Optional.empty() : Optional.of(new HeadAndBlock(head, block));
+    if (block == null || response.rawBody() != payloadBytes) return Optional.empty();
+    return Optional.of(new HeadAndBlock(head, block));
   }
 
   /** A response record's HTTP head and its block's digest (the head, then the payload). */

@@ -65,7 +65,9 @@ class Sha1PairTest {
       threads.add(Thread.ofVirtual().start(() -> {
         Random random = new Random(seed);
         try {
-          for (int i = 0; i < 200; i++) check(bytes(random, random.nextInt(300)), bytes(random, random.nextInt(40_000)));
+          for (int i = 0; i < 200; i++) {
+            check(bytes(random, random.nextInt(300)), bytes(random, random.nextInt(40_000)));
+          }
         } catch (Throwable e) {
           failures.add(e);
         }
@@ -119,8 +121,9 @@ class Sha1PairTest {
 
   private static void check(byte[] head, byte[] body) throws Exception {
     Sha1Pair.Digests digests = Sha1Pair.of(head, body).orElseThrow();
-    assertArrayEquals(sha1(concat(head, body)), digests.block().bytes(), () -> "block, head " + head.length + ", body " + body.length);
-    assertArrayEquals(sha1(body), digests.payload().bytes(), () -> "payload, head " + head.length + ", body " + body.length);
+    String lengths = "head " + head.length + ", body " + body.length;
+    assertArrayEquals(sha1(concat(head, body)), digests.block().bytes(), () -> "block, " + lengths);
+    assertArrayEquals(sha1(body), digests.payload().bytes(), () -> "payload, " + lengths);
     assertEquals(Digests.sha1Base32(body), digests.payload().prefixedBase32());
   }
 
