@@ -31,28 +31,24 @@ public final class BodyDigests {
 
   /** Digests the response's bodies: once when they are equal, else each. */
   public static BodyDigests of(FetchResult.Response response) {
+    byte[] raw = response.rawBody();
     byte[] head = null;
-    WarcDigest block = null;
-    WarcDigest payload = null;
+    Optional<Sha1Pair.Digests> pair = Optional.empty();
     // A 304's record is a revisit: its block is the head alone, its payload not digested. The head is
     // made here only for the pair (a head is a few hundred bytes: its length cannot tip the test).
-    if (response.status() != 304 && Sha1Pair.digests(0, response.rawBody().length)) {
+    if (response.status() != 304 && Sha1Pair.digests(0, raw.length)) {
       head = HttpHead.of(response);
-      Optional<Sha1Pair.Digests> pair = Sha1Pair.of(head, response.rawBody());
-      if (pair.isPresent()) {
-        block = pair.get().block();
-        payload = pair.get().payload();
-      } else {
-        head = null;
-      }
+      pair = Sha1Pair.of(head, raw);
     }
-    if (payload == null) payload = Digests.sha1(response.rawBody());
+    WarcDigest payload = pair.map(Sha1Pair.Digests::payload).orElseGet(() -> Digests.sha1(raw));
     // Arrays.equals answers at once for the same array (the fetcher's body without coding) and
     // for a coded body (its first bytes differ); a full compare is far cheaper than a SHA-1.
-    WarcDigest content = Arrays.equals(response.rawBody(), response.body())
+    WarcDigest content = Arrays.equals(raw, response.body())
         ? payload
         : Digests.sha1(response.body());
-    return new BodyDigests(payload, content, response.rawBody(), head, block);
+    return pair.isPresent()
+        ? new BodyDigests(payload, content, raw, head, pair.get().block())
+        : new BodyDigests(payload, content, raw, null, null);
   }
 
   /**

@@ -7,7 +7,6 @@ import com.sun.jna.Pointer;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Random;
@@ -161,24 +160,14 @@ final class Sha1Pair {
         random.nextBytes(head);
         random.nextBytes(body);
         Digests digests = compute(head, body);
-        if (!Arrays.equals(digests.block().bytes(), jdkSha1(head, body))
-            || !Arrays.equals(digests.payload().bytes(), jdkSha1(body))) {
+        if (!Arrays.equals(digests.block().bytes(), org.forager.warc.Digests.sha1(head, body).bytes())
+            || !Arrays.equals(digests.payload().bytes(), org.forager.warc.Digests.sha1(body).bytes())) {
           return Optional.of("its self-check gave other digests than the JDK's (head " + headLength
               + " bytes, body " + bodyLength + ")");
         }
       }
     }
     return Optional.empty();
-  }
-
-  private static byte[] jdkSha1(byte[]... parts) {
-    try {
-      MessageDigest md = MessageDigest.getInstance("SHA-1");
-      for (byte[] part : parts) md.update(part);
-      return md.digest();
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new AssertionError(e); // every Java platform has SHA-1
-    }
   }
 
   /** The C functions, bound by {@link Native#register}. */
