@@ -1,6 +1,6 @@
 /*
  * Two SHA-1 digests of one buffer in one pass: of buf[0, total) (a WARC record's block: the HTTP head,
- * then the body) and of buf[from, total) (its payload: the body alone). Built by bin/native-sha1 and
+ * then the body) and of buf[from, total) (its payload: the body alone). Built by bin/native-libraries and
  * called through JNA by org.forager.warc.Sha1Pair.
  *
  * Why: with the x86 SHA extensions a SHA-1 is bound by the latency of its rounds, one 64-byte block

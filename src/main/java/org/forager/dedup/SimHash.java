@@ -6,6 +6,7 @@ import static org.forager.dedup.WordChars.NONE;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -27,10 +28,16 @@ public final class SimHash {
   /** The simhash of an HTML body decoded with {@code charset}; empty with fewer than 3 words of text. */
   public static OptionalLong ofHtml(byte[] body, Charset charset) {
     // UTF-8, most of the web, is read as bytes: no decoded copy, same value as decoding first.
-    if (charset.equals(StandardCharsets.UTF_8)) return Utf8Html.simhash(body);
+    if (charset.equals(StandardCharsets.UTF_8)) return ofUtf8(body);
     // So is a page of ASCII alone in windows-1252 and the like: it decodes to the same chars.
-    if (PureAscii.decodesAsUtf8(charset) && PureAscii.is(body)) return Utf8Html.simhash(body);
+    if (PureAscii.decodesAsUtf8(charset) && PureAscii.is(body)) return ofUtf8(body);
     return ofWords(new String(body, charset), true);
+  }
+
+  /** UTF-8 HTML's simhash: by the native library where it is used, else in Java (the same value). */
+  private static OptionalLong ofUtf8(byte[] body) {
+    Optional<OptionalLong> computed = NativeSimHash.of(body);
+    return computed.isPresent() ? computed.get() : Utf8Html.simhash(body);
   }
 
   /** The simhash of HTML already decoded: what {@link #ofHtml} computes for any charset. */

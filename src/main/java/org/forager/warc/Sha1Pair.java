@@ -4,19 +4,18 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.forager.natives.NativeLibraries;
 import org.netpreserve.jwarc.WarcDigest;
 
 /**
  * A response's two SHA-1 digests in one pass: the {@code WARC-Block-Digest} of its HTTP head and body
  * and the {@code WARC-Payload-Digest} of its body, computed side by side by Forager's own native
- * library ({@code src/main/c/sha1_pair.c}, built by {@code bin/native-sha1} into {@code
+ * library ({@code src/main/c/sha1_pair.c}, built by {@code bin/native-libraries} into {@code
  * target/native}). With the x86 SHA extensions one SHA-1 waits on its rounds' latency; two messages
  * interleaved take about 58 % of the time of one after the other, and the two digests were 8.5 % of a
  * crawl's CPU (docs/benchmarks.md, session 49).
@@ -29,11 +28,11 @@ final class Sha1Pair {
 
   private static final System.Logger LOG = System.getLogger(Sha1Pair.class.getName());
 
-  /** The library's file, in {@code native/} beside the jar (or beside {@code target/classes}). */
+  /** The library's file ({@link NativeLibraries#find}). */
   static final String LIBRARY = "libforager-sha1.so";
 
   /** Overrides where the library is looked for (a directory). */
-  static final String DIRECTORY_PROPERTY = "forager.native.dir";
+  static final String DIRECTORY_PROPERTY = NativeLibraries.DIRECTORY_PROPERTY;
 
   /**
    * Every buffer's size, and so the largest head and body digested here: a larger body (rare) is
@@ -109,8 +108,8 @@ final class Sha1Pair {
     if (!"amd64".equals(System.getProperty("os.arch"))) {
       return Optional.of("the native SHA-1 pair is built for x86-64 only");
     }
-    Optional<Path> library = libraryFile();
-    if (library.isEmpty()) return Optional.of("the native SHA-1 pair was not built (bin/native-sha1 needs gcc)");
+    Optional<Path> library = NativeLibraries.find(LIBRARY);
+    if (library.isEmpty()) return Optional.of("the native SHA-1 pair was not built (bin/native-libraries needs gcc)");
     try {
       if (Native.SIZE_T_SIZE != Long.BYTES) return Optional.of("the native SHA-1 pair is used on 64-bit JVMs only");
       Native.register(Natives.class, NativeLibrary.getInstance(library.get().toString()));
@@ -128,26 +127,6 @@ final class Sha1Pair {
       if (e instanceof VirtualMachineError) throw e;
       return Optional.of("the native SHA-1 pair did not load: " + e); // JNA unable to load itself
     }
-  }
-
-  /** Where the library is: the property's directory, else {@code native/} beside the code's jar or directory. */
-  private static Optional<Path> libraryFile() {
-    String configured = System.getProperty(DIRECTORY_PROPERTY);
-    Path directory;
-    if (configured != null) {
-      directory = Path.of(configured);
-    } else {
-      try {
-        var source = Sha1Pair.class.getProtectionDomain().getCodeSource();
-        if (source == null) return Optional.empty();
-        // target/forager.jar or target/classes: either way target/native.
-        directory = Path.of(source.getLocation().toURI()).getParent().resolve("native");
-      } catch (URISyntaxException | RuntimeException e) {
-        return Optional.empty();
-      }
-    }
-    Path file = directory.resolve(LIBRARY).toAbsolutePath();
-    return Files.isRegularFile(file) ? Optional.of(file) : Optional.empty();
   }
 
   /** Empty if the library's digests equal the JDK's on messages of every length around a block or two. */

@@ -1,0 +1,5 @@
+/**
+ * Finding Forager's own native libraries (built from {@code src/main/c} by {@code
+ * bin/native-libraries}): each is optional, its user falling back to Java.
+ */
+package org.forager.natives;
