@@ -300,9 +300,12 @@ static int64_t word(reading *r, int64_t i) {
 static inline void classify16(const uint8_t *p, uint32_t *letters, uint32_t *stops) {
   __m128i x = _mm_loadu_si128((const __m128i *) p);
   __m128i folded = _mm_or_si128(x, _mm_set1_epi8(0x20));
-  __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(folded, _mm_set1_epi8('z' + 1)));
+  __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)),
+      _mm_cmplt_epi8(folded, _mm_set1_epi8('z' + 1)));
   __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-  __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('<')), _mm_cmpeq_epi8(x, _mm_set1_epi8('&'))), x);
+  /* x itself: its sign bit is set on a non-ASCII byte */
+  __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('<')), _mm_cmpeq_epi8(x, _mm_set1_epi8('&'))),
+      x);
   *letters = (uint32_t) _mm_movemask_epi8(_mm_or_si128(letter, digit));
   *stops = (uint32_t) _mm_movemask_epi8(stop);
 }
@@ -440,7 +443,8 @@ static int64_t skip_reference(const reading *r, int64_t i) {
   return end < r->n && b[end] == ';' ? end + 1 : i + 1;
 }
 
-static int simhash(const uint8_t *page, int64_t n, const uint16_t *lower, uint64_t *scratch, uint64_t *out, int avx512) {
+static int simhash(const uint8_t *page, int64_t n, const uint16_t *lower, uint64_t *scratch, uint64_t *out,
+    int avx512) {
   reading r;
   int64_t blocks = (n + SPAN - 1) / SPAN + 1; /* a block past the last byte: bits_at reads a word on */
   uint64_t *letter_bits = scratch, *stop_bits = scratch + blocks;

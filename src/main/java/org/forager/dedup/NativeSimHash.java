@@ -4,6 +4,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ final class NativeSimHash {
 
   private static final ConcurrentLinkedQueue<Memory> POOL = new ConcurrentLinkedQueue<>();
 
-  /** Per BMP char, its lower case if a letter or digit, else 0: {@link WordChars#lowerCase}. */
+  /** Per BMP char, its lower case if a letter or digit, else 0 ({@link WordChars#lowerCase}); set by {@link #probe}. */
   private static Memory lowerCase;
 
   /** Empty when the native reading is used here, else the one-line reason it is not. */
@@ -108,7 +109,9 @@ final class NativeSimHash {
   }
 
   private static Optional<String> probe() {
-    if (!"amd64".equals(System.getProperty("os.arch"))) return Optional.of("the native simhash is built for x86-64 only");
+    if (!"amd64".equals(System.getProperty("os.arch"))) {
+      return Optional.of("the native simhash is built for x86-64 only");
+    }
     Optional<Path> library = NativeLibraries.find(LIBRARY);
     if (library.isEmpty()) return Optional.of("the native simhash was not built (bin/native-libraries needs gcc)");
     try {
@@ -172,7 +175,7 @@ final class NativeSimHash {
     List<byte[]> pages = new ArrayList<>();
     for (int p = 0; p < count; p++) {
       int length = p < 20 ? p : random.nextInt(p % 10 == 0 ? 3_000 : 400);
-      java.io.ByteArrayOutputStream page = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream page = new ByteArrayOutputStream();
       for (int k = 0; k < length; k++) {
         byte[] piece = random.nextInt(12) == 0 ? raw[random.nextInt(raw.length)] : bytes[random.nextInt(bytes.length)];
         page.write(piece, 0, piece.length);
