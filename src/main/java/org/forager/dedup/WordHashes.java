@@ -104,7 +104,9 @@ final class WordHashes {
    * ending at {@link #WIDTH} or later.
    */
   void addAscii(int at, long firsts, long lasts) {
-    if (count > BLOCK - Long.SIZE / 2) flush(); // room for 32 words, the most 64 bytes hold
+    // Room for 32 words, the most 64 bytes hold, and one more: the block is never left full, so the
+    // next word given by its hash (add) has room too.
+    if (count >= BLOCK - Long.SIZE / 2) flush();
     int w = count; // a local, not the field: no store and reload between words
     for (; firsts != 0; firsts &= firsts - 1, lasts &= lasts - 1) {
       starts[w] = at + Long.numberOfTrailingZeros(firsts);

@@ -176,6 +176,22 @@ class SimHashReferenceTest {
   }
 
   @Test
+  void aBlockFilledToItsLastWordInOneSpanHasTheReferenceValue() {
+    // 64 bytes of text hold at most 32 words: one-letter words bring the Java reading's block of 1,024
+    // words to its very end in one span, and a word read char by char (accented) or another span must
+    // still find room. Both readings, native and Java, for every block position of the accented word.
+    for (int words = 1_900; words < 2_200; words++) {
+      byte[] page = ("a ".repeat(words) + "é").getBytes(UTF_8);
+      int n = words;
+      assertEquals(SimHashReference.ofHtml(page, UTF_8), Utf8Html.simhash(page), () -> n + " words");
+      assertEquals(SimHashReference.ofHtml(page, UTF_8), SimHash.ofHtml(page, UTF_8), () -> n + " words");
+    }
+    // Past the native reading's limit (256 KiB): the Java reading, whatever the build.
+    byte[] large = ("a b ".repeat(70_000) + "é").getBytes(UTF_8);
+    assertEquals(SimHashReference.ofHtml(large, UTF_8), SimHash.ofHtml(large, UTF_8));
+  }
+
+  @Test
   void longTextsHaveTheReferenceValues() {
     // Counts past 255 and 65535 features per bit, and odd and even totals (a tie leaves a bit clear).
     Random random = new Random(7);
