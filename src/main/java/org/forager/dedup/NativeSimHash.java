@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import org.forager.natives.BufferPool;
 import org.forager.natives.NativeLibraries;
 
 /**
@@ -45,7 +45,8 @@ final class NativeSimHash {
   private static final int SCRATCH = RESULT + Long.BYTES;
   private static final int BUFFER_BYTES = SCRATCH + 2 * (MAX_PAGE_BYTES / 64 + 2) * Long.BYTES;
 
-  private static final ConcurrentLinkedQueue<Memory> POOL = new ConcurrentLinkedQueue<>();
+  private static final BufferPool POOL =
+      new BufferPool(BUFFER_BYTES, BufferPool.keepForCores(), buffer -> buffer.clear(BEFORE)); // the zeros before the page
 
   /** Per BMP char, its lower case if a letter or digit, else 0 ({@link WordChars#lowerCase}); set by {@link #probe}. */
   private static Memory lowerCase;
@@ -85,7 +86,7 @@ final class NativeSimHash {
   }
 
   private static OptionalLong compute(byte[] html, boolean baseline) {
-    Memory buffer = take();
+    Memory buffer = POOL.take();
     try {
       buffer.write(BEFORE, html, 0, html.length);
       buffer.setMemory(BEFORE + html.length, AFTER, (byte) 0);
@@ -96,16 +97,8 @@ final class NativeSimHash {
           : Natives.forager_simhash_utf8(page, html.length, lowerCase, scratch, result);
       return found == 1 ? OptionalLong.of(result.getLong(0)) : OptionalLong.empty();
     } finally {
-      POOL.offer(buffer);
+      POOL.give(buffer);
     }
-  }
-
-  private static Memory take() {
-    Memory buffer = POOL.poll();
-    if (buffer != null) return buffer;
-    buffer = new Memory(BUFFER_BYTES);
-    buffer.clear(BEFORE); // the zeros before the page; those after it are written with each page
-    return buffer;
   }
 
   private static Optional<String> probe() {

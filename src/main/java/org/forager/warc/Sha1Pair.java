@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import org.forager.natives.BufferPool;
 import org.forager.natives.NativeLibraries;
 import org.netpreserve.jwarc.WarcDigest;
 
@@ -44,7 +44,7 @@ final class Sha1Pair {
   private static final int SHA1_BYTES = 20;
   private static final int DIGESTS_BYTES = 2 * SHA1_BYTES;
 
-  private static final ConcurrentLinkedQueue<Memory> POOL = new ConcurrentLinkedQueue<>();
+  private static final BufferPool POOL = new BufferPool(BUFFER_BYTES);
 
   /** Empty when the native digests are used here, else the one-line reason they are not. */
   private static final Optional<String> UNAVAILABLE = probe();
@@ -96,12 +96,11 @@ final class Sha1Pair {
 
   private static Memory take(long bytes) {
     if (bytes > BUFFER_BYTES) throw new IllegalArgumentException(bytes + " bytes, over " + BUFFER_BYTES);
-    Memory buffer = POOL.poll();
-    return buffer != null ? buffer : new Memory(BUFFER_BYTES);
+    return POOL.take();
   }
 
   private static void give(Memory buffer) {
-    POOL.offer(buffer);
+    POOL.give(buffer);
   }
 
   private static Optional<String> probe() {
