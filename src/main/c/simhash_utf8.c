@@ -357,8 +357,9 @@ static inline uint64_t bits_at(const uint64_t *bits, int64_t i) {
 
 /*
  * Notes the words of the ASCII text at i (a word boundary), up to 64 bytes and no further than the
- * first '<', '&' or non-ASCII byte; returns where it stopped. A last word that may go on (past the 64
- * bytes, or into a non-ASCII byte) is not noted: the return is its start, or i when it starts at i.
+ * first '<', '&' or non-ASCII byte; returns where to go on. A last word that may go on past the 64
+ * bytes is not noted: the return is its start, or i when it starts at i. A non-ASCII byte is read on
+ * at once, char by char: the last word with it when the word runs into it, else from it.
  */
 static int64_t text(reading *r, int64_t i) {
   const uint8_t *b = r->b;
@@ -368,7 +369,8 @@ static int64_t text(reading *r, int64_t i) {
   uint64_t firsts = letters & ~(letters << 1);
   uint64_t lasts = letters & ~(letters >> 1);
   int64_t next = i + end;
-  if (end > 0 && (lasts >> (end - 1) & 1) && (end == SPAN || b[i + end] >= 0x80)) {
+  int wide = end < SPAN && b[i + end] >= 0x80;
+  if (end > 0 && (lasts >> (end - 1) & 1) && (end == SPAN || wide)) {
     int first = 63 - __builtin_clzll(firsts);
     firsts &= ~(1ULL << first);
     lasts &= ~(1ULL << (end - 1));
@@ -377,7 +379,7 @@ static int64_t text(reading *r, int64_t i) {
   for (; firsts != 0; firsts &= firsts - 1, lasts &= lasts - 1) {
     note(r, i + __builtin_ctzll(firsts), i + __builtin_ctzll(lasts) + 1);
   }
-  return next;
+  return wide ? word(r, next) : next;
 }
 
 /* The first c at or after from, or -1. */
