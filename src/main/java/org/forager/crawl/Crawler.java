@@ -311,7 +311,8 @@ public final class Crawler implements AutoCloseable {
       };
       EarlySends earlySends = new EarlySends(config.network().earlyRequests());
       s.goOnWhen(earlySends::on);
-      CrawlContext ctx = new CrawlContext(config, clock, store, new HtmlExtractor(config.productToken()),
+      HtmlExtractor extractor = new HtmlExtractor(config.productToken(), config.limits().maxUrlLength());
+      CrawlContext ctx = new CrawlContext(config, clock, store, extractor,
           new CrawlContext.Network(fetcher, new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
               ipGate(config, dnsCache, s, fleetAddresses)),
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedSet;
+import org.forager.config.CrawlConfig;
 import org.forager.url.UrlNormalizer;
 import org.jsoup.parser.Parser;
 import org.jsoup.select.NodeTraversor;
@@ -50,32 +51,64 @@ public final class HtmlExtractor {
   /** Nested {@code iframe srcdoc} documents read: each level is a substring of the one above, so work stays bounded. */
   private static final int MAX_SRCDOC_DEPTH = 4;
 
+  /**
+   * The chars of markup a page may hand to jsoup's tree, its srcdoc documents' included: jsoup's tree
+   * builder is quadratic on some markup (foster-parented elements by the thousand: 0.4 s for 128 KiB of
+   * {@code <table>} then {@code <br>}s, 1.5 s for 256 KiB, 204 s for 2 MiB; docs/robustness.md). A
+   * document that needs the tree past this is read by the streaming reader to its end instead, as well
+   * as that reader can without a tree.
+   */
+  static final int MAX_TREE_CHARS = 128 * 1024;
+
+  /**
+   * The chars of links kept from one page, each link counted at its length and those dropped for being
+   * longer than the URL limit too: what bounds the heap a page's links take and the work of resolving
+   * them (100,000 relative links under a 2,000-char base are 200 M chars). A link-heavy page of 2 MiB
+   * has about 40,000 links of 100 chars: 4 M. Links past it are dropped.
+   */
+  static final int MAX_LINK_CHARS_PER_PAGE = 8 << 20;
+
   private static final System.Logger LOG = System.getLogger(HtmlExtractor.class.getName());
 
   private final String productToken;
+  private final int maxUrlLength;
   private final boolean treeOnly;
 
   /**
+   * An extractor keeping links of up to {@code limits.max_url_length}'s default length.
+   *
    * @param productToken the robots product token of our crawler (e.g. {@code ForagerBot}), matched
    *     case-insensitively against robots meta names and X-Robots-Tag prefixes
    * @throws IllegalArgumentException when it is empty or holds whitespace, {@code :} or {@code ,}
    */
   public HtmlExtractor(String productToken) {
-    this(productToken, false);
+    this(productToken, CrawlConfig.Limits.defaults().maxUrlLength());
   }
 
-  private HtmlExtractor(String productToken, boolean treeOnly) {
+  /**
+   * @param productToken as above
+   * @param maxUrlLength the longest link kept ({@code limits.max_url_length}: a longer one is never a
+   *     candidate); a {@code <base href>} longer than this only serves links that need no more of it
+   *     than its origin
+   */
+  public HtmlExtractor(String productToken, int maxUrlLength) {
+    this(productToken, maxUrlLength, false);
+  }
+
+  private HtmlExtractor(String productToken, int maxUrlLength, boolean treeOnly) {
     Objects.requireNonNull(productToken, "productToken");
     if (productToken.isEmpty() || productToken.chars().anyMatch(c -> c <= ' ' || c == ':' || c == ',')) {
       throw new IllegalArgumentException("product token must be a single token: '" + productToken + "'");
     }
+    if (maxUrlLength < 1) throw new IllegalArgumentException("maxUrlLength must be at least 1: " + maxUrlLength);
     this.productToken = productToken;
+    this.maxUrlLength = maxUrlLength;
     this.treeOnly = treeOnly;
   }
 
   /** An extractor that reads every page through jsoup's DOM: the reference the streaming reader is checked against. */
   static HtmlExtractor treeOnly(String productToken) {
-    return new HtmlExtractor(productToken, true);
+    return new HtmlExtractor(productToken, CrawlConfig.Limits.defaults().maxUrlLength(), true);
   }
 
   /**
@@ -100,7 +133,8 @@ public final class HtmlExtractor {
     Charsets.Decision decision = Charsets.detect(body, contentTypeHeader);
     int robots = 0;
     for (String value : xRobotsTagHeaders) robots |= RobotsDirectives.ofHeader(value, productToken);
-    DocumentScan scan = scan(body, decision);
+    Budget budget = new Budget();
+    DocumentScan scan = scan(body, decision, budget);
     robots |= scan.robots();
     boolean noindex = (robots & RobotsDirectives.NOINDEX) != 0;
     boolean nofollow = (robots & RobotsDirectives.NOFOLLOW) != 0;
@@ -113,23 +147,31 @@ public final class HtmlExtractor {
     }
     String pageBase = page.get();
     // URLs in the document have their query in the document's encoding (URL Standard); the Link header's is UTF-8.
-    DocumentBase base = DocumentBase.of(pageBase, scan.baseHref(), decision.encoding().queryCharset());
+    DocumentBase base = DocumentBase.of(pageBase, scan.baseHref(), decision.encoding().queryCharset(), maxUrlLength);
     Optional<String> canonical = LinkHeader.firstTarget(linkHeaders, "canonical")
         .flatMap(target -> UrlNormalizer.resolve(pageBase, target))
         .or(() -> scan.canonicalHref().flatMap(base::resolve));
-    List<String> links = nofollow ? List.of() : links(scan, base, 0);
+    List<String> links = nofollow ? List.of() : links(scan, base, 0, budget);
     return new ExtractedPage(links, canonical, noindex, nofollow, decision.charset());
   }
 
-  private DocumentScan scan(byte[] body, Charsets.Decision decision) {
+  /** What one page may still spend: chars of markup read by the tree, chars of links. Used by one thread. */
+  private static final class Budget {
+    int treeChars = MAX_TREE_CHARS;
+    long linkChars = MAX_LINK_CHARS_PER_PAGE;
+  }
+
+  private DocumentScan scan(byte[] body, Charsets.Decision decision, Budget budget) {
     // UTF-8 and single-byte pages are read as bytes, decoding only the values kept; the few other
     // encodings (UTF-16, the CJK multi-byte ones) are decoded first. Malformed bytes become U+FFFD either way.
     return scan(decision.encoding().asciiCompatible()
         ? new ByteMarkup(body, decision.bomLength(), decision.charset())
-        : new StringMarkup(new String(body, decision.bomLength(), body.length - decision.bomLength(), decision.charset())));
+        : new StringMarkup(
+            new String(body, decision.bomLength(), body.length - decision.bomLength(), decision.charset())),
+        budget);
   }
 
-  private DocumentScan scan(Markup markup) {
+  private DocumentScan scan(Markup markup, Budget budget) {
     if (!treeOnly) {
       try {
         Optional<DocumentScan> streamed = StreamScan.of(markup, productToken);
@@ -139,8 +181,13 @@ public final class HtmlExtractor {
         LOG.log(System.Logger.Level.WARNING, "streaming HTML reader failed; the page is read by jsoup", bug);
       }
     }
-    // Rare (a frameset, MathML, …): the tree reads decoded text.
-    return treeScan(markup.text(markup.start, markup.end));
+    // Rare (a frameset, MathML, …): the tree reads decoded text, within the page's budget.
+    String html = markup.text(markup.start, markup.end);
+    if (treeOnly || html.length() <= budget.treeChars) {
+      budget.treeChars -= Math.min(html.length(), budget.treeChars);
+      return treeScan(html);
+    }
+    return StreamScan.whole(markup, productToken);
   }
 
   /** The page read from jsoup's DOM: for the pages {@link StreamScan} cannot read without a tree. */
@@ -164,15 +211,23 @@ public final class HtmlExtractor {
    * The document's links, then those of its {@code iframe srcdoc} documents: each is a document of its
    * own (UTF-8, its own {@code <base>}) whose fallback base is its parent's base (HTML: about:srcdoc).
    */
-  private List<String> links(DocumentScan scan, DocumentBase base, int depth) {
+  private List<String> links(DocumentScan scan, DocumentBase base, int depth, Budget budget) {
     SequencedSet<String> links = new LinkedHashSet<>();
-    for (String href : scan.hrefs()) base.resolve(href).ifPresent(links::add);
+    for (String href : scan.hrefs()) {
+      if (budget.linkChars <= 0) break;
+      Optional<String> link = base.resolve(href);
+      if (link.isEmpty()) continue;
+      budget.linkChars -= link.get().length();
+      if (link.get().length() <= maxUrlLength && budget.linkChars >= 0) links.add(link.get());
+    }
     if (depth < MAX_SRCDOC_DEPTH) {
       for (String srcdoc : scan.srcdocs()) {
-        DocumentScan frame = scan(new StringMarkup(srcdoc));
+        if (budget.linkChars <= 0) break;
+        DocumentScan frame = scan(new StringMarkup(srcdoc), budget);
         // A parent base of another scheme leaves no http(s) fallback: the frame's relative links go nowhere.
-        Optional<DocumentBase> frameBase = base.url().map(url -> DocumentBase.of(url, frame.baseHref(), UTF_8));
-        if (frameBase.isPresent()) links.addAll(links(frame, frameBase.get(), depth + 1));
+        Optional<DocumentBase> frameBase =
+            base.url().map(url -> DocumentBase.of(url, frame.baseHref(), UTF_8, maxUrlLength));
+        if (frameBase.isPresent()) links.addAll(links(frame, frameBase.get(), depth + 1, budget));
       }
     }
     return List.copyOf(links);

@@ -20,7 +20,8 @@ import java.util.SequencedSet;
  *
  * <p>Where the tree decides more than that (a frameset, a declarative shadow root, MathML, foreign
  * content HTML ends, other elements foster-parented; the list is in docs/extraction.md), the scan stops
- * and the caller reads the page from jsoup's DOM. One instance per document; not thread-safe.
+ * and the caller reads the page from jsoup's DOM; or, for a page too large for the tree ({@link #whole}),
+ * goes on to the end as well as it can. One instance per document; not thread-safe.
  */
 final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
@@ -44,6 +45,8 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   private String canonicalHref;
   private int robots;
   private boolean needsTree;
+  /** Whether to read on where the page needs a tree ({@link #whole}). */
+  private final boolean toTheEnd;
 
   private int mode = IN_HEAD;
   private int openNoscripts; // start tags less end tags, as jsoup keeps them open
@@ -54,8 +57,9 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   private boolean[] fostered = new boolean[4]; // per open table: whether a link went there
   private int tableDepth;
 
-  private StreamScan(String productToken) {
+  private StreamScan(String productToken, boolean toTheEnd) {
     this.productToken = productToken;
+    this.toTheEnd = toTheEnd;
   }
 
   /** The scan of {@code html}, or empty when the page needs a tree to be read right. */
@@ -65,9 +69,21 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
   /** The scan of a page's {@code markup}, or empty when the page needs a tree to be read right. */
   static Optional<DocumentScan> of(Markup markup, String productToken) {
-    StreamScan scan = new StreamScan(productToken);
+    StreamScan scan = new StreamScan(productToken, false);
     new HtmlTokenizer(markup, scan).run();
     return scan.needsTree ? Optional.empty() : Optional.of(scan);
+  }
+
+  /**
+   * The scan of a page's {@code markup} to its end, even where it needs a tree to be read right: for a
+   * page too large for jsoup's tree, whose builder is quadratic on some markup. Where the tree would
+   * decide, the scan reads on as if it did not: links come in the order they are written, and those the
+   * tree would read otherwise (in MathML, in foreign content the tree ends) may differ.
+   */
+  static DocumentScan whole(Markup markup, String productToken) {
+    StreamScan scan = new StreamScan(productToken, true);
+    new HtmlTokenizer(markup, scan).run();
+    return scan;
   }
 
   @Override
@@ -222,7 +238,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
 
   @Override
   public boolean done() {
-    return needsTree;
+    return needsTree && !toTheEnd;
   }
 
   /** The insertion modes before the body (HTML 13.2.6.4.4–13.2.6.4.6), scripting off. */
@@ -295,8 +311,9 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
       targets.add(value);
     } else if (fostered[tableDepth - 1] || targets.size() - fosterAt[tableDepth - 1] > MAX_FOSTER_SHIFT) {
       // A second one may be placed by the adoption agency (an open <a> before it), where jsoup and HTML
-      // part ways; and a long shift bounds the cost.
+      // part ways; and a long shift bounds the cost. Read to the end, it is taken where it comes.
       needsTree = true;
+      if (toTheEnd) targets.add(value);
     } else {
       targets.add(fosterAt[tableDepth - 1], value);
       fostered[tableDepth - 1] = true;
