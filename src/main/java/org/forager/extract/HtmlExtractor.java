@@ -187,7 +187,13 @@ public final class HtmlExtractor {
       budget.treeChars -= Math.min(html.length(), budget.treeChars);
       return treeScan(html);
     }
-    return StreamScan.whole(markup, productToken);
+    try {
+      return StreamScan.whole(markup, productToken);
+    } catch (RuntimeException bug) {
+      // Not expected: a bug to see in the library log, and a page without links rather than a failed one.
+      LOG.log(System.Logger.Level.WARNING, "streaming HTML reader failed on a page too large for jsoup", bug);
+      return new PageScan(productToken, AttributeValues.decoded());
+    }
   }
 
   /** The page read from jsoup's DOM: for the pages {@link StreamScan} cannot read without a tree. */
