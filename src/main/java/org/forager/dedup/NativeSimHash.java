@@ -45,8 +45,9 @@ final class NativeSimHash {
   private static final int SCRATCH = RESULT + Long.BYTES;
   private static final int BUFFER_BYTES = SCRATCH + 2 * (MAX_PAGE_BYTES / 64 + 2) * Long.BYTES;
 
+  /** Each new buffer starts with the zeros before the page; those after it are written with each page. */
   private static final BufferPool POOL =
-      new BufferPool(BUFFER_BYTES, BufferPool.keepForCores(), buffer -> buffer.clear(BEFORE)); // the zeros before the page
+      new BufferPool(BUFFER_BYTES, BufferPool.keepForCores(), buffer -> buffer.clear(BEFORE));
 
   /** Per BMP char, its lower case if a letter or digit, else 0 ({@link WordChars#lowerCase}); set by {@link #probe}. */
   private static Memory lowerCase;
