@@ -90,17 +90,13 @@ final class Sha1Pair {
       return new Digests(new WarcDigest("sha1", out.getByteArray(0, SHA1_BYTES)),
           new WarcDigest("sha1", out.getByteArray(SHA1_BYTES, SHA1_BYTES)));
     } finally {
-      give(buffer);
+      POOL.give(buffer);
     }
   }
 
   private static Memory take(long bytes) {
     if (bytes > BUFFER_BYTES) throw new IllegalArgumentException(bytes + " bytes, over " + BUFFER_BYTES);
     return POOL.take();
-  }
-
-  private static void give(Memory buffer) {
-    POOL.give(buffer);
   }
 
   private static Optional<String> probe() {
