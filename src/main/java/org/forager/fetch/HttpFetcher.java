@@ -5,7 +5,6 @@ import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -231,7 +230,7 @@ public final class HttpFetcher implements Fetcher {
     long start = System.nanoTime();
     long deadline = start + timeoutNanos;
     try {
-      Optional<URI> target = RequestTarget.of(request.url());
+      Optional<RequestTarget> target = RequestTarget.of(request.url());
       if (target.isEmpty()) {
         return failure(request, startedAt, start, FailureKind.PROTOCOL, "not an http(s) URL");
       }
@@ -243,7 +242,7 @@ public final class HttpFetcher implements Fetcher {
     }
   }
 
-  private FetchResult exchange(FetchRequest request, URI target, ResponseGate gate, Instant startedAt,
+  private FetchResult exchange(FetchRequest request, RequestTarget target, ResponseGate gate, Instant startedAt,
       long start, long deadline) {
     Route route = route(request, target);
     byte[] head = requestHead(request, target, route);
@@ -270,24 +269,20 @@ public final class HttpFetcher implements Fetcher {
    * other addresses of the host are kept apart). TLS still names the host (SNI, certificate check)
    * and the request still carries it in {@code Host}.
    */
-  private static Route route(FetchRequest request, URI target) {
-    boolean tls = target.getScheme().equals("https");
-    String host = target.getHost();
-    int port = target.getPort() >= 0 ? target.getPort() : tls ? 443 : 80;
-    String hostHeader = target.getPort() >= 0 ? host + ':' + target.getPort() : host;
+  private static Route route(FetchRequest request, RequestTarget target) {
+    String host = target.host();
+    int port = target.port() >= 0 ? target.port() : target.tls() ? 443 : 80;
     Optional<InetAddress> pinned = IpLiterals.isLiteral(host) ? Optional.empty() : request.address();
-    return new Route(tls, host, port, hostHeader, pinned);
+    return new Route(target.tls(), host, port, target.hostHeader(), pinned);
   }
 
   /**
    * The request head, as it goes on the wire and into the WARC's request record (RFC 9112 section 3):
    * the request line, the fields in this order, a blank line.
    */
-  private byte[] requestHead(FetchRequest request, URI target, Route route) {
-    String path = target.getRawPath();
-    StringBuilder head = new StringBuilder(256).append("GET ").append(path == null || path.isEmpty() ? "/" : path);
-    if (target.getRawQuery() != null) head.append('?').append(target.getRawQuery());
-    head.append(" HTTP/1.1\r\nUser-Agent: ").append(options.userAgent())
+  private byte[] requestHead(FetchRequest request, RequestTarget target, Route route) {
+    StringBuilder head = new StringBuilder(256).append("GET ").append(target.pathAndQuery())
+        .append(" HTTP/1.1\r\nUser-Agent: ").append(options.userAgent())
         .append("\r\nAccept: ").append(ACCEPT)
         .append("\r\nAccept-Encoding: ").append(ACCEPT_ENCODING).append("\r\n");
     request.etag().filter(HttpFetcher::isFieldValue).ifPresent(v -> head.append("If-None-Match: ").append(v).append("\r\n"));

@@ -5,6 +5,7 @@ import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Optional;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -53,7 +54,7 @@ final class TlsStrategies {
       SSLParameters parameters = tls.getSSLParameters();
       if (verify) parameters.setEndpointIdentificationAlgorithm("HTTPS");
       // Server Name Indication for a name; an IP literal is sent without (RFC 6066 section 3).
-      if (IpLiterals.parse(host).isEmpty()) parameters.setServerNames(List.of(new SNIHostName(host)));
+      if (IpLiterals.parse(host).isEmpty()) serverName(host).ifPresent(name -> parameters.setServerNames(List.of(name)));
       tls.setSSLParameters(parameters);
       tls.startHandshake();
       return tls;
@@ -122,6 +123,19 @@ final class TlsStrategies {
     @Override
     public X509Certificate[] getAcceptedIssuers() {
       return new X509Certificate[0];
+    }
+  }
+
+  /**
+   * The host as Server Name Indication names it, or empty for a name the JDK refuses there: it takes
+   * letters, digits and hyphens only, and a host with {@code _} (which browsers and DNS allow) goes
+   * without SNI rather than not at all.
+   */
+  private static Optional<SNIHostName> serverName(String host) {
+    try {
+      return Optional.of(new SNIHostName(host));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
     }
   }
 }

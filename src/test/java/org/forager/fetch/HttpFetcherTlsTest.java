@@ -133,6 +133,23 @@ class HttpFetcherTlsTest {
   }
 
   /**
+   * The JDK refuses a name with {@code _} as a Server Name Indication (letters, digits and hyphens
+   * only), which browsers and DNS allow: such a host is reached without SNI, not failed.
+   */
+  @Test
+  void aHostWithAnUnderscoreIsFetchedWithoutServerNameIndication() throws Exception {
+    int port = serve(keyStore("other", "dns:other.test"));
+    fetcher = new HttpFetcher(OPTIONS.withVerifyTls(false));
+
+    FetchRequest request = FetchRequest.of("https://my_site.test:" + port + "/")
+        .connectingTo(java.util.Optional.of(InetAddress.getLoopbackAddress()));
+    Response response = assertInstanceOf(Response.class, fetcher.fetch(request));
+
+    assertEquals(200, response.status());
+    assertEquals("secure", new String(response.body(), StandardCharsets.US_ASCII));
+  }
+
+  /**
    * The certificate is trusted here (the test's trust store), so what is left to refuse is the name:
    * a certificate for {@code other.test} served as {@code localhost}.
    */

@@ -1,0 +1,179 @@
+package org.forager.crawl;
+
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import org.forager.testweb.TestCrawl;
+import org.forager.url.UrlNormalizer;
+import org.forager.warc.WarcIndexes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpreserve.jwarc.WarcReader;
+import org.netpreserve.jwarc.WarcResponse;
+
+/**
+ * URLs the URL Standard keeps as they are and browsers request as they are, which RFC 2396's grammar
+ * (java.net.URI) refuses: {@code |}, {@code ^}, <code>{}</code> and <code>`</code> in a path or query, a
+ * {@code %} that starts no escape, a host with {@code _}. Each is requested with its path and query
+ * exactly as the page's link resolved, logged as fetched, and archived and indexed.
+ *
+ * <p>The server reads request lines from raw sockets: the JDK's own HTTP server parses them with
+ * java.net.URI too.
+ */
+@Timeout(60)
+class UnusualUrlsCrawlTest {
+
+  private static final List<String> TARGETS = List.of("/a|b", "/c^d", "/s?q={x}|y`", "/p%zz", "/q?%");
+
+  @TempDir Path tmp;
+
+  @Test
+  void linksWithCharactersUriRefusesAreFetchedArchivedAndIndexed() throws Exception {
+    try (LineServer server = new LineServer()) {
+      String underscored = "http://my_site.test:" + server.port();
+      StringBuilder page = new StringBuilder("<html><body>");
+      for (String target : TARGETS) page.append("<a href=\"").append(target).append("\">x</a>");
+      page.append("<a href=\"").append(underscored).append("/u\">elsewhere</a></body></html>");
+      server.page = page.toString();
+      String origin = "http://127.0.0.1:" + server.port();
+      Path data = tmp.resolve("data");
+
+      TestCrawl.run(TestCrawl.config(data, List.of(origin + "/"),
+          TestCrawl.pinnedToLoopback("my_site.test") + "scope: { mode: open }\n"
+              + "url_query_parameters: [ { prefix: \"" + origin + "/\", allow: [ \"q\", \"%\" ] } ]\n"));
+
+      // As the links resolve: the URL parser encodes a path's ^ (a browser does too), and keeps the rest.
+      List<String> targets = TARGETS.stream()
+          .map(t -> UrlNormalizer.normalize(origin + t).orElseThrow().substring(origin.length())).toList();
+      assertEquals(List.of("/a|b", "/c%5Ed", "/s?q={x}|y`", "/p%zz", "/q?%"), targets);
+      Set<String> requested = Set.copyOf(server.requestLines);
+      for (String target : targets) {
+        assertTrue(requested.contains("GET " + target + " HTTP/1.1"), target + " not in " + requested);
+        assertEquals("FETCHED", TestCrawl.lastOutcome(data, origin + target), target);
+      }
+      assertTrue(server.hosts.contains("my_site.test:" + server.port()), server.hosts.toString());
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, underscored + "/u"));
+
+      TestCrawl.assertWarcFilesFinishedAndReadable(data);
+      Set<String> archived;
+      try (var warcs = Files.list(data.resolve("warc"))) {
+        archived = warcs.flatMap(UnusualUrlsCrawlTest::responseUris).collect(Collectors.toSet());
+      }
+      for (String target : targets) assertTrue(archived.contains(origin + target), target + " not in " + archived);
+      assertTrue(archived.contains(underscored + "/u"), archived.toString());
+      String index;
+      try (var files = Files.list(data.resolve(WarcIndexes.DIRECTORY))) {
+        index = files.map(UnusualUrlsCrawlTest::read).collect(Collectors.joining());
+      }
+      for (String target : targets) assertTrue(index.contains("\"url\":\"" + origin + target + "\""), target);
+      TestCrawl.assertIndexesAsReadBack(data);
+    }
+  }
+
+  private static java.util.stream.Stream<String> responseUris(Path warc) {
+    List<String> uris = new java.util.ArrayList<>();
+    try (WarcReader reader = new WarcReader(Files.newInputStream(warc))) {
+      for (var record : reader) {
+        if (record instanceof WarcResponse response) uris.add(response.target());
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return uris.stream();
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Answers every request on its own connection, then closes it: robots.txt allows all, {@code /} is
+   * {@link #page}, anything else a small page. Keeps each request line and {@code Host} as received.
+   */
+  private static final class LineServer implements AutoCloseable {
+    final List<String> requestLines = new CopyOnWriteArrayList<>();
+    final List<String> hosts = new CopyOnWriteArrayList<>();
+    volatile String page = "";
+    private final ServerSocket server = new ServerSocket();
+
+    LineServer() throws IOException {
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      Thread.ofVirtual().start(() -> {
+        while (!server.isClosed()) {
+          try {
+            Socket socket = server.accept();
+            Thread.ofVirtual().start(() -> answer(socket));
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+    }
+
+    int port() {
+      return server.getLocalPort();
+    }
+
+    private void answer(Socket socket) {
+      try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
+        List<String> head = readHead(in);
+        String line = head.get(0);
+        requestLines.add(line);
+        head.stream().filter(h -> h.regionMatches(true, 0, "Host:", 0, 5))
+            .forEach(h -> hosts.add(h.substring(5).strip()));
+        String target = line.split(" ")[1];
+        String type = target.equals("/robots.txt") ? "text/plain" : "text/html";
+        String body = target.equals("/robots.txt") ? "User-agent: *\nAllow: /\n"
+            : target.equals("/") ? page : "<html><body>page " + target + "</body></html>";
+        byte[] bytes = body.getBytes(ISO_8859_1);
+        out.write(("HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\nContent-Length: " + bytes.length
+            + "\r\nConnection: close\r\n\r\n").getBytes(ISO_8859_1));
+        out.write(bytes);
+        out.flush();
+      } catch (IOException e) {
+        // the crawler went away
+      }
+    }
+
+    private static List<String> readHead(InputStream in) throws IOException {
+      List<String> lines = new java.util.ArrayList<>();
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      for (int b = in.read(); b >= 0; b = in.read()) {
+        if (b == '\n') {
+          String text = line.toString(ISO_8859_1).stripTrailing();
+          if (text.isEmpty()) return lines;
+          lines.add(text);
+          line.reset();
+        } else {
+          line.write(b);
+        }
+      }
+      throw new IOException("request head ended early");
+    }
+
+    @Override
+    public void close() throws IOException {
+      server.close();
+    }
+  }
+}
