@@ -8,16 +8,19 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.forager.testweb.TestCrawl;
 import org.forager.url.UrlNormalizer;
 import org.forager.warc.WarcIndexes;
@@ -86,14 +89,14 @@ class UnusualUrlsCrawlTest {
     }
   }
 
-  private static java.util.stream.Stream<String> responseUris(Path warc) {
-    List<String> uris = new java.util.ArrayList<>();
+  private static Stream<String> responseUris(Path warc) {
+    List<String> uris = new ArrayList<>();
     try (WarcReader reader = new WarcReader(Files.newInputStream(warc))) {
       for (var record : reader) {
         if (record instanceof WarcResponse response) uris.add(response.target());
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
     return uris.stream();
   }
@@ -102,7 +105,7 @@ class UnusualUrlsCrawlTest {
     try {
       return Files.readString(file);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -156,7 +159,7 @@ class UnusualUrlsCrawlTest {
     }
 
     private static List<String> readHead(InputStream in) throws IOException {
-      List<String> lines = new java.util.ArrayList<>();
+      List<String> lines = new ArrayList<>();
       ByteArrayOutputStream line = new ByteArrayOutputStream();
       for (int b = in.read(); b >= 0; b = in.read()) {
         if (b == '\n') {

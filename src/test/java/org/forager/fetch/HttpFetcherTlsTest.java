@@ -18,6 +18,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -142,7 +143,7 @@ class HttpFetcherTlsTest {
     fetcher = new HttpFetcher(OPTIONS.withVerifyTls(false));
 
     FetchRequest request = FetchRequest.of("https://my_site.test:" + port + "/")
-        .connectingTo(java.util.Optional.of(InetAddress.getLoopbackAddress()));
+        .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
     Response response = assertInstanceOf(Response.class, fetcher.fetch(request));
 
     assertEquals(200, response.status());
