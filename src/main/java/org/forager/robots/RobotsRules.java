@@ -31,10 +31,12 @@ public final class RobotsRules {
 
   private final BaseRobotRules rules;
   private final boolean reachable;
+  private final List<String> sitemaps;
 
-  private RobotsRules(BaseRobotRules rules, boolean reachable) {
+  private RobotsRules(BaseRobotRules rules, boolean reachable, List<String> sitemaps) {
     this.rules = rules;
     this.reachable = reachable;
+    this.sitemaps = List.copyOf(sitemaps);
   }
 
   /** Rules from a stored robots.txt fetch, for the given product token (e.g. "ForagerBot"). */
@@ -50,12 +52,12 @@ public final class RobotsRules {
       // The media type is ignored on purpose: RFC 9309 asks to parse whatever came back.
       BaseRobotRules parsed = parser.parseContent(
           robotsUrl, body, "text/plain", List.of(productToken.toLowerCase(Locale.ROOT)));
-      return new RobotsRules(parsed, true);
+      return new RobotsRules(parsed, true, SitemapLines.of(body));
     }
     if (status >= 400 && status < 500 && status != 429) {
-      return new RobotsRules(new SimpleRobotRules(RobotRulesMode.ALLOW_ALL), true);
+      return new RobotsRules(new SimpleRobotRules(RobotRulesMode.ALLOW_ALL), true, List.of());
     }
-    return new RobotsRules(new SimpleRobotRules(RobotRulesMode.ALLOW_NONE), false);
+    return new RobotsRules(new SimpleRobotRules(RobotRulesMode.ALLOW_NONE), false, List.of());
   }
 
   /** Whether the URL (normalized, of this origin) may be fetched. */
@@ -119,8 +121,8 @@ public final class RobotsRules {
         : Optional.of(Duration.ofMillis(delay));
   }
 
-  /** Sitemap URLs listed in the file, as written. */
+  /** Sitemap URLs listed in the file, as written ({@link SitemapLines}: not through crawler-commons). */
   public List<String> sitemaps() {
-    return List.copyOf(rules.getSitemaps());
+    return sitemaps;
   }
 }

@@ -4,8 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.MalformedURLException;
-import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +12,7 @@ import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import org.forager.sitemap.SitemapResult.Entry;
 import org.forager.sitemap.SitemapResult.Failure;
+import org.forager.url.UrlNormalizer;
 
 /**
  * Reads one sitemap file (sitemaps.org protocol 0.9): an XML {@code <urlset>} or {@code
@@ -75,10 +74,8 @@ public final class SitemapReader {
    */
   public static SitemapResult read(String sitemapUrl, byte[] content, Optional<String> contentType, Instant now,
       Consumer<List<Entry>> pages, Consumer<List<String>> sitemaps) {
-    try {
-      URI.create(sitemapUrl).toURL();
-    } catch (IllegalArgumentException | MalformedURLException e) {
-      return new Failure("not an absolute URL: " + sitemapUrl);
+    if (UrlNormalizer.normalize(sitemapUrl).isEmpty()) {
+      return new Failure("not an absolute http(s) URL: " + sitemapUrl);
     }
     if (contentType.map(type -> type.toLowerCase(Locale.ROOT).contains("html")).orElse(false)) {
       return new Failure("not a sitemap: Content-Type " + contentType.get());

@@ -1,14 +1,11 @@
 package org.forager.sitemap;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import org.forager.url.Origin;
+import org.forager.url.UrlNormalizer;
 
 /**
  * Where an origin's sitemaps are: the {@code Sitemap:} lines of its robots.txt (sitemaps.org,
@@ -28,32 +25,20 @@ public final class SitemapSources {
    *
    * @param origin the origin whose robots.txt was read
    * @param robotsSitemaps the robots.txt's {@code Sitemap:} values as written ({@code
-   *     RobotsRules.sitemaps()}); relative ones are resolved against the robots.txt URL, ones that are
-   *     not http(s) dropped. They may name another host: robots.txt is how a site vouches for a
-   *     sitemap hosted elsewhere (sitemaps.org, "Sitemaps &amp; Cross Submits")
+   *     RobotsRules.sitemaps()}); relative ones are resolved against the robots.txt URL as a browser
+   *     resolves a link (the URL parser, which keeps what {@code java.net.URI} refuses, such as a host
+   *     with {@code _} or a {@code |} in the query) and normalized, ones that are not http(s) dropped.
+   *     They may name another host: robots.txt is how a site vouches for a sitemap hosted elsewhere (sitemaps.org, "Sitemaps &amp; Cross Submits")
    * @return at least one URL: {@code origin + "/sitemap.xml"} when robots.txt lists none usable
    */
   public static List<String> of(Origin origin, List<String> robotsSitemaps) {
-    URI robots = URI.create(origin.robotsTxtUrl());
+    String robots = origin.robotsTxtUrl();
     Set<String> urls = new LinkedHashSet<>();
     for (String written : robotsSitemaps) {
       if (urls.size() == MAX_ROBOTS_SITEMAPS) break;
-      if (!written.isBlank()) resolve(robots, written.strip()).ifPresent(urls::add);
+      if (!written.isBlank()) UrlNormalizer.resolve(robots, written.strip()).ifPresent(urls::add);
     }
     if (urls.isEmpty()) urls.add(origin + "/sitemap.xml");
     return new ArrayList<>(urls);
-  }
-
-  private static Optional<String> resolve(URI base, String written) {
-    try {
-      URI uri = base.resolve(new URI(written.replace(" ", "%20")));
-      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-      if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-        return Optional.empty();
-      }
-      return Optional.of(uri.toString());
-    } catch (URISyntaxException | IllegalArgumentException e) {
-      return Optional.empty();
-    }
   }
 }

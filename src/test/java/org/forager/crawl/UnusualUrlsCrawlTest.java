@@ -17,7 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -89,6 +91,22 @@ class UnusualUrlsCrawlTest {
     }
   }
 
+  @Test
+  void aSiteWithAnUnderscoreReadsTheSitemapItsRobotsTxtLists() throws Exception {
+    try (LineServer server = new LineServer()) {
+      String origin = "http://my_site.test:" + server.port();
+      server.robots = "User-agent: *\nAllow: /\nSitemap: /maps/a|b.xml\n";
+      server.files.put("/maps/a|b.xml", origin + "/listed|only\n");
+      Path data = tmp.resolve("data");
+
+      TestCrawl.run(TestCrawl.config(data, List.of(origin + "/"), TestCrawl.pinnedToLoopback("my_site.test")));
+
+      assertTrue(server.requestLines.contains("GET /maps/a|b.xml HTTP/1.1"), server.requestLines.toString());
+      assertTrue(server.requestLines.contains("GET /listed|only HTTP/1.1"), server.requestLines.toString());
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, origin + "/listed|only"));
+    }
+  }
+
   private static Stream<String> responseUris(Path warc) {
     List<String> uris = new ArrayList<>();
     try (WarcReader reader = new WarcReader(Files.newInputStream(warc))) {
@@ -110,13 +128,16 @@ class UnusualUrlsCrawlTest {
   }
 
   /**
-   * Answers every request on its own connection, then closes it: robots.txt allows all, {@code /} is
-   * {@link #page}, anything else a small page. Keeps each request line and {@code Host} as received.
+   * Answers every request on its own connection, then closes it: {@code /robots.txt} is {@link
+   * #robots}, {@code /} is {@link #page}, a target in {@link #files} a plain text file, anything else a
+   * small page. Keeps each request line and {@code Host} as received.
    */
   private static final class LineServer implements AutoCloseable {
     final List<String> requestLines = new CopyOnWriteArrayList<>();
     final List<String> hosts = new CopyOnWriteArrayList<>();
     volatile String page = "";
+    volatile String robots = "User-agent: *\nAllow: /\n";
+    final Map<String, String> files = new ConcurrentHashMap<>();
     private final ServerSocket server = new ServerSocket();
 
     LineServer() throws IOException {
@@ -145,9 +166,9 @@ class UnusualUrlsCrawlTest {
         head.stream().filter(h -> h.regionMatches(true, 0, "Host:", 0, 5))
             .forEach(h -> hosts.add(h.substring(5).strip()));
         String target = line.split(" ")[1];
-        String type = target.equals("/robots.txt") ? "text/plain" : "text/html";
-        String body = target.equals("/robots.txt") ? "User-agent: *\nAllow: /\n"
-            : target.equals("/") ? page : "<html><body>page " + target + "</body></html>";
+        String text = target.equals("/robots.txt") ? robots : files.get(target);
+        String type = text != null ? "text/plain" : "text/html";
+        String body = text != null ? text : target.equals("/") ? page : "<html><body>page " + target + "</body></html>";
         byte[] bytes = body.getBytes(ISO_8859_1);
         out.write(("HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\nContent-Length: " + bytes.length
             + "\r\nConnection: close\r\n\r\n").getBytes(ISO_8859_1));

@@ -149,6 +149,16 @@ class SitemapReaderTest {
   }
 
   @Test
+  void aSitemapUrlJavaNetUriRefusesIsRead() {
+    for (String url : List.of("http://my_site.example/sitemap.xml", "http://www.example.com/sitemap.xml?a|b")) {
+      Read read = read(url, resource("sitemaps-org-sample.xml"), Optional.empty());
+
+      assertInstanceOf(UrlSet.class, read.result(), url);
+      assertEquals(5, read.pages().size(), url);
+    }
+  }
+
+  @Test
   void garbageIsAFailureNeverAnException() {
     Random random = new Random(7);
     for (int i = 0; i < 200; i++) {
@@ -167,6 +177,8 @@ class SitemapReaderTest {
     assertInstanceOf(Failure.class, read(gzip(new byte[0])).result());
     assertInstanceOf(Failure.class, read(new byte[] {0x1f, (byte) 0x8b, 8, 0, 1, 2}).result());
     assertInstanceOf(Failure.class, read("not a url", resource("sitemaps-org-sample.xml"), Optional.empty()).result());
+    assertEquals(new Failure("not an absolute http(s) URL: ftp://www.example.com/sitemap.xml"),
+        read("ftp://www.example.com/sitemap.xml", resource("sitemaps-org-sample.xml"), Optional.empty()).result());
   }
 
   @Test

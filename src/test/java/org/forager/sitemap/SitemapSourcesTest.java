@@ -34,6 +34,15 @@ class SitemapSourcesTest {
   }
 
   @Test
+  void urlsJavaNetUriRefusesAreKeptAsABrowserResolvesThem() {
+    Origin underscore = new Origin("http", "my_site.example", 80);
+
+    assertEquals(List.of("http://my_site.example/sitemap.xml?a|b", "http://my_site.example/maps/x|y.xml",
+            "http://cdn_1.example.net/s%20t.xml"),
+        SitemapSources.of(underscore, List.of("/sitemap.xml?a|b", "maps/x|y.xml", "HTTP://CDN_1.example.net/s t.xml")));
+  }
+
+  @Test
   void aHugeListIsCut() {
     List<String> many = new ArrayList<>();
     for (int i = 0; i < 1000; i++) many.add("https://www.example.com/s" + i + ".xml");
