@@ -92,6 +92,26 @@ class UnusualUrlsCrawlTest {
   }
 
   @Test
+  void robotsTxtRulesMatchSuchPathsAsWritten() throws Exception {
+    try (LineServer server = new LineServer()) {
+      String origin = "http://127.0.0.1:" + server.port();
+      server.robots = "User-agent: *\nDisallow: /a|b\nDisallow: /s?q={\n";
+      server.page = "<html><body><a href=\"/a|b\">x</a><a href=\"/s?q={x}\">x</a><a href=\"/ok|1\">x</a></body></html>";
+      Path data = tmp.resolve("data");
+
+      TestCrawl.run(TestCrawl.config(data, List.of(origin + "/"),
+          "url_query_parameters: [ { prefix: \"" + origin + "/\", allow: [ \"q\" ] } ]\n"));
+
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, origin + "/ok|1"));
+      for (String target : List.of("/a|b", "/s?q={x}")) {
+        assertEquals("BLOCKED_BY_ROBOTS_TXT", TestCrawl.lastOutcome(data, origin + target), target);
+        assertTrue(server.requestLines.stream().noneMatch(line -> line.contains(target)), server.requestLines.toString());
+      }
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  @Test
   void aSiteWithAnUnderscoreReadsTheSitemapItsRobotsTxtLists() throws Exception {
     try (LineServer server = new LineServer()) {
       String origin = "http://my_site.test:" + server.port();
