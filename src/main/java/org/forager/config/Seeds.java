@@ -41,6 +41,8 @@ final class Seeds {
       int number = 0;
       for (String line; (line = reader.readLine()) != null; ) {
         number++;
+        // A byte order mark some editors write (Windows Notepad) is not part of the first URL.
+        if (number == 1 && line.startsWith("\uFEFF")) line = line.substring(1);
         line = line.strip();
         if (line.isEmpty() || line.startsWith("#")) continue;
         if (!isHttpUrl(line)) throw ConfigException.flag(flag, "line " + number + ": " + notHttpUrl(line));

@@ -117,8 +117,10 @@ public final class ExclusionFile {
     Set<String> domains = new HashSet<>();
     List<String> prefixes = new ArrayList<>();
     int number = 0;
-    for (String raw : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+    for (String written : Files.readAllLines(file, StandardCharsets.UTF_8)) {
       int at = ++number;
+      // A byte order mark some editors write (Windows Notepad) is not part of the first line's rule.
+      String raw = at == 1 && written.startsWith("\uFEFF") ? written.substring(1) : written;
       int hash = raw.indexOf('#');
       String line = (hash >= 0 ? raw.substring(0, hash) : raw).strip();
       if (line.isEmpty()) continue;

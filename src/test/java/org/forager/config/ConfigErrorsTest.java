@@ -250,6 +250,13 @@ class ConfigErrorsTest {
   }
 
   @Test
+  void aSeedsFileWithAByteOrderMarkIsRead() throws IOException {
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "\uFEFFhttps://a.example/\nhttps://b.example/\n");
+    Overrides flags = new Overrides(List.of(), Optional.of(seeds), Optional.empty(), Optional.empty());
+    assertEquals(List.of("https://a.example/", "https://b.example/"), ConfigLoader.load(Optional.empty(), flags).seeds());
+  }
+
+  @Test
   void aNegativeMaxActionsFlag() {
     Overrides flags = new Overrides(List.of(), Optional.empty(), Optional.empty(), Optional.of(-1L));
     var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), flags));

@@ -52,6 +52,13 @@ class ExclusionFileTest {
     assertEquals(Optional.empty(), exclusions.refuses("https://example.com.evil.org/"));
   }
 
+  @Test
+  void aByteOrderMarkIsNotPartOfTheFirstRule() throws Exception {
+    Path file = Files.writeString(tmp.resolve("never-crawl.txt"), "\uFEFFexample.com\n");
+    ExclusionFile exclusions = ExclusionFile.watch(file, 0);
+    assertEquals(Optional.of("do_not_crawl_file domain example.com"), exclusions.refuses("https://www.example.com/"));
+  }
+
   /** Lines written un-normalized loaded without a word and never matched. */
   @Test
   void rulesWrittenUnnormalizedMatchTheUrlsTheyName() throws Exception {
