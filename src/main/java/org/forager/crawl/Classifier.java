@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.forager.crawl.Classification.Feedback;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Outcome;
+import org.forager.url.FieldUrl;
 
 /**
  * The one place that decides what a fetch result means: status codes, redirects, timeouts and
@@ -46,7 +47,7 @@ final class Classifier {
     if (status >= 200 && status < 300) return Classification.of(Outcome.FETCHED, Feedback.OK);
     if (status == 304) return Classification.of(Outcome.NOT_MODIFIED, Feedback.OK);
     if (status >= 300 && status < 400) {
-      Optional<String> location = r.header("Location").map(String::strip).filter(l -> !l.isEmpty());
+      Optional<String> location = r.header("Location").map(String::strip).filter(l -> !l.isEmpty()).map(FieldUrl::text);
       return location.isPresent()
           ? new Classification(Outcome.REDIRECT, Feedback.OK, Optional.empty(), location)
           : Classification.of(Outcome.HTTP_ERROR, Feedback.OK);

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedSet;
 import org.forager.config.CrawlConfig;
+import org.forager.url.FieldUrl;
 import org.forager.url.UrlNormalizer;
 import org.jsoup.parser.Parser;
 import org.jsoup.select.NodeTraversor;
@@ -149,7 +150,7 @@ public final class HtmlExtractor {
     // URLs in the document have their query in the document's encoding (URL Standard); the Link header's is UTF-8.
     DocumentBase base = DocumentBase.of(pageBase, scan.baseHref(), decision.encoding().queryCharset(), maxUrlLength);
     Optional<String> canonical = LinkHeader.firstTarget(linkHeaders, "canonical")
-        .flatMap(target -> UrlNormalizer.resolve(pageBase, target))
+        .flatMap(target -> UrlNormalizer.resolve(pageBase, FieldUrl.text(target)))
         .or(() -> scan.canonicalHref().flatMap(base::resolve));
     List<String> links = nofollow ? List.of() : links(scan, base, 0, budget);
     return new ExtractedPage(links, canonical, noindex, nofollow, decision.charset());

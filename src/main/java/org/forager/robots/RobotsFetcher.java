@@ -14,6 +14,7 @@ import org.forager.fetch.Outcome;
 import org.forager.policy.RequestGate;
 import org.forager.policy.Verdict;
 import org.forager.store.OriginState.RobotsTxt;
+import org.forager.url.FieldUrl;
 import org.forager.url.Origin;
 import org.forager.url.UrlNormalizer;
 
@@ -113,7 +114,8 @@ public final class RobotsFetcher {
       }
       int status = response.status();
       if (status >= 300 && status < 400) {
-        var next = response.header("Location").flatMap(location -> UrlNormalizer.resolve(response.url(), location));
+        var next = response.header("Location")
+            .flatMap(location -> UrlNormalizer.resolve(response.url(), FieldUrl.text(location)));
         if (next.isEmpty() || hop >= MAX_REDIRECTS) {
           // RFC 9309 2.3.1.2: past the redirect limit the file counts as unavailable (allow all).
           return new Result(hops, definite(404, new byte[0]));

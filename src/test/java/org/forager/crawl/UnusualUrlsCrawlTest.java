@@ -1,6 +1,7 @@
 package org.forager.crawl;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -112,6 +113,23 @@ class UnusualUrlsCrawlTest {
   }
 
   @Test
+  void aRedirectToANonAsciiUrlWrittenInUtf8IsFollowedAsABrowserFollowsIt() throws Exception {
+    try (LineServer server = new LineServer()) {
+      String origin = "http://127.0.0.1:" + server.port();
+      server.page = "<html><body><a href=\"/moved\">x</a></body></html>";
+      server.redirects.put("/moved", "/café/東京?q=é");
+      Path data = tmp.resolve("data");
+
+      TestCrawl.run(TestCrawl.config(data, List.of(origin + "/"),
+          "url_query_parameters: [ { prefix: \"" + origin + "/\", allow: [ \"q\" ] } ]\n"));
+
+      String target = "/caf%C3%A9/%E6%9D%B1%E4%BA%AC?q=%C3%A9";
+      assertTrue(server.requestLines.contains("GET " + target + " HTTP/1.1"), server.requestLines.toString());
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, origin + target));
+    }
+  }
+
+  @Test
   void aSiteWithAnUnderscoreReadsTheSitemapItsRobotsTxtLists() throws Exception {
     try (LineServer server = new LineServer()) {
       String origin = "http://my_site.test:" + server.port();
@@ -149,8 +167,8 @@ class UnusualUrlsCrawlTest {
 
   /**
    * Answers every request on its own connection, then closes it: {@code /robots.txt} is {@link
-   * #robots}, {@code /} is {@link #page}, a target in {@link #files} a plain text file, anything else a
-   * small page. Keeps each request line and {@code Host} as received.
+   * #robots}, {@code /} is {@link #page}, a target in {@link #redirects} a redirect, one in {@link
+   * #files} a plain text file, anything else a small page. Keeps each request line and {@code Host} as received.
    */
   private static final class LineServer implements AutoCloseable {
     final List<String> requestLines = new CopyOnWriteArrayList<>();
@@ -158,6 +176,8 @@ class UnusualUrlsCrawlTest {
     volatile String page = "";
     volatile String robots = "User-agent: *\nAllow: /\n";
     final Map<String, String> files = new ConcurrentHashMap<>();
+    /** Targets answered 301, with their Location as written, sent in UTF-8. */
+    final Map<String, String> redirects = new ConcurrentHashMap<>();
     private final ServerSocket server = new ServerSocket();
 
     LineServer() throws IOException {
@@ -186,6 +206,14 @@ class UnusualUrlsCrawlTest {
         head.stream().filter(h -> h.regionMatches(true, 0, "Host:", 0, 5))
             .forEach(h -> hosts.add(h.substring(5).strip()));
         String target = line.split(" ")[1];
+        String location = redirects.get(target);
+        if (location != null) {
+          out.write("HTTP/1.1 301 Moved Permanently\r\nLocation: ".getBytes(ISO_8859_1));
+          out.write(location.getBytes(UTF_8));
+          out.write("\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".getBytes(ISO_8859_1));
+          out.flush();
+          return;
+        }
         String text = target.equals("/robots.txt") ? robots : files.get(target);
         String type = text != null ? "text/plain" : "text/html";
         String body = text != null ? text : target.equals("/") ? page : "<html><body>page " + target + "</body></html>";

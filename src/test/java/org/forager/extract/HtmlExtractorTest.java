@@ -231,6 +231,13 @@ class HtmlExtractorTest {
     }
 
     @Test
+    void linkHeaderInUtf8IsReadAsUtf8() {
+      String asRead = new String("</caf\u00e9>; rel=canonical".getBytes(UTF_8), ISO_8859_1);
+      ExtractedPage page = withHeaders("<p>hi", List.of(), List.of(asRead));
+      assertEquals(Optional.of("https://example.org/caf%C3%A9"), page.canonical());
+    }
+
+    @Test
     void linkHeaderIgnoresTheDocumentBase() {
       ExtractedPage page = withHeaders("<base href=/b/>", List.of(), List.of("<canon>; rel=canonical"));
       assertEquals(Optional.of(norm("https://example.org/dir/canon")), page.canonical());
