@@ -49,16 +49,18 @@ public final class ConfigLoader {
     List<String> seeds = config.seeds();
     if (flags.replacesSeeds()) {
       List<String> fromFlags = new ArrayList<>();
+      int maxUrlLength = config.limits().maxUrlLength();
       for (String seed : flags.seeds()) {
         String url = seed.strip();
-        if (!Seeds.isHttpUrl(url)) throw ConfigException.flag("--seed", Seeds.notHttpUrl(seed));
+        Optional<String> problem = Seeds.problem(url, maxUrlLength);
+        if (problem.isPresent()) throw ConfigException.flag("--seed", problem.get());
         fromFlags.add(url);
       }
       if (flags.seedsFile().isPresent()) {
         // Kept packed (a million seeds): the flags' few first, then the file's.
         PackedStrings.Builder all = new PackedStrings.Builder();
         fromFlags.forEach(all::add);
-        Seeds.readFile(flags.seedsFile().get()).forEach(all::add);
+        Seeds.readFile(flags.seedsFile().get(), maxUrlLength).forEach(all::add);
         seeds = all.build();
       } else {
         seeds = List.copyOf(fromFlags);

@@ -58,7 +58,7 @@ final class ConfigReader {
     Section root = Section.of("", tree.get(), ROOT_KEYS);
     Politeness politeness = politeness(root.section("politeness", POLITENESS_KEYS));
     Limits limits = limits(root.section("limits", LIMITS_KEYS));
-    return checkFleet(new CrawlConfig(
+    return checkUrlLengths(checkFleet(new CrawlConfig(
         root.get("user_agent", ConfigReader::userAgent).orElse(defaults.userAgent()),
         root.get("seeds", (path, node) -> Values.list(path, node, ConfigReader::seed)).orElse(defaults.seeds()),
         root.get("data_dir", ConfigReader::path).orElse(defaults.dataDir()),
@@ -88,7 +88,7 @@ final class ConfigReader {
         root.has("scope") ? ScopeReader.read(root.section("scope", ScopeReader.KEYS)) : defaults.scope(),
         root.get("sites", (path, node) -> SiteReader.read(path, node, politeness, limits.maxPagesPerOrigin()))
             .orElse(defaults.sites()),
-        log(root.section("log", List.of("rotate_size", "rotate_at_start", "keep")))));
+        log(root.section("log", List.of("rotate_size", "rotate_at_start", "keep"))))));
   }
 
   /**
@@ -102,6 +102,27 @@ final class ConfigReader {
       throw ConfigException.at("fleet.lease", "must be at least twice limits.fetch_timeout ("
           + Durations.format(fetchTimeout) + ") for a fleet's requests to end within their lease, got "
           + Durations.format(lease));
+    }
+    return config;
+  }
+
+  /**
+   * The longest URL the PostgreSQL store takes: its indexes hold a URL whole, beside its origin, and an
+   * index entry is at most 2,704 bytes (a third of a page); 2,048 leaves room for the longest origin.
+   */
+  static final int POSTGRES_MAX_URL_LENGTH = 2048;
+
+  /** Seeds within {@code limits.max_url_length}, and that within what the store can index. */
+  private static CrawlConfig checkUrlLengths(CrawlConfig config) {
+    int maxUrlLength = config.limits().maxUrlLength();
+    if (config.store().kind().equals("postgres") && maxUrlLength > POSTGRES_MAX_URL_LENGTH) {
+      throw ConfigException.at("limits.max_url_length", "must be at most " + POSTGRES_MAX_URL_LENGTH
+          + " with store.kind postgres (an index entry of PostgreSQL holds the URL whole), got " + maxUrlLength);
+    }
+    List<String> seeds = config.seeds();
+    for (int i = 0; i < seeds.size(); i++) {
+      Optional<String> problem = Seeds.problem(seeds.get(i), maxUrlLength);
+      if (problem.isPresent()) throw ConfigException.at("seeds[" + i + "]", problem.get());
     }
     return config;
   }

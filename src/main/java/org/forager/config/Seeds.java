@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.forager.url.UrlNormalizer;
 
 /** Seed URLs: what makes one acceptable, and the seeds file format. Stateless. */
@@ -26,14 +27,29 @@ final class Seeds {
   }
 
   /**
+   * What is wrong with {@code url} as a seed, for a message: not an http(s) URL, or longer than
+   * {@code limits.max_url_length} once normalized (the crawl would only refuse it, and a PostgreSQL
+   * store could not index it).
+   */
+  static Optional<String> problem(String url, int maxUrlLength) {
+    Optional<String> normalized = UrlNormalizer.normalize(url);
+    if (normalized.isEmpty()) return Optional.of(notHttpUrl(url));
+    int length = normalized.get().length();
+    if (length <= maxUrlLength) return Optional.empty();
+    String start = url.length() > 60 ? url.substring(0, 60) + "…" : url;
+    return Optional.of(ConfigException.quote(start) + " is longer than limits.max_url_length (" + maxUrlLength
+        + "): " + length + " chars");
+  }
+
+  /**
    * The seeds in a seeds file, in file order: one URL per line (UTF-8), surrounding spaces ignored,
    * blank lines and lines starting with {@code #} skipped. A {@code #} later in a line is part of the
    * URL (a fragment), not a comment.
    *
    * @throws ConfigException naming {@code --seeds-file} when the file is missing, unreadable, or has a
-   *     line that is not an http(s) URL
+   *     line that is not an http(s) URL or is longer than {@code maxUrlLength} normalized
    */
-  static List<String> readFile(Path file) {
+  static List<String> readFile(Path file, int maxUrlLength) {
     String flag = "--seeds-file " + file;
     // Read line by line into a packed list: a million seeds must not be a million strings at once.
     PackedStrings.Builder seeds = new PackedStrings.Builder();
@@ -45,7 +61,8 @@ final class Seeds {
         if (number == 1 && line.startsWith("\uFEFF")) line = line.substring(1);
         line = line.strip();
         if (line.isEmpty() || line.startsWith("#")) continue;
-        if (!isHttpUrl(line)) throw ConfigException.flag(flag, "line " + number + ": " + notHttpUrl(line));
+        Optional<String> problem = problem(line, maxUrlLength);
+        if (problem.isPresent()) throw ConfigException.flag(flag, "line " + number + ": " + problem.get());
         seeds.add(line);
       }
     } catch (NoSuchFileException e) {

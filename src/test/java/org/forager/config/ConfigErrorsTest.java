@@ -120,6 +120,11 @@ class ConfigErrorsTest {
         arguments("seeds: [ \"https://a.example/\", \"http://b.example/\", \"ftp://x\" ]",
             "config: seeds[2]: \"ftp://x\" is not an http(s) URL"),
         arguments("seeds: [ example.org ]", "config: seeds[0]: \"example.org\" is not an http(s) URL"),
+        arguments("limits: { max_url_length: 25 }\nseeds: [ \"https://a.example/\", \"https://a.example/0123456789\" ]",
+            "config: seeds[1]: \"https://a.example/0123456789\" is longer than limits.max_url_length (25): 28 chars"),
+        arguments("store: { kind: postgres, url: \"jdbc:postgresql://127.0.0.1/x\" }\nlimits: { max_url_length: 4000 }",
+            "config: limits.max_url_length: must be at most 2048 with store.kind postgres (an index entry of"
+                + " PostgreSQL holds the URL whole), got 4000"),
         arguments("data_dir: \"\"", "config: data_dir: must not be empty"),
         // Rule lists.
         arguments("skip_extensions: [ pdf ]", "config: skip_extensions[0]: \"pdf\" must be a dot and a name, like \".pdf\""),
@@ -247,6 +252,21 @@ class ConfigErrorsTest {
     Overrides flags = new Overrides(List.of(), Optional.of(seeds), Optional.empty(), Optional.empty());
     var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), flags));
     assertEquals("--seeds-file " + seeds + ": line 4: \"example.org\" is not an http(s) URL", e.getMessage());
+  }
+
+  @Test
+  void seedsLongerThanTheLimitAreRefusedNamingTheFlagOrLine() throws IOException {
+    String longUrl = "https://a.example/" + "x".repeat(3000);
+    Overrides seedFlag = new Overrides(List.of(longUrl), Optional.empty(), Optional.empty(), Optional.empty());
+    var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), seedFlag));
+    assertEquals("--seed: \"" + longUrl.substring(0, 60) + "…\" is longer than limits.max_url_length (2048): 3018 chars",
+        e.getMessage());
+
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "https://a.example/\n" + longUrl + "\n");
+    Overrides fileFlag = new Overrides(List.of(), Optional.of(seeds), Optional.empty(), Optional.empty());
+    e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), fileFlag));
+    assertEquals("--seeds-file " + seeds + ": line 2: \"" + longUrl.substring(0, 60)
+        + "…\" is longer than limits.max_url_length (2048): 3018 chars", e.getMessage());
   }
 
   @Test

@@ -131,6 +131,27 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(5, all.get(0).depth());
   }
 
+  /**
+   * The longest URL a crawl takes (limits.max_url_length's default, and the most the PostgreSQL store
+   * allows) on the longest origin, its path incompressible: a PostgreSQL index entry holds it whole.
+   */
+  @Test
+  void theLongestUrlOnTheLongestOriginIsStoredListedAndRecorded() {
+    String host = "a".repeat(63) + "." + "b".repeat(63) + "." + "c".repeat(63) + "." + "d".repeat(61);
+    Origin origin = Origin.ofUrl("https://" + host + ":65535");
+    StringBuilder url = new StringBuilder(origin + "/");
+    Random random = new Random(53);
+    String chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~";
+    while (url.length() < 2048) url.append(chars.charAt(random.nextInt(chars.length())));
+    String u = url.toString();
+    store.addScope(Set.of(origin));
+
+    assertEquals(1, store.addCandidates(List.of(seed(u))));
+    assertEquals(List.of(u), urls(store.due(origin, T0, 10)));
+    store.record(crawl(u, T0, T0.plus(Duration.ofDays(1))), List.of());
+    assertEquals(1, store.url(u).orElseThrow().fetchCount());
+  }
+
   @Test
   void recordMovesTheDueTime() {
     String u = "https://a.example/page";
