@@ -33,8 +33,10 @@ final class TlsStrategies {
   /**
    * @param verify true: the certificate chain must lead to a CA the JDK trusts, be valid now, and name
    *     the host (the JDK's endpoint identification for HTTPS, RFC 2818 and RFC 6125: subject
-   *     alternative names, wildcards in the leftmost label only); false: any certificate is accepted
-   *     for any name, the connection is encrypted but not authenticated
+   *     alternative names, wildcards in the leftmost label only; for a name the JDK refuses there, such
+   *     as one with {@code _}, the same rules by {@link CertificateHostNames}, after the handshake and
+   *     before any request); false: any certificate is accepted for any name, the connection is
+   *     encrypted but not authenticated
    */
   static TlsStrategy of(boolean verify) {
     try {
@@ -52,11 +54,17 @@ final class TlsStrategies {
     SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(socket, host, port, true);
     try {
       SSLParameters parameters = tls.getSSLParameters();
-      if (verify) parameters.setEndpointIdentificationAlgorithm("HTTPS");
       // Server Name Indication for a name; an IP literal is sent without (RFC 6066 section 3).
-      if (IpLiterals.parse(host).isEmpty()) serverName(host).ifPresent(name -> parameters.setServerNames(List.of(name)));
+      boolean literal = IpLiterals.isLiteral(host);
+      Optional<SNIHostName> name = literal ? Optional.empty() : serverName(host);
+      name.ifPresent(n -> parameters.setServerNames(List.of(n)));
+      // The JDK's name check refuses a name it refuses as a server name before it reads the
+      // certificate; such a name is checked by ours once the trust manager has verified the chain.
+      boolean jdkChecksName = literal || name.isPresent();
+      if (verify && jdkChecksName) parameters.setEndpointIdentificationAlgorithm("HTTPS");
       tls.setSSLParameters(parameters);
       tls.startHandshake();
+      if (verify && !jdkChecksName) CertificateHostNames.check(tls.getSession(), host);
       return tls;
     } catch (IOException | RuntimeException e) {
       socket.close();

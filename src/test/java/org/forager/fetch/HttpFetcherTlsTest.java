@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -63,14 +64,18 @@ class HttpFetcherTlsTest {
     executor.close();
   }
 
-  /** A PKCS12 key store with one self-signed EC certificate for {@code san} (keytool's -ext syntax). */
+  /**
+   * A PKCS12 key store with one self-signed EC certificate for {@code san} (keytool's -ext syntax), or
+   * with no subject alternative names at all when {@code san} is empty (its common name is {@code name}).
+   */
   private Path keyStore(String name, String san) throws IOException, InterruptedException {
     Path file = dir.resolve(name + ".p12");
-    Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-        "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
-        "-ext", "san=" + san, "-validity", "2", "-storetype", "PKCS12", "-keystore", file.toString(),
-        "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
-        .redirectErrorStream(true).start();
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+        "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name));
+    if (!san.isEmpty()) command.addAll(List.of("-ext", "san=" + san));
+    command.addAll(List.of("-validity", "2", "-storetype", "PKCS12", "-keystore", file.toString(),
+        "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD)));
+    Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!keytool.waitFor(30, TimeUnit.SECONDS) || keytool.exitValue() != 0) {
       throw new IllegalStateException("keytool failed: " + output);
@@ -162,6 +167,69 @@ class HttpFetcherTlsTest {
 
     FetchResult result = withTrustStore(keyStore, () -> fetcher.fetch(FetchRequest.of("https://localhost:" + port + "/")));
     assertTlsFailure(result, FailureClassifier.HOST_NAME_MISMATCH);
+    assertEquals(0, requests.get());
+  }
+
+  /**
+   * The JDK's own name check refused every host with {@code _} ("Illegal given domain name") before
+   * reading the certificate, so such an https site was never crawled with verification on, though
+   * browsers accept it under a wildcard certificate. Checked by {@link CertificateHostNames} instead.
+   */
+  @Test
+  void aHostWithAnUnderscoreIsFetchedUnderAMatchingWildcardCertificate() throws Exception {
+    Path keyStore = keyStore("wildcard", "dns:*.example.test");
+    int port = serve(keyStore);
+    fetcher = new HttpFetcher(OPTIONS);
+
+    FetchRequest request = FetchRequest.of("https://a_b.example.test:" + port + "/")
+        .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+    FetchResult result = withTrustStore(keyStore, () -> fetcher.fetch(request));
+    Response response = assertInstanceOf(Response.class, result, result::toString);
+
+    assertEquals(200, response.status());
+    assertEquals("secure", new String(response.body(), StandardCharsets.US_ASCII));
+  }
+
+  /** The chain is still verified for such a host: a certificate nobody trusts is refused as before. */
+  @Test
+  void aHostWithAnUnderscoreUnderAnUntrustedCertificateIsRefusedAsNotTrusted() throws Exception {
+    int port = serve(keyStore("wildcard", "dns:*.example.test"));
+    fetcher = new HttpFetcher(OPTIONS);
+
+    FetchRequest request = FetchRequest.of("https://a_b.example.test:" + port + "/")
+        .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+    assertTlsFailure(fetcher.fetch(request), FailureClassifier.CERTIFICATE_NOT_TRUSTED);
+    assertEquals(0, requests.get());
+  }
+
+  /**
+   * A trusted certificate that does not name an {@code _} host is refused as a certificate for
+   * another host is: a wildcard covers one label only, and another name is another host.
+   */
+  @Test
+  void aHostWithAnUnderscoreThatTheCertificateDoesNotNameIsRefusedAsAHostNameMismatch() throws Exception {
+    Path keyStore = keyStore("other", "dns:other.test,dns:*.example.test");
+    int port = serve(keyStore);
+    fetcher = new HttpFetcher(OPTIONS);
+
+    for (String host : List.of("a_b.other.test", "x.a_b.example.test")) {
+      FetchRequest request = FetchRequest.of("https://" + host + ":" + port + "/")
+          .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+      assertTlsFailure(withTrustStore(keyStore, () -> fetcher.fetch(request)), FailureClassifier.HOST_NAME_MISMATCH);
+    }
+    assertEquals(0, requests.get(), "no request is sent over a connection to the wrong host");
+  }
+
+  /** Browsers do not read the common name; neither does the check of an {@code _} host. */
+  @Test
+  void aHostWithAnUnderscoreNamedOnlyInTheCommonNameIsRefusedAsAHostNameMismatch() throws Exception {
+    Path keyStore = keyStore("a_b.example.test", "");
+    int port = serve(keyStore);
+    fetcher = new HttpFetcher(OPTIONS);
+
+    FetchRequest request = FetchRequest.of("https://a_b.example.test:" + port + "/")
+        .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+    assertTlsFailure(withTrustStore(keyStore, () -> fetcher.fetch(request)), FailureClassifier.HOST_NAME_MISMATCH);
     assertEquals(0, requests.get());
   }
 
