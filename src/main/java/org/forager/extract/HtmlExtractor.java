@@ -22,7 +22,8 @@ import org.jsoup.select.NodeTraversor;
  *       declaration in the first bytes (WHATWG HTML 13.2.3.2), else UTF-8 when the bytes are valid
  *       UTF-8 and windows-1252 when not. Labels are the Encoding Standard's; unknown ones are skipped.
  *   <li>Links: what a browser shows with scripting off: HTML {@code a[href]}, {@code area[href]},
- *       {@code frame[src]}, {@code iframe[src]}, SVG {@code a} ({@code href}, {@code xlink:href}), the links of
+ *       {@code frame[src]}, {@code iframe[src]}, SVG {@code a} ({@code href}, {@code xlink:href}), the
+ *       first {@code <meta http-equiv=refresh>}'s URL ({@link MetaRefresh}), the links of
  *       {@code iframe srcdoc} documents, none from {@code <template>} content, in document order, resolved against the first {@code <base href>} (itself resolved against the
  *       page URL) and normalized by {@link UrlNormalizer#resolve}, the query encoded in the page's
  *       encoding as browsers do (UTF-8 for UTF-16 pages); non-http(s) targets, duplicates

@@ -31,6 +31,8 @@ final class PageScan implements NodeFilter, DocumentScan {
   private String baseHref;
   private String canonicalHref;
   private int robots;
+  /** Whether a refresh meta was read: only the first counts. */
+  private boolean refreshed;
   private int shadowDepth;
   private boolean headEnded;
 
@@ -86,6 +88,12 @@ final class PageScan implements NodeFilter, DocumentScan {
         String name = el.attr("name").strip();
         if (name.equalsIgnoreCase("robots") || name.equalsIgnoreCase(productToken)) {
           robots |= RobotsDirectives.ofMeta(el.attr("content"));
+        }
+        // The first refresh is the one a browser follows; its target is a link. One in a shadow tree
+        // is not in the document tree: it refreshes nothing.
+        if (!refreshed && shadowDepth == 0 && el.hasAttr("content") && MetaRefresh.isRefresh(el.attr("http-equiv"))) {
+          refreshed = true;
+          MetaRefresh.url(values.of(el, "content")).ifPresent(hrefs::add);
         }
       }
       default -> {}

@@ -43,6 +43,8 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   private final List<String> srcdocs = new ArrayList<>();
   private String baseHref;
   private String canonicalHref;
+  /** Whether a refresh meta was read: only the first counts. */
+  private boolean refreshed;
   private int robots;
   private boolean needsTree;
   /** Whether to read on where the page needs a tree ({@link #whole}). */
@@ -157,6 +159,11 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
           String metaName = tag.valueOrEmpty("name").strip();
           if (metaName.equalsIgnoreCase("robots") || metaName.equalsIgnoreCase(productToken)) {
             robots |= RobotsDirectives.ofMeta(tag.valueOrEmpty("content"));
+          }
+          // The first refresh is the one a browser follows; its target is a link.
+          if (!refreshed && MetaRefresh.isRefresh(tag.valueOrEmpty("http-equiv"))) {
+            refreshed = true;
+            MetaRefresh.url(tag.valueOrEmpty("content")).ifPresent(this::addTarget);
           }
         }
       }
@@ -307,6 +314,11 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   private boolean addTarget(Tag tag, String attribute) {
     String value = tag.value(attribute);
     if (value == null) return false;
+    addTarget(value);
+    return true;
+  }
+
+  private void addTarget(String value) {
     if (!fosterParenting()) {
       targets.add(value);
     } else if (fostered[tableDepth - 1] || targets.size() - fosterAt[tableDepth - 1] > MAX_FOSTER_SHIFT) {
@@ -318,7 +330,6 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
       targets.add(fosterAt[tableDepth - 1], value);
       fostered[tableDepth - 1] = true;
     }
-    return true;
   }
 
   private static boolean isVoid(String name) {

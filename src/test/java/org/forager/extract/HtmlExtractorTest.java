@@ -92,6 +92,28 @@ class HtmlExtractorTest {
     }
 
     @Test
+    void theFirstMetaRefreshTargetIsALinkResolvedAgainstTheBase() {
+      ExtractedPage page = html("""
+          <html><head><base href="/b/"><META HTTP-EQUIV="Refresh" CONTENT="0; URL='next.html'">
+          <meta http-equiv=refresh content="5;url=/second">
+          </head><body><a href="/a">a</a></body></html>""");
+      assertEquals(List.of(norm("https://example.org/b/next.html"), norm("https://example.org/a")), page.links());
+    }
+
+    @Test
+    void aMetaRefreshInTheBodyOrAFramesetCountsOneInATemplateOrAPlainReloadDoesNot() {
+      assertEquals(List.of(norm("https://example.org/moved")),
+          html("<p>This page has moved.<meta http-equiv=refresh content=\"3, /moved\">").links());
+      // A frameset is read from jsoup's tree.
+      assertEquals(List.of(norm("https://example.org/moved"), norm("https://example.org/f")),
+          html("<head><meta http-equiv=refresh content=\"0;url=/moved\"></head><frameset><frame src=/f></frameset>")
+              .links());
+      assertEquals(List.of(), html("<template><meta http-equiv=refresh content=\"0;url=/t\"></template>").links());
+      assertEquals(List.of(), html("<meta http-equiv=refresh content=\"30\"><meta http-equiv=refresh content=\"0;url=/x\">")
+          .links());
+    }
+
+    @Test
     void areaFrameAndIframeTargetsAreLinks() {
       ExtractedPage page = html("""
           <html><head></head>

@@ -1,0 +1,36 @@
+package org.forager.extract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The HTML standard's shared declarative refresh steps, case by case. */
+class MetaRefreshTest {
+
+  @ParameterizedTest(name = "[{0}] -> [{1}]")
+  @CsvSource(delimiter = '|', nullValues = "NONE", value = {
+      "0; url=/next|/next",
+      "0;URL=/next|/next",
+      "  5 ,  url = \"/a b\" trailing|/a b",
+      "0; url='/q'x'|/q",
+      "0; '/quoted'|/quoted",
+      "0 /spaced|/spaced",
+      "1.5; url=/f|/f",
+      ".5; url=/dot|/dot",
+      "0; uri=/x|uri=/x",
+      "0; url /x|url /x",
+      "0; url=|NONE",
+      "0|NONE",
+      "0;|NONE",
+      "  30  |NONE",
+      "x; url=/no|NONE",
+      "0x; url=/no|NONE",
+      "; url=/no|NONE",
+      "|NONE",
+  })
+  void theUrlAsTheStandardReadsIt(String content, String url) {
+    assertEquals(Optional.ofNullable(url), MetaRefresh.url(content == null ? "" : content));
+  }
+}
