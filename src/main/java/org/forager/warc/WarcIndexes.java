@@ -149,16 +149,17 @@ public final class WarcIndexes {
     try (FileChannel file = FileChannel.open(warcFile); RecordHeads heads = new RecordHeads(file, format);
         InputStream in = new BufferedInputStream(Files.newInputStream(warcFile), 1 << 16)) {
       Consumer<RecordSpan> record = span -> {
-        Optional<CdxjLines.Fields> fields;
+        Optional<String> line;
         try {
-          fields = ReadCaptures.of(heads, span);
+          line = ReadCaptures.of(heads, span).map(f -> CdxjLines.line(CdxjLines.start(f), span, fileField));
         } catch (IOException | RuntimeException e) {
-          // Lenient as with anything read: one unreadable record must not cost the file its index.
+          // Lenient as with anything read: one unreadable record (or one whose URL has no SURT form)
+          // must not cost the file its index.
           LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",
               span.offset(), warcFile, e.toString());
           return;
         }
-        fields.ifPresent(f -> sink.accept(CdxjLines.line(CdxjLines.start(f), span, fileField)));
+        line.ifPresent(sink);
       };
       switch (format) {
         case GZIP -> GzipMemberScan.scan(in, record);
