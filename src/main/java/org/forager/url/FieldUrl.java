@@ -35,12 +35,8 @@ public final class FieldUrl {
     } catch (CharacterCodingException e) {
       StringBuilder escaped = new StringBuilder(field.length() + 16);
       for (byte b : bytes) {
-        if (b >= 0) {
-          escaped.append((char) b);
-        } else {
-          escaped.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
-              .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
-        }
+        if (b >= 0) escaped.append((char) b);
+        else PercentEncoding.appendByte(escaped, b & 0xFF);
       }
       return escaped.toString();
     }

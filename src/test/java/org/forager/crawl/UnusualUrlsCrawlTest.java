@@ -101,7 +101,7 @@ class UnusualUrlsCrawlTest {
       Path data = tmp.resolve("data");
 
       TestCrawl.run(TestCrawl.config(data, List.of(origin + "/"),
-          "url_query_parameters: [ { prefix: \"" + origin + "/\", allow: [ \"q\" ] } ]\n"));
+          allowingQuery(origin)));
 
       assertEquals("FETCHED", TestCrawl.lastOutcome(data, origin + "/ok|1"));
       for (String target : List.of("/a|b", "/s?q={x}")) {
@@ -121,7 +121,7 @@ class UnusualUrlsCrawlTest {
       Path data = tmp.resolve("data");
 
       TestCrawl.run(TestCrawl.config(data, List.of(origin + "/"),
-          "url_query_parameters: [ { prefix: \"" + origin + "/\", allow: [ \"q\" ] } ]\n"));
+          allowingQuery(origin)));
 
       String target = "/caf%C3%A9/%E6%9D%B1%E4%BA%AC?q=%C3%A9";
       assertTrue(server.requestLines.contains("GET " + target + " HTTP/1.1"), server.requestLines.toString());
@@ -143,6 +143,11 @@ class UnusualUrlsCrawlTest {
       assertTrue(server.requestLines.contains("GET /listed|only HTTP/1.1"), server.requestLines.toString());
       assertEquals("FETCHED", TestCrawl.lastOutcome(data, origin + "/listed|only"));
     }
+  }
+
+  /** Configuration that keeps the query parameter {@code q} on {@code origin}'s URLs (queries are dropped by default). */
+  private static String allowingQuery(String origin) {
+    return "url_query_parameters: [ { prefix: \"" + origin + "/\", allow: [ \"q\" ] } ]\n";
   }
 
   private static Stream<String> responseUris(Path warc) {

@@ -147,8 +147,7 @@ class HttpFetcherTlsTest {
     int port = serve(keyStore("other", "dns:other.test"));
     fetcher = new HttpFetcher(OPTIONS.withVerifyTls(false));
 
-    FetchRequest request = FetchRequest.of("https://my_site.test:" + port + "/")
-        .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+    FetchRequest request = toLoopback("https://my_site.test:" + port + "/");
     Response response = assertInstanceOf(Response.class, fetcher.fetch(request));
 
     assertEquals(200, response.status());
@@ -181,8 +180,7 @@ class HttpFetcherTlsTest {
     int port = serve(keyStore);
     fetcher = new HttpFetcher(OPTIONS);
 
-    FetchRequest request = FetchRequest.of("https://a_b.example.test:" + port + "/")
-        .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+    FetchRequest request = toLoopback("https://a_b.example.test:" + port + "/");
     FetchResult result = withTrustStore(keyStore, () -> fetcher.fetch(request));
     Response response = assertInstanceOf(Response.class, result, result::toString);
 
@@ -196,8 +194,7 @@ class HttpFetcherTlsTest {
     int port = serve(keyStore("wildcard", "dns:*.example.test"));
     fetcher = new HttpFetcher(OPTIONS);
 
-    FetchRequest request = FetchRequest.of("https://a_b.example.test:" + port + "/")
-        .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+    FetchRequest request = toLoopback("https://a_b.example.test:" + port + "/");
     assertTlsFailure(fetcher.fetch(request), FailureClassifier.CERTIFICATE_NOT_TRUSTED);
     assertEquals(0, requests.get());
   }
@@ -213,8 +210,7 @@ class HttpFetcherTlsTest {
     fetcher = new HttpFetcher(OPTIONS);
 
     for (String host : List.of("a_b.other.test", "x.a_b.example.test")) {
-      FetchRequest request = FetchRequest.of("https://" + host + ":" + port + "/")
-          .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+      FetchRequest request = toLoopback("https://" + host + ":" + port + "/");
       assertTlsFailure(withTrustStore(keyStore, () -> fetcher.fetch(request)), FailureClassifier.HOST_NAME_MISMATCH);
     }
     assertEquals(0, requests.get(), "no request is sent over a connection to the wrong host");
@@ -227,8 +223,7 @@ class HttpFetcherTlsTest {
     int port = serve(keyStore);
     fetcher = new HttpFetcher(OPTIONS);
 
-    FetchRequest request = FetchRequest.of("https://a_b.example.test:" + port + "/")
-        .connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+    FetchRequest request = toLoopback("https://a_b.example.test:" + port + "/");
     assertTlsFailure(withTrustStore(keyStore, () -> fetcher.fetch(request)), FailureClassifier.HOST_NAME_MISMATCH);
     assertEquals(0, requests.get());
   }
@@ -287,4 +282,10 @@ class HttpFetcherTlsTest {
       }
     }
   }
+
+  /** A request for {@code url} whose host is pinned to the loopback address. */
+  private static FetchRequest toLoopback(String url) {
+    return FetchRequest.of(url).connectingTo(Optional.of(InetAddress.getLoopbackAddress()));
+  }
+
 }
