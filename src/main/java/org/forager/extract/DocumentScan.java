@@ -16,6 +16,9 @@ interface DocumentScan {
   /** Link targets as written, in document order, each once, rel=nofollow ones left out. */
   SequencedSet<String> hrefs();
 
+  /** The refresh metas' URLs as written ({@link RefreshUrls}): the first that resolves is a link. */
+  List<String> refreshUrls();
+
   /** The {@code srcdoc} of each {@code iframe} that has one, in document order: documents of their own. */
   List<String> srcdocs();
 

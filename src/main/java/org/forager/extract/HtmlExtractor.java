@@ -221,6 +221,13 @@ public final class HtmlExtractor {
    */
   private List<String> links(DocumentScan scan, DocumentBase base, int depth, Budget budget) {
     SequencedSet<String> links = new LinkedHashSet<>();
+    // Where the page leads by itself comes first: the first refresh whose URL resolves.
+    scan.refreshUrls().stream().map(base::resolve).flatMap(Optional::stream)
+        .filter(link -> link.length() <= maxUrlLength).findFirst()
+        .ifPresent(link -> {
+          budget.linkChars -= link.length();
+          links.add(link);
+        });
     for (String href : scan.hrefs()) {
       if (budget.linkChars <= 0) break;
       Optional<String> link = base.resolve(href);

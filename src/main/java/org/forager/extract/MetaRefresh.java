@@ -8,6 +8,10 @@ import java.util.Optional;
  * number, then {@code ;}, {@code ,} or a space, then the URL, optionally after {@code url=} and in
  * quotes. A page that moves this way (a common redirect on static hosts) leads nowhere else, so its
  * target counts as one of its links. Stateless.
+ *
+ * <p>A browser follows the first refresh that is well formed and whose URL parses (HTML: "will
+ * declaratively refresh" is set only then), so a malformed one does not hide a later one; a reload of
+ * the page counts as a refresh and ends the search.
  */
 final class MetaRefresh {
 
@@ -18,20 +22,23 @@ final class MetaRefresh {
     return httpEquiv.equalsIgnoreCase("refresh");
   }
 
-  /** The URL as written in a refresh's {@code content}; empty for a reload of the page or a malformed value. */
-  static Optional<String> url(String content) {
+  /**
+   * The URL as written in a refresh's {@code content}, blank for a reload of the page; empty for a
+   * malformed value, which a browser skips.
+   */
+  static Optional<String> target(String content) {
     int at = skipWhitespace(content, 0);
     int digits = at;
     while (at < content.length() && isDigit(content.charAt(at))) at++;
     if (at == digits && (at == content.length() || content.charAt(at) != '.')) return Optional.empty();
     while (at < content.length() && (isDigit(content.charAt(at)) || content.charAt(at) == '.')) at++;
-    if (at == content.length()) return Optional.empty();
+    if (at == content.length()) return Optional.of(""); // a reload after a delay: "30"
     char separator = content.charAt(at);
     if (separator != ';' && separator != ',' && !isWhitespace(separator)) return Optional.empty();
     at = skipWhitespace(content, at);
     if (at < content.length() && (content.charAt(at) == ';' || content.charAt(at) == ',')) at++;
     at = skipWhitespace(content, at);
-    if (at == content.length()) return Optional.empty();
+    if (at == content.length()) return Optional.of("");
     String url = content.substring(at);
     int afterKey = afterUrlKey(content, at);
     if (afterKey >= 0) {
@@ -48,7 +55,7 @@ final class MetaRefresh {
       int end = url.indexOf(url.charAt(0), 1);
       url = url.substring(1, end < 0 ? url.length() : end);
     }
-    return url.isBlank() ? Optional.empty() : Optional.of(url); // an empty URL reloads the page
+    return Optional.of(url.isBlank() ? "" : url); // an empty URL reloads the page
   }
 
   /**

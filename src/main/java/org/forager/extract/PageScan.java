@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.SequencedSet;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
 import org.jsoup.parser.Parser;
 import org.jsoup.select.NodeFilter;
 
@@ -31,10 +32,11 @@ final class PageScan implements NodeFilter, DocumentScan {
   private String baseHref;
   private String canonicalHref;
   private int robots;
-  /** Whether a refresh meta was read: only the first counts. */
-  private boolean refreshed;
+  private final RefreshUrls refreshes = new RefreshUrls();
   private int shadowDepth;
   private boolean headEnded;
+  /** A noscript in the head that HTML closed at an element of the head jsoup left in it: what follows is in the head. */
+  private Element closedNoscript;
 
   PageScan(String productToken, AttributeValues values) {
     this.productToken = productToken;
@@ -43,7 +45,11 @@ final class PageScan implements NodeFilter, DocumentScan {
 
   @Override
   public FilterResult head(Node node, int depth) {
-    if (!(node instanceof Element el)) return FilterResult.CONTINUE;
+    if (!(node instanceof Element el)) {
+      // Text in a noscript in the head ends the head too (scripting off), whitespace aside.
+      if (!headEnded && node instanceof TextNode text && inHeadNoscript(text) && !text.isBlank()) headEnded = true;
+      return FilterResult.CONTINUE;
+    }
     String namespace = el.tag().namespace();
     if (namespace.equals(Parser.NamespaceSvg)) {
       if (el.normalName().equals("a") && !Tokens.contains(el.attr("rel"), "nofollow")) {
@@ -53,7 +59,10 @@ final class PageScan implements NodeFilter, DocumentScan {
       return FilterResult.CONTINUE;
     }
     if (!namespace.equals(Parser.NamespaceHtml)) return FilterResult.CONTINUE;
-    if (!headEnded && inHeadNoscript(el)) headEnded = endsHead(el.normalName());
+    if (!headEnded && inHeadNoscript(el)) {
+      headEnded = endsHead(el.normalName());
+      if (closesNoscript(el.normalName())) closedNoscript = el.parent();
+    }
     switch (el.normalName()) {
       case "a", "area" -> {
         if (!Tokens.contains(el.attr("rel"), "nofollow")) addTarget(el, "href");
@@ -77,8 +86,7 @@ final class PageScan implements NodeFilter, DocumentScan {
         // user content and would let it claim the page.
         if (canonicalHref == null
             && !headEnded
-            && el.parent() != null
-            && el.parent().normalName().equals("head")
+            && (isDocumentHead(el.parent()) || el.parent() == closedNoscript)
             && Tokens.contains(el.attr("rel"), "canonical")
             && !el.attr("href").isBlank()) {
           canonicalHref = values.of(el, "href");
@@ -89,12 +97,8 @@ final class PageScan implements NodeFilter, DocumentScan {
         if (name.equalsIgnoreCase("robots") || name.equalsIgnoreCase(productToken)) {
           robots |= RobotsDirectives.ofMeta(el.attr("content"));
         }
-        // The first refresh is the one a browser follows; its target is a link. One in a shadow tree
-        // is not in the document tree: it refreshes nothing.
-        if (!refreshed && shadowDepth == 0 && el.hasAttr("content") && MetaRefresh.isRefresh(el.attr("http-equiv"))) {
-          refreshed = true;
-          MetaRefresh.url(values.of(el, "content")).ifPresent(hrefs::add);
-        }
+        // One in a shadow tree is not in the document tree: it refreshes nothing.
+        if (shadowDepth == 0 && MetaRefresh.isRefresh(el.attr("http-equiv"))) refreshes.read(values.of(el, "content"));
       }
       default -> {}
     }
@@ -115,17 +119,50 @@ final class PageScan implements NodeFilter, DocumentScan {
    * head noscript" insertion mode) ends the head at the first element other than these, so what follows,
    * a canonical link too, is in the body (Google reads it so as well).
    */
+  /**
+   * Whether an element in a noscript in the head ends the head (HTML 13.2.6.4.5, scripting off): those
+   * of the head are kept there (some after closing the noscript), the rest end the noscript, then the head.
+   */
   private static boolean endsHead(String name) {
     return switch (name) {
-      case "basefont", "bgsound", "link", "meta", "noframes", "style" -> false;
+      case "basefont", "bgsound", "link", "meta", "noframes", "style", "base", "title", "script", "template",
+          "noscript", "head", "html" -> false;
       default -> true;
     };
   }
 
-  private static boolean inHeadNoscript(Element el) {
-    Element parent = el.parent();
-    return parent != null && parent.normalName().equals("noscript") && parent.parent() != null
-        && parent.parent().normalName().equals("head");
+  /** Whether an element is the document's head, not one jsoup made of a {@code <head>} in a noscript. */
+  private static boolean isDocumentHead(Element el) {
+    return el != null && el.normalName().equals("head") && el.parent() != null
+        && el.parent().normalName().equals("html");
+  }
+
+  /** Whether an element in a noscript in the head closes the noscript and stays in the head. */
+  private static boolean closesNoscript(String name) {
+    return switch (name) {
+      case "base", "title", "script", "template" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Whether a node is a child of a noscript in the head, or of what jsoup nests there (HTML ignores a
+   * {@code <noscript>} or {@code <head>} in a head noscript; jsoup keeps them as elements).
+   */
+  private static boolean inHeadNoscript(Node node) {
+    if (!(node.parent() instanceof Element parent) || !parent.normalName().equals("noscript")) return false;
+    for (Element up = parent.parent(); up != null; up = up.parent()) {
+      switch (up.normalName()) {
+        case "noscript" -> {}
+        case "head" -> {
+          if (isDocumentHead(up)) return true;
+        }
+        default -> {
+          return false;
+        }
+      }
+    }
+    return false;
   }
 
   /** Adds the attribute's value when present; an empty value is a link to the page itself. */
@@ -139,6 +176,11 @@ final class PageScan implements NodeFilter, DocumentScan {
   @Override
   public SequencedSet<String> hrefs() {
     return hrefs;
+  }
+
+  @Override
+  public List<String> refreshUrls() {
+    return refreshes.urls();
   }
 
   /** The {@code srcdoc} of each {@code iframe} that has one, in document order: documents of their own. */

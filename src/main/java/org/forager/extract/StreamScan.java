@@ -43,8 +43,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   private final List<String> srcdocs = new ArrayList<>();
   private String baseHref;
   private String canonicalHref;
-  /** Whether a refresh meta was read: only the first counts. */
-  private boolean refreshed;
+  private final RefreshUrls refreshes = new RefreshUrls();
   private int robots;
   private boolean needsTree;
   /** Whether to read on where the page needs a tree ({@link #whole}). */
@@ -160,11 +159,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
           if (metaName.equalsIgnoreCase("robots") || metaName.equalsIgnoreCase(productToken)) {
             robots |= RobotsDirectives.ofMeta(tag.valueOrEmpty("content"));
           }
-          // The first refresh is the one a browser follows; its target is a link.
-          if (!refreshed && MetaRefresh.isRefresh(tag.valueOrEmpty("http-equiv"))) {
-            refreshed = true;
-            MetaRefresh.url(tag.valueOrEmpty("content")).ifPresent(this::addTarget);
-          }
+          if (MetaRefresh.isRefresh(tag.valueOrEmpty("http-equiv"))) refreshes.read(tag.valueOrEmpty("content"));
         }
       }
       case "svg" -> {
@@ -344,6 +339,11 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
   public SequencedSet<String> hrefs() {
     if (hrefs == null) hrefs = new LinkedHashSet<>(targets);
     return hrefs;
+  }
+
+  @Override
+  public List<String> refreshUrls() {
+    return refreshes.urls();
   }
 
   @Override

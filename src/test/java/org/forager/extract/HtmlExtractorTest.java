@@ -114,6 +114,24 @@ class HtmlExtractorTest {
     }
 
     @Test
+    void aMalformedRefreshOrOneWhoseUrlDoesNotResolveDoesNotHideTheNext() {
+      for (String first : List.of("<meta http-equiv=refresh>", "<meta http-equiv=refresh content=''>",
+          "<meta http-equiv=refresh content='abc'>", "<meta http-equiv=refresh content='0;url=javascript:go()'>",
+          "<meta http-equiv=refresh content='0;url=http://exa mple.org/'>",
+          "<meta http-equiv=refresh content='0;url=https://[::1/'>")) {
+        assertEquals(List.of(norm("https://example.org/second"), norm("https://example.org/a")),
+            html("<head>" + first + "<meta http-equiv=refresh content='0;url=/second'></head><a href=/a>a</a>").links(),
+            first);
+      }
+    }
+
+    @Test
+    void theRefreshTargetComesFirstAndOnce() {
+      assertEquals(List.of(norm("https://example.org/moved"), norm("https://example.org/a")),
+          html("<a href=/a>a</a><a href=/moved>m</a><meta http-equiv=refresh content='0;url=/moved'>").links());
+    }
+
+    @Test
     void areaFrameAndIframeTargetsAreLinks() {
       ExtractedPage page = html("""
           <html><head></head>
@@ -632,6 +650,22 @@ class HtmlExtractorTest {
       ExtractedPage fine = html("<head><noscript><link rel=stylesheet href=s><style></style></noscript>"
           + "<link rel=canonical href='c'></head>");
       assertEquals(Optional.of(norm("https://example.org/dir/c")), fine.canonical());
+    }
+
+    @Test
+    void textInANoscriptInTheHeadEndsTheHeadAndABaseClosesTheNoscriptForBothReaders() {
+      String text = "<head><noscript>Enable JavaScript</noscript><link rel=canonical href='c'></head>";
+      String blank = "<head><noscript> \n</noscript><link rel=canonical href='c'></head>";
+      // A <base> closes the noscript and stays in the head, and so does the canonical link after it.
+      String based = "<head><noscript><base href=/><link rel=canonical href='c'></noscript></head>";
+      for (HtmlExtractor reader : List.of(EXTRACTOR, HtmlExtractor.treeOnly("ForagerBot"))) {
+        assertEquals(Optional.of(norm("https://example.org/c")),
+            reader.extract(PAGE, based.getBytes(UTF_8), Optional.empty(), List.of(), List.of()).canonical());
+        assertEquals(Optional.empty(),
+            reader.extract(PAGE, text.getBytes(UTF_8), Optional.empty(), List.of(), List.of()).canonical());
+        assertEquals(Optional.of(norm("https://example.org/dir/c")),
+            reader.extract(PAGE, blank.getBytes(UTF_8), Optional.empty(), List.of(), List.of()).canonical());
+      }
     }
 
     @Test

@@ -72,7 +72,8 @@ class StreamScanDifferentialTest {
   private static final List<String> SOUP = List.of(
       "<a href=", "<A HREF=", "<a rel=nofollow href=", "<area href=", "<frame src=", "<iframe src=",
       "<iframe srcdoc=", "<base href=", "<link rel=canonical href=", "<meta name=robots content=",
-      "<meta name=ForagerBot content=", "\"", "'", "=", ">", "/>", "<", "</", "</a>", " ", "\n", "\t", "\r\n",
+      "<meta name=ForagerBot content=", "<meta http-equiv=refresh content=", "<meta http-equiv=Refresh>",
+      "0;url=", "5, ", "\"", "'", "=", ">", "/>", "<", "</", "</a>", " ", "\n", "\t", "\r\n",
       "<html>", "<head>", "</head>", "<body>", "</body>", "</html>", "<!--", "-->", "--!>", "<!-->", "<!DOCTYPE html>",
       "<?xml?>", "<![CDATA[", "]]>", "<script>", "</script>", "<style>", "</style>", "<textarea>", "</textarea>",
       "<title>", "</title>", "<noscript>", "</noscript>", "<template>", "</template>", "<svg>", "</svg>",
@@ -128,7 +129,9 @@ class StreamScanDifferentialTest {
    * reference before {@code -} or {@code _} in an {@code <a>} jsoup clones (adoption agency: the clone's
    * value is not decoded); and, found by {@code HtmlExtractorFuzz#streamedMatchesTree}, a U+FFFF (jsoup's
    * reader takes it for the end of the input) and a {@code <plaintext>} in a {@code <noscript>} (jsoup
-   * reads what follows as markup).
+   * reads what follows as markup), a noscript in a template ({@link #noscriptClosingTemplate}), an SVG in a
+   * noscript ({@link #svgInNoscript}) and an
+   * end tag name cut short by {@code <} ({@link #END_TAG_NAME_THEN_LT}).
    */
   static boolean readDifferentlyOnPurpose(String soup) {
     String lower = soup.toLowerCase(java.util.Locale.ROOT);
@@ -139,7 +142,32 @@ class StreamScanDifferentialTest {
         || lower.contains("<select")
         || soup.indexOf('\uFFFF') >= 0
         || lower.contains("<noscript") && lower.indexOf("<plaintext", lower.indexOf("<noscript")) >= 0
+        || noscriptClosingTemplate(lower)
+        || svgInNoscript(lower)
+        || END_TAG_NAME_THEN_LT.matcher(lower).find()
         || script >= 0 && lower.indexOf("<!--", script) >= 0;
+  }
+
+  /**
+   * An end tag's name cut short by {@code <} ({@code </none</xmp>}): in raw text, RCDATA or a script
+   * HTML reads the {@code <} again, so the {@code </xmp>} after it ends the element; jsoup does not.
+   */
+  private static final java.util.regex.Pattern END_TAG_NAME_THEN_LT = java.util.regex.Pattern.compile("</[a-z][^\\s/>]*<");
+
+  /**
+   * A {@code </template>} after a {@code <noscript>} in a template: HTML (scripting off) closes the
+   * template there; jsoup keeps a noscript's end tags to what it opened and reads on inside the template.
+   */
+  private static boolean noscriptClosingTemplate(String lower) {
+    int template = lower.indexOf("<template");
+    int noscript = template < 0 ? -1 : lower.indexOf("<noscript", template);
+    return noscript >= 0 && lower.indexOf("</template", noscript) >= 0;
+  }
+
+  /** An {@code <svg>} in a noscript: jsoup reads its elements as HTML there ({@code <svg><base>} is a base). */
+  private static boolean svgInNoscript(String lower) {
+    int noscript = lower.indexOf("<noscript");
+    return noscript >= 0 && lower.indexOf("<svg", noscript) >= 0;
   }
 
   private static int index(String s, String part) {
