@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
+import org.forager.scope.RegistrableDomain;
 
 /**
  * Whether a server certificate names a host, for the hosts the JDK's own check refuses before it
@@ -15,8 +16,9 @@ import javax.net.ssl.SSLSession;
  * {@link javax.net.ssl.SNIHostName} does not. The rules of RFC 6125 section 6.4 as RFC 9110 section
  * 4.3.4 applies them and browsers do: the certificate's subjectAltName dNSName entries only (never its
  * common name), compared case-insensitively in ASCII, a wildcard only as the whole leftmost label and
- * matching exactly one label, never over a single-label domain ({@code *.test}); a trailing dot on the
- * host is ignored. Stateless.
+ * matching exactly one label, never over a single-label domain ({@code *.test}) nor over a registry's
+ * public suffix ({@code *.co.uk}, which browsers refuse too); a trailing dot on the host is ignored,
+ * one on a certificate's name (which RFC 5280 names never carry) matches nothing. Stateless.
  */
 final class CertificateHostNames {
 
@@ -70,6 +72,7 @@ final class CertificateHostNames {
     String suffix = pattern.substring(2);
     // The wildcard covers one whole label of a name of at least three: not "*.test", nor "*x.test".
     if (suffix.indexOf('*') >= 0 || suffix.indexOf('.') <= 0 || suffix.endsWith(".")) return false;
+    if (RegistrableDomain.isRegistrySuffix(suffix)) return false;
     int firstDot = name.indexOf('.');
     return firstDot > 0 && equalsAscii(name.substring(firstDot + 1), suffix);
   }

@@ -42,6 +42,18 @@ public final class RegistrableDomain {
     return lastTwoLabels(name);
   }
 
+  /**
+   * Whether a host is itself a public suffix of the list's ICANN section ({@code co.uk}, {@code com},
+   * {@code c.kawasaki.jp} under {@code *.kawasaki.jp}): one that registries hand out names under and no
+   * single registrant holds. The private section ({@code github.io}) is left out: its owners do hold it.
+   */
+  public static boolean isRegistrySuffix(String host) {
+    String name = Hosts.withoutTrailingDot(host.toLowerCase(Locale.ROOT));
+    if (name.isEmpty() || Hosts.isIp(name)) return false;
+    EffectiveTldFinder.EffectiveTLD suffix = EffectiveTldFinder.getEffectiveTLD(name, true);
+    return suffix != null && !suffix.isException() && suffix.getDomain().equals(name);
+  }
+
   /** The default rule {@code *}: the last label is the public suffix. */
   private static String lastTwoLabels(String name) {
     int last = name.lastIndexOf('.');

@@ -31,6 +31,14 @@ class CertificateHostNamesTest {
       "x.a_b.test; x.*.test; false",
       "a_b.test; *.test; false",
       "a_b.test; *.; false",
+      // Nor over a registry's public suffix; a private-section one is its owner's.
+      "a_b.co.uk; *.co.uk; false",
+      "a_b.c.kawasaki.jp; *.c.kawasaki.jp; false",
+      "a_b.example.co.uk; *.example.co.uk; true",
+      "a_b.github.io; *.github.io; true",
+      "a_b.city.kawasaki.jp; *.city.kawasaki.jp; true",
+      // A certificate's name with a trailing dot matches nothing.
+      "a_b.example.test; a_b.example.test.; false",
       // Other names, and near misses.
       "a_b.example.test; a-b.example.test; false",
       "a_b.example.test; a_b.example.test.evil; false",

@@ -59,6 +59,17 @@ class RegistrableDomainTest {
     assertEquals("github.io", RegistrableDomain.of("github.io"));
   }
 
+  @ParameterizedTest
+  @CsvSource({
+    "co.uk, true", "CO.UK., true", "com, true", "c.kawasaki.jp, true", "xn--p1ai, true",
+    // An exception to a wildcard rule, a private-section suffix, a registered name, unknown or no name.
+    "city.kawasaki.jp, false", "github.io, false", "example.co.uk, false", "example.test, false",
+    "test, false", "127.0.0.1, false", "'', false",
+  })
+  void registrySuffixes(String host, boolean suffix) {
+    assertEquals(suffix, RegistrableDomain.isRegistrySuffix(host), host);
+  }
+
   @Test
   void namesOfOneLabelAreTheirOwnDomain() {
     assertEquals("localhost", RegistrableDomain.of("localhost"));
