@@ -45,6 +45,8 @@ public final class WarcIndexes {
   public static final String SUFFIX = ".cdxj";
 
   private static final System.Logger LOG = System.getLogger(WarcIndexes.class.getName());
+  /** Records left out of an index that are each named in the log; a damaged file could name millions. */
+  private static final int MAX_WARNINGS_PER_FILE = 5;
 
   private WarcIndexes() {}
 
@@ -148,6 +150,7 @@ public final class WarcIndexes {
         .orElseThrow(() -> new IllegalArgumentException("not a .warc.gz or .warc.zst file: " + warcFile));
     try (FileChannel file = FileChannel.open(warcFile); RecordHeads heads = new RecordHeads(file, format);
         InputStream in = new BufferedInputStream(Files.newInputStream(warcFile), 1 << 16)) {
+      int[] leftOut = {0};
       Consumer<RecordSpan> record = span -> {
         Optional<String> line;
         try {
@@ -155,8 +158,10 @@ public final class WarcIndexes {
         } catch (IOException | RuntimeException e) {
           // Lenient as with anything read: one unreadable record (or one whose URL has no SURT form)
           // must not cost the file its index.
-          LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",
-              span.offset(), warcFile, e.toString());
+          if (++leftOut[0] <= MAX_WARNINGS_PER_FILE) {
+            LOG.log(System.Logger.Level.WARNING, "WARC record at offset {0} of {1} left out of its index: {2}",
+                span.offset(), warcFile, e.toString());
+          }
           return;
         }
         line.ifPresent(sink);
@@ -164,6 +169,10 @@ public final class WarcIndexes {
       switch (format) {
         case GZIP -> GzipMemberScan.scan(in, record);
         case ZSTD -> ZstdFrameScan.scan(in, record);
+      }
+      if (leftOut[0] > MAX_WARNINGS_PER_FILE) {
+        LOG.log(System.Logger.Level.WARNING, "{0} WARC records of {1} left out of its index in all",
+            leftOut[0], warcFile);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + warcFile + " to index it: " + e, e);

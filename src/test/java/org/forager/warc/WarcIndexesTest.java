@@ -116,6 +116,37 @@ class WarcIndexesTest {
     assertEquals(List.of("warc"), WarcFiles.list(tmp, "").stream().map(p -> p.getFileName().toString()).toList());
   }
 
+  @Test
+  void unreadableRecordsAreLeftOutAndNamedInTheLogFiveTimesAtMost() throws IOException {
+    Path warc = tmp.resolve("warc");
+    try (WarcRecorder recorder = WarcRecorder.open(warc, 1L << 30, RecordCompression.gzip(1), "Forager/test")) {
+      writeSome(recorder);
+    }
+    Path file = WarcFiles.list(warc, ".warc.gz").getFirst();
+    List<String> readable = WarcIndexes.lines(file);
+    try (var out = Files.newOutputStream(file, java.nio.file.StandardOpenOption.APPEND)) {
+      for (int i = 0; i < 9; i++) out.write(Responses.gzip("not a WARC record\r\n\r\n".getBytes(UTF_8)));
+    }
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(WarcIndexes.class.getName());
+    List<String> warnings = new ArrayList<>();
+    java.util.logging.Handler handler = new java.util.logging.Handler() {
+      @Override public void publish(java.util.logging.LogRecord r) {
+        warnings.add(java.text.MessageFormat.format(r.getMessage(), r.getParameters()));
+      }
+      @Override public void flush() {}
+      @Override public void close() {}
+    };
+    logger.addHandler(handler);
+    try {
+      assertEquals(readable, WarcIndexes.lines(file));
+    } finally {
+      logger.removeHandler(handler);
+    }
+    assertEquals(6, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("left out of its index"), warnings.get(0));
+    assertTrue(warnings.get(5).startsWith("9 WARC records of "), warnings.get(5));
+  }
+
   /** Responses (HTML, text, gzip-encoded, a redirect without Content-Type, headers past the head read) and a 304. */
   private static void writeSome(WarcRecorder recorder) {
     for (int i = 0; i < 4; i++) {
