@@ -42,16 +42,16 @@ public final class RobotsRules {
   public static RobotsRules of(RobotsTxt robotsTxt, String robotsUrl, String productToken) {
     int status = robotsTxt.status();
     if (status >= 200 && status < 300) {
-      byte[] body = robotsTxt.body();
-      if (body.length > MAX_PARSED_BYTES) body = Arrays.copyOf(body, MAX_PARSED_BYTES);
-      body = HugeCrawlDelays.capped(body);
+      byte[] read = robotsTxt.body();
+      if (read.length > MAX_PARSED_BYTES) read = Arrays.copyOf(read, MAX_PARSED_BYTES);
+      byte[] body = LiteralDollars.escaped(HugeCrawlDelays.capped(read));
       // No crawl-delay ceiling in the parser (it would disallow everything past it);
       // politeness.max_delay caps the delay instead.
       SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, MAX_WARNINGS);
       // The media type is ignored on purpose: RFC 9309 asks to parse whatever came back.
       BaseRobotRules parsed = parser.parseContent(
           robotsUrl, body, "text/plain", List.of(productToken.toLowerCase(Locale.ROOT)));
-      return new RobotsRules(parsed, true, SitemapLines.of(body));
+      return new RobotsRules(parsed, true, SitemapLines.of(read));
     }
     if (status >= 400 && status < 500 && status != 429) {
       return new RobotsRules(new SimpleRobotRules(RobotRulesMode.ALLOW_ALL), true, List.of());

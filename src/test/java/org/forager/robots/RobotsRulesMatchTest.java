@@ -118,6 +118,21 @@ class RobotsRulesMatchTest {
   }
 
   @Test
+  void aDollarInsideARuleIsACharacterOfThePathAndOneAtItsEndAnAnchor() {
+    RobotsRules rules = RobotsRules.of(new RobotsTxt(200,
+        ("User-agent: *\r\nDisallow: /a$b\r\nDisallow: /*.php$  # end\r\nDisallow: /x$y$\r\n"
+            + "Sitemap: https://example.org/s$1.xml\r\n").getBytes(StandardCharsets.UTF_8),
+        Instant.EPOCH, Instant.EPOCH), ROBOTS_URL, "ForagerBot");
+    for (String path : List.of("/a$b", "/a%24b", "/a$bc", "/q.php", "/x$y")) {
+      assertFalse(rules.isAllowed("https://example.org" + path), path);
+    }
+    for (String path : List.of("/a", "/ab", "/q.php?x", "/x$yz", "/x$y$")) {
+      assertTrue(rules.isAllowed("https://example.org" + path), path);
+    }
+    assertEquals(List.of("https://example.org/s$1.xml"), rules.sitemaps(), "sitemaps as written");
+  }
+
+  @Test
   void everyHttpUrlTakesThePathDirectly() {
     assertEquals("/p/1.html", RobotsRules.pathOnly("http://127.1.0.1:8080/p/1.html").getFile());
     assertEquals("/p/1.html?x=1", RobotsRules.pathOnly("https://example.org/p/1.html?x=1").getFile());

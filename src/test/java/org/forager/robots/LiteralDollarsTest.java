@@ -1,0 +1,32 @@
+package org.forager.robots;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LiteralDollarsTest {
+
+  @Test
+  void escapesEveryDollarButTheOneEndingTheValue() {
+    Map<String, String> cases = Map.of(
+        "Disallow: /a$b", "Disallow: /a%24b",
+        "Disallow: /a$", "Disallow: /a$",
+        "Disallow: /a$$", "Disallow: /a%24$",
+        "Disallow: /a$ \t# a $ comment", "Disallow: /a$ \t# a $ comment",
+        "Disallow: /a$b#c", "Disallow: /a%24b#c",
+        "Disallow: /a$b\r\nAllow: /c$\rDisallow: /$d\n", "Disallow: /a%24b\r\nAllow: /c$\rDisallow: /%24d\n",
+        "Disallow: /caf\u00e9$x", "Disallow: /caf\u00e9%24x");
+    cases.forEach((line, expected) -> assertEquals(expected,
+        new String(LiteralDollars.escaped(line.getBytes(StandardCharsets.ISO_8859_1)), StandardCharsets.ISO_8859_1),
+        line));
+  }
+
+  @Test
+  void aBodyWithoutADollarIsReturnedAsItIs() {
+    byte[] body = "User-agent: *\nDisallow: /private/\n".getBytes(StandardCharsets.US_ASCII);
+    assertSame(body, LiteralDollars.escaped(body));
+  }
+}
