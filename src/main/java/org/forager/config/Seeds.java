@@ -36,7 +36,9 @@ final class Seeds {
     if (normalized.isEmpty()) return Optional.of(notHttpUrl(url));
     int length = normalized.get().length();
     if (length <= maxUrlLength) return Optional.empty();
-    String start = url.length() > 60 ? url.substring(0, 60) + "…" : url;
+    // Cut before a surrogate pair rather than through it (a lone half is no character to print).
+    int cut = url.length() <= 60 ? url.length() : Character.isHighSurrogate(url.charAt(59)) ? 59 : 60;
+    String start = cut == url.length() ? url : url.substring(0, cut) + "…";
     return Optional.of(ConfigException.quote(start) + " is longer than limits.max_url_length (" + maxUrlLength
         + "): " + length + " chars");
   }

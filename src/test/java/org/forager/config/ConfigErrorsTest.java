@@ -3,6 +3,7 @@ package org.forager.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.io.IOException;
@@ -267,6 +268,14 @@ class ConfigErrorsTest {
     e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), fileFlag));
     assertEquals("--seeds-file " + seeds + ": line 2: \"" + longUrl.substring(0, 60)
         + "…\" is longer than limits.max_url_length (2048): 3018 chars", e.getMessage());
+  }
+
+  @Test
+  void aLongSeedIsCutBeforeACharacterOutsideTheBmpNotThroughIt() {
+    String longUrl = "https://a.example/" + "x".repeat(41) + "\uD83D\uDE00".repeat(1500);
+    Overrides seedFlag = new Overrides(List.of(longUrl), Optional.empty(), Optional.empty(), Optional.empty());
+    var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), seedFlag));
+    assertTrue(e.getMessage().startsWith("--seed: \"" + longUrl.substring(0, 59) + "…\" is longer"), e.getMessage());
   }
 
   @Test
