@@ -115,13 +115,10 @@ final class PageScan implements NodeFilter, DocumentScan {
   }
 
   /**
-   * jsoup keeps all of a {@code <noscript>} in the head inside it; a browser with scripting off (HTML "in
-   * head noscript" insertion mode) ends the head at the first element other than these, so what follows,
-   * a canonical link too, is in the body (Google reads it so as well).
-   */
-  /**
-   * Whether an element in a noscript in the head ends the head (HTML 13.2.6.4.5, scripting off): those
-   * of the head are kept there (some after closing the noscript), the rest end the noscript, then the head.
+   * Whether an element in a noscript in the head ends the head. jsoup keeps all of a {@code <noscript>}
+   * in the head inside it; a browser with scripting off (HTML 13.2.6.4.5, "in head noscript") keeps
+   * the head's own elements in the head (some after closing the noscript) and ends the head at any
+   * other, so what follows, a canonical link too, is in the body (Google reads it so as well).
    */
   private static boolean endsHead(String name) {
     return switch (name) {

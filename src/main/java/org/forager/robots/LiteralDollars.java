@@ -24,8 +24,8 @@ final class LiteralDollars {
     while (start < text.length()) {
       int end = start;
       while (end < text.length() && text.charAt(end) != '\n' && text.charAt(end) != '\r') end++;
-      int comment = text.indexOf('#', start);
-      int valueEnd = comment >= 0 && comment < end ? comment : end;
+      int valueEnd = start;
+      while (valueEnd < end && text.charAt(valueEnd) != '#') valueEnd++; // within the line: linear in the body
       while (valueEnd > start && (text.charAt(valueEnd - 1) == ' ' || text.charAt(valueEnd - 1) == '\t')) valueEnd--;
       for (int i = start; i < end; i++) {
         char c = text.charAt(i);

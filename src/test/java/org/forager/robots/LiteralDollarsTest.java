@@ -2,6 +2,7 @@ package org.forager.robots;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -22,6 +23,17 @@ class LiteralDollarsTest {
     cases.forEach((line, expected) -> assertEquals(expected,
         new String(LiteralDollars.escaped(line.getBytes(StandardCharsets.ISO_8859_1)), StandardCharsets.ISO_8859_1),
         line));
+  }
+
+  @Test
+  void aLongBodyOfShortLinesIsReadOnceNotOnceALine() {
+    // 500 KiB of lines without a '#': a search for it to the end of the body from every line was quadratic.
+    String body = "Disallow: /$x\n".repeat(500 * 1024 / 14);
+    assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () -> {
+      String escaped = new String(LiteralDollars.escaped(body.getBytes(StandardCharsets.ISO_8859_1)),
+          StandardCharsets.ISO_8859_1);
+      assertEquals(body.replace("/$x", "/%24x"), escaped);
+    });
   }
 
   @Test
