@@ -143,17 +143,17 @@ final class PageScan implements NodeFilter, DocumentScan {
   }
 
   /**
-   * Whether a node is a child of a noscript in the head, or of what jsoup nests there (HTML ignores a
-   * {@code <noscript>} or {@code <head>} in a head noscript; jsoup keeps them as elements).
+   * Whether a node is in a noscript in the head: every element above it up to the document's head is
+   * a noscript, or a {@code <head>} or {@code <html>} jsoup nests there (HTML ignores those tags in a
+   * head noscript; jsoup keeps them as elements), and one of them is a noscript.
    */
   private static boolean inHeadNoscript(Node node) {
-    if (!(node.parent() instanceof Element parent) || !parent.normalName().equals("noscript")) return false;
-    for (Element up = parent.parent(); up != null; up = up.parent()) {
-      switch (up.normalName()) {
-        case "noscript" -> {}
-        case "head" -> {
-          if (isDocumentHead(up)) return true;
-        }
+    boolean noscript = false;
+    for (Node up = node.parent(); up instanceof Element el; up = el.parent()) {
+      if (isDocumentHead(el)) return noscript;
+      switch (el.normalName()) {
+        case "noscript" -> noscript = true;
+        case "head", "html" -> {}
         default -> {
           return false;
         }

@@ -658,9 +658,19 @@ class HtmlExtractorTest {
       String blank = "<head><noscript> \n</noscript><link rel=canonical href='c'></head>";
       // A <base> closes the noscript and stays in the head, and so does the canonical link after it.
       String based = "<head><noscript><base href=/><link rel=canonical href='c'></noscript></head>";
+      // jsoup keeps a <head> or <html> in a noscript as an element; HTML ignores the tag.
+      String nestedEnds = "<head><noscript><head><div></div></noscript><link rel=canonical href=/c></head>";
+      String nestedText = "<head><noscript><html>text</noscript><link rel=canonical href=/c></head>";
+      String nestedBase = "<head><noscript><head><base href=/b/><link rel=canonical href=c></noscript></head>";
       for (HtmlExtractor reader : List.of(EXTRACTOR, HtmlExtractor.treeOnly("ForagerBot"))) {
         assertEquals(Optional.of(norm("https://example.org/c")),
             reader.extract(PAGE, based.getBytes(UTF_8), Optional.empty(), List.of(), List.of()).canonical());
+        for (String ended : List.of(nestedEnds, nestedText)) {
+          assertEquals(Optional.empty(),
+              reader.extract(PAGE, ended.getBytes(UTF_8), Optional.empty(), List.of(), List.of()).canonical(), ended);
+        }
+        assertEquals(Optional.of(norm("https://example.org/b/c")),
+            reader.extract(PAGE, nestedBase.getBytes(UTF_8), Optional.empty(), List.of(), List.of()).canonical());
         assertEquals(Optional.empty(),
             reader.extract(PAGE, text.getBytes(UTF_8), Optional.empty(), List.of(), List.of()).canonical());
         assertEquals(Optional.of(norm("https://example.org/dir/c")),

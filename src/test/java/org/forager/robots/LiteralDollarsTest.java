@@ -37,6 +37,17 @@ class LiteralDollarsTest {
   }
 
   @Test
+  void aDollarBeforeAnythingThatMayEndTheRuleForTheParserStaysAnAnchor() {
+    for (String body : java.util.List.of("Disallow: /*.php$\f\n", "Disallow: /*.php$\u000b\n", "Disallow: /*.php$\u0000\n",
+        "Disallow: /*.php$<br>\n", "Disallow: /*.php$\u0085Disallow: /x", "Disallow: /*.php$\u2028Disallow: /x")) {
+      byte[] utf8 = body.getBytes(StandardCharsets.UTF_8);
+      assertSame(utf8, LiteralDollars.escaped(utf8), body);
+    }
+    byte[] utf16 = "\uFEFFUser-agent: *\nDisallow: /*.php$\nDisallow: /a$b\n".getBytes(StandardCharsets.UTF_16LE);
+    assertSame(utf16, LiteralDollars.escaped(utf16), "UTF-16: every $ is followed by a zero byte");
+  }
+
+  @Test
   void aBodyWithoutADollarIsReturnedAsItIs() {
     byte[] body = "User-agent: *\nDisallow: /private/\n".getBytes(StandardCharsets.US_ASCII);
     assertSame(body, LiteralDollars.escaped(body));

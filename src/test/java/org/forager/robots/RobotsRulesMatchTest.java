@@ -133,6 +133,27 @@ class RobotsRulesMatchTest {
   }
 
   @Test
+  void anAnchorBeforeWhatEndsALineForTheParserStillAnchors() {
+    List<byte[]> bodies = List.of(
+        "User-agent: *\nDisallow: /*.php$\f\n".getBytes(StandardCharsets.UTF_8),
+        "User-agent: *\nDisallow: /*.php$\u2028Disallow: /x\n".getBytes(StandardCharsets.UTF_8),
+        "User-agent: *\nDisallow: /*.php$\u0085Disallow: /x\n".getBytes(StandardCharsets.UTF_8),
+        "<html><body>User-agent: *<br>Disallow: /*.php$<br></body></html>".getBytes(StandardCharsets.UTF_8),
+        "\uFEFFUser-agent: *\nDisallow: /*.php$\n".getBytes(StandardCharsets.UTF_16LE));
+    for (byte[] body : bodies) {
+      RobotsRules rules = RobotsRules.of(new RobotsTxt(200, body, Instant.EPOCH, Instant.EPOCH), ROBOTS_URL, "ForagerBot");
+      BaseRobotRules library = new SimpleRobotRulesParser(Long.MAX_VALUE, 5)
+          .parseContent(ROBOTS_URL, body, "text/plain", List.of("foragerbot"));
+      // As the parser reads the file itself: escaping never loosens a rule.
+      assertEquals(library.isAllowed("https://example.org/a.php"), rules.isAllowed("https://example.org/a.php"),
+          () -> new String(body, StandardCharsets.ISO_8859_1));
+    }
+    RobotsRules formFeed = RobotsRules.of(new RobotsTxt(200, bodies.getFirst(), Instant.EPOCH, Instant.EPOCH),
+        ROBOTS_URL, "ForagerBot");
+    assertFalse(formFeed.isAllowed("https://example.org/a.php"));
+  }
+
+  @Test
   void everyHttpUrlTakesThePathDirectly() {
     assertEquals("/p/1.html", RobotsRules.pathOnly("http://127.1.0.1:8080/p/1.html").getFile());
     assertEquals("/p/1.html?x=1", RobotsRules.pathOnly("https://example.org/p/1.html?x=1").getFile());
