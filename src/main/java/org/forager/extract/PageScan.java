@@ -122,9 +122,8 @@ final class PageScan implements NodeFilter, DocumentScan {
    */
   private static boolean endsHead(String name) {
     return switch (name) {
-      case "basefont", "bgsound", "link", "meta", "noframes", "style", "base", "title", "script", "template",
-          "noscript", "head", "html" -> false;
-      default -> true;
+      case "basefont", "bgsound", "link", "meta", "noframes", "style", "noscript", "head", "html" -> false;
+      default -> !closesNoscript(name);
     };
   }
 
