@@ -19,6 +19,8 @@ final class DocumentBase {
 
   /** The http(s) base, or null when the base has another scheme. */
   private final String base;
+  /** The base of another scheme as written, when it has one ({@link #parses}); else null. */
+  private final String otherBase;
   private final Charset query;
   /** Whether the base is too long to resolve against: only targets that need its origin alone are resolved. */
   private final boolean originOnly;
@@ -28,7 +30,12 @@ final class DocumentBase {
   }
 
   private DocumentBase(String base, Charset query, boolean originOnly) {
+    this(base, null, query, originOnly);
+  }
+
+  private DocumentBase(String base, String otherBase, Charset query, boolean originOnly) {
     this.base = base;
+    this.otherBase = otherBase;
     this.query = query;
     this.originOnly = originOnly;
   }
@@ -50,7 +57,7 @@ final class DocumentBase {
       return new DocumentBase(base.substring(0, base.indexOf('/', base.indexOf("//") + 2) + 1), query, true);
     }
     if (scheme.equals("data") || scheme.equals("javascript")) return new DocumentBase(fallback, query);
-    return new DocumentBase(null, query);
+    return new DocumentBase(null, href, query, false);
   }
 
   /** The base as an http(s) URL, when it is one. */
@@ -69,6 +76,87 @@ final class DocumentBase {
       case "https" -> UrlNormalizer.resolve("http://base.invalid/", href, query);
       default -> Optional.empty();
     };
+  }
+
+  /**
+   * Whether {@code href} parses against this base as the URL Standard parses it, to a URL of any
+   * scheme: what decides whether a browser follows a refresh to it or skips it. Exact where the result
+   * is http(s) (it is then {@link #resolve}'s); for other schemes, what fails to parse is a special
+   * scheme's bad host or port (read as http's), an authority's forbidden host char or bad port, and a
+   * relative reference other than a fragment under a base with an opaque path ({@code mailto:x}); other
+   * rarer failures (a bad host under a base of another scheme) count as parsing.
+   */
+  boolean parses(String href) {
+    if (resolve(href).isPresent()) return true;
+    if (originOnly && !needsOriginOnly(href)) return true; // a path, query or fragment of the long base
+    String scheme = scheme(href);
+    if (scheme.isEmpty()) return base == null && (!hasOpaquePath(otherBase) || stripped(href).startsWith("#"));
+    if (scheme.equals("http") || scheme.equals("https")) return false; // resolve's answer: malformed
+    String rest = stripped(href).substring(scheme.length() + 1);
+    return switch (scheme) {
+      // Their host and port are read as http's; "http:" is absolute against an https base.
+      case "ftp", "ws", "wss" -> UrlNormalizer.resolve("https://base.invalid/", "http:" + rest).isPresent();
+      case "file" -> true;
+      default -> authorityParses(rest);
+    };
+  }
+
+  /** Whether a URL of a scheme that is not special has an opaque path: no slash after its scheme. */
+  private static boolean hasOpaquePath(String url) {
+    String scheme = scheme(url);
+    return switch (scheme) {
+      case "http", "https", "ftp", "ws", "wss", "file" -> false;
+      default -> !stripped(url).startsWith("/", scheme.length() + 1);
+    };
+  }
+
+  /**
+   * Whether what follows a scheme that is not special parses: it does unless it has an authority
+   * ({@code //}) whose host holds a char the URL Standard forbids in a host, or an IPv6 address that is
+   * not one, or whose port is not a number up to 65535.
+   */
+  private static boolean authorityParses(String rest) {
+    if (!rest.startsWith("//")) return true; // an opaque or absolute path
+    int end = 2;
+    while (end < rest.length() && "/?#".indexOf(rest.charAt(end)) < 0) end++;
+    int at = rest.lastIndexOf('@', end - 1); // userinfo ends at the last '@'
+    String hostAndPort = rest.substring(Math.max(at + 1, 2), end);
+    String host = hostAndPort;
+    String port = "";
+    if (hostAndPort.startsWith("[")) {
+      int close = hostAndPort.indexOf(']');
+      if (close < 0 || UrlNormalizer.host(hostAndPort.substring(0, close + 1)).isEmpty()) return false;
+      host = "";
+      String after = hostAndPort.substring(close + 1);
+      if (!after.isEmpty() && after.charAt(0) != ':') return false;
+      if (!after.isEmpty()) port = after.substring(1);
+    } else if (hostAndPort.indexOf(':') >= 0) {
+      host = hostAndPort.substring(0, hostAndPort.indexOf(':'));
+      port = hostAndPort.substring(hostAndPort.indexOf(':') + 1);
+    }
+    for (int i = 0; i < host.length(); i++) {
+      if ("\0 <>[\\]^|".indexOf(host.charAt(i)) >= 0) return false;
+    }
+    if (!port.chars().allMatch(c -> c >= '0' && c <= '9')) return false;
+    String digits = port.replaceFirst("^0+(?=.)", "");
+    return digits.length() < 5 || (digits.length() == 5 && digits.compareTo("65535") <= 0);
+  }
+
+  /**
+   * A URL as the URL Standard reads it before parsing: leading and trailing C0 controls and spaces
+   * stripped, tabs and newlines removed.
+   */
+  private static String stripped(String url) {
+    int from = 0;
+    int to = url.length();
+    while (from < to && url.charAt(from) <= ' ') from++;
+    while (to > from && url.charAt(to - 1) <= ' ') to--;
+    StringBuilder out = new StringBuilder(to - from);
+    for (int i = from; i < to; i++) {
+      char c = url.charAt(i);
+      if (c != '\t' && c != '\n' && c != '\r') out.append(c);
+    }
+    return out.toString();
   }
 
   /**

@@ -221,9 +221,8 @@ public final class HtmlExtractor {
    */
   private List<String> links(DocumentScan scan, DocumentBase base, int depth, Budget budget) {
     SequencedSet<String> links = new LinkedHashSet<>();
-    // Where the page leads by itself comes first: the first refresh whose URL resolves.
-    scan.refreshUrls().stream().map(base::resolve).flatMap(Optional::stream)
-        .filter(link -> link.length() <= maxUrlLength).findFirst()
+    // Where the page leads by itself comes first: the refresh a browser follows.
+    RefreshUrls.followed(scan.refreshUrls(), base, maxUrlLength)
         .ifPresent(link -> {
           budget.linkChars -= link.length();
           links.add(link);

@@ -9,9 +9,10 @@ import java.util.Optional;
  * quotes. A page that moves this way (a common redirect on static hosts) leads nowhere else, so its
  * target counts as one of its links. Stateless.
  *
- * <p>A browser follows the first refresh that is well formed and whose URL parses (HTML: "will
- * declaratively refresh" is set only then), so a malformed one does not hide a later one; a reload of
- * the page counts as a refresh and ends the search.
+ * <p>A browser follows the first refresh that is well formed and whose URL parses and is not a
+ * {@code javascript:} URL (HTML: "will declaratively refresh" is set only then), so a malformed one does
+ * not hide a later one; a reload of the page counts as a refresh and ends the search ({@link
+ * RefreshUrls#followed}).
  */
 final class MetaRefresh {
 
@@ -55,7 +56,8 @@ final class MetaRefresh {
       int end = url.indexOf(url.charAt(0), 1);
       url = url.substring(1, end < 0 ? url.length() : end);
     }
-    return Optional.of(url.isBlank() ? "" : url); // an empty URL reloads the page
+    // A URL of C0 controls and spaces alone is empty to the URL parser: the page again, a reload.
+    return Optional.of(url.chars().allMatch(c -> c <= ' ') ? "" : url);
   }
 
   /**

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.forager.config.CrawlConfig;
 import org.forager.url.UrlNormalizer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,41 @@ class HtmlExtractorTest {
             html("<head>" + first + "<meta http-equiv=refresh content='0;url=/second'></head><a href=/a>a</a>").links(),
             first);
       }
+    }
+
+    @Test
+    void aRefreshThatParsesToAnotherSchemeOrAnOverlongUrlEndsTheSearch() {
+      // A browser goes there (HTML: "will declaratively refresh" is set once the URL parses), so the
+      // later refresh is not followed either: no refresh link at all.
+      int maxUrlLength = CrawlConfig.Limits.defaults().maxUrlLength();
+      for (String first : List.of("mailto:someone@example.org", "ftp://files.example.org/a", "data:text/html,hi",
+          "foo://host:8080/x", "foo:opaque path", "FILE:///etc/passwd", "https://example.org/" + "a".repeat(maxUrlLength))) {
+        assertEquals(List.of(norm("https://example.org/a")),
+            html("<meta http-equiv=refresh content='0;url=" + first + "'>"
+                + "<meta http-equiv=refresh content='0;url=/second'><a href=/a>a</a>").links(), first);
+      }
+    }
+
+    @Test
+    void aRefreshWhoseUrlDoesNotParseInAnySchemeIsSkipped() {
+      for (String first : List.of("ftp://exa mple.org/", "ws://[::1/", "foo://a b/", "foo://h:99999/", "foo://h:8x/",
+          "foo://[zz]/", "foo://a|b/", "http://exa mple.org/")) {
+        assertEquals(List.of(norm("https://example.org/second"), norm("https://example.org/a")),
+            html("<meta http-equiv=refresh content='0;url=" + first + "'>"
+                + "<meta http-equiv=refresh content='0;url=/second'><a href=/a>a</a>").links(), first);
+      }
+    }
+
+    @Test
+    void aRefreshUnderABaseOfAnotherSchemeParsesAsABrowserParsesIt() {
+      // Under a base with an opaque path a relative URL does not parse: skipped.
+      assertEquals(List.of(norm("https://example.org/second")),
+          html("<base href='mailto:x'><meta http-equiv=refresh content='0;url=next'>"
+              + "<meta http-equiv=refresh content='0;url=https://example.org/second'>").links());
+      // Under an ftp: base it parses (to ftp:): a browser goes there.
+      assertEquals(List.of(),
+          html("<base href='ftp://files.example.org/'><meta http-equiv=refresh content='0;url=next'>"
+              + "<meta http-equiv=refresh content='0;url=https://example.org/second'>").links());
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.forager.extract;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -35,5 +36,13 @@ class MetaRefreshTest {
   void theUrlAsTheStandardReadsIt(String content, String url) {
     Optional<String> expected = Optional.ofNullable(url).map(u -> u.equals("RELOAD") ? "" : u);
     assertEquals(expected, MetaRefresh.target(content == null ? "" : content));
+  }
+
+  @Test
+  void aUrlOfOtherSpacesIsAUrlAndOneOfControlsAReload() {
+    // The URL parser strips C0 controls and spaces only: U+3000 and U+00A0 are path chars.
+    assertEquals(Optional.of("\u3000"), MetaRefresh.target("0; url=\u3000"));
+    assertEquals(Optional.of("\u00a0"), MetaRefresh.target("0; url='\u00a0'"));
+    assertEquals(Optional.of(""), MetaRefresh.target("0; url='\u0001 \u001f'"));
   }
 }
