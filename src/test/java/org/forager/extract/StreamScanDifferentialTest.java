@@ -155,19 +155,35 @@ class StreamScanDifferentialTest {
   private static final java.util.regex.Pattern END_TAG_NAME_THEN_LT = java.util.regex.Pattern.compile("</[a-z][^\\s/>]*<");
 
   /**
-   * A {@code </template>} after a {@code <noscript>} in a template: HTML (scripting off) closes the
-   * template there; jsoup keeps a noscript's end tags to what it opened and reads on inside the template.
+   * A {@code </template>} while a {@code <noscript>} opened in a template is open: HTML (scripting off)
+   * closes the template there; jsoup keeps a noscript's end tags to what it opened and reads on inside
+   * the template.
    */
   private static boolean noscriptClosingTemplate(String lower) {
-    int template = lower.indexOf("<template");
-    int noscript = template < 0 ? -1 : lower.indexOf("<noscript", template);
-    return noscript >= 0 && lower.indexOf("</template", noscript) >= 0;
+    for (int noscript = lower.indexOf("<noscript"); noscript >= 0; noscript = lower.indexOf("<noscript", noscript + 1)) {
+      int template = lower.lastIndexOf("<template", noscript);
+      boolean inTemplate = template >= 0 && lower.lastIndexOf("</template", noscript) < template;
+      if (inTemplate && opensBeforeClose(lower, "</template", noscript)) return true;
+    }
+    return false;
   }
 
-  /** An {@code <svg>} in a noscript: jsoup reads its elements as HTML there ({@code <svg><base>} is a base). */
+  /**
+   * An {@code <svg>} while a noscript is open: jsoup reads its elements as HTML there ({@code <svg><base>}
+   * is a base).
+   */
   private static boolean svgInNoscript(String lower) {
-    int noscript = lower.indexOf("<noscript");
-    return noscript >= 0 && lower.indexOf("<svg", noscript) >= 0;
+    for (int noscript = lower.indexOf("<noscript"); noscript >= 0; noscript = lower.indexOf("<noscript", noscript + 1)) {
+      if (opensBeforeClose(lower, "<svg", noscript)) return true;
+    }
+    return false;
+  }
+
+  /** Whether {@code tag} comes after the noscript at {@code noscript} and before its first {@code </noscript}. */
+  private static boolean opensBeforeClose(String lower, String tag, int noscript) {
+    int at = lower.indexOf(tag, noscript);
+    int close = lower.indexOf("</noscript", noscript);
+    return at >= 0 && (close < 0 || at < close);
   }
 
   private static int index(String s, String part) {
