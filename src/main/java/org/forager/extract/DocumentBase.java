@@ -57,6 +57,8 @@ final class DocumentBase {
       return new DocumentBase(base.substring(0, base.indexOf('/', base.indexOf("//") + 2) + 1), query, true);
     }
     if (scheme.equals("data") || scheme.equals("javascript")) return new DocumentBase(fallback, query);
+    // A base that does not parse is no base (HTML: the fallback base URL is used).
+    if (!absoluteParses(scheme, stripped(href).substring(scheme.length() + 1))) return new DocumentBase(fallback, query);
     return new DocumentBase(null, href, query, false);
   }
 
@@ -81,10 +83,10 @@ final class DocumentBase {
   /**
    * Whether {@code href} parses against this base as the URL Standard parses it, to a URL of any
    * scheme: what decides whether a browser follows a refresh to it or skips it. Exact where the result
-   * is http(s) (it is then {@link #resolve}'s); for other schemes, what fails to parse is a special
-   * scheme's bad host or port (read as http's), an authority's forbidden host char or bad port, and a
-   * relative reference other than a fragment under a base with an opaque path ({@code mailto:x}); other
-   * rarer failures (a bad host under a base of another scheme) count as parsing.
+   * is http(s) (it is then {@link #resolve}'s); for other schemes ({@link #absoluteParses}), and for a
+   * relative reference under a base with an opaque path ({@code mailto:x}: only a fragment parses).
+   * Rarer failures (a bad host in a scheme-relative reference under a base of another scheme) count as
+   * parsing.
    */
   boolean parses(String href) {
     if (resolve(href).isPresent()) return true;
@@ -93,12 +95,58 @@ final class DocumentBase {
     if (scheme.isEmpty()) return base == null && (!hasOpaquePath(otherBase) || stripped(href).startsWith("#"));
     if (scheme.equals("http") || scheme.equals("https")) return false; // resolve's answer: malformed
     String rest = stripped(href).substring(scheme.length() + 1);
+    // "ftp:x" under an ftp: base is relative to it: only an authority ("ftp://h") is parsed anew.
+    boolean relative = otherBase != null && scheme.equals(scheme(otherBase)) && !hasOpaquePath(otherBase);
+    if (relative && isSpecial(scheme) && !startsWithTwoSlashes(rest)) return true;
+    return absoluteParses(scheme, rest);
+  }
+
+  /**
+   * Whether an absolute URL of {@code scheme} (not http(s)) parses, given what follows its colon: a
+   * special scheme's host and port are read as http's ({@code file:}'s host alone, without a port); for
+   * another scheme, {@link #authorityParses}.
+   */
+  private static boolean absoluteParses(String scheme, String rest) {
     return switch (scheme) {
-      // Their host and port are read as http's; "http:" is absolute against an https base.
+      // "http:" is absolute against an https base, as "ftp:" is against any base of another scheme.
       case "ftp", "ws", "wss" -> UrlNormalizer.resolve("https://base.invalid/", "http:" + rest).isPresent();
-      case "file" -> true;
+      case "file" -> fileHostParses(rest);
       default -> authorityParses(rest);
     };
+  }
+
+  private static boolean isSpecial(String scheme) {
+    return switch (scheme) {
+      case "http", "https", "ftp", "ws", "wss", "file" -> true;
+      default -> false;
+    };
+  }
+
+  /** Whether {@code s} starts with two slashes, a backslash counting as one (special schemes). */
+  private static boolean startsWithTwoSlashes(String s) {
+    return s.length() >= 2 && (s.charAt(0) == '/' || s.charAt(0) == '\\') && (s.charAt(1) == '/' || s.charAt(1) == '\\');
+  }
+
+  /**
+   * Whether the host of a {@code file:} URL parses, given what follows its colon: none, an empty one
+   * ({@code file:///x}), a Windows drive letter where the host would be ({@code file://C:/x}: a path),
+   * or a host as http's, with no port.
+   */
+  private static boolean fileHostParses(String rest) {
+    if (!startsWithTwoSlashes(rest)) return true;
+    int end = 2;
+    while (end < rest.length() && "/\\?#".indexOf(rest.charAt(end)) < 0) end++;
+    String host = rest.substring(2, end);
+    boolean driveLetter = host.length() == 2 && isAsciiLetter(host.charAt(0)) && (host.charAt(1) == ':' || host.charAt(1) == '|');
+    if (host.isEmpty() || driveLetter) return true;
+    // No userinfo and no port in a file: URL; the host read by the parser as written (UrlNormalizer.host
+    // would strip spaces around it first).
+    boolean port = host.lastIndexOf(':') > host.lastIndexOf(']');
+    return host.indexOf('@') < 0 && !port && UrlNormalizer.normalize("http://" + host + "/").isPresent();
+  }
+
+  private static boolean isAsciiLetter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   }
 
   /** Whether a URL of a scheme that is not special has an opaque path: no slash after its scheme. */
@@ -113,7 +161,8 @@ final class DocumentBase {
   /**
    * Whether what follows a scheme that is not special parses: it does unless it has an authority
    * ({@code //}) whose host holds a char the URL Standard forbids in a host, or an IPv6 address that is
-   * not one, or whose port is not a number up to 65535.
+   * not one, or whose port is not a number up to 65535, or whose host is empty after userinfo or before
+   * a port.
    */
   private static boolean authorityParses(String rest) {
     if (!rest.startsWith("//")) return true; // an opaque or absolute path
@@ -121,6 +170,8 @@ final class DocumentBase {
     while (end < rest.length() && "/?#".indexOf(rest.charAt(end)) < 0) end++;
     int at = rest.lastIndexOf('@', end - 1); // userinfo ends at the last '@'
     String hostAndPort = rest.substring(Math.max(at + 1, 2), end);
+    if (hostAndPort.isEmpty()) return at < 2; // "foo://" parses, "foo://u@" does not
+    if (hostAndPort.charAt(0) == ':') return false; // a port after an empty host
     String host = hostAndPort;
     String port = "";
     if (hostAndPort.startsWith("[")) {

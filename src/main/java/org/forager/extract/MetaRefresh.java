@@ -56,8 +56,8 @@ final class MetaRefresh {
       int end = url.indexOf(url.charAt(0), 1);
       url = url.substring(1, end < 0 ? url.length() : end);
     }
-    // A URL of C0 controls and spaces alone is empty to the URL parser: the page again, a reload.
-    return Optional.of(url.chars().allMatch(c -> c <= ' ') ? "" : url);
+    // An empty URL reloads the page, as in Chromium (the standard would go to the document's base URL).
+    return Optional.of(url);
   }
 
   /**

@@ -132,7 +132,8 @@ class HtmlExtractorTest {
       // later refresh is not followed either: no refresh link at all.
       int maxUrlLength = CrawlConfig.Limits.defaults().maxUrlLength();
       for (String first : List.of("mailto:someone@example.org", "ftp://files.example.org/a", "data:text/html,hi",
-          "foo://host:8080/x", "foo:opaque path", "FILE:///etc/passwd", "https://example.org/" + "a".repeat(maxUrlLength))) {
+          "foo://host:8080/x", "foo:opaque path", "FILE:///etc/passwd", "file://localhost/x", "file://C:/x", "foo://",
+          "https://example.org/" + "a".repeat(maxUrlLength))) {
         assertEquals(List.of(norm("https://example.org/a")),
             html("<meta http-equiv=refresh content='0;url=" + first + "'>"
                 + "<meta http-equiv=refresh content='0;url=/second'><a href=/a>a</a>").links(), first);
@@ -142,7 +143,8 @@ class HtmlExtractorTest {
     @Test
     void aRefreshWhoseUrlDoesNotParseInAnySchemeIsSkipped() {
       for (String first : List.of("ftp://exa mple.org/", "ws://[::1/", "foo://a b/", "foo://h:99999/", "foo://h:8x/",
-          "foo://[zz]/", "foo://a|b/", "http://exa mple.org/")) {
+          "foo://[zz]/", "foo://a|b/", "http://exa mple.org/", "file://a b/", "file://h:80/", "file://[::1/", "foo://:80/",
+          "mailto://u@", "foo://u@:80/", "data://@")) {
         assertEquals(List.of(norm("https://example.org/second"), norm("https://example.org/a")),
             html("<meta http-equiv=refresh content='0;url=" + first + "'>"
                 + "<meta http-equiv=refresh content='0;url=/second'><a href=/a>a</a>").links(), first);
@@ -155,10 +157,27 @@ class HtmlExtractorTest {
       assertEquals(List.of(norm("https://example.org/second")),
           html("<base href='mailto:x'><meta http-equiv=refresh content='0;url=next'>"
               + "<meta http-equiv=refresh content='0;url=https://example.org/second'>").links());
-      // Under an ftp: base it parses (to ftp:): a browser goes there.
+      // Under an ftp: base it parses (to ftp:): a browser goes there; "ftp:" too, relative to the base.
+      for (String first : List.of("next", "ftp:", "ftp:?q")) {
+        assertEquals(List.of(),
+            html("<base href='ftp://files.example.org/'><meta http-equiv=refresh content='0;url=" + first + "'>"
+                + "<meta http-equiv=refresh content='0;url=https://example.org/second'>").links(), first);
+      }
+      // A base that does not parse is no base: the page's URL is.
+      for (String base : List.of("foo://h:99999/", "ftp://", "ftp://a b/", "file://h:80/")) {
+        assertEquals(List.of(norm("https://example.org/second"), norm("https://example.org/dir/a")),
+            html("<base href='" + base + "'><meta http-equiv=refresh content='0;url=/second'><a href=a>a</a>").links(),
+            base);
+      }
+    }
+
+    @Test
+    void aRefreshToSpacesGoesToTheBaseAndAnEmptyOneReloads() {
+      assertEquals(List.of(norm("https://example.org/other/")),
+          html("<base href=/other/><meta http-equiv=refresh content=\"0; url=' '\">").links());
       assertEquals(List.of(),
-          html("<base href='ftp://files.example.org/'><meta http-equiv=refresh content='0;url=next'>"
-              + "<meta http-equiv=refresh content='0;url=https://example.org/second'>").links());
+          html("<base href=/other/><meta http-equiv=refresh content=\"0; url=''\">"
+              + "<meta http-equiv=refresh content='0;url=/second'>").links());
     }
 
     @Test

@@ -39,10 +39,10 @@ class MetaRefreshTest {
   }
 
   @Test
-  void aUrlOfOtherSpacesIsAUrlAndOneOfControlsAReload() {
-    // The URL parser strips C0 controls and spaces only: U+3000 and U+00A0 are path chars.
+  void aUrlOfSpacesOrControlsIsAUrl() {
+    // Only an empty URL is a reload; the URL parser reads the others (U+3000 and U+00A0 are path chars).
     assertEquals(Optional.of("\u3000"), MetaRefresh.target("0; url=\u3000"));
     assertEquals(Optional.of("\u00a0"), MetaRefresh.target("0; url='\u00a0'"));
-    assertEquals(Optional.of(""), MetaRefresh.target("0; url='\u0001 \u001f'"));
+    assertEquals(Optional.of("\u0001 \u001f"), MetaRefresh.target("0; url='\u0001 \u001f'"));
   }
 }
