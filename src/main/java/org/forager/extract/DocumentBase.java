@@ -141,8 +141,8 @@ final class DocumentBase {
     if (host.isEmpty() || driveLetter) return true;
     // No userinfo and no port in a file: URL; the host read by the parser as written (UrlNormalizer.host
     // would strip spaces around it first).
-    boolean port = host.lastIndexOf(':') > host.lastIndexOf(']');
-    return host.indexOf('@') < 0 && !port && UrlNormalizer.normalize("http://" + host + "/").isPresent();
+    boolean hasPort = host.lastIndexOf(':') > host.lastIndexOf(']');
+    return host.indexOf('@') < 0 && !hasPort && UrlNormalizer.normalize("http://" + host + "/").isPresent();
   }
 
   private static boolean isAsciiLetter(char c) {

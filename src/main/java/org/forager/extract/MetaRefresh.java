@@ -24,8 +24,8 @@ final class MetaRefresh {
   }
 
   /**
-   * The URL as written in a refresh's {@code content}, blank for a reload of the page; empty for a
-   * malformed value, which a browser skips.
+   * The URL as written in a refresh's {@code content}, the empty string for a reload of the page (none,
+   * or an empty one); empty for a malformed value, which a browser skips.
    */
   static Optional<String> target(String content) {
     int at = skipWhitespace(content, 0);

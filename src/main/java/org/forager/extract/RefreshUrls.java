@@ -35,9 +35,9 @@ final class RefreshUrls {
 
   /**
    * Where a browser's refresh goes, of {@code urls} (as {@link #urls} gives them): the first that
-   * parses against {@code base} and is not a {@code javascript:} URL, both of which HTML skips. Empty when
-   * none is, and when that one is not an http(s) URL or is longer than {@code maxUrlLength}: a browser
-   * goes there (to a {@code mailto:} URL, say), so no later refresh counts either.
+   * parses against {@code base} and is not a {@code javascript:} URL (HTML skips the others). Empty when
+   * there is none, and when that one is not an http(s) URL or is longer than {@code maxUrlLength}: a
+   * browser goes there (to a {@code mailto:} URL, say), so no later refresh counts either.
    */
   static Optional<String> followed(List<String> urls, DocumentBase base, int maxUrlLength) {
     for (String url : urls) {
