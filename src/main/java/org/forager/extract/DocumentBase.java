@@ -152,10 +152,7 @@ final class DocumentBase {
   /** Whether a URL of a scheme that is not special has an opaque path: no slash after its scheme. */
   private static boolean hasOpaquePath(String url) {
     String scheme = scheme(url);
-    return switch (scheme) {
-      case "http", "https", "ftp", "ws", "wss", "file" -> false;
-      default -> !stripped(url).startsWith("/", scheme.length() + 1);
-    };
+    return !isSpecial(scheme) && !stripped(url).startsWith("/", scheme.length() + 1);
   }
 
   /**
