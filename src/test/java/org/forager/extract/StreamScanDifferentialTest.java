@@ -130,8 +130,10 @@ class StreamScanDifferentialTest {
    * value is not decoded); and, found by {@code HtmlExtractorFuzz#streamedMatchesTree}, a U+FFFF (jsoup's
    * reader takes it for the end of the input) and a {@code <plaintext>} in a {@code <noscript>} (jsoup
    * reads what follows as markup), a noscript in a template ({@link #noscriptClosingTemplate}), an SVG in a
-   * noscript ({@link #svgInNoscript}) and an
-   * end tag name cut short by {@code <} ({@link #END_TAG_NAME_THEN_LT}).
+   * noscript ({@link #svgInNoscript}), an
+   * end tag name cut short by {@code <} ({@link #END_TAG_NAME_THEN_LT}), a self-closing raw text element in
+   * a noscript ({@link #SELF_CLOSING_RAW_TEXT}), and a srcdoc document that leaves a title or textarea
+   * open or ends in a cut tag ({@link #srcdocLeftOpen}).
    */
   static boolean readDifferentlyOnPurpose(String soup) {
     String lower = soup.toLowerCase(java.util.Locale.ROOT);
@@ -145,6 +147,8 @@ class StreamScanDifferentialTest {
         || noscriptClosingTemplate(lower)
         || svgInNoscript(lower)
         || END_TAG_NAME_THEN_LT.matcher(lower).find()
+        || selfClosingRawTextInNoscript(lower)
+        || srcdocLeftOpen(lower)
         || script >= 0 && lower.indexOf("<!--", script) >= 0;
   }
 
@@ -153,6 +157,45 @@ class StreamScanDifferentialTest {
    * HTML reads the {@code <} again, so the {@code </xmp>} after it ends the element; jsoup does not.
    */
   private static final java.util.regex.Pattern END_TAG_NAME_THEN_LT = java.util.regex.Pattern.compile("</[a-z][^\\s/>]*<");
+
+  /**
+   * A raw text or RCDATA element's start tag marked self-closing ({@code <iframe/>}): HTML ignores the
+   * mark and reads what follows as the element's text up to its end tag, as jsoup does in the body; in a
+   * noscript jsoup reads it as markup.
+   */
+  private static final java.util.regex.Pattern SELF_CLOSING_RAW_TEXT =
+      java.util.regex.Pattern.compile("<(iframe|xmp|textarea|title|style|noembed|noframes)(\\s[^>]*)?/>");
+
+  private static boolean selfClosingRawTextInNoscript(String lower) {
+    java.util.regex.Matcher m = SELF_CLOSING_RAW_TEXT.matcher(lower);
+    while (m.find()) {
+      int noscript = lower.lastIndexOf("<noscript", m.start());
+      if (noscript >= 0 && opensBeforeClose(lower, m.group(), noscript)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * An {@code iframe srcdoc} whose document is left open at its end, as {@link #closed} closes a page:
+   * a {@code <title>} or {@code <textarea>} (written as {@code <} or {@code &lt;}) not closed, whose rest
+   * HTML reads as text and jsoup ends at the next tag; or a start tag cut off after an {@code =}, which
+   * HTML drops and jsoup keeps.
+   */
+  private static boolean srcdocLeftOpen(String lower) {
+    for (int at = lower.indexOf("srcdoc="); at >= 0; at = lower.indexOf("srcdoc=", at + 1)) {
+      int start = at + "srcdoc=".length();
+      char quote = start < lower.length() ? lower.charAt(start) : ' ';
+      int end = quote == '"' || quote == '\'' ? lower.indexOf(quote, start + 1) : -1;
+      String value = lower.substring(start, end < 0 ? lower.length() : end).replace("&lt;", "<").replace("&gt;", ">");
+      for (String element : List.of("title", "textarea")) {
+        int open = value.indexOf("<" + element);
+        if (open >= 0 && value.indexOf("</" + element, open) < 0) return true;
+      }
+      int lastTag = value.lastIndexOf('<');
+      if (lastTag >= 0 && value.indexOf('>', lastTag) < 0 && value.indexOf('=', lastTag) >= 0) return true;
+    }
+    return false;
+  }
 
   /**
    * A {@code </template>} while a {@code <noscript>} opened in a template is open: HTML (scripting off)

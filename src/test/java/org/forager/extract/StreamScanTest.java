@@ -68,6 +68,22 @@ class StreamScanTest {
   }
 
   @Test
+  void aSelfClosingIframeInANoscriptStillHoldsTextUpToItsEndTag() {
+    // HTML ignores the "/" of a raw text element's start tag, in a noscript too; jsoup read on as markup there.
+    assertEquals(List.of(url("after.html")),
+        links("<noscript><iframe/><a href=hidden.html>x</a></iframe></noscript><a href=after.html>y</a>"));
+  }
+
+  @Test
+  void aSrcdocDocumentLeftOpenIsReadAsBrowsersDo() {
+    // Its unclosed title runs to its own end, and a tag cut off at its end is dropped; jsoup read both.
+    assertEquals(List.of(url("after.html")),
+        links("<iframe srcdoc=\"<title>t<iframe src=hidden.html>\"></iframe><a href=after.html>y</a>"));
+    assertEquals(List.of(url("after.html")),
+        links("<iframe srcdoc=\"<p>x<iframe src=\"></iframe><a href=after.html>y</a>"));
+  }
+
+  @Test
   void aNoncharacterUffffDoesNotEndThePage() {
     // jsoup's reader takes U+FFFF (UTF-8 EF BF BF) for the end of the input: the tag was cut off there.
     assertEquals(List.of(url("%EF%BF%BFi"), url("after.html")), links("<a href=\uFFFFi>x</a><a href=after.html>y</a>"));
