@@ -130,10 +130,10 @@ class StreamScanDifferentialTest {
    * value is not decoded); and, found by {@code HtmlExtractorFuzz#streamedMatchesTree}, a U+FFFF (jsoup's
    * reader takes it for the end of the input) and a {@code <plaintext>} in a {@code <noscript>} (jsoup
    * reads what follows as markup), a noscript in a template ({@link #noscriptClosingTemplate}), an SVG in a
-   * noscript ({@link #svgInNoscript}), an
-   * end tag name cut short by {@code <} ({@link #END_TAG_NAME_THEN_LT}), a self-closing raw text element in
-   * a noscript ({@link #SELF_CLOSING_RAW_TEXT}), and a srcdoc document that leaves a title or textarea
-   * open or ends in a cut tag ({@link #srcdocLeftOpen}).
+   * noscript ({@link #svgInNoscript}), an end tag name cut short by {@code <} ({@link
+   * #END_TAG_NAME_THEN_LT}), a self-closing raw text element in a noscript ({@link #SELF_CLOSING_RAW_TEXT}),
+   * and a srcdoc document that leaves a title or textarea open or ends in a cut tag ({@link
+   * #srcdocLeftOpen}).
    */
   static boolean readDifferentlyOnPurpose(String soup) {
     String lower = soup.toLowerCase(java.util.Locale.ROOT);
@@ -177,7 +177,7 @@ class StreamScanDifferentialTest {
 
   /**
    * An {@code iframe srcdoc} whose document is left open at its end, as {@link #closed} closes a page:
-   * a {@code <title>} or {@code <textarea>} (written as {@code <} or {@code &lt;}) not closed, whose rest
+   * a {@code <title>} or {@code <textarea>} (its {@code <} written as it is or as {@code &lt;}) not closed, whose rest
    * HTML reads as text and jsoup ends at the next tag; or a start tag cut off after an {@code =}, which
    * HTML drops and jsoup keeps.
    */
