@@ -85,7 +85,9 @@ final class PercentEncoding {
     CharsetEncoder encoder = encoding.newEncoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
-    CharBuffer in = CharBuffer.wrap(s, from, to);
+    // The standard encodes a scalar value string: a lone surrogate is U+FFFD before the encoder sees it, so
+    // an encoding that has U+FFFD (gb18030: 84 31 A4 37) writes its bytes, not the &#65533; of one that has not.
+    CharBuffer in = CharBuffer.wrap(scalarValues(s, from, to));
     ByteBuffer bytes = ByteBuffer.allocate(Math.max(16, (int) ((to - from) * encoder.maxBytesPerChar())));
     while (true) {
       CoderResult result = encoder.encode(in, bytes, true);
@@ -93,7 +95,6 @@ final class PercentEncoding {
       appendBytes(out, bytes);
       if (result.isUnderflow()) return;
       if (result.isError()) {
-        // A lone surrogate (malformed) is U+FFFD, as in the scalar value string the standard works on.
         int position = in.position();
         int cp = result.isMalformed() ? 0xFFFD : Character.codePointAt(in, 0);
         in.position(position + result.length());
@@ -101,6 +102,22 @@ final class PercentEncoding {
       }
       // On overflow the bytes were drained above; go on.
     }
+  }
+
+  /** {@code s[from, to)} with each lone surrogate replaced by U+FFFD (itself when it has none). */
+  private static CharSequence scalarValues(CharSequence s, int from, int to) {
+    StringBuilder replaced = null;
+    for (int i = from; i < to; i++) {
+      char c = s.charAt(i);
+      if (!Character.isSurrogate(c)) continue;
+      if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      if (replaced == null) replaced = new StringBuilder(to - from).append(s, from, to);
+      replaced.setCharAt(i - from, '\uFFFD');
+    }
+    return replaced != null ? replaced : s.subSequence(from, to);
   }
 
   /** The encoding URLs use for a document in {@code charset}: UTF-8 for UTF-16 and UTF-32, as HTML says. */

@@ -318,6 +318,15 @@ class UrlNormalizerTest {
     }
 
     @Test
+    void aLoneSurrogateIsWrittenAsUfffdInAnEncodingThatHasIt() {
+      // gb18030 has U+FFFD (84 31 A4 37): the standard encodes the scalar value string, so its bytes;
+      // U+1F600 is 94 39 FC 36.
+      Charset gb18030 = Charset.forName("GB18030");
+      resolves("?q=\ud800x\ud83d\ude00", gb18030, "https://example.org/dir/page.html?q=%841%A47x%949%FC6");
+      resolves("?q=\ufffd", gb18030, "https://example.org/dir/page.html?q=%841%A47");
+    }
+
+    @Test
     void asciiEscapesAndTheQuerySetAreAsInUtf8() {
       resolves("?a=%7e%e9 'x'\u00e9", windows1252, "https://example.org/dir/page.html?a=~%E9%20%27x%27%E9");
     }
