@@ -7,8 +7,8 @@ import java.util.Arrays;
  * them, for {@link StreamScan}: template content is not the page, so all that matters is where it
  * ends. It ends at the {@code </template>} of the outermost one; an end tag inside that closes no
  * element opened inside, or a table row outside a cell (foster parenting in a template), is where
- * jsoup's tree and the HTML Standard part ways, so the scan then leaves the page to the tree. Not
- * thread-safe.
+ * jsoup's tree and the HTML Standard part ways, so the scan then leaves the page to the tree; so does an
+ * {@code <a>} that outlives its template (below). Not thread-safe.
  */
 final class TemplateContent {
 
@@ -33,6 +33,10 @@ final class TemplateContent {
    * template itself); returns false where the tree must decide.
    */
   boolean start(String name, boolean isVoid) {
+    // An object, applet or marquee puts a marker in the list of active formatting elements, which the
+    // template's end clears instead of its own: an <a> opened before it in the template is then made
+    // again in the page after </template> (HTML's reconstruction; Chromium does it), a link of the page.
+    if ((name.equals("object") || name.equals("applet") || name.equals("marquee")) && holds("a")) return false;
     switch (name) {
       case "tr", "tbody", "thead", "tfoot", "colgroup", "col", "caption" -> inRows = !name.equals("caption");
       case "td", "th" -> inRows = false;
@@ -56,6 +60,14 @@ final class TemplateContent {
         if (templates == 0) inRows = false;
         return true;
       }
+    }
+    return false;
+  }
+
+  /** Whether an element of that name is open in template content. */
+  private boolean holds(String name) {
+    for (int k = 0; k < size; k++) {
+      if (open[k].equals(name)) return true;
     }
     return false;
   }

@@ -84,6 +84,14 @@ class StreamScanTest {
   }
 
   @Test
+  void aLinkOpenInATemplateBeforeAnObjectIsMadeAgainAfterTheTemplate() {
+    // The template's end clears the object's marker, not its own: HTML then reconstructs the <a> around
+    // the text after it, in the page (Chromium: <body><a href="hidden.html">text</a>); the tree reads it.
+    assertEquals(List.of(url("hidden.html")), links("<template><a href=hidden.html><object></template>text"));
+    assertEquals(List.of(), links("<template><a href=hidden.html><object></object></template>text"));
+  }
+
+  @Test
   void aNoncharacterUffffDoesNotEndThePage() {
     // jsoup's reader takes U+FFFF (UTF-8 EF BF BF) for the end of the input: the tag was cut off there.
     assertEquals(List.of(url("%EF%BF%BFi"), url("after.html")), links("<a href=\uFFFFi>x</a><a href=after.html>y</a>"));
