@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.SequencedSet;
+import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
 import org.jsoup.nodes.TextNode;
@@ -127,10 +128,13 @@ final class PageScan implements NodeFilter, DocumentScan {
     };
   }
 
-  /** Whether an element is the document's head, not one jsoup made of a {@code <head>} in a noscript. */
+  /**
+   * Whether an element is the document's head, not one jsoup made of a {@code <head>} in a noscript
+   * (nor of {@code <html><head>} there: the html element must be the document's own).
+   */
   private static boolean isDocumentHead(Element el) {
     return el != null && el.normalName().equals("head") && el.parent() != null
-        && el.parent().normalName().equals("html");
+        && el.parent().normalName().equals("html") && el.parent().parent() instanceof Document;
   }
 
   /** Whether an element in a noscript in the head closes the noscript and stays in the head. */

@@ -717,7 +717,14 @@ class HtmlExtractorTest {
       String nestedEnds = "<head><noscript><head><div></div></noscript><link rel=canonical href=/c></head>";
       String nestedText = "<head><noscript><html>text</noscript><link rel=canonical href=/c></head>";
       String nestedBase = "<head><noscript><head><base href=/b/><link rel=canonical href=c></noscript></head>";
+      // A link in the noscript is not the head's, even under the <html><head> jsoup nests there.
+      String nestedHead = "<head><noscript><html><head><link rel=canonical href=c></noscript></head>";
+      String inNoscript = "<head><noscript><link rel=canonical href=c></noscript></head>";
       for (HtmlExtractor reader : List.of(EXTRACTOR, HtmlExtractor.treeOnly("ForagerBot"))) {
+        for (String notTheHeads : List.of(nestedHead, inNoscript)) {
+          assertEquals(Optional.empty(),
+              reader.extract(PAGE, notTheHeads.getBytes(UTF_8), Optional.empty(), List.of(), List.of()).canonical(), notTheHeads);
+        }
         assertEquals(Optional.of(norm("https://example.org/c")),
             reader.extract(PAGE, based.getBytes(UTF_8), Optional.empty(), List.of(), List.of()).canonical());
         for (String ended : List.of(nestedEnds, nestedText)) {
