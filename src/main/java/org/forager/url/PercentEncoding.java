@@ -94,9 +94,9 @@ final class PercentEncoding {
       if (result.isUnderflow()) result = encoder.flush(bytes);
       appendBytes(out, bytes);
       if (result.isUnderflow()) return;
-      if (result.isError()) {
+      if (result.isError()) { // unmappable: the input holds no lone surrogate to be malformed
         int position = in.position();
-        int cp = result.isMalformed() ? 0xFFFD : Character.codePointAt(in, 0);
+        int cp = Character.codePointAt(in, 0);
         in.position(position + result.length());
         out.append("%26%23").append(cp).append("%3B");
       }
