@@ -92,6 +92,16 @@ class StreamScanTest {
   }
 
   @Test
+  void aTemplateEndsAtItsEndTagWithANoscriptOpenInIt() {
+    // Scripting off, the noscript is an ordinary element of the template's content and </template> ends
+    // the template; jsoup keeps the noscript open and the link in the template. "<b</template>" is a
+    // start tag b< with an attribute "template", not the template's end.
+    assertEquals(List.of(url("after.html")), links("<template><noscript></template><a href=after.html>y</a>"));
+    assertEquals(List.of(url("after.html")),
+        links("<template><b</template><noscript></template><a href=after.html>y</a>"));
+  }
+
+  @Test
   void aNoncharacterUffffDoesNotEndThePage() {
     // jsoup's reader takes U+FFFF (UTF-8 EF BF BF) for the end of the input: the tag was cut off there.
     assertEquals(List.of(url("%EF%BF%BFi"), url("after.html")), links("<a href=\uFFFFi>x</a><a href=after.html>y</a>"));
