@@ -204,23 +204,27 @@ class StreamScanDifferentialTest {
    */
   private static boolean noscriptClosingTemplate(String lower) {
     for (int noscript = lower.indexOf("<noscript"); noscript >= 0; noscript = lower.indexOf("<noscript", noscript + 1)) {
-      int template = lower.lastIndexOf("<template", noscript);
-      boolean inTemplate = template >= 0 && !endTagBetween(lower, "</template", template, noscript);
-      if (inTemplate && opensBeforeClose(lower, "</template", noscript)) return true;
+      if (templatesOpenAt(lower, noscript) > 0 && opensBeforeClose(lower, "</template", noscript)) return true;
     }
     return false;
   }
 
   /**
-   * Whether an end tag {@code tag} starts between {@code from} and {@code to} as a tag of its own: in
-   * {@code <b</template>} it is the name and an attribute of a start tag {@code b<} (found by {@code
-   * HtmlExtractorFuzz#streamedMatchesTree}).
+   * How many templates are open at {@code at}: their start tags less their end tags before it, each a
+   * tag of its own (in {@code <b</template>} the end tag is the name and an attribute of a start tag
+   * {@code b<}; found by {@code HtmlExtractorFuzz#streamedMatchesTree}, as were nested templates).
    */
-  private static boolean endTagBetween(String lower, String tag, int from, int to) {
-    for (int at = lower.indexOf(tag, from); at >= 0 && at < to; at = lower.indexOf(tag, at + 1)) {
-      if (lower.lastIndexOf('>', at - 1) > lower.lastIndexOf('<', at - 1)) return true;
+  private static int templatesOpenAt(String lower, int at) {
+    int open = 0;
+    for (int i = lower.indexOf("template"); i >= 0 && i < at; i = lower.indexOf("template", i + 1)) {
+      boolean start = i >= 1 && lower.charAt(i - 1) == '<';
+      boolean end = i >= 2 && lower.startsWith("</", i - 2);
+      if (!start && !end) continue;
+      int tag = start ? i - 1 : i - 2;
+      if (lower.lastIndexOf('>', tag - 1) < lower.lastIndexOf('<', tag - 1)) continue; // inside another tag
+      open = start ? open + 1 : Math.max(0, open - 1);
     }
-    return false;
+    return open;
   }
 
   /**

@@ -99,6 +99,8 @@ class StreamScanTest {
     assertEquals(List.of(url("after.html")), links("<template><noscript></template><a href=after.html>y</a>"));
     assertEquals(List.of(url("after.html")),
         links("<template><b</template><noscript></template><a href=after.html>y</a>"));
+    assertEquals(List.of(url("after.html")),
+        links("<template><template></template><noscript></template><a href=after.html>y</a>"));
   }
 
   @Test
