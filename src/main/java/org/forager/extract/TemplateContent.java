@@ -49,6 +49,14 @@ final class TemplateContent {
     return true;
   }
 
+  /**
+   * Whether an {@code <svg>} starting now in template content would be foster-parented (a table row open
+   * without a cell), where the tree must decide as for an HTML element ({@link #start}).
+   */
+  boolean fostersSvg() {
+    return templates > 0 && inRows;
+  }
+
   /** An end tag inside template content; returns false where the tree must decide. */
   boolean end(String name) {
     for (int k = size - 1; k >= 0; k--) {

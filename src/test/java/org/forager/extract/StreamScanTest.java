@@ -133,6 +133,15 @@ class StreamScanTest {
   }
 
   @Test
+  void anSvgFosterParentedInTemplateContentIsLeftToTheTreeAsAnHtmlElementIs() {
+    // A row open without a cell in a template: what starts next is foster-parented, and jsoup's tree
+    // parts from HTML's there (TemplateContent); an <svg> was read on as template content.
+    assertFalse(StreamScan.of("<template><tr><svg><a href=a></a></svg></template>", "ForagerBot").isPresent());
+    assertFalse(StreamScan.of("<template><tr><b><a href=a></a></b></template>", "ForagerBot").isPresent());
+    assertTrue(StreamScan.of("<template><tr><td><svg><a href=a></a></svg></td></tr></template>", "ForagerBot").isPresent());
+  }
+
+  @Test
   @Timeout(10)
   void hostilePagesCostLinearTime() {
     int n = 100_000;
