@@ -22,6 +22,11 @@ public final class TreeReference {
     return StreamScanDifferentialTest.closed(html);
   }
 
+  /** Whether {@code text} still ends as {@link #closed} ended it. */
+  public static boolean isClosed(String text) {
+    return text.endsWith(StreamScanDifferentialTest.closed(""));
+  }
+
   public static boolean readDifferentlyOnPurpose(String html) {
     return StreamScanDifferentialTest.readDifferentlyOnPurpose(html);
   }

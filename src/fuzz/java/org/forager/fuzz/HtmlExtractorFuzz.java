@@ -84,6 +84,11 @@ class HtmlExtractorFuzz {
     if (TreeReference.readDifferentlyOnPurpose(html)) return;
     byte[] body = html.getBytes(data.pickValue(CHARSETS));
     ExtractedPage streamed = EXTRACTOR.extract(PAGES.get(0), body, contentType, List.of(), List.of());
+    // The soup as the readers decode it, in the encoding they picked: one the body was not written in
+    // may swallow the closing end (ISO-2022-JP reads UTF-8's byte 0x0E as a shift into katakana to the
+    // end), leaving a title open, which jsoup reads on as markup; the same skips apply to that text.
+    String read = new String(body, streamed.charset());
+    if (!TreeReference.isClosed(read) || TreeReference.readDifferentlyOnPurpose(read)) return;
     ExtractedPage tree = TREE.extract(PAGES.get(0), body, contentType, List.of(), List.of());
     check(streamed.equals(tree), "streamed and tree differ", streamed + " / " + tree,
         () -> "Content-Type " + contentType + ", body " + Show.text(html));
