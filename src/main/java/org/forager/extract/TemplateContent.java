@@ -6,7 +6,7 @@ import java.util.Arrays;
  * The {@code <template>} elements open (outside foreign content) and the HTML elements open inside
  * them, for {@link StreamScan}: template content is not the page, so all that matters is where it
  * ends. It ends at the {@code </template>} of the outermost one; an end tag inside that closes no
- * element opened inside, or a table row outside a cell (foster parenting in a template), is where
+ * element opened inside the innermost template open, or a table row outside a cell (foster parenting in a template), is where
  * jsoup's tree and the HTML Standard part ways, so the scan then leaves the page to the tree; so does an
  * {@code <a>} that outlives its template (below). Not thread-safe.
  */
@@ -68,6 +68,9 @@ final class TemplateContent {
         if (templates == 0) inRows = false;
         return true;
       }
+      // No end tag but a template's reaches past a template: in HTML it closes nothing there (a
+      // template is special, and bounds every scope), so the template stays open.
+      if (open[k].equals("template")) return false;
     }
     return false;
   }

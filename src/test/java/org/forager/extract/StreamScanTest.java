@@ -92,6 +92,19 @@ class StreamScanTest {
   }
 
   @Test
+  void anEndTagDoesNotCloseATemplateNestedInItsElement() {
+    // </b> inside the inner template closes nothing in HTML (Chromium: the link stays in the outer
+    // template's content); read as closing the b, it took the inner template with it, and the next
+    // </template> seemed to end the outer one, so the link counted as the page's.
+    String html = "<template><b><template></b></template><a href=inside.html>y</a></template><p>z";
+    assertFalse(StreamScan.of(html, "ForagerBot").isPresent());
+    assertEquals(List.of(), links(html));
+    assertEquals(List.of(url("after.html")), links(html + "<a href=after.html>w</a>"));
+    assertEquals(List.of(), links("<template><div><template></div></template><a href=x>y</a></template>"));
+    assertEquals(List.of(), links("<template><table><template></table></template><a href=x>y</a></template>"));
+  }
+
+  @Test
   void aTemplateEndsAtItsEndTagWithANoscriptOpenInIt() {
     // Scripting off, the noscript is an ordinary element of the template's content and </template> ends
     // the template; jsoup keeps the noscript open and the link in the template. "<b</template>" is a
