@@ -33,10 +33,11 @@ final class TemplateContent {
    * template itself); returns false where the tree must decide.
    */
   boolean start(String name, boolean isVoid) {
-    // An object, applet or marquee puts a marker in the list of active formatting elements, which the
-    // template's end clears instead of its own: an <a> opened before it in the template is then made
-    // again in the page after </template> (HTML's reconstruction; Chromium does it), a link of the page.
-    if ((name.equals("object") || name.equals("applet") || name.equals("marquee")) && holds("a")) return false;
+    // An object, applet, marquee, table cell or caption puts a marker in the list of active formatting
+    // elements, which the template's end clears instead of its own while the element is open: an <a>
+    // opened before it in the template is then made again in the page after </template> (HTML's
+    // reconstruction; Chromium does it), a link of the page.
+    if (putsMarker(name) && holds("a")) return false;
     switch (name) {
       case "tr", "tbody", "thead", "tfoot", "colgroup", "col", "caption" -> inRows = !name.equals("caption");
       case "td", "th" -> inRows = false;
@@ -73,6 +74,13 @@ final class TemplateContent {
       if (open[k].equals("template")) return false;
     }
     return false;
+  }
+
+  private static boolean putsMarker(String name) {
+    return switch (name) {
+      case "object", "applet", "marquee", "td", "th", "caption" -> true;
+      default -> false;
+    };
   }
 
   /** Whether an element of that name is open in template content. */

@@ -89,6 +89,10 @@ class StreamScanTest {
     // the text after it, in the page (Chromium: <body><a href="hidden.html">text</a>); the tree reads it.
     assertEquals(List.of(url("hidden.html")), links("<template><a href=hidden.html><object></template>text"));
     assertEquals(List.of(), links("<template><a href=hidden.html><object></object></template>text"));
+    // A table cell or caption puts a marker too (found by HtmlExtractorFuzz#streamedMatchesTree).
+    assertEquals(List.of(url("hidden.html")), links("<template><a href=hidden.html><table><td></template>text"));
+    assertEquals(List.of(url("hidden.html")), links("<template><a href=hidden.html><table><caption></template>text"));
+    assertEquals(List.of(), links("<template><a href=hidden.html><table><td></td></table></template>text"));
   }
 
   @Test
