@@ -6,9 +6,9 @@ import java.util.Arrays;
  * The {@code <template>} elements open (outside foreign content) and the HTML elements open inside
  * them, for {@link StreamScan}: template content is not the page, so all that matters is where it
  * ends. It ends at the {@code </template>} of the outermost one; an end tag inside that closes no
- * element opened inside the innermost template open, or a table row outside a cell (foster parenting in a template), is where
- * jsoup's tree and the HTML Standard part ways, so the scan then leaves the page to the tree; so does an
- * {@code <a>} that outlives its template (below). Not thread-safe.
+ * element opened inside the innermost template open, or a table row outside a cell (foster parenting in
+ * a template), is where jsoup's tree and the HTML Standard part ways, so the scan then leaves the page
+ * to the tree; so does an {@code <a>} that outlives its template (below). Not thread-safe.
  */
 final class TemplateContent {
 
