@@ -165,7 +165,7 @@ final class StreamScan implements HtmlTokenizer.Handler, DocumentScan {
       case "svg" -> {
         // An SVG in the HTML of an integration point: jsoup reads its CDATA as a bogus comment. One
         // foster-parented in template content: as any element there (TemplateContent).
-        if (svg.isOpen() || templates.fostersSvg()) needsTree = true;
+        if (svg.isOpen() || templates.fosters()) needsTree = true;
         else svg.openSvg(tag);
       }
       // MathML is rare on web pages, and jsoup reads it unlike browsers in many ways: the tree decides.

@@ -5,10 +5,11 @@ import java.util.Arrays;
 /**
  * The {@code <template>} elements open (outside foreign content) and the HTML elements open inside
  * them, for {@link StreamScan}: template content is not the page, so all that matters is where it
- * ends. It ends at the {@code </template>} of the outermost one; an end tag inside that closes no
- * element opened inside the innermost template open, or a table row outside a cell (foster parenting in
- * a template), is where jsoup's tree and the HTML Standard part ways, so the scan then leaves the page
- * to the tree; so does an {@code <a>} that outlives its template (below). Not thread-safe.
+ * ends. It ends at the {@code </template>} of the outermost one. An end tag inside that closes no
+ * element opened inside the innermost template open, and an element started in a table row outside a
+ * cell (foster parenting in a template), leave the page to the tree: there jsoup's tree and the HTML
+ * Standard part ways, or the end tag closes nothing. So does an {@code <a>} that outlives its template
+ * (below). Not thread-safe.
  */
 final class TemplateContent {
 
@@ -43,7 +44,7 @@ final class TemplateContent {
       case "td", "th" -> inRows = false;
       case "table" -> inRows = true;
       default -> {
-        if (inRows) return false;
+        if (fosters()) return false;
       }
     }
     if (!isVoid) push(name);
@@ -51,10 +52,10 @@ final class TemplateContent {
   }
 
   /**
-   * Whether an {@code <svg>} starting now in template content would be foster-parented (a table row open
-   * without a cell), where the tree must decide as for an HTML element ({@link #start}).
+   * Whether an element starting now in template content, HTML or an {@code <svg>}, would be
+   * foster-parented (a table row open without a cell): the tree decides.
    */
-  boolean fostersSvg() {
+  boolean fosters() {
     return templates > 0 && inRows;
   }
 
