@@ -14,8 +14,14 @@ import org.forager.config.CrawlConfig.EarlyRequests;
  * few milliseconds a head waits for others, {@code fetch.SendBatch}). So the idle share of the cores
  * the process may use ({@link CpuMeter}: a container's own) is read every {@link #SAMPLE}: a {@link
  * #WINDOW} of readings at {@link #IDLE} or more on average turns early requests on for a lease, after
- * which they go off for a window (a probe): when the cores idle again without them, they come back for
- * twice as long, up to {@link #MAX_LEASE}.
+ * which they go off for a shorter window (a probe, {@link #PROBE_WINDOW}): when the cores idle again
+ * without them, they come back for twice as long, up to {@link #MAX_LEASE}.
+ *
+ * <p>Why a short probe and a long first lease: the two mistakes do not cost the same. Off on a slow web,
+ * the crawl falls back into the lockstep at once and loses about 30 % of its rate for as long as the
+ * probe lasts (docs/benchmarks.md, session 59); on where responses are fast, it pays about 5 %. The
+ * lockstep's idle shows in the first reading, so a probe needs less than the first decision, which
+ * must tell a slow web from a busy crawl's stall.
  */
 final class EarlySends implements AutoCloseable {
 
@@ -23,8 +29,9 @@ final class EarlySends implements AutoCloseable {
 
   static final Duration SAMPLE = Duration.ofMillis(500);
   static final int WINDOW = 4;
+  static final int PROBE_WINDOW = 2;
   static final double IDLE = 0.12;
-  static final Duration FIRST_LEASE = Duration.ofSeconds(4);
+  static final Duration FIRST_LEASE = Duration.ofSeconds(8);
   static final Duration MAX_LEASE = Duration.ofSeconds(32);
 
   private final EarlyRequests mode;
@@ -94,10 +101,11 @@ final class EarlySends implements AutoCloseable {
     window[nextSlot] = idle;
     nextSlot = (nextSlot + 1) % WINDOW;
     if (filled < WINDOW) filled++;
-    if (filled < WINDOW) return;
+    int needed = probing ? PROBE_WINDOW : WINDOW;
+    if (filled < needed) return;
     double sum = 0;
-    for (double d : window) sum += d;
-    if (sum / WINDOW >= IDLE) {
+    for (int i = 1; i <= needed; i++) sum += window[Math.floorMod(nextSlot - i, WINDOW)];
+    if (sum / needed >= IDLE) {
       leaseNanos = probing ? Math.min(leaseNanos * 2, MAX_LEASE.toNanos()) : FIRST_LEASE.toNanos();
       leaseEnds = now + leaseNanos;
       on = true;

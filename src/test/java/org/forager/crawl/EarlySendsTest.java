@@ -75,9 +75,10 @@ class EarlySendsTest {
     // While on, the idle share (low, as early requests keep the cores busy) changes nothing.
     assertTrue(count(observe(sends, 0.01, (int) lease - 1)) == lease - 1, "on for the whole lease");
     assertFalse(observe(sends, 0.01, 1)[0], "off at the lease's end: a probe");
-    // The probe finds the cores idle again: on for twice as long.
-    boolean[] probe = observe(sends, 0.20, EarlySends.WINDOW);
-    assertTrue(probe[EarlySends.WINDOW - 1]);
+    // The probe finds the cores idle again, in fewer readings than the first decision: on for twice as long.
+    boolean[] probe = observe(sends, 0.20, EarlySends.PROBE_WINDOW);
+    assertFalse(probe[EarlySends.PROBE_WINDOW - 2]);
+    assertTrue(probe[EarlySends.PROBE_WINDOW - 1], "on again after a probe's readings");
     assertTrue(count(observe(sends, 0.01, (int) (2 * lease) - 1)) == 2 * lease - 1, "on for twice the lease");
     assertFalse(observe(sends, 0.01, 1)[0]);
   }
@@ -87,7 +88,7 @@ class EarlySendsTest {
     EarlySends sends = new EarlySends(EarlyRequests.AUTO);
     long lease = EarlySends.FIRST_LEASE.toNanos() / HALF_SECOND;
     for (int round = 0; round < 4; round++) {
-      observe(sends, 0.20, EarlySends.WINDOW);
+      observe(sends, 0.20, round == 0 ? EarlySends.WINDOW : EarlySends.PROBE_WINDOW);
       assertTrue(sends.on());
       observe(sends, 0.01, (int) lease * (1 << round)); // the lease, doubled each confirmed probe
       assertFalse(sends.on(), "round " + round);
@@ -105,7 +106,7 @@ class EarlySendsTest {
     long ceiling = EarlySends.MAX_LEASE.toNanos() / HALF_SECOND;
     long onFor = 0;
     for (int round = 0; round < 10; round++) {
-      observe(sends, 0.20, EarlySends.WINDOW);
+      observe(sends, 0.20, round == 0 ? EarlySends.WINDOW : EarlySends.PROBE_WINDOW);
       assertTrue(sends.on());
       onFor = onFor(sends, ceiling);
       assertTrue(onFor <= ceiling, "round " + round + ": on for " + onFor + " readings");
