@@ -175,6 +175,17 @@ public final class PolitenessAudit {
         violations.add(new Violation("", file, lineNo, "log", "not a JSON object: " + e.getOriginalMessage()));
         return;
       }
+      try {
+        entry(file, lineNo, a);
+      } catch (java.time.DateTimeException e) {
+        // A line the crawl did not write (an edit, a damaged file): named, and the audit goes on.
+        violations.add(new Violation("", file, lineNo, "log", "no valid ts: '" + a.path("ts").asText() + "'"));
+      } catch (IllegalArgumentException e) {
+        violations.add(new Violation("", file, lineNo, "log", "no valid url: '" + a.path("url").asText() + "'"));
+      }
+    }
+
+    private void entry(String file, int lineNo, JsonNode a) {
       String kind = a.path("kind").asText();
       if (!REQUEST_KINDS.contains(kind)) {
         // Not a crawl action (an operator's order, a kind added later): no request was sent. Only a
@@ -195,8 +206,8 @@ public final class PolitenessAudit {
         s.refusals++;
         return; // no request was sent
       }
-      requests++;
       long start = nanos(Instant.parse(a.path("ts").asText()));
+      requests++;
       long end = start + a.path("duration_ms").asLong() * 1_000_000L;
       if (s.lastEndNanos != Long.MIN_VALUE) {
         if (start < s.lastStartNanos) {

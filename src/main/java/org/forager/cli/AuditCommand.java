@@ -16,6 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "audit",
     mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
     description = {
       "Reads the crawl log of a crawl (logs/crawl.jsonl and its rotated crawl-*.jsonl.gz parts, in",
       "order) and checks, origin by origin, that no two requests were in",

@@ -32,6 +32,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "crawl",
     mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
     description = {
       "Crawls the origins of the seeds politely until nothing is due or --max-actions is reached.",
       "Running again with the same data directory resumes where the last run stopped.",

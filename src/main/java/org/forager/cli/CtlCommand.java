@@ -31,6 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "ctl",
     mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
     description = {
       "Gives an order to the crawl running on --data-dir (from another terminal, as its user):",
       "",
@@ -164,6 +165,10 @@ final class CtlCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     answer.path("message").asText("done").lines().forEach(line -> out.println(TerminalText.escape(line)));
     out.flush();
+    // An add-seed the crawl refused, for one URL or more, is an order not carried out.
+    for (JsonNode seed : answer.path("seeds")) {
+      if (seed.path("result").asText().startsWith("refused")) return Main.EXIT_RUNTIME;
+    }
     return 0;
   }
 

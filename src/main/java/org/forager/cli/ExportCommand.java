@@ -1,6 +1,7 @@
 package org.forager.cli;
 
 import java.io.BufferedOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.Callable;
 import org.forager.export.JsonlExporter;
 import org.forager.export.WaczExporter;
+import org.forager.io.IoFailures;
+import org.forager.io.ReplacedFile;
 import org.forager.store.CrawlStore;
 import org.forager.warc.WarcIndexes;
 import picocli.CommandLine.Command;
@@ -24,6 +27,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "export",
     mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
     description = {
       "Writes one JSON object per known URL (see docs/ for the fields) to standard output or --output;",
       "with --format wacz, packages the finished WARC files as a WACZ file (--output FILE.wacz) for",
@@ -56,20 +60,57 @@ final class ExportCommand implements Callable<Integer> {
     } catch (StoreOption.UsageError | org.forager.config.ConfigException e) {
       return usage(e.getMessage());
     }
+    if (output != null && inside(output, cfg.dataDir())) {
+      return usage("--output " + output + " is inside the data directory " + cfg.dataDir()
+          + ": choose a path outside it, where the crawl's own files cannot be overwritten");
+    }
     if (format.equals("wacz")) return wacz(cfg.dataDir());
     try (CrawlStore store = storeOption.open(cfg)) {
       if (output == null) {
+        // System.out keeps its write errors to itself: asked for them, a full disk or a closed pipe
+        // is a failed export, not an empty one with exit status 0.
         OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
         JsonlExporter.export(store, out);
         out.flush();
-      } else {
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
-          long n = JsonlExporter.export(store, out);
-          spec.commandLine().getErr().printf("forager: exported %,d URLs to %s%n", n, output);
+        if (System.out.checkError()) {
+          spec.commandLine().getErr().println("forager: cannot write the export to standard output"
+              + " (a full disk or a closed pipe); nothing in the data directory changed");
+          return Main.EXIT_RUNTIME;
         }
+      } else {
+        long n;
+        try {
+          n = ReplacedFile.write(output, file -> {
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+              return JsonlExporter.export(store, out);
+            }
+          });
+        } catch (IOException e) {
+          spec.commandLine().getErr().println("forager: cannot write " + output + ": " + IoFailures.reason(e, output)
+              + (Files.exists(output) ? " (the file there is as it was)" : ""));
+          return Main.EXIT_RUNTIME;
+        }
+        spec.commandLine().getErr().printf("forager: exported %,d URLs to %s%n", n, output);
       }
     }
     return 0;
+  }
+
+  /** Whether {@code file} is, or would be, in {@code dir} or under it (links resolved where they exist). */
+  static boolean inside(Path file, Path dir) {
+    Path real = resolvedAsFarAsItExists(file.toAbsolutePath().normalize());
+    return real.startsWith(resolvedAsFarAsItExists(dir.toAbsolutePath().normalize()));
+  }
+
+  private static Path resolvedAsFarAsItExists(Path path) {
+    Path existing = path;
+    while (existing != null && !Files.exists(existing)) existing = existing.getParent();
+    if (existing == null) return path;
+    try {
+      return existing.toRealPath().resolve(existing.relativize(path));
+    } catch (IOException e) {
+      return path;
+    }
   }
 
   private int wacz(Path dataDir) {

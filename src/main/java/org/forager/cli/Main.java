@@ -1,7 +1,9 @@
 package org.forager.cli;
 
+import java.io.IOException;
 import java.util.List;
 import org.forager.cli.log.Logging;
+import org.forager.io.IoFailures;
 import org.forager.record.TerminalText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,7 +56,7 @@ public final class Main implements Runnable {
       cli.addSubcommand(subcommand);
     }
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      commandLine.getErr().println("forager: " + TerminalText.escape(e.getMessage()));
+      commandLine.getErr().println("forager: " + TerminalText.escape(message(e)));
       return EXIT_RUNTIME;
     });
     cli.setParameterExceptionHandler((e, args2) -> {
@@ -66,13 +68,26 @@ public final class Main implements Runnable {
     return cli.execute(args);
   }
 
+  /**
+   * What a command's unexpected failure tells the user: the message of one of Forager's own (which
+   * names what failed), the system's reason for a file operation's (whose message is often the path
+   * alone), never a class name.
+   */
+  private static String message(Exception e) {
+    if (e instanceof IOException io) return IoFailures.reason(io);
+    String message = e.getMessage();
+    return message == null || message.isBlank() ? IoFailures.reason(e) : message;
+  }
+
   private static String nameOf(Class<?> subcommand) {
     return subcommand.getAnnotation(Command.class).name();
   }
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: crawl or export");
+    List<String> names = SUBCOMMANDS.stream().filter(c -> c != CommandLine.HelpCommand.class).map(Main::nameOf).toList();
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: "
+        + String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1));
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -17,6 +17,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(
     name = "status",
     mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
     description = {
       "Summarizes a crawl database: URLs by state and by last outcome, origins in scope, the last",
       "crawl action, and how many URLs are due now, within an hour and within a day.",

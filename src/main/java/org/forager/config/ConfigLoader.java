@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.forager.io.IoFailures;
 
 /**
  * Loads the crawl configuration: the YAML file when there is one, its missing keys from {@link
@@ -41,7 +42,7 @@ public final class ConfigLoader {
     } catch (CharacterCodingException e) {
       throw ConfigException.at(file.toString(), "is not UTF-8 text");
     } catch (IOException e) {
-      throw ConfigException.at(file.toString(), "cannot read: " + e);
+      throw ConfigException.at(file.toString(), "cannot read: " + IoFailures.reason(e, file));
     }
   }
 

@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.forager.io.IoFailures;
 import org.forager.url.UrlNormalizer;
 
 /** Seed URLs: what makes one acceptable, and the seeds file format. Stateless. */
@@ -72,7 +73,7 @@ final class Seeds {
     } catch (CharacterCodingException e) {
       throw ConfigException.flag(flag, "is not UTF-8 text");
     } catch (IOException e) {
-      throw ConfigException.flag(flag, "cannot read: " + e);
+      throw ConfigException.flag(flag, "cannot read: " + IoFailures.reason(e, file));
     }
     return seeds.build();
   }

@@ -32,6 +32,7 @@ import org.forager.fetch.Fetcher;
 import org.forager.fetch.HttpFetcher;
 import org.forager.frontier.IpSlots;
 import org.forager.frontier.Scheduler;
+import org.forager.io.IoFailures;
 import org.forager.policy.Gatekeeper;
 import org.forager.scope.Scope;
 import org.forager.recrawl.RecrawlPolicy;
@@ -182,7 +183,7 @@ public final class Crawler implements AutoCloseable {
     try {
       Files.createDirectories(dataDir);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot create data directory " + dataDir + ": " + IoFailures.reason(e, dataDir), e);
     }
     CrawlStore store = decorateStore.apply(Stores.open(config));
     List<AutoCloseable> opened = new ArrayList<>(List.of(store));
@@ -193,8 +194,15 @@ public final class Crawler implements AutoCloseable {
         Notice.printf("forager: finished WARC file %s left open by an interrupted run (%,d bytes kept, "
             + "%,d torn bytes cut)%n", r.file().getFileName(), r.keptBytes(), r.cutBytes());
       }
+      // Their indexes, and any other finished file's a kill left unwritten: the index directory is to
+      // hold one for every finished WARC file, whatever interrupted the run that wrote it.
+      Path indexDir = dataDir.resolve(WarcIndexes.DIRECTORY);
+      for (Path unindexed : WarcIndexes.unindexed(dataDir.resolve("warc"), indexDir)) {
+        WarcIndexes.ensure(indexDir, unindexed);
+        Notice.printf("forager: indexed WARC file %s (its CDXJ index was not written)%n", unindexed.getFileName());
+      }
       WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), config.warc().maxFileBytes(),
-          recordCompression(config.warc()), "Forager/" + version(), dataDir.resolve(WarcIndexes.DIRECTORY),
+          recordCompression(config.warc()), "Forager/" + version(), indexDir,
           config.warc().directIo());
       opened.add(warc);
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"), config.log(), clock);

@@ -9,12 +9,12 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
+import org.forager.io.IoFailures;
+import org.forager.io.ReplacedFile;
 import org.forager.warc.RecordCompression;
 import org.forager.warc.WarcIndexes;
 
@@ -57,28 +57,13 @@ public final class WaczExporter {
    */
   public static Summary export(Path warcDir, Path indexDir, Path output, String software, Instant created) {
     List<Path> warcs = finishedWarcFiles(warcDir);
-    Path target = output.toAbsolutePath();
-    Path temp;
     try {
-      // Not Files.createTempFile: its files are 0600, and a package is meant to be served and shared
-      // (mode as any new file's, like the WARC files': 0644 under the usual umask).
-      temp = Files.createFile(target.resolveSibling(
-          "." + target.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp"));
+      return ReplacedFile.write(output, temp -> {
+        Counts counts = write(warcs, indexDir, temp, software, created);
+        return new Summary(warcs.size(), counts.captures(), counts.pages(), Files.size(temp));
+      });
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + output + ": " + e, e);
-    }
-    try {
-      Counts counts = write(warcs, indexDir, temp, software, created);
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      return new Summary(warcs.size(), counts.captures(), counts.pages(), Files.size(target));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + output + ": " + e, e);
-    } finally {
-      try {
-        Files.deleteIfExists(temp);
-      } catch (IOException e) {
-        // Only a stray temporary file is left; the export's own outcome is what matters.
-      }
+      throw new UncheckedIOException("cannot write " + output + ": " + IoFailures.reason(e, output), e);
     }
   }
 
@@ -117,7 +102,7 @@ public final class WaczExporter {
           (format.get() == RecordCompression.Format.GZIP ? gzip : zstd).add(file);
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot list " + warcDir + ": " + e, e);
+        throw new UncheckedIOException("cannot list " + warcDir + ": " + IoFailures.reason(e, warcDir), e);
       }
     }
     if (!zstd.isEmpty()) {

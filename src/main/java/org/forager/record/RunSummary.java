@@ -92,6 +92,14 @@ public final class RunSummary {
     if (noteCount.get() > MAX_NOTES) {
       sb.append(String.format("note: and %,d more like these%n", noteCount.get() - MAX_NOTES));
     }
+    long refused = count(Outcome.BLOCKED_BY_NETWORK_POLICY);
+    if (refused > 0) {
+      // What a first crawl of a server on this machine or the local network meets: say the setting.
+      sb.append(String.format("note: %,d URL%s not requested: %s host%s resolve%s only to loopback, private or other "
+          + "non-public addresses, which the network policy refuses (network.allow_private_addresses: true "
+          + "allows them; logs/crawl.jsonl names each)%n", refused, refused == 1 ? "" : "s", refused == 1 ? "its" : "their",
+          refused == 1 ? "" : "s", refused == 1 ? "s" : ""));
+    }
     String denied = robotsDenied() > 0 ? String.format(", %,d denied: 401/403 read as allow-all", robotsDenied()) : "";
     sb.append(String.format("%-28s %,d (%,d robots.txt%s) in %.1f s, %.1f actions/s, %,d bytes%n",
         "TOTAL", actions(), robotsFetches(), denied, seconds, actions() / seconds, bytes()));

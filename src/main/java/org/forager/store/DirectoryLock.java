@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.forager.io.IoFailures;
 
 /**
  * The embedded store's claim on its data directory: an exclusive lock on {@code store/forager.lock},
@@ -50,7 +51,7 @@ final class DirectoryLock implements AutoCloseable {
     try {
       key = storeDir.toRealPath();
     } catch (IOException e) {
-      throw new StoreException("cannot lock the crawl store at " + storeDir + ": " + e, e);
+      throw new StoreException("cannot lock the crawl store at " + storeDir + ": " + IoFailures.reason(e, storeDir), e);
     }
     if (!HELD.add(key)) throw inUse(storeDir, file, "this process", "");
     try {
@@ -73,7 +74,7 @@ final class DirectoryLock implements AutoCloseable {
       return new DirectoryLock(key, channel);
     } catch (IOException e) {
       HELD.remove(key);
-      throw new StoreException("cannot lock the crawl store at " + storeDir + " (" + file + "): " + e, e);
+      throw new StoreException("cannot lock the crawl store at " + storeDir + ": " + IoFailures.reason(e, file) + " (" + file + ")", e);
     } catch (RuntimeException e) {
       HELD.remove(key);
       throw e;

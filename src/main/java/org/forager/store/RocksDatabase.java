@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.forager.io.IoFailures;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
@@ -58,7 +59,7 @@ final class RocksDatabase {
       Files.createDirectories(dir);
     } catch (IOException e) {
       throw new StoreException("cannot open the crawl store at " + dir
-          + ": cannot create the directory (" + e.getMessage() + ")", e);
+          + ": cannot create the directory: " + IoFailures.reason(e, dir), e);
     }
     DirectoryLock lock = DirectoryLock.acquire(dir);
     RocksTuning tuning;

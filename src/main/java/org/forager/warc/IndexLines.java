@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import org.forager.io.IoFailures;
 
 /**
  * The CDXJ index lines of one WARC file while it is written, in bounded memory. At most
@@ -115,7 +116,7 @@ final class IndexLines implements AutoCloseable {
         return WarcIndexes.write(indexDir, warcFile, lines);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot merge the index lines of " + warcFile + ": " + e, e);
+      throw new UncheckedIOException("cannot merge the index lines of " + warcFile + ": " + IoFailures.reason(e), e);
     } finally {
       close();
     }

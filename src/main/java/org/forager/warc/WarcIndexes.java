@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.Optional;
+import org.forager.io.IoFailures;
 
 /**
  * The CDXJ index of each finished WARC file ({@link CdxjLines} says what a line holds), the form
@@ -56,6 +57,24 @@ public final class WarcIndexes {
   }
 
   /**
+   * The finished WARC files in {@code warcDir} that have no index in {@code indexDir} (left so by a
+   * killed run, or from before indexes existed), in name order; none when the directory does not exist.
+   *
+   * @throws UncheckedIOException naming the directory, if it cannot be listed
+   */
+  public static List<Path> unindexed(Path warcDir, Path indexDir) {
+    if (!Files.isDirectory(warcDir)) return List.of();
+    try (var files = Files.list(warcDir)) {
+      return files.filter(f -> formatOf(f.getFileName().toString()).isPresent())
+          .filter(f -> !Files.isRegularFile(indexOf(indexDir, f)))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + warcDir + ": " + IoFailures.reason(e, warcDir), e);
+    }
+  }
+
+  /**
    * The index of a finished WARC file ({@code .warc.gz} or {@code .warc.zst}), built from the file
    * and written first if it does not exist.
    *
@@ -79,7 +98,7 @@ public final class WarcIndexes {
         try {
           lines.add(line);
         } catch (IOException e) {
-          throw new UncheckedIOException("cannot write the index lines of " + warcFile + ": " + e, e);
+          throw new UncheckedIOException("cannot write the index lines of " + warcFile + ": " + IoFailures.reason(e), e);
         }
       });
       return lines.writeIndex(warcFile);
@@ -125,7 +144,7 @@ public final class WarcIndexes {
         Files.deleteIfExists(temp);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the index " + index + ": " + e, e);
+      throw new UncheckedIOException("cannot write the index " + index + ": " + IoFailures.reason(e, index), e);
     }
     return index;
   }

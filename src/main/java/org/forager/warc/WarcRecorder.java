@@ -14,6 +14,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.forager.fetch.FetchResult;
+import org.forager.io.IoFailures;
 
 /**
  * Writes fetches to size-rotated WARC/1.1 files in one directory, each record compressed on its
@@ -155,7 +156,7 @@ public final class WarcRecorder implements AutoCloseable {
     try {
       Files.createDirectories(warcDir);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create WARC directory " + warcDir + ": " + e, e);
+      throw new UncheckedIOException("cannot create WARC directory " + warcDir + ": " + IoFailures.reason(e, warcDir), e);
     }
     indexDir.ifPresent(IndexLines::removeStale);
     return new WarcRecorder(warcDir, maxFileBytes, compression, software, localHostname(), indexDir, directIo);
@@ -412,7 +413,7 @@ public final class WarcRecorder implements AutoCloseable {
   }
 
   private static UncheckedIOException failure(String what, Path file, IOException e) {
-    return new UncheckedIOException(what + " " + file + ": " + e, e);
+    return new UncheckedIOException(what + " " + file + ": " + IoFailures.reason(e, file), e);
   }
 
   private static Optional<String> localHostname() {

@@ -72,6 +72,19 @@ class PolitenessAuditTest {
   }
 
   @Test
+  void aLineWithoutATimeOrUrlIsNamedAndTheAuditGoesOn() throws Exception {
+    PolitenessAudit.Report report = audit(
+        line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 10, 100),
+        "{\"kind\":\"page\",\"url\":\"http://a.example/\"}",
+        "{\"ts\":\"2026-11-21T00:00:00.100Z\",\"kind\":\"page\"}",
+        line("2026-11-21T00:00:00.200Z", "page", "http://a.example/x", "FETCHED", 200, 10, 100));
+    assertFalse(report.polite());
+    assertEquals(List.of("log line 2: no valid ts: ''", "log line 3: no valid url: ''"), report.violations().stream()
+        .map(v -> v.rule() + " line " + v.line() + ": " + v.detail()).toList());
+    assertEquals(2, report.requests(), "the lines after them are audited");
+  }
+
+  @Test
   void noPageAfterAnUnreachableRobotsTxtUntilOneSucceeds() throws Exception {
     PolitenessAudit.Report report = audit(
         line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 1, 10),

@@ -36,6 +36,36 @@ class CliTest {
   }
 
   @Test
+  void noCommandNamesEveryCommand() {
+    assertEquals(2, Main.run(new String[0]));
+    assertTrue(console.err().startsWith("forager: missing command: crawl, export, audit, status or ctl"), console.err());
+  }
+
+  @Test
+  void everyCommandSaysItsVersion() {
+    assertEquals(0, Main.run("--version"));
+    String version = console.out().strip();
+    assertTrue(version.startsWith("forager "), version);
+    for (String command : List.of("crawl", "export", "audit", "status", "ctl")) {
+      assertEquals(0, Main.run(command, "--version"), command);
+    }
+    assertEquals(6, console.out().lines().filter(version::equals).count(), console.out());
+  }
+
+  @Test
+  void aLoopbackSeedRefusedByTheNetworkPolicyNamesTheSettingThatAllowsIt() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.html("/", "<p>here</p>");
+      assertEquals(0, Main.run("crawl", "--seed", site.url("/"), "--data-dir", tmp.resolve("d").toString()));
+      assertTrue(console.out().contains("BLOCKED_BY_NETWORK_POLICY"), console.out());
+      assertTrue(console.out().contains("note: 1 URL not requested: its host resolves only to loopback, private or "
+          + "other non-public addresses, which the network policy refuses (network.allow_private_addresses: true "
+          + "allows them"), console.out());
+      assertEquals(0, site.count("/robots.txt"), "nothing was sent");
+    }
+  }
+
+  @Test
   void badConfigExitsWithTwoAndOneLineNamingTheKey() throws Exception {
     Path config = tmp.resolve("bad.yaml");
     Files.writeString(config, "politeness:\n  min_delay: fast\n");

@@ -63,7 +63,8 @@ class CtlCommandTest {
       assertEquals(0, ctl(data, "pause"));
       assertEquals(0, ctl(data, "block", "Blocked.Example:8080"));
       assertEquals(0, ctl(data, "set-delay", site.origin(), "30ms"));
-      assertEquals(0, ctl(data, "add-seed", site.url("/extra"), "ftp://example.org/"));
+      assertEquals(1, ctl(data, "add-seed", site.url("/extra"), "ftp://example.org/"),
+          "one URL refused: the order was not carried out whole (the other is added all the same)");
       assertEquals(2, ctl(data, "set-delay", site.origin(), "soon"), "a bad duration is bad usage");
       assertEquals(2, ctl(data, "launch"), "an unknown order is bad usage");
       assertEquals(0, ctl(data, "resume"));

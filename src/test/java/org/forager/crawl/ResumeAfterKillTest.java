@@ -74,6 +74,17 @@ class ResumeAfterKillTest {
       int duplicates = pageRequests.get() - ORIGINS * PAGES;
       assertTrue(duplicates <= ORIGINS, "only fetches in flight at the kill are repeated, got " + duplicates);
       org.forager.testweb.TestCrawl.assertWarcFilesFinishedAndReadable(data);
+      // The file the kill left open was finished by the resume, and indexed like every other.
+      List<Path> warcs;
+      try (var files = Files.list(data.resolve("warc"))) {
+        warcs = files.filter(f -> f.getFileName().toString().endsWith(".warc.gz")).sorted().toList();
+      }
+      assertTrue(warcs.size() >= 2, "the killed run's file and the resume's: " + warcs);
+      assertEquals(List.of(), org.forager.warc.WarcIndexes.unindexed(data.resolve("warc"), data.resolve("indexes")));
+      for (Path warc : warcs) {
+        Path index = org.forager.warc.WarcIndexes.indexOf(data.resolve("indexes"), warc);
+        assertTrue(Files.size(index) > 0, "an index of " + warc.getFileName());
+      }
       try (CrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
         assertEquals(ORIGINS * (PAGES + 1), store.urlCount(), "every known URL is still known");
         store.forEachUrl(u -> assertTrue(u.lastCrawl().isPresent(), u.url() + " was crawled"));
