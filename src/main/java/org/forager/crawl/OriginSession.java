@@ -217,6 +217,12 @@ final class OriginSession {
   /** The log line of a request made (a response or a failure). */
   CrawlAction action(FetchResult result, CrawlAction.Kind kind, Outcome outcome, Optional<String> location,
       int attempt, Optional<String> reason) {
+    return action(result, kind, outcome, location, attempt, reason, politeness.delayMillis());
+  }
+
+  /** As {@link #action}, with the delay that was in force after the request (a redirect's, in a chain). */
+  CrawlAction action(FetchResult result, CrawlAction.Kind kind, Outcome outcome, Optional<String> location,
+      int attempt, Optional<String> reason, long delayMillis) {
     int status = 0;
     Optional<String> contentType = Optional.empty();
     Optional<String> digest = Optional.empty();
@@ -228,7 +234,7 @@ final class OriginSession {
       bytes = r.body().length;
     }
     return new CrawlAction(result.startedAt(), kind, result.url(), outcome, status, contentType, bytes,
-        result.durationMillis(), location, digest, attempt, politeness.delayMillis(),
+        result.durationMillis(), location, digest, attempt, delayMillis,
         reason.or(() -> reasonOf(result)), 0, ipOf(result));
   }
 

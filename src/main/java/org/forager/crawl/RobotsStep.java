@@ -2,6 +2,8 @@ package org.forager.crawl;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.forager.crawl.Classification.Feedback;
 import org.forager.fetch.FetchResult;
@@ -61,9 +63,14 @@ final class RobotsStep {
   void fetch() {
     CrawlContext ctx = session.ctx;
     // Every hop goes to the origin's host, so to the address whose slot is held; between hops both the
-    // origin's delay and the address's are owed.
-    RobotsFetcher.Result result = ctx.network().robotsFetcher().fetch(session.origin,
-        () -> Math.max(session.politeness.delayMillis(), ctx.network().ipGate().minDelayMillis()), session.requestAddress());
+    // origin's delay and the address's are owed. A redirect is a request like any other: its response
+    // time counts toward the origin's delay before the next hop, as the log then says of it.
+    List<Long> delayAfterRedirect = new ArrayList<>();
+    RobotsFetcher.Result result = ctx.network().robotsFetcher().fetch(session.origin, redirect -> {
+      session.politeness.responseTime(redirect.durationMillis());
+      delayAfterRedirect.add(session.politeness.delayMillis());
+      return Math.max(session.politeness.delayMillis(), ctx.network().ipGate().minDelayMillis());
+    }, session.requestAddress());
     if (result.hops().isEmpty()) {
       // Local policy refuses the origin's own robots.txt: without its rules nothing may be fetched.
       RobotsFetcher.Refusal refusal = result.refused().orElseThrow();
@@ -71,20 +78,22 @@ final class RobotsStep {
       session.giveUp();
       return;
     }
-    long total = 0;
-    for (FetchResult hop : result.hops()) total += hop.durationMillis();
-    session.requestEnded(total);
+    List<FetchResult> hops = result.hops();
+    session.requestEnded(hops.getLast().durationMillis());
     use(result.robotsTxt());
     int attempt = failures + 1;
-    // Logged once the delay reflects this fetch (Crawl-delay included), as the audit reads it.
-    for (FetchResult hop : result.hops()) {
+    // Logged once the delay reflects this fetch (Crawl-delay included), as the audit reads it; a
+    // redirect with the delay its next hop waited.
+    for (int i = 0; i < hops.size(); i++) {
+      FetchResult hop = hops.get(i);
+      long delay = i < delayAfterRedirect.size() ? delayAfterRedirect.get(i) : session.politeness.delayMillis();
       Classification c = ctx.policy().classifier().classify(hop);
       // The origin's own address refused: nothing of it can be fetched. A redirect hop refused only
       // makes the file unavailable (RobotsFetcher).
-      if (c.feedback() == Feedback.REFUSED && hop == result.hops().get(0)) session.giveUp();
+      if (c.feedback() == Feedback.REFUSED && i == 0) session.giveUp();
       Optional<String> location = c.location().flatMap(l -> UrlNormalizer.resolve(hop.url(), l));
       if (hop instanceof FetchResult.Response r) ctx.outputs().warc().write(r);
-      session.log(session.action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, attempt, note(hop)));
+      session.log(session.action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, attempt, note(hop), delay));
     }
     result.refused().ifPresent(r ->
         session.log(session.refusal(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));

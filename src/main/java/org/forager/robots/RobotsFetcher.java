@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 import org.forager.fetch.FetchRequest;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Fetcher;
@@ -69,23 +70,24 @@ public final class RobotsFetcher {
 
   /** Fetches without pausing between redirect hops (for tests and tools, not the crawl). */
   public Result fetch(Origin origin) {
-    return fetch(origin, () -> 0);
+    return fetch(origin, hop -> 0);
   }
 
   /**
-   * Fetches, waiting {@code delayMillis} between a redirect and the next hop: each hop is a request
-   * and owes the origin its delay like any other.
+   * Fetches, waiting between a redirect and the next hop the delay {@code delayAfter} gives for the
+   * redirect's response: each hop is a request and owes the origin its delay like any other, a delay
+   * that grows with the origin's response times (the caller counts the hop's among them).
    */
-  public Result fetch(Origin origin, java.util.function.LongSupplier delayMillis) {
-    return fetch(origin, delayMillis, Optional.empty());
+  public Result fetch(Origin origin, ToLongFunction<FetchResult> delayAfter) {
+    return fetch(origin, delayAfter, Optional.empty());
   }
 
   /**
-   * Like {@link #fetch(Origin, java.util.function.LongSupplier)}, every hop connecting to {@code
-   * address} when present (hops never leave the origin, so never its host): the address whose per-IP
-   * politeness slot the caller holds.
+   * Like {@link #fetch(Origin, ToLongFunction)}, every hop connecting to {@code address} when present
+   * (hops never leave the origin, so never its host): the address whose per-IP politeness slot the
+   * caller holds.
    */
-  public Result fetch(Origin origin, java.util.function.LongSupplier delayMillis, Optional<InetAddress> address) {
+  public Result fetch(Origin origin, ToLongFunction<FetchResult> delayAfter, Optional<InetAddress> address) {
     List<FetchResult> hops = new ArrayList<>();
     String url = origin.robotsTxtUrl();
     for (int hop = 0; ; hop++) {
@@ -102,7 +104,7 @@ public final class RobotsFetcher {
             "robots.txt redirect to another origin: not requested from this origin's turn");
         return new Result(hops, Optional.of(new Refusal(url, other)), definite(404, new byte[0]));
       }
-      if (hop > 0 && !pause(delayMillis.getAsLong())) return new Result(hops, unreachable());
+      if (hop > 0 && !pause(delayAfter.applyAsLong(hops.get(hop - 1)))) return new Result(hops, unreachable());
       FetchResult result = fetcher.fetch(FetchRequest.of(url).connectingTo(address));
       hops.add(result);
       if (!(result instanceof FetchResult.Response response)) {

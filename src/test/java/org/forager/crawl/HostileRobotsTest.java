@@ -62,6 +62,35 @@ class HostileRobotsTest {
     }
   }
 
+  /**
+   * Each hop of a slow robots.txt redirect chain waited only min_delay: the chain's response times were
+   * counted once it ended, and every hop was logged with the delay they gave, so the crawler's own
+   * audit found it impolite. Now each redirect's response time counts before the next hop.
+   */
+  @Test
+  void slowRobotsTxtRedirectsEachWaitTheDelayTheirResponseTimeGives() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.route("/robots.txt", ex -> {
+        PolitenessTest.sleep(150);
+        redirect(ex, "/r1");
+      }).route("/r1", ex -> {
+        PolitenessTest.sleep(150);
+        redirect(ex, "/r2");
+      }).route("/r2", ex -> {
+        PolitenessTest.sleep(150);
+        TestSite.respond(ex, 200, "text/plain", "User-agent: *\nDisallow: /no\n");
+      }).html("/", "<p>home</p>");
+      // run() asserts the audit of the crawl's own log: every hop after the delay its line says.
+      TestCrawl.run(TestCrawl.config(data(), List.of(site.url("/")),
+          "politeness: { min_delay: 10ms, response_time_factor: 2, max_delay: 5s }"));
+      List<Long> delays = TestCrawl.log(data()).stream().filter(a -> a.get("kind").asText().equals("robots"))
+          .map(a -> a.get("delay_ms").asLong()).toList();
+      assertEquals(3, delays.size(), delays.toString());
+      assertTrue(delays.get(0) >= 300, "two times a 150 ms redirect before the next hop: " + delays);
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data(), site.url("/")));
+    }
+  }
+
   @Test
   void hugeRobotsTxtIsParsedUpTo500KiB() throws Exception {
     StringBuilder robots = new StringBuilder("User-agent: *\nDisallow: /early\n");
