@@ -224,9 +224,11 @@ final class PageStep {
           canonical = page.canonical();
           simhash = SimHash.ofHtml(response.body(), page.charset());
           if (canonical.isPresent() && !canonical.get().equals(url)) {
-            // The page is a copy: only its canonical URL is worth crawling, at the same depth.
+            // The page is a copy: only its canonical URL is worth crawling, one step deeper as a
+            // redirect's target is, so that pages each naming the next as canonical (a trap) end at
+            // limits.max_depth.
             outcome = Outcome.NON_CANONICAL;
-            offerTarget(discovered, canonical.get(), candidate.depth(), candidate.hops(), url, "canonical", fromSeed);
+            offerTarget(discovered, canonical.get(), candidate.depth() + 1, candidate.hops(), url, "canonical", fromSeed);
           } else {
             outOfScopeLinks = offerLinks(discovered, page.links(), candidate);
             outcome = noindex ? Outcome.NOINDEX : response.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED;

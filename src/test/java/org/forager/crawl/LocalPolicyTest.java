@@ -62,6 +62,22 @@ class LocalPolicyTest {
     }
   }
 
+  /** Pages each naming the next as canonical went on past max_depth: a canonical was taken at the same depth. */
+  @Test
+  void aChainOfCanonicalsEndsAtMaxDepth() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      for (int n = 0; n < 100; n++) {
+        site.html("/c" + n, "<link rel=\"canonical\" href=\"/c" + (n + 1) + "\"><p>copy</p>");
+      }
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/c0")), "limits: { fetch_timeout: 2s, max_depth: 3 }"));
+      assertEquals(List.of("/robots.txt", "/c0", "/c1", "/c2", "/c3"), site.paths().stream()
+          .filter(p -> !p.equals("/sitemap.xml")).toList());
+      assertEquals("NON_CANONICAL", TestCrawl.lastOutcome(data, site.url("/c3")));
+      assertNull(TestCrawl.lastOutcome(data, site.url("/c4")), "deeper than max_depth: not a candidate");
+    }
+  }
+
   @Test
   void anEndlessTrapEndsInABoundedNumberOfRequests() throws Exception {
     try (TestSite site = TestSite.start()) {
