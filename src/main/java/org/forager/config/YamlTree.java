@@ -12,6 +12,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Reads YAML text into a Jackson tree, refusing what a plain tree reader would silently get wrong: a
@@ -23,6 +24,8 @@ final class YamlTree {
 
   private static final YAMLFactory FACTORY = new YAMLFactory();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final Pattern DECIMAL_INTEGER = Pattern.compile("[-+]?(0|[1-9](_*[0-9])*)");
+  private static final Pattern DECIMAL_NUMBER = Pattern.compile("[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?");
 
   private YamlTree() {}
 
@@ -52,14 +55,20 @@ final class YamlTree {
       case START_OBJECT -> map(parser);
       case START_ARRAY -> list(parser);
       case VALUE_STRING -> NODES.textNode(parser.getText());
-      case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
-        case INT -> NODES.numberNode(parser.getIntValue());
-        case LONG -> NODES.numberNode(parser.getLongValue());
-        default -> NODES.numberNode(parser.getBigIntegerValue());
-      };
-      case VALUE_NUMBER_FLOAT -> NODES.numberNode(parser.getDoubleValue());
-      case VALUE_TRUE -> NODES.booleanNode(true);
-      case VALUE_FALSE -> NODES.booleanNode(false);
+      // YAML 1.1 (SnakeYAML's) also reads 0x10, 010 (octal: 8), 1:30, yes, no, on and off as numbers
+      // and booleans; the configuration takes decimal numbers (digits grouped by _) and true or false
+      // only (docs/configuration.md): the others stay the text they are, and a number or boolean key
+      // names them as wrong.
+      case VALUE_NUMBER_INT -> !DECIMAL_INTEGER.matcher(parser.getText()).matches() ? NODES.textNode(parser.getText())
+          : switch (parser.getNumberType()) {
+            case INT -> NODES.numberNode(parser.getIntValue());
+            case LONG -> NODES.numberNode(parser.getLongValue());
+            default -> NODES.numberNode(parser.getBigIntegerValue());
+          };
+      case VALUE_NUMBER_FLOAT -> DECIMAL_NUMBER.matcher(parser.getText()).matches()
+          ? NODES.numberNode(parser.getDoubleValue()) : NODES.textNode(parser.getText());
+      case VALUE_TRUE -> parser.getText().equalsIgnoreCase("true") ? NODES.booleanNode(true) : NODES.textNode(parser.getText());
+      case VALUE_FALSE -> parser.getText().equalsIgnoreCase("false") ? NODES.booleanNode(false) : NODES.textNode(parser.getText());
       case VALUE_NULL -> NODES.nullNode();
       default -> throw invalid(parser.currentTokenLocation(), "unsupported value " + parser.getText());
     };

@@ -51,6 +51,16 @@ class ConfigErrorsTest {
             "config: politeness.response_time_factor: \"high\" is not a number"),
         arguments("network: { allow_private_addresses: \"yes\" }",
             "config: network.allow_private_addresses: \"yes\" is not true or false"),
+        // YAML 1.1's other spellings of booleans and integers are not taken (SnakeYAML read them).
+        arguments("network: { allow_private_addresses: yes }",
+            "config: network.allow_private_addresses: \"yes\" is not true or false"),
+        arguments("network: { allow_private_addresses: off }",
+            "config: network.allow_private_addresses: \"off\" is not true or false"),
+        arguments("concurrency: 0x10", "config: concurrency: \"0x10\" is not a whole number"),
+        arguments("concurrency: 010", "config: concurrency: \"010\" is not a whole number"),
+        arguments("concurrency: 1:30", "config: concurrency: \"1:30\" is not a whole number"),
+        arguments("politeness: { response_time_factor: .inf }",
+            "config: politeness.response_time_factor: \".inf\" is not a number"),
         // Wrong shapes, named by path.
         arguments("politeness: [ 1s ]", "config: politeness: must be a map (key: value), found a list"),
         arguments("seeds: \"https://example.org/\"", "config: seeds: must be a list, found \"https://example.org/\""),
