@@ -18,6 +18,8 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = {
+      "Checks a crawl's log for politeness: one request in flight, every delay kept, robots.txt first.",
+      "",
       "Reads the crawl log of a crawl (logs/crawl.jsonl and its rotated crawl-*.jsonl.gz parts, in",
       "order) and checks, origin by origin, that no two requests were in",
       "flight at once, that every gap kept the delay in force, and that robots.txt came first; and,",

@@ -38,8 +38,9 @@ import picocli.CommandLine.Model.CommandSpec;
       "Running again with the same data directory resumes where the last run stopped.",
       "",
       "Writes under the data directory: store/ (the crawl database), warc/*.warc.gz (or .warc.zst),",
+      "indexes/*.cdxj (each finished WARC file's index),",
       "logs/crawl.jsonl (one line per crawl action; rotated to logs/crawl-*.jsonl.gz at log.rotate_size),",
-      "logs/library.log (what libraries log);",
+      "logs/library.log (what libraries log), control.json while it runs (for forager ctl);",
       "prints a summary of outcomes at the end.",
     },
     footer = {

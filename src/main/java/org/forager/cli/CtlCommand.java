@@ -33,8 +33,9 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = {
-      "Gives an order to the crawl running on --data-dir (from another terminal, as its user):",
+      "Gives an order to the crawl running on --data-dir, from another terminal as its user.",
       "",
+      "Orders:",
       "  pause [ORIGIN]            no new request starts (fetches in flight finish); or only ORIGIN's",
       "  resume [ORIGIN]           go on where it paused",
       "  block HOST_OR_DOMAIN      no further request of any kind to it or a host under it, at once and",

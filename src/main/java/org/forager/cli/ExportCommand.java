@@ -29,6 +29,8 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = {
+      "Exports the crawl database as JSON lines, or the WARC files as a WACZ package.",
+      "",
       "Writes one JSON object per known URL (see docs/ for the fields) to standard output or --output;",
       "with --format wacz, packages the finished WARC files as a WACZ file (--output FILE.wacz) for",
       "replay tools such as ReplayWeb.page (docs/warc.md).",

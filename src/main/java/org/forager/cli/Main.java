@@ -55,6 +55,9 @@ public final class Main implements Runnable {
     for (Class<?> subcommand : subcommands.isEmpty() || named.equals("help") ? SUBCOMMANDS : subcommands) {
       cli.addSubcommand(subcommand);
     }
+    // The descriptions are laid out in lines of up to 105 columns; picocli's 80 wrapped them again,
+    // mid-sentence and inside URLs. After the subcommands: the width is set on those added so far.
+    cli.setUsageHelpWidth(110);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       commandLine.getErr().println("forager: " + TerminalText.escape(message(e)));
       return EXIT_RUNTIME;

@@ -19,8 +19,10 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = {
-      "Summarizes a crawl database: URLs by state and by last outcome, origins in scope, the last",
-      "crawl action, and how many URLs are due now, within an hour and within a day.",
+      "Summarizes a crawl database: its URLs, origins and the work due.",
+      "",
+      "URLs by state and by last outcome, origins in scope, the last crawl action, and how many URLs",
+      "are due now, within an hour and within a day.",
     })
 final class StatusCommand implements Callable<Integer> {
 
