@@ -881,12 +881,15 @@ public record CrawlConfig(
       ".pdf", ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".ods", ".odp", ".rtf",
       ".css", ".js", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".swf");
 
+  /** max_actions when the configuration does not set it. */
+  public static final long DEFAULT_MAX_ACTIONS = 1_000_000;
+
   public static CrawlConfig defaults() {
     return new CrawlConfig(
         DEFAULT_USER_AGENT,
         List.of(),
         Path.of("crawl-data"),
-        1_000_000,
+        DEFAULT_MAX_ACTIONS,
         256,
         Politeness.defaults(),
         Robots.defaults(),

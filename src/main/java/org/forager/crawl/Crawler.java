@@ -392,8 +392,11 @@ public final class Crawler implements AutoCloseable {
 
   private void runScheduler(Scheduler s, Map<Origin, OriginCrawler> crawlers, RunSummary summary)
       throws InterruptedException {
+    // The time to max_actions is worth a line only when someone chose the number: the default's is
+    // no forecast of the crawl's end.
+    long chosenMaxActions = config.maxActions() == CrawlConfig.DEFAULT_MAX_ACTIONS ? Long.MAX_VALUE : config.maxActions();
     Progress progress = Progress.start(quiet ? Progress.Mode.QUIET : Progress.Mode.AUTO, summary, s,
-        store::urlCount, config.maxActions());
+        store::urlCount, chosenMaxActions);
     try {
       s.run(crawlers.values());
     } finally {

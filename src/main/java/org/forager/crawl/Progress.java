@@ -2,6 +2,7 @@ package org.forager.crawl;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -107,16 +108,30 @@ final class Progress implements AutoCloseable {
   }
 
   /**
-   * Whether standard input and output are a terminal. On JDK 21 {@code System.console()} is null
-   * otherwise; from JDK 22 it may exist anyway, and {@code Console.isTerminal()} (22+) tells.
+   * Whether the progress line's stream, standard error, is a terminal: a line redrawn in place there,
+   * a line every 10 s into a file ({@code 2> err.log}). Java tells only of standard input and output
+   * ({@code System.console()}, null otherwise on JDK 21; from JDK 22 {@code Console.isTerminal()}), so
+   * where /proc tells (Linux) standard error is asked too.
    */
   private static boolean isTerminal() {
+    Optional<Boolean> stderr = stderrIsTerminal();
+    if (stderr.isPresent() && !stderr.get()) return false;
     java.io.Console console = System.console();
     if (console == null) return false;
     try {
       return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
     } catch (ReflectiveOperationException beforeJdk22) {
       return true;
+    }
+  }
+
+  /** Whether file descriptor 2 is a terminal device, where /proc says what it is; empty elsewhere. */
+  private static Optional<Boolean> stderrIsTerminal() {
+    try {
+      String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+      return Optional.of(target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console"));
+    } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+      return Optional.empty();
     }
   }
 
