@@ -85,6 +85,15 @@ final class PageStep {
     this.originPrefix = session.origin.toString();
   }
 
+  /** Why a redirect leads nowhere the crawl can follow: its Location is no http(s) URL. */
+  private static Optional<String> unfollowedRedirect(Outcome outcome, Optional<String> redirectTo, FetchResult result) {
+    if (outcome != Outcome.REDIRECT || redirectTo.isPresent() || !(result instanceof FetchResult.Response r)) {
+      return Optional.empty();
+    }
+    return r.header("Location").map(l -> "Location is no http(s) URL to follow: "
+        + (l.length() > 200 ? l.substring(0, 200) + "..." : l));
+  }
+
   /**
    * Records a URL a gate refused: no request, a crawl action with the gate's outcome and reason. It is
    * logged at once (its line handed to the OS before its store write); its store write waits for the
@@ -256,10 +265,12 @@ final class PageStep {
     // The log first: a request made is always in the log (the audit's evidence), even when the store
     // or the log then fails; after a crash in between, the next run fetches the URL again. The lines
     // reach the OS together, just before the store write (one system call, not one a line).
+    Optional<String> unfollowed = unfollowedRedirect(outcome, redirectTo, result);
     session.logBeforeWrite(session.sentTo(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status,
         contentType, Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
         session.politeness.delayMillis(),
-        duplicateOf.map(first -> "duplicate of " + first).or(() -> OriginSession.reasonOf(result)), outOfScopeLinks),
+        duplicateOf.map(first -> "duplicate of " + first).or(() -> unfollowed)
+            .or(() -> OriginSession.reasonOf(result)), outOfScopeLinks),
         result));
     logOutOfScopeTargets();
     List<Candidate> toStore = notCrawledLately(admitted);

@@ -76,9 +76,17 @@ final class SitemapStep {
     session.requestEnded(result.durationMillis());
     Classification classification = ctx.policy().classifier().classify(result);
     Optional<String> note = Optional.empty();
+    Outcome outcome = classification.outcome();
     if (result instanceof FetchResult.Response response) {
       ctx.outputs().warc().write(response);
-      if (classification.outcome() == Outcome.FETCHED) note = Optional.of(read(response));
+      if (outcome == Outcome.FETCHED) {
+        note = Optional.of(read(response));
+        if (response.truncated()) {
+          // Read as far as it came, and logged as a page's cut body is: TRUNCATED, and why.
+          outcome = Outcome.TRUNCATED;
+          note = Optional.of(note.get() + "; body cut: " + OriginSession.reasonOf(response).orElse("truncated"));
+        }
+      }
     }
     switch (classification.feedback()) {
       case OK, DENIED -> session.politeness.answeredNormally();
@@ -87,7 +95,7 @@ final class SitemapStep {
       case REFUSED -> session.giveUp();
       case TRANSIENT -> { } // not retried: sitemaps are read again next run
     }
-    session.log(session.action(result, CrawlAction.Kind.SITEMAP, classification.outcome(),
+    session.log(session.action(result, CrawlAction.Kind.SITEMAP, outcome,
         classification.location().flatMap(l -> UrlNormalizer.resolve(url, l)), 1, note));
   }
 
@@ -119,7 +127,8 @@ final class SitemapStep {
           counts[1] += bringForwardModified(modified);
         }, queue::add);
     return switch (result) {
-      case SitemapResult.Failure failure -> "not a sitemap: " + failure.reason();
+      case SitemapResult.Failure failure ->
+          failure.reason().startsWith("not a sitemap") ? failure.reason() : "not a sitemap: " + failure.reason();
       case SitemapResult.Index index ->
           "sitemap index of " + index.sitemaps() + " files" + index.cut().map(c -> ", cut: " + c).orElse("");
       case SitemapResult.UrlSet set -> "sitemap of " + set.urls() + " URLs, " + counts[0] + " new"

@@ -136,6 +136,26 @@ class CrawlLoopTest {
     }
   }
 
+  /** A redirect to ftp: or javascript: was logged with no location and no reason. */
+  @Test
+  void aRedirectToNoHttpUrlSaysWhyItLeadsNowhere() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/ftp", "/bare")
+          .route("/ftp", ex -> {
+            ex.getResponseHeaders().set("Location", "ftp://files.example/x");
+            TestSite.respond(ex, 302, "text/html", "moved");
+          })
+          .route("/bare", ex -> TestSite.respond(ex, 302, "text/html", "moved, but where?"));
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
+      JsonNode ftp = TestCrawl.log(data).stream().filter(l -> l.get("url").asText().equals(site.url("/ftp")))
+          .findFirst().orElseThrow();
+      assertEquals("REDIRECT", ftp.get("outcome").asText());
+      assertEquals("Location is no http(s) URL to follow: ftp://files.example/x", ftp.get("reason").asText());
+      assertEquals("HTTP_ERROR", TestCrawl.lastOutcome(data, site.url("/bare")), "a redirect without Location");
+    }
+  }
+
   @Test
   void canonicalNoindexAndNofollowAreHonoured() throws Exception {
     try (TestSite site = TestSite.start()) {

@@ -42,6 +42,37 @@ class SitemapCrawlTest {
     return out.toByteArray();
   }
 
+  /**
+   * A sitemap cut at limits.max_page_bytes was logged FETCHED, where a page's cut body is TRUNCATED,
+   * and an HTML answer's reason read "not a sitemap: not a sitemap: ...".
+   */
+  @Test
+  void aCutSitemapIsLoggedTruncatedAndAnHtmlOneSaysSoOnce() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String[] urls = new String[400];
+      for (int i = 0; i < urls.length; i++) urls[i] = site.url("/p" + i);
+      String big = urlset(urls);
+      site.robots("User-agent: *\nSitemap: " + site.url("/big.xml") + "\nSitemap: " + site.url("/page.xml") + "\n")
+          .route("/big.xml", ex -> TestSite.respond(ex, 200, "application/xml", big))
+          .html("/page.xml", "<p>not a sitemap</p>")
+          .html("/", "<p>home</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")),
+          "limits: { max_page_bytes: 8KiB }\nsitemaps: { default_location: false }\nmax_actions: 3"));
+      JsonNode cut = sitemapLine(data, site.url("/big.xml"));
+      assertEquals("TRUNCATED", cut.get("outcome").asText(), cut.toString());
+      assertTrue(cut.get("reason").asText().startsWith("sitemap of ") && cut.get("reason").asText().contains("; body cut: "),
+          cut.toString());
+      JsonNode html = sitemapLine(data, site.url("/page.xml"));
+      assertEquals("not a sitemap: Content-Type text/html; charset=utf-8", html.get("reason").asText(), html.toString());
+    }
+  }
+
+  private static JsonNode sitemapLine(Path data, String url) throws Exception {
+    return TestCrawl.log(data).stream().filter(l -> l.get("kind").asText().equals("sitemap") && l.get("url").asText().equals(url))
+        .findFirst().orElseThrow(() -> new AssertionError("no sitemap line for " + url));
+  }
+
   @Test
   void sitemapsListedInRobotsTxtIndexesAndGzipAddCandidatesThroughTheGates() throws Exception {
     try (TestSite site = TestSite.start(); TestSite other = TestSite.start()) {
