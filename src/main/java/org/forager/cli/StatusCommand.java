@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.forager.export.JsonlExporter;
+import org.forager.record.TerminalText;
 import org.forager.store.CrawlStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
@@ -25,6 +26,9 @@ import picocli.CommandLine.Model.CommandSpec;
       "are due now, within an hour and within a day.",
     })
 final class StatusCommand implements Callable<Integer> {
+
+  /** Blocks listed by name; more are counted. */
+  private static final int MAX_BLOCKS_SHOWN = 20;
 
   @Spec CommandSpec spec;
 
@@ -48,7 +52,9 @@ final class StatusCommand implements Callable<Integer> {
     long seedOrigins;
     Optional<String> scope;
     long urls;
+    java.util.List<org.forager.store.Block> blocks;
     try (CrawlStore store = storeOption.open(cfg)) {
+      blocks = store.blocks();
       origins = store.scope().size();
       seedOrigins = store.seedOrigins().size();
       scope = store.setting("scope");
@@ -76,6 +82,12 @@ final class StatusCommand implements Callable<Integer> {
     byOutcome.forEach((outcome, n) -> out.printf("  %-26s %,d%n", outcome, n));
     out.printf("%-28s %s%n", "last crawl action", last[0].equals(Instant.EPOCH) ? "never" : last[0].toString());
     out.printf("%-28s %,d now, %,d within an hour, %,d within a day%n", "due", due[0], due[1], due[2]);
+    // Blocks hold across runs and no request of any kind goes under them: an operator looking for why
+    // a site is not crawled finds them here (forager ctl unblock lifts one while a crawl runs).
+    out.printf("%-28s %,d%n", "blocked hosts", blocks.size());
+    blocks.stream().limit(MAX_BLOCKS_SHOWN).forEach(b -> out.printf("  %-26s since %s, by %s%n",
+        TerminalText.escape(b.host()), b.since(), TerminalText.escape(b.by())));
+    if (blocks.size() > MAX_BLOCKS_SHOWN) out.printf("  and %,d more%n", blocks.size() - MAX_BLOCKS_SHOWN);
     out.flush();
     return 0;
   }

@@ -79,6 +79,10 @@ class CtlCommandTest {
       assertTrue(out.contains("ftp://example.org/: refused: not an http(s) URL"), out);
       assertTrue(console.err().contains("forager: \"soon\" is not a duration"), console.err());
       assertFalse(Files.exists(ControlFile.in(data)), "removed at the crawl's clean exit");
+      // The block outlives the run, and status shows it: why the site is not crawled any more.
+      assertEquals(0, Main.run("status", "--data-dir", data.toString()));
+      assertTrue(console.out().matches("(?s).*\\Rblocked hosts +1\\R  blocked\\.example +since \\S+, by cli\\R.*"),
+          console.out());
 
       List<String> orders = TestCrawl.log(data).stream().filter(l -> l.get("kind").asText().equals("control"))
           .map(l -> l.get("action").asText() + " by " + l.get("by").asText()).toList();
