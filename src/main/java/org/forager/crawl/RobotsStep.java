@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import org.forager.crawl.Classification.Feedback;
 import org.forager.fetch.FetchResult;
+import org.forager.fetch.Outcome;
 import org.forager.record.CrawlAction;
 import org.forager.robots.RobotsFetcher;
 import org.forager.robots.RobotsRules;
@@ -93,7 +94,11 @@ final class RobotsStep {
       if (c.feedback() == Feedback.REFUSED && i == 0) session.giveUp();
       Optional<String> location = c.location().flatMap(l -> UrlNormalizer.resolve(hop.url(), l));
       if (hop instanceof FetchResult.Response r) ctx.outputs().warc().write(r);
-      session.log(session.action(hop, CrawlAction.Kind.ROBOTS, c.outcome(), location, attempt, note(hop), delay));
+      // A file cut short (deadline, reset) reads as unreachable (RobotsFetcher): logged TRUNCATED, as a
+      // page's cut body is, not FETCHED, so that the log (and the audit) say no rules came of it.
+      Outcome outcome = i == hops.size() - 1 && !rules.isReachable() && hop instanceof FetchResult.Response r
+          && r.truncated() && c.outcome() == Outcome.FETCHED ? Outcome.TRUNCATED : c.outcome();
+      session.log(session.action(hop, CrawlAction.Kind.ROBOTS, outcome, location, attempt, note(hop), delay));
     }
     result.refused().ifPresent(r ->
         session.log(session.refusal(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));

@@ -91,6 +91,29 @@ class HostileRobotsTest {
     }
   }
 
+  /** A robots.txt cut by the deadline was logged FETCHED, though no rules came of it (unreachable). */
+  @Test
+  void aRobotsTxtCutShortIsLoggedTruncatedAndNoPageFollows() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.route("/robots.txt", ex -> {
+        ex.getResponseHeaders().set("Content-Type", "text/plain");
+        ex.sendResponseHeaders(200, 10_000);
+        try (var body = ex.getResponseBody()) {
+          body.write("User-agent: *\nDisallow: /sec".getBytes(StandardCharsets.UTF_8));
+          body.flush();
+          PolitenessTest.sleep(3_000); // the rest never comes within the fetch's deadline
+        } catch (java.io.IOException closedByTheCrawler) {
+          // the crawler hung up at its deadline
+        }
+      }).linking("/", "/secret");
+      TestCrawl.run(TestCrawl.config(data(), List.of(site.url("/")), "limits: { fetch_timeout: 300ms, max_retries: 0 }"));
+      var robots = TestCrawl.log(data()).stream().filter(a -> a.get("kind").asText().equals("robots")).toList();
+      assertEquals(1, robots.size(), robots.toString());
+      assertEquals("TRUNCATED", robots.get(0).get("outcome").asText(), robots.toString());
+      assertTrue(site.paths().isEmpty(), "no page without a whole robots.txt: " + site.paths());
+    }
+  }
+
   @Test
   void hugeRobotsTxtIsParsedUpTo500KiB() throws Exception {
     StringBuilder robots = new StringBuilder("User-agent: *\nDisallow: /early\n");
