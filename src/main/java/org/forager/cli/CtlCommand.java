@@ -10,14 +10,20 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.forager.config.ConfigLoader;
+import org.forager.config.CrawlConfig;
+import org.forager.config.Overrides;
+import org.forager.crawl.Crawler;
 import org.forager.record.TerminalText;
 import org.forager.status.ControlFile;
+import org.forager.store.Stores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -55,6 +61,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "  forager ctl --data-dir crawl-data set-delay https://www.example.org 10s",
       "  forager ctl --data-dir crawl-data pause",
       "",
+      "block and unblock work with no crawl running too: they are written to the crawl database.",
       "Exit status: 0 when the crawl carried out the order, 1 when no crawl runs there or it refused,",
       "2 on bad usage.",
     })
@@ -64,7 +71,7 @@ final class CtlCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--data-dir", paramLabel = "DIR", required = true, description = "The running crawl's data directory.")
+  @Option(names = "--data-dir", paramLabel = "DIR", required = true, description = "The crawl's data directory (block and unblock need no running crawl).")
   Path dataDir;
 
   @Parameters(index = "0", paramLabel = "ORDER", description = "pause, resume, block, unblock, set-delay, add-seed or stop")
@@ -88,9 +95,36 @@ final class CtlCommand implements Callable<Integer> {
       return fail(TerminalText.escape(e.getMessage()));
     }
     if (file.isEmpty()) {
+      // A block holds across runs, so it is given and lifted between them too: in the database itself.
+      if (order.equals("block") || order.equals("unblock")) return blockWithoutACrawl(args.get(0));
       return fail("no crawl is running on " + dataDir + " (no " + ControlFile.in(dataDir) + ")");
     }
     return send(file.get(), body);
+  }
+
+  /** Blocks or unblocks a host in the crawl database of a crawl that is not running (logged as when it runs). */
+  private int blockWithoutACrawl(String host) {
+    CrawlConfig cfg = ConfigLoader.load(Optional.empty(),
+        new Overrides(List.of(), Optional.empty(), Optional.of(dataDir), Optional.empty()));
+    if (!Files.isDirectory(Stores.embeddedDirectory(cfg.dataDir()))) {
+      return fail("no crawl is running on " + dataDir + " (no " + ControlFile.in(dataDir) + "), and it holds no crawl "
+          + "database to " + order + " in (no " + Stores.embeddedDirectory(cfg.dataDir()) + ")");
+    }
+    String message;
+    try (Crawler crawler = Crawler.open(cfg)) {
+      if (order.equals("block")) {
+        message = "blocked " + crawler.control().block(host, "cli")
+            + " and every host under it: no request of any kind from the next run on";
+      } else {
+        message = crawler.control().unblock(host, "cli") ? "unblocked " + host : host + " was not blocked";
+      }
+    } catch (IllegalArgumentException e) {
+      return usage(TerminalText.escape(e.getMessage()));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(TerminalText.escape(message) + " (no crawl is running: written to its database)");
+    out.flush();
+    return 0;
   }
 
   /** The order's JSON body, from the arguments. */

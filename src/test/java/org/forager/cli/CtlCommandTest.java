@@ -99,6 +99,13 @@ class CtlCommandTest {
     console.reset();
     assertEquals(1, ctl(data, "pause"));
     assertEquals("forager: no crawl is running on " + data + " (no " + ControlFile.in(data) + ")\n", console.err());
+    // A block is lifted between runs too, in the database itself, and logged as an order given in a run is.
+    assertEquals(0, ctl(data, "unblock", "blocked.example"));
+    assertTrue(console.out().contains("unblocked blocked.example (no crawl is running: written to its database)"),
+        console.out());
+    assertEquals(0, Main.run("status", "--data-dir", data.toString()));
+    assertTrue(console.out().matches("(?s).*\\Rblocked hosts +0\\R.*"), console.out());
+    assertEquals("unblock", TestCrawl.log(data).getLast().path("action").asText());
   }
 
   @Test
