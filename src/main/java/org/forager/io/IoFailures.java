@@ -31,8 +31,7 @@ public final class IoFailures {
     if (failure instanceof UncheckedIOException unchecked) return reason(unchecked.getCause(), named);
     if (failure instanceof FileSystemException fs) {
       String file = fs.getFile();
-      boolean sameFile = file == null || named != null && (file.equals(named.toString()) || sameFile(file, named));
-      return sameFile ? words(fs) : words(fs) + " (" + file + ")";
+      return file == null || named != null && sameFile(file, named) ? words(fs) : words(fs) + " (" + file + ")";
     }
     if (failure instanceof EOFException) return "unexpected end of file";
     String message = failure.getMessage();

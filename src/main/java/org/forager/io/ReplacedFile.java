@@ -38,8 +38,8 @@ public final class ReplacedFile {
   /** Writes {@code target} by {@code writer} through a temporary file; returns what the writer returned. */
   public static <T> T write(Path target, Writer<T> writer) throws IOException {
     Path absolute = target.toAbsolutePath();
-    // Not Files.createTempFile: its files are 0600, and an export is meant to be shared (mode as any new
-    // file's, like the WARC files': 0644 under the usual umask).
+    // Not Files.createTempFile: its files are 0600, and exports and indexes are meant to be read by
+    // others (mode as any new file's, like the WARC files': 0644 under the usual umask).
     Path temp = absolute.resolveSibling(
         "." + absolute.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
     try {

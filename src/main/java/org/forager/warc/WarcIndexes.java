@@ -11,15 +11,14 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.Optional;
 import org.forager.io.IoFailures;
+import org.forager.io.ReplacedFile;
 
 /**
  * The CDXJ index of each finished WARC file ({@link CdxjLines} says what a line holds), the form
@@ -126,11 +125,8 @@ public final class WarcIndexes {
     Path index = indexOf(indexDir, warcFile);
     try {
       Files.createDirectories(index.getParent());
-      // Not Files.createTempFile: its files are 0600, and replay tools may read the indexes as another
-      // user (mode as any new file's, like the WARC files').
-      Path temp = Files.createFile(index.resolveSibling(
-          "." + index.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp"));
-      try {
+      // Whole or not at all: replay tools take any .cdxj file as whole, and may read it as another user.
+      ReplacedFile.write(index, temp -> {
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE);
             BufferedWriter out = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(channel),
                 StandardCharsets.UTF_8), 1 << 16)) {
@@ -139,10 +135,8 @@ public final class WarcIndexes {
           // On disk before it is announced: a reader takes any .cdxj file as whole.
           channel.force(true);
         }
-        Files.move(temp, index, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
+        return index;
+      });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the index " + index + ": " + IoFailures.reason(e, index), e);
     }
