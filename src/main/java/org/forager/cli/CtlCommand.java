@@ -10,20 +10,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.forager.config.ConfigLoader;
 import org.forager.config.CrawlConfig;
-import org.forager.config.Overrides;
 import org.forager.crawl.Crawler;
 import org.forager.record.TerminalText;
 import org.forager.status.ControlFile;
-import org.forager.store.Stores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -104,11 +100,11 @@ final class CtlCommand implements Callable<Integer> {
 
   /** Blocks or unblocks a host in the crawl database of a crawl that is not running (logged as when it runs). */
   private int blockWithoutACrawl(String host) {
-    CrawlConfig cfg = ConfigLoader.load(Optional.empty(),
-        new Overrides(List.of(), Optional.empty(), Optional.of(dataDir), Optional.empty()));
-    if (!Files.isDirectory(Stores.embeddedDirectory(cfg.dataDir()))) {
-      return fail("no crawl is running on " + dataDir + " (no " + ControlFile.in(dataDir) + "), and it holds no crawl "
-          + "database to " + order + " in (no " + Stores.embeddedDirectory(cfg.dataDir()) + ")");
+    CrawlConfig cfg;
+    try {
+      cfg = StoreOption.resolve(Optional.empty(), Optional.of(dataDir));
+    } catch (StoreOption.UsageError e) {
+      return fail("no crawl is running on " + dataDir + " (no " + ControlFile.in(dataDir) + "), and " + e.getMessage());
     }
     String message;
     try (Crawler crawler = Crawler.open(cfg)) {

@@ -26,8 +26,13 @@ final class StoreOption {
   /** What to open, or a one-line reason why there is nothing to open. */
   CrawlConfig resolve() throws UsageError {
     if (dataDir == null && config == null) throw new UsageError("give --data-dir DIR or --config FILE");
-    CrawlConfig cfg = ConfigLoader.load(Optional.ofNullable(config),
-        new Overrides(java.util.List.of(), Optional.empty(), Optional.ofNullable(dataDir), Optional.empty()));
+    return resolve(Optional.ofNullable(config), Optional.ofNullable(dataDir));
+  }
+
+  /** The crawl of {@code config} and {@code dataDir} (at least one given), or why there is none to open. */
+  static CrawlConfig resolve(Optional<Path> config, Optional<Path> dataDir) throws UsageError {
+    CrawlConfig cfg = ConfigLoader.load(config,
+        new Overrides(java.util.List.of(), Optional.empty(), dataDir, Optional.empty()));
     if (cfg.store().kind().equals("embedded") && !Files.isDirectory(Stores.embeddedDirectory(cfg.dataDir()))) {
       throw new UsageError(cfg.dataDir() + " holds no crawl (no " + Stores.embeddedDirectory(cfg.dataDir()) + ")");
     }
