@@ -198,8 +198,13 @@ public final class Crawler implements AutoCloseable {
       // hold one for every finished WARC file, whatever interrupted the run that wrote it.
       Path indexDir = dataDir.resolve(WarcIndexes.DIRECTORY);
       for (Path unindexed : WarcIndexes.unindexed(dataDir.resolve("warc"), indexDir)) {
-        WarcIndexes.ensure(indexDir, unindexed);
-        Notice.printf("forager: indexed WARC file %s (its CDXJ index was not written)%n", unindexed.getFileName());
+        try {
+          WarcIndexes.ensure(indexDir, unindexed);
+          Notice.printf("forager: indexed WARC file %s (its CDXJ index was not written)%n", unindexed.getFileName());
+        } catch (UncheckedIOException e) {
+          // An index is derived data: its failure costs the index, as the recorder's does, not the crawl.
+          Notice.printf("forager: %s; the crawl goes on without it%n", e.getMessage());
+        }
       }
       WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), config.warc().maxFileBytes(),
           recordCompression(config.warc()), "Forager/" + version(), indexDir,
