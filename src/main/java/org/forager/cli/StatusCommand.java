@@ -73,6 +73,7 @@ final class StatusCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.printf("crawl database %s%n", cfg.store().kind().equals("postgres")
         ? "PostgreSQL" : org.forager.store.Stores.embeddedDirectory(cfg.dataDir()).toString());
+    running(cfg.dataDir()).ifPresent(crawl -> out.printf("%-28s %s%n", "running", crawl));
     out.printf("%-28s %,d (%,d of the seeds, %,d taken on while crawling)%n", "origins in scope", origins,
         seedOrigins, origins - seedOrigins);
     out.printf("%-28s %s%n", "scope", scope.map(s -> s.strip().replace("\n", ", ")).orElse("mode=origins (default)"));
@@ -90,5 +91,21 @@ final class StatusCommand implements Callable<Integer> {
     if (blocks.size() > MAX_BLOCKS_SHOWN) out.printf("  and %,d more%n", blocks.size() - MAX_BLOCKS_SHOWN);
     out.flush();
     return 0;
+  }
+
+  /**
+   * The crawl running on {@code dataDir} now, as its control file and the process table say: its figures
+   * above are the store's as of this command (written by then), not a finished run's.
+   */
+  private static Optional<String> running(java.nio.file.Path dataDir) {
+    try {
+      return org.forager.status.ControlFile.read(dataDir)
+          .filter(crawl -> ProcessHandle.of(crawl.pid()).map(ProcessHandle::isAlive).orElse(false))
+          .map(crawl -> "a crawl (process " + crawl.pid() + ", started " + crawl.started()
+              + ") is running: the figures are what it had written by now"
+              + crawl.statusPage().map(page -> "; its status page is " + page).orElse(""));
+    } catch (java.io.IOException | RuntimeException e) {
+      return Optional.empty(); // no control file to read: nothing to add to the store's figures
+    }
   }
 }

@@ -39,8 +39,9 @@ final class StoreOption {
     return cfg;
   }
 
+  /** The store, to read: a running crawl's too (as of now), and a copy whose lock cannot be taken. */
   CrawlStore open(CrawlConfig cfg) {
-    return Stores.open(cfg);
+    return Stores.openForReading(cfg);
   }
 
   /** A problem with the command line, reported as one line with exit status 2. */

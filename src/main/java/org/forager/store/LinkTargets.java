@@ -72,6 +72,8 @@ final class LinkTargets {
   static final int ENTRY_BYTES = MAX_SLOT_BYTES + FIELD_BYTES;
   /** Sets of a new table; it doubles when half full. */
   private static final int FIRST_SETS = 512;
+  /** The smallest table {@link #defaultCapacity} gives (and a reader's, which never holds a target). */
+  static final int MIN_CAPACITY = 4_096;
   /** Entries at most: {@link #raisedIn} orders slots in 24 bits. */
   private static final int MAX_ENTRIES = 1 << 24;
   /** {@link #valueLengths} of a never-crawled URL whose value is not in its slot (too long). */
@@ -190,7 +192,7 @@ final class LinkTargets {
    */
   static int defaultCapacity() {
     long entries = Runtime.getRuntime().maxMemory() / 6 / ENTRY_BYTES;
-    return (int) Math.clamp(entries, 4_096, 1 << 20);
+    return (int) Math.clamp(entries, MIN_CAPACITY, 1 << 20);
   }
 
   /** Forgets every entry and what it held (after a failed write: the table must not keep what was not written). */

@@ -101,7 +101,23 @@ public final class RocksCrawlStore implements CrawlStore {
 
   /** With a table of {@code linkTargets} entries ({@link LinkTargets}; tests: a small one). */
   static RocksCrawlStore open(Path dir, long memoryBytes, Clock clock, int linkTargets) {
-    RocksCrawlStore store = new RocksCrawlStore(RocksDatabase.open(dir, memoryBytes), clock, linkTargets);
+    return loaded(new RocksCrawlStore(RocksDatabase.open(dir, memoryBytes), clock, linkTargets));
+  }
+
+  /**
+   * Opens the store in {@code dir} to read it, while a crawl runs on it or not, and whatever holds its
+   * lock: for {@code forager status} and {@code export}. It sees the store as of the open (what the crawl
+   * had written by then) and refuses every write with a {@link StoreException}; nothing in {@code dir}
+   * changes, an old store's format is read as it is, not raised. See {@link RocksDatabase#openForReading}.
+   *
+   * @throws StoreException naming the directory when there is no store there or it cannot be read
+   */
+  public static RocksCrawlStore openForReading(Path dir, long memoryBytes) {
+    return loaded(new RocksCrawlStore(RocksDatabase.openForReading(dir, memoryBytes), Clock.systemUTC(),
+        LinkTargets.MIN_CAPACITY));
+  }
+
+  private static RocksCrawlStore loaded(RocksCrawlStore store) {
     try {
       store.loadMeta();
       return store;
@@ -146,6 +162,11 @@ public final class RocksCrawlStore implements CrawlStore {
       }
       byte[] count = rocks.db.get(rocks.meta, Keys.URL_COUNT);
       long urls = count == null ? 0 : new ByteReader(count).readLongBigEndian();
+      if (rocks.forReading) {
+        // No filters: a reader makes no lookups worth a scan of every key first.
+        writes = new GroupCommit(rocks, writeOptions, urls, linkTargets, Optional.empty());
+        return null;
+      }
       writes = new GroupCommit(rocks, writeOptions, urls, linkTargets, keyFilter(rocks.urls, urls));
       digests.useFilter(keyFilter(rocks.digests, rocks.db.getLongProperty(rocks.digests, "rocksdb.estimate-num-keys")));
       if (format == null || format[0] < Keys.FORMAT_VERSION) {
@@ -780,6 +801,11 @@ public final class RocksCrawlStore implements CrawlStore {
     try {
       if (closed) return;
       closed = true;
+      if (rocks.forReading) {
+        writeOptions.close();
+        rocks.close();
+        return;
+      }
       try {
         digests.writePending(writeOptions);
       } catch (RocksDBException | RuntimeException e) {

@@ -31,15 +31,19 @@ final class RocksDatabase {
   final BatchBytes.Families families;
   private final RocksTuning tuning;
   private final List<ColumnFamilyHandle> handles;
-  private final DirectoryLock lock;
+  /** What closing gives back: the directory lock (a writer's), the reader's own directory (a reader's). */
+  private final AutoCloseable release;
+  /** Opened by {@link #openForReading}: a RocksDB secondary instance, which refuses every write. */
+  final boolean forReading;
 
   private RocksDatabase(Path dir, RocksDB db, RocksTuning tuning, List<ColumnFamilyHandle> handles,
-      DirectoryLock lock) {
+      AutoCloseable release, boolean forReading) {
     this.dir = dir;
     this.db = db;
     this.tuning = tuning;
     this.handles = handles;
-    this.lock = lock;
+    this.release = release;
+    this.forReading = forReading;
     this.meta = handles.get(RocksTuning.META);
     this.urls = handles.get(RocksTuning.URLS);
     this.due = handles.get(RocksTuning.DUE);
@@ -72,7 +76,7 @@ final class RocksDatabase {
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     try {
       RocksDB db = RocksDB.open(tuning.dbOptions(), dir.toString(), tuning.families(), handles);
-      return new RocksDatabase(dir, db, tuning, handles, lock);
+      return new RocksDatabase(dir, db, tuning, handles, lock, false);
     } catch (RocksDBException e) {
       tuning.close();
       lock.close();
@@ -80,12 +84,65 @@ final class RocksDatabase {
     }
   }
 
-  /** Flushes the memtables (so the next open replays no WAL) and releases the directory lock. */
-  void close() {
-    try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
-      db.flush(flush, handles);
+  /**
+   * Opens the store in {@code dir} to read it, without its lock: as a RocksDB secondary instance, which
+   * reads the files a running crawl (the primary) writes, or those of a stopped one, and writes nothing
+   * there (its own log goes to a temporary directory of its own, removed at {@link #close}). What it
+   * reads is the store as of the open, the write-ahead log included; every SST file is opened then
+   * (max_open_files -1), so the primary's compactions cannot take one away while it is read.
+   *
+   * @throws StoreException in one line: no store there, or RocksDB cannot read it
+   */
+  static RocksDatabase openForReading(Path dir, long memoryBytes) {
+    if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
+      throw new StoreException("no crawl store at " + dir + " (no CURRENT file in it)");
+    }
+    Path own;
+    try {
+      own = Files.createTempDirectory("forager-store-reader-");
+    } catch (IOException e) {
+      throw new StoreException("cannot read the crawl store at " + dir + ": cannot create a temporary directory: "
+          + IoFailures.reason(e, Path.of(System.getProperty("java.io.tmpdir"))), e);
+    }
+    AutoCloseable release = () -> deleteTree(own);
+    RocksTuning tuning;
+    try {
+      tuning = new RocksTuning(memoryBytes);
+      tuning.dbOptions().setCreateIfMissing(false).setCreateMissingColumnFamilies(false).setMaxOpenFiles(-1);
+    } catch (RuntimeException e) {
+      deleteTree(own);
+      throw e;
+    }
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    try {
+      RocksDB db = RocksDB.openAsSecondary(tuning.dbOptions(), dir.toString(), own.toString(), tuning.families(), handles);
+      return new RocksDatabase(dir, db, tuning, handles, release, true);
     } catch (RocksDBException e) {
-      // Not fatal: everything is in the WAL and the next open replays it.
+      tuning.close();
+      deleteTree(own);
+      throw new StoreException("cannot read the crawl store at " + dir + ": " + reason(e), e);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | java.io.UncheckedIOException e) {
+      // A temporary directory left behind: nothing of the crawl's is in it.
+    }
+  }
+
+  /**
+   * Flushes the memtables (so the next open replays no WAL) and releases the directory lock; a reader
+   * only closes its instance and removes its own directory.
+   */
+  void close() {
+    if (!forReading) {
+      try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+        db.flush(flush, handles);
+      } catch (RocksDBException e) {
+        // Not fatal: everything is in the WAL and the next open replays it.
+      }
     }
     try {
       handles.forEach(ColumnFamilyHandle::close);
@@ -94,7 +151,15 @@ final class RocksDatabase {
       throw new StoreException("closing the crawl store at " + dir + " failed: " + e.getMessage(), e);
     } finally {
       tuning.close();
-      lock.close(); // last: the directory is free once RocksDB has let go of it
+      closeQuietly(release); // last: the directory is free once RocksDB has let go of it
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable release) {
+    try {
+      release.close();
+    } catch (Exception e) {
+      throw new StoreException("releasing the crawl store failed: " + e.getMessage(), e);
     }
   }
 

@@ -22,6 +22,20 @@ public final class Stores {
   }
 
   /**
+   * The same store, to read it while a crawl runs on it (or from a copy whose lock cannot be taken): the
+   * embedded one as {@link RocksCrawlStore#openForReading} (as of the open, writes refused), PostgreSQL's
+   * as {@link #open} (its readers never wait for a crawl).
+   *
+   * @throws StoreException naming the store when it cannot be read (missing, corrupt, unreachable)
+   */
+  public static CrawlStore openForReading(CrawlConfig config) {
+    return switch (config.store().kind()) {
+      case "postgres" -> PostgresCrawlStore.open(config.store());
+      default -> RocksCrawlStore.openForReading(embeddedDirectory(config.dataDir()), config.store().memoryBytes());
+    };
+  }
+
+  /**
    * Loads the embedded store's native library (RocksDB's: from the user's cache, unpacked there once,
    * see {@link RocksNativeLibrary}), so that a caller with a core to spare can have it done before
    * {@link #open} needs it. Failing here is not final: {@link #open} loads it again and says why it cannot.

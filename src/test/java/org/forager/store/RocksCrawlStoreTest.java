@@ -122,6 +122,48 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     assertEquals(0, store.urlCount());
   }
 
+  /**
+   * {@code forager status} and {@code export} read a store that a crawl holds open: without its lock, as
+   * of their open (the write-ahead log included), refusing writes, and leaving nothing in its directory.
+   */
+  @Test
+  void aReaderSeesWhatTheOpenStoreHasWrittenWithoutItsLockAndWritesNothing() throws IOException {
+    Path storeDir = dir.resolve("store");
+    store.addCandidates(List.of(seed("https://a.example/1"), seed("https://a.example/2")));
+    store.record(crawl("https://a.example/1", T0, T0.plus(Duration.ofDays(1))),
+        List.of(link("https://a.example/3", 1)));
+    List<String> files = fileNames(storeDir);
+    try (CrawlStore reader = RocksCrawlStore.openForReading(storeDir, RocksCrawlStore.DEFAULT_MEMORY_BYTES)) {
+      assertEquals(3, reader.urlCount());
+      assertEquals(T0, reader.url("https://a.example/1").orElseThrow().lastCrawl().orElseThrow().fetchedAt());
+      assertTrue(reader.url("https://a.example/3").orElseThrow().lastCrawl().isEmpty());
+      store.addCandidates(List.of(seed("https://a.example/4"))); // after the reader's open: not seen
+      assertTrue(reader.url("https://a.example/4").isEmpty());
+      StoreException refused = assertThrows(StoreException.class,
+          () -> reader.addScope(List.of(Origin.ofUrl("https://b.example"))));
+      assertTrue(refused.getMessage().contains(storeDir.toString()), refused.getMessage());
+    }
+    assertEquals(files, fileNames(storeDir));
+    store.addCandidates(List.of(seed("https://a.example/5")));
+    reopen(); // the writer's lock was never the reader's
+    assertEquals(5, store.urlCount());
+  }
+
+  @Test
+  void aReaderOfNoStoreSaysSoAndCreatesNothing() {
+    Path none = dir.resolve("none");
+    StoreException e = assertThrows(StoreException.class,
+        () -> RocksCrawlStore.openForReading(none, RocksCrawlStore.DEFAULT_MEMORY_BYTES));
+    assertEquals("no crawl store at " + none + " (no CURRENT file in it)", e.getMessage());
+    assertTrue(Files.notExists(none));
+  }
+
+  private static List<String> fileNames(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
+
   @Test
   void corruptFilesFailTheOpenNamingTheDirectory() throws IOException {
     store.addCandidates(List.of(seed("https://a.example/")));
