@@ -91,18 +91,23 @@ final class Progress implements AutoCloseable {
       double rate = (actions - lastActions) / Math.max((now - lastNanos) / 1e9, 1e-3);
       lastActions = actions;
       lastNanos = now;
-      long errors = summary.count(Outcome.HTTP_ERROR) + summary.count(Outcome.NETWORK_ERROR)
-          + summary.count(Outcome.DNS_ERROR)
-          + summary.count(Outcome.TIMEOUT) + summary.count(Outcome.RATE_LIMITED);
-      long fetched = actions - errors - summary.count(Outcome.BLOCKED_BY_ROBOTS_TXT)
-          - summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) - summary.count(Outcome.BLOCKED_BY_NETWORK_POLICY);
+      // Pages only: a site without robots.txt or sitemap.xml is no error (the summary's own lines say
+      // what those files answered).
+      long pages = actions - summary.fileActions();
+      long errors = summary.pageCount(Outcome.HTTP_ERROR) + summary.pageCount(Outcome.NETWORK_ERROR)
+          + summary.pageCount(Outcome.DNS_ERROR)
+          + summary.pageCount(Outcome.TIMEOUT) + summary.pageCount(Outcome.RATE_LIMITED);
+      long blocked = summary.pageCount(Outcome.BLOCKED_BY_ROBOTS_TXT)
+          + summary.pageCount(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) + summary.pageCount(Outcome.BLOCKED_BY_NETWORK_POLICY)
+          + summary.pageCount(Outcome.OUT_OF_SCOPE);
+      long fetched = pages - errors - blocked;
       String eta = "";
       if (maxActions < Long.MAX_VALUE / 2 && rate > 0 && actions < maxActions) {
         eta = String.format(", max actions in %s", format(Duration.ofSeconds((long) ((maxActions - actions) / rate))));
       }
-      return String.format("forager: %s  %,d actions (%,d fetched, %,d blocked, %,d errors)  %.0f/s  "
+      return String.format("forager: %s  %,d actions (%,d pages fetched, %,d blocked, %,d errors)  %.0f/s  "
               + "%,d origins active  %,d URLs known%s",
-          format(Duration.ofNanos(now - startNanos)), actions, fetched, actions - fetched - errors, errors, rate,
+          format(Duration.ofNanos(now - startNanos)), actions, fetched, blocked, errors, rate,
           scheduler.activeOrigins(), knownUrls.getAsLong(), eta);
     }
   }

@@ -21,27 +21,57 @@ import org.forager.fetch.Outcome;
 public final class RunSummary {
 
   private final Map<Outcome, AtomicLong> counts = new EnumMap<>(Outcome.class);
+  /** The page actions' part of {@link #counts}: what the outcome lines and the progress line show. */
+  private final Map<Outcome, AtomicLong> pageCounts = new EnumMap<>(Outcome.class);
   private final AtomicLong robotsFetches = new AtomicLong();
   private final AtomicLong robotsDenied = new AtomicLong();
+  /** robots.txt requests by what they meant for the origin: {@link FileAnswer}'s order. */
+  private final AtomicLong[] robots = newCounters();
+  /** Sitemap requests, likewise. */
+  private final AtomicLong[] sitemaps = newCounters();
   private final Queue<String> notes = new ConcurrentLinkedQueue<>();
   private final AtomicInteger noteCount = new AtomicInteger();
   private final AtomicLong bytes = new AtomicLong();
 
   public RunSummary() {
-    for (Outcome o : Outcome.values()) counts.put(o, new AtomicLong());
+    for (Outcome o : Outcome.values()) {
+      counts.put(o, new AtomicLong());
+      pageCounts.put(o, new AtomicLong());
+    }
   }
 
   public void count(CrawlAction action) {
     counts.get(action.outcome()).getAndIncrement();
-    if (action.kind() == CrawlAction.Kind.ROBOTS) {
-      robotsFetches.getAndIncrement();
-      if (action.httpStatus() == 401 || action.httpStatus() == 403) robotsDenied.getAndIncrement();
+    switch (action.kind()) {
+      case PAGE -> pageCounts.get(action.outcome()).getAndIncrement();
+      case ROBOTS -> {
+        robotsFetches.getAndIncrement();
+        if (action.httpStatus() == 401 || action.httpStatus() == 403) robotsDenied.getAndIncrement();
+        robots[FileAnswer.of(action).ordinal()].getAndIncrement();
+      }
+      case SITEMAP -> sitemaps[FileAnswer.of(action).ordinal()].getAndIncrement();
     }
     bytes.getAndAdd(action.bytes());
   }
 
+  /** Actions of every kind (pages, robots.txt, sitemaps) with this outcome. */
   public long count(Outcome outcome) {
     return counts.get(outcome).get();
+  }
+
+  /**
+   * Page actions with this outcome: a robots.txt or a sitemap that is not there (404 at the default
+   * location) is no failed page, and is counted on lines of its own.
+   */
+  public long pageCount(Outcome outcome) {
+    return pageCounts.get(outcome).get();
+  }
+
+  /** Actions that were robots.txt or sitemap requests. */
+  public long fileActions() {
+    long n = 0;
+    for (int i = 0; i < robots.length; i++) n += robots[i].get() + sitemaps[i].get();
+    return n;
   }
 
   public long actions() {
@@ -80,13 +110,18 @@ public final class RunSummary {
     return bytes.get();
   }
 
-  /** One line per outcome that happened, then the totals, for people. */
+  /**
+   * One line per outcome of the pages that happened, a line for robots.txt and one for sitemaps by what
+   * their answers meant, then the totals, for people.
+   */
   public String render(Duration elapsed) {
     StringBuilder sb = new StringBuilder();
     for (Outcome o : Outcome.values()) {
-      long n = count(o);
+      long n = pageCount(o);
       if (n > 0) sb.append(String.format("%-28s %,d%n", o.name(), n));
     }
+    appendFiles(sb, "robots.txt", robots, "absent (4xx: no rules)", "unreachable (5xx, 429 or no whole answer: retried)");
+    appendFiles(sb, "sitemaps", sitemaps, "absent (4xx)", "failed");
     double seconds = Math.max(elapsed.toMillis(), 1) / 1000.0;
     for (String note : notes) sb.append("note: ").append(TerminalText.escape(note)).append('\n');
     if (noteCount.get() > MAX_NOTES) {
@@ -100,9 +135,54 @@ public final class RunSummary {
           + "allows them; logs/crawl.jsonl names each)%n", refused, refused == 1 ? "" : "s", refused == 1 ? "its" : "their",
           refused == 1 ? "" : "s", refused == 1 ? "s" : ""));
     }
-    String denied = robotsDenied() > 0 ? String.format(", %,d denied: 401/403 read as allow-all", robotsDenied()) : "";
-    sb.append(String.format("%-28s %,d (%,d robots.txt%s) in %.1f s, %.1f actions/s, %,d bytes%n",
-        "TOTAL", actions(), robotsFetches(), denied, seconds, actions() / seconds, bytes()));
+    long files = fileActions();
+    sb.append(String.format("%-28s %,d (%,d of them robots.txt and sitemaps) in %.1f s, %.1f actions/s, %,d bytes%n",
+        "TOTAL", actions(), files, seconds, actions() / seconds, bytes()));
     return sb.toString();
+  }
+
+  private static void appendFiles(StringBuilder sb, String name, AtomicLong[] counters, String absent, String failed) {
+    long total = 0;
+    for (AtomicLong c : counters) total += c.get();
+    if (total == 0) return;
+    StringBuilder parts = new StringBuilder();
+    String[] words = {"read", absent, "denied (401/403: read as allow-all)", "redirected", "refused before the request", failed};
+    for (FileAnswer answer : FileAnswer.values()) {
+      long n = counters[answer.ordinal()].get();
+      if (n == 0) continue;
+      if (!parts.isEmpty()) parts.append(", ");
+      parts.append(String.format("%,d %s", n, words[answer.ordinal()]));
+    }
+    sb.append(String.format("%-28s %,d: %s%n", name, total, parts));
+  }
+
+  private static AtomicLong[] newCounters() {
+    AtomicLong[] counters = new AtomicLong[FileAnswer.values().length];
+    for (int i = 0; i < counters.length; i++) counters[i] = new AtomicLong();
+    return counters;
+  }
+
+  /** What a robots.txt or sitemap request's answer meant, for the summary's lines. */
+  private enum FileAnswer {
+    READ,
+    ABSENT,
+    DENIED,
+    REDIRECTED,
+    REFUSED,
+    FAILED;
+
+    static FileAnswer of(CrawlAction action) {
+      int status = action.httpStatus();
+      return switch (action.outcome()) {
+        case FETCHED, NOT_MODIFIED -> READ;
+        // A sitemap cut short is read as far as it came; a robots.txt cut short is not trusted at all.
+        case TRUNCATED -> action.kind() == CrawlAction.Kind.SITEMAP ? READ : FAILED;
+        case REDIRECT -> REDIRECTED;
+        case BLOCKED_BY_ROBOTS_TXT, BLOCKED_URL_BY_LOCAL_POLICY, BLOCKED_BY_NETWORK_POLICY, OUT_OF_SCOPE -> REFUSED;
+        case HTTP_ERROR -> status == 401 || status == 403 ? DENIED
+            : status >= 400 && status < 500 && status != 429 ? ABSENT : FAILED;
+        default -> FAILED;
+      };
+    }
   }
 }

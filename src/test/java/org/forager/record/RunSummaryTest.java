@@ -1,0 +1,67 @@
+package org.forager.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.forager.fetch.Outcome;
+import org.forager.record.CrawlAction.Kind;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The end-of-run summary: a site without robots.txt or a sitemap is no failed page. Its outcome lines
+ * count pages; robots.txt and sitemaps get lines of their own, saying what their answers meant.
+ */
+class RunSummaryTest {
+
+  private static final Instant T = Instant.parse("2026-12-07T00:00:00Z");
+
+  private static CrawlAction action(Kind kind, Outcome outcome, int status) {
+    return new CrawlAction(T, kind, "https://a.example/x", outcome, status, Optional.empty(), 10, 1,
+        Optional.empty(), Optional.empty(), 1, 0, Optional.empty());
+  }
+
+  @Test
+  void robotsTxtAndSitemapsAreCountedApartFromThePagesByWhatTheirAnswersMeant() {
+    RunSummary summary = new RunSummary();
+    summary.count(action(Kind.PAGE, Outcome.FETCHED, 200));
+    summary.count(action(Kind.PAGE, Outcome.FETCHED, 200));
+    summary.count(action(Kind.PAGE, Outcome.HTTP_ERROR, 404));
+    summary.count(action(Kind.ROBOTS, Outcome.FETCHED, 200));
+    summary.count(action(Kind.ROBOTS, Outcome.HTTP_ERROR, 404));
+    summary.count(action(Kind.ROBOTS, Outcome.HTTP_ERROR, 410));
+    summary.count(action(Kind.ROBOTS, Outcome.HTTP_ERROR, 403));
+    summary.count(action(Kind.ROBOTS, Outcome.HTTP_ERROR, 503));
+    summary.count(action(Kind.ROBOTS, Outcome.HTTP_ERROR, 429));
+    summary.count(action(Kind.ROBOTS, Outcome.TRUNCATED, 200));
+    summary.count(action(Kind.ROBOTS, Outcome.REDIRECT, 301));
+    summary.count(action(Kind.SITEMAP, Outcome.HTTP_ERROR, 404));
+    summary.count(action(Kind.SITEMAP, Outcome.TRUNCATED, 200));
+    summary.count(action(Kind.SITEMAP, Outcome.NETWORK_ERROR, 0));
+
+    assertEquals(1, summary.pageCount(Outcome.HTTP_ERROR));
+    assertEquals(7, summary.count(Outcome.HTTP_ERROR), "every kind");
+    assertEquals(11, summary.fileActions());
+    assertEquals(1, summary.robotsDenied());
+    assertEquals(8, summary.robotsFetches());
+    assertEquals("""
+        FETCHED                      2
+        HTTP_ERROR                   1
+        robots.txt                   8: 1 read, 2 absent (4xx: no rules), 1 denied (401/403: read as allow-all), \
+        1 redirected, 3 unreachable (5xx, 429 or no whole answer: retried)
+        sitemaps                     3: 1 read, 1 absent (4xx), 1 failed
+        TOTAL                        14 (11 of them robots.txt and sitemaps) in 2.0 s, 7.0 actions/s, 140 bytes
+        """, summary.render(Duration.ofSeconds(2)));
+  }
+
+  @Test
+  void aRunOfPagesOnlyHasNoLinesForTheFiles() {
+    RunSummary summary = new RunSummary();
+    summary.count(action(Kind.PAGE, Outcome.FETCHED, 200));
+    assertEquals("""
+        FETCHED                      1
+        TOTAL                        1 (0 of them robots.txt and sitemaps) in 1.0 s, 1.0 actions/s, 10 bytes
+        """, summary.render(Duration.ofSeconds(1)));
+  }
+}
