@@ -147,6 +147,15 @@ public final class CrawlControl {
     if (run != null) run.scheduler().pause(false);
   }
 
+  /**
+   * Whether {@code origin} is in the crawl's scope (a seed's origin, or one taken on while crawling):
+   * an order for another one is kept all the same (the origin may come in later), and its answer says
+   * so, since a mistyped origin would otherwise be an order that silently does nothing.
+   */
+  public boolean inScope(Origin origin) {
+    return !store.inScope(List.of(origin)).isEmpty();
+  }
+
   /** Pauses one origin of the run: it sends nothing more (its request in flight ends) until resumed. */
   public synchronized Origin pauseOrigin(String origin, String by) {
     requireRun();

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 import org.forager.config.Durations;
 import org.forager.crawl.CrawlControl;
+import org.forager.url.Origin;
 import org.forager.status.BoundedHttpServer.Reply;
 
 /**
@@ -98,6 +99,13 @@ final class ControlEndpoints {
     }
   }
 
+  /** What an order for an origin outside the scope adds to its answer: most likely a mistyped origin. */
+  private String unknown(Origin origin) {
+    return control.inScope(origin) ? ""
+        : " (note: " + origin + " is not an origin of this crawl so far; the order holds if it comes in: check the"
+            + " scheme, host and port)";
+  }
+
   private byte[] carryOut(String action, JsonNode order, String by) {
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("ok", true);
@@ -106,8 +114,8 @@ final class ControlEndpoints {
     switch (action) {
       case "pause" -> {
         if (origin.isPresent()) {
-          answer.put("message", "paused " + control.pauseOrigin(origin.get(), by) + ": it sends no further request "
-              + "until resumed");
+          Origin o = control.pauseOrigin(origin.get(), by);
+          answer.put("message", "paused " + o + ": it sends no further request until resumed" + unknown(o));
         } else {
           control.pause(by);
           answer.put("message", "paused: no new request starts; " + control.state().turnsInFlight()
@@ -115,7 +123,10 @@ final class ControlEndpoints {
         }
       }
       case "resume" -> {
-        if (origin.isPresent()) answer.put("message", "resumed " + control.resumeOrigin(origin.get(), by));
+        if (origin.isPresent()) {
+          Origin o = control.resumeOrigin(origin.get(), by);
+          answer.put("message", "resumed " + o + unknown(o));
+        }
         else {
           control.resume(by);
           answer.put("message", "resumed");
@@ -134,9 +145,10 @@ final class ControlEndpoints {
       case "set-delay" -> {
         String delay = required(order, "delay");
         Optional<Duration> d = delay.equals("default") ? Optional.empty() : Optional.of(Durations.parse(delay));
-        String o = control.setDelay(required(order, "origin"), d, by).toString();
+        Origin o = control.setDelay(required(order, "origin"), d, by);
         answer.put("message", d.map(x -> "delay of " + o + " set to " + Durations.format(x)
-            + " (never below its robots.txt Crawl-delay)").orElse("delay of " + o + " back to the configured one"));
+            + " (never below its robots.txt Crawl-delay)").orElse("delay of " + o + " back to the configured one")
+            + unknown(o));
       }
       case "add-seed" -> {
         List<String> urls = new ArrayList<>();

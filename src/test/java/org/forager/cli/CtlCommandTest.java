@@ -63,6 +63,7 @@ class CtlCommandTest {
       assertEquals(0, ctl(data, "pause"));
       assertEquals(0, ctl(data, "block", "Blocked.Example:8080"));
       assertEquals(0, ctl(data, "set-delay", site.origin(), "30ms"));
+      assertEquals(0, ctl(data, "pause", "https://typo.example"), "kept: the origin may come in later");
       assertEquals(1, ctl(data, "add-seed", site.url("/extra"), "ftp://example.org/"),
           "one URL refused: the order was not carried out whole (the other is added all the same)");
       assertEquals(2, ctl(data, "set-delay", site.origin(), "soon"), "a bad duration is bad usage");
@@ -75,6 +76,11 @@ class CtlCommandTest {
       String out = console.out();
       assertTrue(out.contains("paused: no new request starts"), out);
       assertTrue(out.contains("blocked blocked.example and every host under it"), out);
+      assertTrue(out.contains("delay of " + site.origin() + " set to 30ms (never below its robots.txt Crawl-delay)\n"),
+          out);
+      assertTrue(out.contains("paused https://typo.example: it sends no further request until resumed (note: "
+          + "https://typo.example is not an origin of this crawl so far; the order holds if it comes in: check the "
+          + "scheme, host and port)"), out);
       assertTrue(out.contains(site.url("/extra") + ": added"), out);
       assertTrue(out.contains("ftp://example.org/: refused: not an http(s) URL"), out);
       assertTrue(console.err().contains("forager: \"soon\" is not a duration"), console.err());
@@ -86,8 +92,8 @@ class CtlCommandTest {
 
       List<String> orders = TestCrawl.log(data).stream().filter(l -> l.get("kind").asText().equals("control"))
           .map(l -> l.get("action").asText() + " by " + l.get("by").asText()).toList();
-      assertEquals(List.of("pause by cli", "block by cli", "set-delay by cli", "add-seed by cli", "add-seed by cli",
-          "resume by cli", "stop by cli"), orders);
+      assertEquals(List.of("pause by cli", "block by cli", "set-delay by cli", "pause-origin by cli", "add-seed by cli",
+          "add-seed by cli", "resume by cli", "stop by cli"), orders);
       JsonNode block = TestCrawl.log(data).stream().filter(l -> l.path("action").asText().equals("block"))
           .findFirst().orElseThrow();
       assertEquals("blocked.example", block.get("target").asText());
