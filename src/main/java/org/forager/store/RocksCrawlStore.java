@@ -630,8 +630,10 @@ public final class RocksCrawlStore implements CrawlStore {
   public List<CrawlRecord> history(String url) {
     byte[] prefix = Keys.historyPrefix(url);
     return call(() -> {
-      Snapshot snapshot = rocks.db.getSnapshot();
-      try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+      // A reader (a secondary instance) has no snapshots, nor needs one: it sees the store as of its open.
+      Snapshot snapshot = rocks.forReading ? null : rocks.db.getSnapshot();
+      try (ReadOptions options = new ReadOptions()) {
+        if (snapshot != null) options.setSnapshot(snapshot);
         List<byte[]> keys = new ArrayList<>();
         List<CrawlRecord> history = new ArrayList<>();
         scan(rocks.history, prefix, Keys.prefixEnd(prefix), Integer.MAX_VALUE, snapshot, (key, value) -> {
@@ -649,7 +651,7 @@ public final class RocksCrawlStore implements CrawlStore {
         }
         return history;
       } finally {
-        rocks.db.releaseSnapshot(snapshot);
+        if (snapshot != null) rocks.db.releaseSnapshot(snapshot);
       }
     });
   }

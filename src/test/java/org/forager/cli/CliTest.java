@@ -57,7 +57,8 @@ class CliTest {
     try (TestSite site = TestSite.start()) {
       site.html("/", "<p>here</p>");
       assertEquals(0, Main.run("crawl", "--seed", site.url("/"), "--data-dir", tmp.resolve("d").toString()));
-      assertTrue(console.out().contains("BLOCKED_BY_NETWORK_POLICY"), console.out());
+      // The origin's first request, its robots.txt, was refused: no page was asked for.
+      assertTrue(console.out().contains("robots.txt                   1: 1 refused before the request\n"), console.out());
       assertTrue(console.out().contains("note: 1 URL not requested: its host resolves only to loopback, private or "
           + "other non-public addresses, which the network policy refuses (network.allow_private_addresses: true "
           + "allows them"), console.out());

@@ -132,11 +132,16 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     store.addCandidates(List.of(seed("https://a.example/1"), seed("https://a.example/2")));
     store.record(crawl("https://a.example/1", T0, T0.plus(Duration.ofDays(1))),
         List.of(link("https://a.example/3", 1)));
+    store.record(crawl("https://a.example/2", T0, T0.plus(Duration.ofDays(1))), List.of());
+    store.record(crawl("https://a.example/2", T0.plus(Duration.ofDays(1)), T0.plus(Duration.ofDays(2))), List.of());
     List<String> files = fileNames(storeDir);
     try (CrawlStore reader = RocksCrawlStore.openForReading(storeDir, RocksCrawlStore.DEFAULT_MEMORY_BYTES)) {
       assertEquals(3, reader.urlCount());
       assertEquals(T0, reader.url("https://a.example/1").orElseThrow().lastCrawl().orElseThrow().fetchedAt());
       assertTrue(reader.url("https://a.example/3").orElseThrow().lastCrawl().isEmpty());
+      // What export reads of a URL crawled twice (a secondary instance has no snapshots to read it from).
+      assertEquals(List.of(T0, T0.plus(Duration.ofDays(1))),
+          reader.history("https://a.example/2").stream().map(CrawlRecord::fetchedAt).toList());
       store.addCandidates(List.of(seed("https://a.example/4"))); // after the reader's open: not seen
       assertTrue(reader.url("https://a.example/4").isEmpty());
       StoreException refused = assertThrows(StoreException.class,
