@@ -69,6 +69,8 @@ final class OriginCrawler implements OriginTask {
   private volatile boolean failed;
   /** When this crawler was taken up (its first turn). */
   private Instant takenUpAt;
+  /** When this run's take-up that read the origin's sitemaps began, once they are read (or were). */
+  private Optional<Instant> sitemapsReadAt = Optional.empty();
   /** When the origin has work next, as it left the working set: {@link #nextWork}. */
   private Optional<Instant> nextWork = Optional.empty();
   /** Whether the last page crawled was a new URL (not a recrawl): the next read goes on alternating. */
@@ -300,8 +302,9 @@ final class OriginCrawler implements OriginTask {
     // No progress in this run is as good as none saved: an origin the working set took up with nothing
     // to do leaves its state as it found it, with no write (a million idle origins, a million puts).
     boolean progressed = pagesFetched > 0 || sitemaps.read() || session.givenUp();
+    Optional<Instant> readAt = sitemaps.read() ? sitemapsReadAt.or(() -> Optional.of(takenUpAt)) : Optional.empty();
     Optional<OriginState.RunProgress> progress = progressed
-        ? Optional.of(new OriginState.RunProgress(cutoff, pagesFetched, sitemaps.read(), session.givenUp()))
+        ? Optional.of(new OriginState.RunProgress(cutoff, pagesFetched, sitemaps.read(), session.givenUp(), readAt))
         : Optional.ofNullable(saved).flatMap(OriginState::run);
     OriginState state = new OriginState(origin, robots.stored(), session.politeness.delayMillis(),
         session.patience(), progress);
@@ -392,9 +395,24 @@ final class OriginCrawler implements OriginTask {
         // twice, an origin given up stays so.
         pagesFetched = run.pagesFetched();
         session.resumePatience(state.patience());
-        if (run.sitemapsRead()) sitemaps.alreadyRead();
+        if (run.sitemapsRead()) {
+          sitemaps.alreadyRead();
+          sitemapsReadAt = run.sitemapsReadAt();
+        }
         if (run.givenUp()) session.giveUp();
       });
+      if (ctx.run().continuous()) {
+        // A continuous run starts its budgets again at each take-up, but not its sitemaps: read once,
+        // they are read again sitemaps.reread_after later (docs/configuration.md), not each time a URL
+        // of the origin comes due.
+        state.run().filter(run -> run.runStarted().equals(cutoff) && run.sitemapsRead())
+            .flatMap(OriginState.RunProgress::sitemapsReadAt)
+            .filter(at -> takenUpAt.isBefore(at.plus(ctx.config().sitemaps().rereadAfter())))
+            .ifPresent(at -> {
+              sitemaps.alreadyRead();
+              sitemapsReadAt = Optional.of(at);
+            });
+      }
       if (!fetchRobotsFirst) {
         // Crawled by an earlier run, which may have ended a moment ago (a resume, a restart after a
         // crash): its last request's end is not kept, so the delay counts from now. A fleet process

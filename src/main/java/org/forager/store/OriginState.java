@@ -26,8 +26,18 @@ public record OriginState(
    *
    * @param runStarted the run's start: progress of another run means nothing
    * @param pagesFetched pages fetched in that run (or pass), against the page limit
+   * @param sitemapsReadAt when the origin was taken up to read its sitemaps in that run (kept from session
+   *     61 on): a continuous run, which never ends, reads them again only {@code sitemaps.reread_after}
+   *     later, not at every take-up
    */
-  public record RunProgress(Instant runStarted, long pagesFetched, boolean sitemapsRead, boolean givenUp) {}
+  public record RunProgress(Instant runStarted, long pagesFetched, boolean sitemapsRead, boolean givenUp,
+      Optional<Instant> sitemapsReadAt) {
+
+    /** Progress without the time the sitemaps were read (what a store written before it gives back). */
+    public RunProgress(Instant runStarted, long pagesFetched, boolean sitemapsRead, boolean givenUp) {
+      this(runStarted, pagesFetched, sitemapsRead, givenUp, Optional.empty());
+    }
+  }
 
   /**
    * One robots.txt fetch: what came back and until when it may be used.

@@ -129,9 +129,13 @@ final class Values {
         .writeInstant(robots.fetchedAt())
         .writeInstant(robots.expiresAt()));
     out.writeBoolean(state.run().isPresent());
-    state.run().ifPresent(run -> out.writeInstant(run.runStarted())
-        .writeVarLong(run.pagesFetched())
-        .writeByte((run.sitemapsRead() ? 1 : 0) | (run.givenUp() ? 2 : 0)));
+    state.run().ifPresent(run -> {
+      out.writeInstant(run.runStarted())
+          .writeVarLong(run.pagesFetched())
+          .writeByte((run.sitemapsRead() ? 1 : 0) | (run.givenUp() ? 2 : 0) | (run.sitemapsReadAt().isPresent() ? 4 : 0));
+      // Last, behind a flag: a Forager from before it reads the rest as before and ignores it.
+      run.sitemapsReadAt().ifPresent(out::writeInstant);
+    });
     return out.toByteArray();
   }
 
@@ -151,7 +155,8 @@ final class Values {
       var started = in.readInstant();
       long pages = in.readVarLong();
       int flags = in.readByte();
-      run = Optional.of(new OriginState.RunProgress(started, pages, (flags & 1) != 0, (flags & 2) != 0));
+      Optional<java.time.Instant> sitemapsReadAt = (flags & 4) != 0 ? Optional.of(in.readInstant()) : Optional.empty();
+      run = Optional.of(new OriginState.RunProgress(started, pages, (flags & 1) != 0, (flags & 2) != 0, sitemapsReadAt));
     }
     return new OriginState(origin, robots, delayMillis, patience, run);
   }

@@ -307,6 +307,42 @@ class CrawlLoopTest {
   }
 
   /**
+   * A continuous crawl read an origin's sitemaps each time it was taken up again for a URL come due: a
+   * missing /sitemap.xml was asked for 33 times in 8 minutes (review of session 61). Read once in the
+   * run, they are read again only sitemaps.reread_after after the take-up that read them.
+   */
+  @Test
+  void continuousModeReadsAnOriginsSitemapsAgainOnlyAfterRereadAfter() throws Exception {
+    for (String rereadAfter : List.of("1d", "1s")) {
+      java.util.concurrent.CountDownLatch sixFetches = new java.util.concurrent.CountDownLatch(6);
+      try (TestSite site = TestSite.start()) {
+        site.route("/", ex -> { // a page that changes: recrawled every 300 ms, not ever less often
+          TestSite.respond(ex, 200, "text/html", "<p>" + System.nanoTime() + "</p>");
+          sixFetches.countDown();
+        });
+        site.robots("User-agent: *\nSitemap: " + site.url("/sitemap.xml") + "\n").route("/sitemap.xml", ex ->
+            TestSite.respond(ex, 200, "application/xml", "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+                + "<url><loc>" + site.url("/") + "</loc></url></urlset>"));
+        Path data = tmp.resolve("data-" + rereadAfter);
+        var config = TestCrawl.config(data, List.of(site.url("/")),
+            "recrawl: { interval: 300ms }\nsitemaps: { reread_after: " + rereadAfter + " }");
+        assertTrue(crawlContinuouslyUntil(config, sixFetches), "recrawled while running");
+        List<TestSite.Request> homes = site.requests().stream().filter(r -> r.path().equals("/")).toList();
+        long sitemaps = site.count("/sitemap.xml");
+        if (rereadAfter.equals("1d")) {
+          assertEquals(1, sitemaps, "read once, not at each of " + homes.size() + " take-ups");
+        } else {
+          // Six fetches 300 ms apart span at least 1.5 s: read again after each second, not at each take-up.
+          long span = homes.getLast().arrivedNanos() - homes.getFirst().arrivedNanos();
+          assertTrue(sitemaps >= 2 && sitemaps <= 2 + span / 1_000_000_000L && sitemaps < homes.size(),
+              sitemaps + " sitemap reads over " + homes.size() + " fetches in " + span / 1_000_000 + " ms");
+        }
+        TestCrawl.assertPolite(data);
+      }
+    }
+  }
+
+  /**
    * The store merges a page's new and moved URLs into the 16 the origin holds next, so the origin
    * need not read its due index after each page; on a site whose pages keep raising URLs into that
    * list it never ran out, and a recrawl that came due meanwhile (or a link from another origin's

@@ -427,8 +427,15 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(Optional.empty(), store.originState(A).orElseThrow().run());
     OriginState.RunProgress givenUp = new OriginState.RunProgress(T0.plusNanos(123_456_789), 0, false, true);
     store.saveOriginState(new OriginState(B, Optional.empty(), 0, 0, Optional.of(givenUp)));
+    // When the sitemaps were read (a continuous run reads them again only reread_after later), exact.
+    OriginState.RunProgress read = new OriginState.RunProgress(T0, 7, true, false, Optional.of(T0.plusNanos(987_654_321)));
+    Origin c = Origin.ofUrl("https://c.example");
+    store.saveOriginState(new OriginState(c, Optional.empty(), 0, 0, Optional.of(read)));
     reopen();
     assertEquals(Optional.of(givenUp), store.originState(B).orElseThrow().run());
+    assertEquals(Optional.of(read), store.originState(c).orElseThrow().run());
+    store.saveOriginState(new OriginState(c, Optional.empty(), 0, 0, Optional.of(givenUp)));
+    assertEquals(Optional.of(givenUp), store.originState(c).orElseThrow().run(), "the time cleared");
   }
 
   @Test

@@ -25,7 +25,8 @@ final class Migrations {
       "V7__run_progress.sql",
       "V8__address_lease.sql",
       "V9__lease_epoch.sql",
-      "V10__blocked_host.sql");
+      "V10__blocked_host.sql",
+      "V11__sitemaps_read_at.sql");
 
   /** Any constant: serializes schema changes of every store opening this database. */
   private static final long LOCK_KEY = 0x666f7261676572L; // "forager"

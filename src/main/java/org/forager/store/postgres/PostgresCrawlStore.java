@@ -175,8 +175,9 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   private static final String SAVE_ORIGIN_STATE = """
       INSERT INTO origin_state AS s (origin, delay_ms, patience, robots_status, robots_body,
         robots_fetched_at, robots_fetched_at_nanos, robots_expires_at, robots_expires_at_nanos,
-        run_started_at, run_started_at_nanos, run_pages, run_flags)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        run_started_at, run_started_at_nanos, run_pages, run_flags, run_sitemaps_read_at,
+        run_sitemaps_read_at_nanos)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (origin) DO UPDATE SET delay_ms = excluded.delay_ms, patience = excluded.patience,
         robots_status = excluded.robots_status, robots_body = excluded.robots_body,
         robots_fetched_at = excluded.robots_fetched_at,
@@ -184,7 +185,9 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         robots_expires_at = excluded.robots_expires_at,
         robots_expires_at_nanos = excluded.robots_expires_at_nanos,
         run_started_at = excluded.run_started_at, run_started_at_nanos = excluded.run_started_at_nanos,
-        run_pages = excluded.run_pages, run_flags = excluded.run_flags
+        run_pages = excluded.run_pages, run_flags = excluded.run_flags,
+        run_sitemaps_read_at = excluded.run_sitemaps_read_at,
+        run_sitemaps_read_at_nanos = excluded.run_sitemaps_read_at_nanos
       """;
 
   private static final String SAVE_SETTING = """
@@ -615,8 +618,10 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
           long pages = row.getLong("run_pages");
           if (!row.wasNull()) {
             int flags = row.getInt("run_flags");
+            Optional<Instant> sitemapsReadAt = row.getObject("run_sitemaps_read_at") == null ? Optional.empty()
+                : Optional.of(SqlTime.getExact(row, "run_sitemaps_read_at"));
             run = Optional.of(new OriginState.RunProgress(SqlTime.getExact(row, "run_started_at"), pages,
-                (flags & 1) != 0, (flags & 2) != 0));
+                (flags & 1) != 0, (flags & 2) != 0, sitemapsReadAt));
           }
           return Optional.of(
               new OriginState(origin, robots, row.getLong("delay_ms"), row.getInt("patience"), run));
@@ -646,8 +651,10 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
           SqlTime.setExact(upsert, 10, run.runStarted());
           upsert.setLong(12, run.pagesFetched());
           upsert.setInt(13, (run.sitemapsRead() ? 1 : 0) | (run.givenUp() ? 2 : 0));
+          if (run.sitemapsReadAt().isPresent()) SqlTime.setExact(upsert, 14, run.sitemapsReadAt().get());
+          else for (int i = 14; i <= 15; i++) upsert.setObject(i, null);
         } else {
-          for (int i = 10; i <= 13; i++) upsert.setObject(i, null);
+          for (int i = 10; i <= 15; i++) upsert.setObject(i, null);
         }
         upsert.executeUpdate();
       }
