@@ -87,6 +87,9 @@ final class CtlCommand implements Callable<Integer> {
     Optional<ControlFile> file;
     try {
       file = ControlFile.read(dataDir);
+    } catch (ControlFile.CopiedException e) {
+      if (order.equals("block") || order.equals("unblock")) return blockWithoutACrawl(args.get(0));
+      return fail(TerminalText.escape(e.getMessage()));
     } catch (IOException e) {
       return fail(TerminalText.escape(e.getMessage()));
     }
@@ -104,7 +107,7 @@ final class CtlCommand implements Callable<Integer> {
     try {
       cfg = StoreOption.resolve(Optional.empty(), Optional.of(dataDir));
     } catch (StoreOption.UsageError e) {
-      return fail("no crawl is running on " + dataDir + " (no " + ControlFile.in(dataDir) + "), and " + e.getMessage());
+      return fail("no crawl is running on " + dataDir + ", and " + e.getMessage());
     }
     String message;
     try (Crawler crawler = Crawler.open(cfg)) {
@@ -168,6 +171,9 @@ final class CtlCommand implements Callable<Integer> {
           .build();
       response = http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (ConnectException e) {
+      // Left by a crawl that was killed: a block, which holds across runs, goes to the database itself
+      // (what matters most after a crash). Should the crawl still run, deaf, its lock says so.
+      if (order.equals("block") || order.equals("unblock")) return blockWithoutACrawl(args.get(0));
       return fail("no crawl is running on " + dataDir + ": nothing answers at " + file.url() + " ("
           + ControlFile.in(dataDir) + " is left from a crawl that did not exit cleanly)");
     } catch (HttpTimeoutException e) {

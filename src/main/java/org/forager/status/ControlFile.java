@@ -57,6 +57,9 @@ public record ControlFile(URI url, String token, long pid, Instant started, Opti
     json.put("started", started.toString());
     statusPage.ifPresent(page -> json.put("status_page", page.toString()));
     try {
+      // Whose file it is: a copy of the data directory (a backup taken while the crawl ran) carries it
+      // along, and must not pass for the crawl, nor hand out the token that steers it.
+      json.put("data_dir", dataDir.toRealPath().toString());
       Files.deleteIfExists(temporary); // left by a crash: its mode is not to be trusted
       // Created and written through one channel: no moment in which another user of a shared data
       // directory could put a link of theirs in its place and catch the token.
@@ -89,6 +92,7 @@ public record ControlFile(URI url, String token, long pid, Instant started, Opti
   /**
    * The file in {@code dataDir}, when there is one.
    *
+   * @throws CopiedException when it was written by a crawl of another directory: {@code dataDir} is a copy
    * @throws IOException when it cannot be read or is not what a crawl writes
    */
   public static Optional<ControlFile> read(Path dataDir) throws IOException {
@@ -100,6 +104,11 @@ public record ControlFile(URI url, String token, long pid, Instant started, Opti
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IOException(file + " is not JSON: " + e.getOriginalMessage());
     }
+    String owner = json.path("data_dir").asText("");
+    if (!owner.isEmpty() && !sameDirectory(Path.of(owner), dataDir)) {
+      throw new CopiedException(file + " was written by a crawl of " + owner + ", not of " + dataDir
+          + " (a copy of its data directory?): no crawl runs here");
+    }
     try {
       String page = json.path("status_page").asText("");
       return Optional.of(new ControlFile(URI.create(json.required("url").asText()), json.required("token").asText(),
@@ -107,6 +116,23 @@ public record ControlFile(URI url, String token, long pid, Instant started, Opti
           page.isEmpty() ? Optional.empty() : Optional.of(URI.create(page))));
     } catch (IllegalArgumentException | java.time.format.DateTimeParseException e) {
       throw new IOException(file + " is not a crawl's control file: " + e.getMessage());
+    }
+  }
+
+  private static boolean sameDirectory(Path a, Path b) {
+    try {
+      return Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return false; // the crawl's directory is gone (moved, deleted): this one is not it
+    }
+  }
+
+  /** A control file found in a directory other than the crawl's own: a copy of its data directory. */
+  public static final class CopiedException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    CopiedException(String message) {
+      super(message);
     }
   }
 

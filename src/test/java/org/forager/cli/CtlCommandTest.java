@@ -127,6 +127,14 @@ class CtlCommandTest {
     String err = console.err();
     assertEquals(1, err.lines().count(), err);
     assertTrue(err.startsWith("forager: no crawl is running on " + data + ": nothing answers at"), err);
+    // A block after a crash is what matters most: with nothing answering, it goes to the database.
+    try (Crawler crawled = Crawler.open(TestCrawl.config(data, List.of(), ""))) {
+      assertTrue(crawled.control().state().blocks().isEmpty()); // a store for the block to go to
+    }
+    console.reset();
+    assertEquals(0, ctl(data, "block", "example.org"), console.err());
+    assertTrue(console.out().contains("blocked example.org and every host under it: no request of any kind from "
+        + "the next run on (no crawl is running: written to its database)"), console.out());
 
     try (Crawler crawler = Crawler.open(TestCrawl.config(data, List.of(), ""));
         ControlServer server = ControlServer.start(crawler.control(), ControlToken.generate())) {
@@ -136,6 +144,31 @@ class CtlCommandTest {
       assertTrue(console.err().startsWith("forager: the crawl at " + server.uri() + " refused the token in "),
           console.err());
       assertFalse(crawler.control().state().paused());
+    }
+  }
+
+  /**
+   * A copy of a running crawl's data directory (a backup) carried its control file: ctl on the copy
+   * paused the crawl itself, and status called the copy running (review of session 61).
+   */
+  @Test
+  void aCopyOfARunningCrawlsDataDirectoryNeitherControlsNorPassesForIt() throws Exception {
+    Path data = Files.createDirectories(tmp.resolve("data"));
+    Path copy = Files.createDirectories(tmp.resolve("copy"));
+    ControlToken token = ControlToken.generate();
+    try (Crawler crawler = Crawler.open(TestCrawl.config(data, List.of(), ""));
+        ControlServer server = ControlServer.start(crawler.control(), token)) {
+      ControlFile file = new ControlFile(server.uri(), token.value(), ProcessHandle.current().pid(),
+          Instant.EPOCH, Optional.empty());
+      file.write(data);
+      Files.copy(ControlFile.in(data), ControlFile.in(copy));
+      assertEquals(1, ctl(copy, "pause"));
+      assertEquals("forager: " + ControlFile.in(copy) + " was written by a crawl of " + data.toRealPath() + ", not of "
+          + copy + " (a copy of its data directory?): no crawl runs here\n", console.err());
+      assertFalse(crawler.control().state().paused(), "the crawl itself was not paused");
+      console.reset();
+      assertEquals(0, ctl(data, "pause"), console.err());
+      assertTrue(crawler.control().state().paused(), "its own directory still steers it");
     }
   }
 
