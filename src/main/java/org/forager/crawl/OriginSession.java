@@ -151,8 +151,15 @@ final class OriginSession {
     patience--;
     if (patience <= 0 && !givenUp) {
       givenUp = true;
-      Notice.printf("forager: %s: out of patience (last: %s); giving up on it for this run", origin, why);
+      Notice.printf("forager: %s: out of patience (last: %s); %s", origin, why, putOff());
     }
+  }
+
+  /** What a given-up origin's notice says happens to it: a continuous run, which never ends, rests it. */
+  String putOff() {
+    return ctx.run().continuous()
+        ? "resting it " + org.forager.config.Durations.format(OriginCrawler.GIVEN_UP_REST) + " before trying again"
+        : "giving up on it for this run";
   }
 
   /** An answer of the origin: a 401/403/451 ({@code denied}) after another one costs patience. */

@@ -109,8 +109,8 @@ final class RobotsStep {
       // Retried like a page (limits.max_retries, growing delay); without robots.txt nothing may be
       // fetched, so the origin waits for a later run.
       session.giveUp();
-      Notice.printf("forager: %s: robots.txt unreachable after %d attempts; putting the origin off to a later run",
-          session.origin, attempt);
+      Notice.printf("forager: %s: robots.txt unreachable after %d attempts; %s", session.origin, attempt,
+          ctx.run().continuous() ? session.putOff() : "putting the origin off to a later run");
     } else {
       failures++;
       session.notBefore(session.lastRequestEnd() + session.backoffMillis(failures) * 1_000_000L);

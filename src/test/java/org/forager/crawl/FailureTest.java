@@ -8,10 +8,12 @@ import java.nio.file.Path;
 import java.util.List;
 import org.forager.fetch.Outcome;
 import org.forager.record.RunSummary;
+import org.forager.testweb.CapturedConsole;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Failing servers: retries, patience, robots.txt errors, timeouts, the network policy. */
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FailureTest {
 
   @TempDir Path tmp;
+  @RegisterExtension final CapturedConsole console = new CapturedConsole();
 
   @Test
   void transientFailureIsRetriedUpToMaxRetriesWithGrowingDelay() throws Exception {
@@ -93,6 +96,46 @@ class FailureTest {
       Path data = tmp.resolve("data");
       TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), ""));
       assertEquals(20, site.paths().stream().filter(p -> p.startsWith("/p")).count(), "every page asked once");
+    }
+  }
+
+  /**
+   * A continuous run does not end: an origin out of patience rests an hour and is tried again, and the
+   * operator's line says so, not "for this run" (review of session 61).
+   */
+  @Test
+  void anOriginOutOfPatienceInAContinuousRunIsSaidToRestNotToBeGivenUpForTheRun() throws Exception {
+    java.util.concurrent.CountDownLatch outOfPatience = new java.util.concurrent.CountDownLatch(OriginCrawler.INITIAL_PATIENCE);
+    try (TestSite site = TestSite.start()) {
+      String[] links = new String[20];
+      for (int i = 0; i < links.length; i++) {
+        links[i] = "/broken" + i;
+        site.route(links[i], ex -> {
+          TestSite.respond(ex, 500, "text/plain", "boom");
+          outOfPatience.countDown();
+        });
+      }
+      site.linking("/", links);
+      Path data = tmp.resolve("data");
+      try (Crawler crawler = Crawler.open(TestCrawl.config(data, List.of(site.url("/")), "")).continuous(true)) {
+        Thread run = Thread.ofPlatform().start(() -> {
+          try {
+            crawler.run();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        assertTrue(outOfPatience.await(30, java.util.concurrent.TimeUnit.SECONDS));
+        // The notice is printed as the last failure is counted, after its response was sent.
+        for (long end = System.nanoTime() + 10_000_000_000L; !console.err().contains("out of patience")
+            && System.nanoTime() < end; ) {
+          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
+        crawler.stop();
+        run.join(10_000);
+      }
+      assertTrue(console.err().contains(": out of patience (last: HTTP_ERROR for " + site.url("/broken")), console.err());
+      assertTrue(console.err().contains("; resting it 1h before trying again\n"), console.err());
     }
   }
 
