@@ -99,7 +99,8 @@ final class RocksDatabase {
     }
     Path own;
     try {
-      own = Files.createTempDirectory("forager-store-reader-");
+      removeDeadReaders();
+      own = Files.createTempDirectory(READER_PREFIX + ProcessHandle.current().pid() + "-");
     } catch (IOException e) {
       throw new StoreException("cannot read the crawl store at " + dir + ": cannot create a temporary directory: "
           + IoFailures.reason(e, Path.of(System.getProperty("java.io.tmpdir"))), e);
@@ -121,6 +122,32 @@ final class RocksDatabase {
       tuning.close();
       deleteTree(own);
       throw new StoreException("cannot read the crawl store at " + dir + ": " + reason(e), e);
+    }
+  }
+
+  /** A reader's own directory in java.io.tmpdir: this, its process id, a dash, a random part. */
+  static final String READER_PREFIX = "forager-store-reader-";
+
+  /**
+   * Removes what readers killed before their close left (a status under a watchdog's timeout): the
+   * directories of readers whose process is gone.
+   */
+  private static void removeDeadReaders() {
+    try (var dirs = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")), READER_PREFIX + "*")) {
+      for (Path dir : dirs) {
+        String rest = dir.getFileName().toString().substring(READER_PREFIX.length());
+        int dash = rest.indexOf('-');
+        if (dash <= 0 || !rest.substring(0, dash).chars().allMatch(Character::isDigit)) continue;
+        long pid;
+        try {
+          pid = Long.parseLong(rest.substring(0, dash));
+        } catch (NumberFormatException e) {
+          continue;
+        }
+        if (ProcessHandle.of(pid).isEmpty()) deleteTree(dir);
+      }
+    } catch (IOException | RuntimeException e) {
+      // Nothing of the crawl's is in them: left for the next reader, or the system's cleaning.
     }
   }
 

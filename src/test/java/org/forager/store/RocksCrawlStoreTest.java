@@ -154,6 +154,27 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     assertEquals(5, store.urlCount());
   }
 
+  /** A reader killed before its close (a status under a watchdog's timeout) leaves its directory: the next removes it. */
+  @Test
+  void aReaderRemovesTheDirectoriesOfReadersWhoseProcessIsGone() throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    Path tmpdir = Path.of(System.getProperty("java.io.tmpdir"));
+    Path dead = Files.createDirectories(tmpdir.resolve(RocksDatabase.READER_PREFIX + gone.pid() + "-test"));
+    Files.writeString(dead.resolve("LOG"), "left by a killed reader");
+    Path alive = Files.createDirectories(tmpdir.resolve(RocksDatabase.READER_PREFIX + ProcessHandle.current().pid() + "-test"));
+    try {
+      store.addCandidates(List.of(seed("https://a.example/1")));
+      try (CrawlStore reader = RocksCrawlStore.openForReading(dir.resolve("store"), RocksCrawlStore.DEFAULT_MEMORY_BYTES)) {
+        assertEquals(1, reader.urlCount());
+      }
+      assertTrue(Files.notExists(dead), "the dead reader's directory is removed");
+      assertTrue(Files.isDirectory(alive), "a live process's is left alone");
+    } finally {
+      Files.deleteIfExists(alive);
+    }
+  }
+
   @Test
   void aReaderOfNoStoreSaysSoAndCreatesNothing() {
     Path none = dir.resolve("none");
