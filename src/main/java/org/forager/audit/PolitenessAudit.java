@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.TreeMap;
 import org.forager.record.CrawlLogFiles;
@@ -74,9 +75,16 @@ public final class PolitenessAudit {
     public static final PerIp DEFAULTS = new PerIp(1, 0);
   }
 
-  /** The whole audit; {@code lines} counts the lines of all the log's files. */
+  /**
+   * The whole audit; {@code lines} counts the lines of all the log's files.
+   *
+   * @param expired what {@code log.keep} deleted of the log, when it deleted parts: the audit then reads
+   *     a log that does not start at the crawl's beginning
+   * @param unjudged origins whose first request in what is left was a page, which robots.txt first
+   *     could not judge (their robots.txt fetch may be in a deleted part)
+   */
   public record Report(long lines, long requests, List<OriginReport> origins, List<IpReport> ips,
-      List<Violation> violations) {
+      List<Violation> violations, Optional<CrawlLogFiles.Expired> expired, long unjudged) {
     public boolean polite() {
       return violations.isEmpty();
     }
@@ -124,6 +132,11 @@ public final class PolitenessAudit {
       throw new UncheckedIOException("cannot read " + crawlLog.toAbsolutePath().getParent() + ": " + e.getMessage(), e);
     }
     Auditor auditor = new Auditor(perIp);
+    try {
+      auditor.expired = CrawlLogFiles.expired(crawlLog);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read what log.keep deleted: " + e.getMessage(), e);
+    }
     for (Path part : parts) {
       String file = part.getFileName().toString();
       int lineNo = 0;
@@ -160,6 +173,9 @@ public final class PolitenessAudit {
     final List<Violation> violations = new ArrayList<>();
     long lines;
     long requests;
+    /** What log.keep deleted: an origin's first request in what is left may follow its robots.txt there. */
+    Optional<CrawlLogFiles.Expired> expired = Optional.empty();
+    long unjudged;
 
     Auditor(PerIp perIp) {
       this.ips = new IpAudit(perIp);
@@ -230,6 +246,11 @@ public final class PolitenessAudit {
         s.robotsOk = !(outcome.equals("TIMEOUT") || outcome.equals("NETWORK_ERROR") || outcome.equals("DNS_ERROR")
             || outcome.equals("RATE_LIMITED") || outcome.equals("TRUNCATED")
             || (outcome.equals("HTTP_ERROR") && a.path("http_status").asInt() >= 500));
+      } else if (!s.robotsOk && expired.isPresent() && s.requests == 0) {
+        // The log's start is gone: this origin's robots.txt fetch may be in a deleted part. Counted, and
+        // from here on judged as if it had succeeded (a later unreachable one in the log still counts).
+        unjudged++;
+        s.robotsOk = true;
       } else if (!s.robotsOk) {
         violations.add(new Violation(origin, file, lineNo, "robots.txt first",
             "page requested without a successful robots.txt fetch before it: " + url));
@@ -248,7 +269,7 @@ public final class PolitenessAudit {
         reports.add(new OriginReport(s.origin, s.requests, s.robotsRequests, s.refusals,
             s.minGap == Double.POSITIVE_INFINITY ? Double.NaN : s.minGap, s.requests == 0 ? 0 : s.maxInFlight));
       }
-      return new Report(lines, requests, reports, ips.reports(), violations);
+      return new Report(lines, requests, reports, ips.reports(), violations, expired, unjudged);
     }
   }
 }

@@ -83,6 +83,11 @@ final class AuditCommand implements Callable<Integer> {
     for (PolitenessAudit.Violation v : report.violations()) {
       out.printf("VIOLATION %s line %d %s: %s: %s%n", v.file(), v.line(), v.origin(), v.rule(), v.detail());
     }
+    report.expired().ifPresent(e -> out.printf("note: log.keep deleted %,d earlier part%s of the log (the last line gone "
+        + "written %s): the audit reads what is left%s%n", e.parts(), e.parts() == 1 ? "" : "s", e.lastLine(),
+        report.unjudged() == 0 ? "" : String.format("; the first requests of %,d origin%s, pages, could not be checked "
+            + "for robots.txt first (their robots.txt fetch is in a deleted part)", report.unjudged(),
+            report.unjudged() == 1 ? "" : "s")));
     out.printf("%s: %,d requests to %,d origins in %,d log lines, %,d violations%n",
         report.polite() ? "POLITE" : "NOT POLITE", report.requests(), report.origins().size(), report.lines(),
         report.violations().size());

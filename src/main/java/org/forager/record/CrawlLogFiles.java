@@ -38,6 +38,19 @@ public final class CrawlLogFiles {
   /** A finished part's name, read. */
   record Part(Path file, Instant finished, long sequence, boolean gzipped) {}
 
+  /** The note of what {@code log.keep} deleted, beside the parts. */
+  static final String EXPIRED = "crawl-expired.txt";
+
+  /**
+   * What {@code log.keep} deleted of the log, all told: a reader of what is left knows it does not
+   * start at the crawl's beginning (the audit cannot see an origin's robots.txt fetch in a deleted part).
+   *
+   * @param parts how many parts were deleted
+   * @param lastSequence the highest sequence number deleted (the next parts' numbers go on from it)
+   * @param lastLine when the newest deleted part's last line was written
+   */
+  public record Expired(long parts, long lastSequence, Instant lastLine) {}
+
   private CrawlLogFiles() {}
 
   /**
@@ -103,9 +116,43 @@ public final class CrawlLogFiles {
     return "crawl-" + STAMP.format(finished) + "-" + sequence + ".jsonl";
   }
 
-  /** The next sequence number: one more than any part's (or a leftover temporary file's) in {@code dir}. */
+  /** What log.keep deleted of the log whose live file is {@code live}, when it deleted anything. */
+  public static Optional<Expired> expired(Path live) throws IOException {
+    return expiredIn(live.toAbsolutePath().getParent());
+  }
+
+  static Optional<Expired> expiredIn(Path dir) throws IOException {
+    Path file = dir.resolve(EXPIRED);
+    if (!Files.isRegularFile(file)) return Optional.empty();
+    java.util.Map<String, String> fields = new java.util.HashMap<>();
+    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      int eq = line.indexOf('=');
+      if (eq > 0) fields.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+    }
+    try {
+      return Optional.of(new Expired(Long.parseLong(fields.get("parts")), Long.parseLong(fields.get("last_sequence")),
+          Instant.parse(fields.get("last_line"))));
+    } catch (RuntimeException e) {
+      throw new IOException(file + " is not what log.keep writes: " + e.getMessage());
+    }
+  }
+
+  /** Writes the note of what log.keep deleted (to a temporary file, then renamed over the old note). */
+  static void recordExpired(Path dir, Expired expired) throws IOException {
+    Path tmp = dir.resolve(EXPIRED + ".tmp");
+    Files.writeString(tmp, "# parts of crawl.jsonl that log.keep deleted: forager audit reads what is left knowing it\n"
+        + "parts=" + expired.parts() + "\nlast_sequence=" + expired.lastSequence() + "\nlast_line=" + expired.lastLine()
+        + "\n", StandardCharsets.UTF_8);
+    Files.move(tmp, dir.resolve(EXPIRED), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * The next sequence number: one more than any part's (or a leftover temporary file's) in {@code dir},
+   * or than the last one log.keep deleted.
+   */
   static long nextSequence(Path dir) throws IOException {
-    long max = 0;
+    long max = expiredIn(dir).map(Expired::lastSequence).orElse(0L);
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : (Iterable<Path>) files::iterator) {
         String name = f.getFileName().toString();

@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -125,9 +126,21 @@ final class LogRotation implements AutoCloseable {
     if (policy.keep().isEmpty()) return;
     Instant oldest = clock.instant().minus(policy.keep().get());
     try {
+      Optional<CrawlLogFiles.Expired> before = CrawlLogFiles.expiredIn(dir);
+      long parts = before.map(CrawlLogFiles.Expired::parts).orElse(0L);
+      long lastSequence = before.map(CrawlLogFiles.Expired::lastSequence).orElse(0L);
+      Instant lastLine = before.map(CrawlLogFiles.Expired::lastLine).orElse(Instant.EPOCH);
+      boolean deleted = false;
       for (CrawlLogFiles.Part p : CrawlLogFiles.finished(dir)) {
-        if (p.gzipped() && p.finished().isBefore(oldest)) Files.deleteIfExists(p.file());
+        if (p.gzipped() && p.finished().isBefore(oldest) && Files.deleteIfExists(p.file())) {
+          deleted = true;
+          parts++;
+          lastSequence = Math.max(lastSequence, p.sequence());
+          if (p.finished().isAfter(lastLine)) lastLine = p.finished();
+        }
       }
+      // Said beside the parts left, so that the audit reads them knowing the log's start is gone.
+      if (deleted) CrawlLogFiles.recordExpired(dir, new CrawlLogFiles.Expired(parts, lastSequence, lastLine));
     } catch (IOException e) {
       LOG.log(System.Logger.Level.WARNING, "cannot delete expired crawl log parts in " + dir + ": " + e.getMessage());
     }
