@@ -112,8 +112,9 @@ final class CtlCommand implements Callable<Integer> {
     String message;
     try (Crawler crawler = Crawler.open(cfg)) {
       if (order.equals("block")) {
-        message = "blocked " + crawler.control().block(host, "cli")
-            + " and every host under it: no request of any kind from the next run on";
+        String blocked = crawler.control().block(host, "cli");
+        message = "blocked " + blocked + org.forager.crawl.CrawlControl.alsoBlocked(blocked)
+            + ": no request of any kind from the next run on";
       } else {
         message = crawler.control().unblock(host, "cli") ? "unblocked " + host : host + " was not blocked";
       }

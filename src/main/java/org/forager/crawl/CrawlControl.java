@@ -214,6 +214,12 @@ public final class CrawlControl {
     return name;
   }
 
+  /** What a block of {@code host} (as {@link #block} returns it) covers besides itself, for its answer. */
+  public static String alsoBlocked(String host) {
+    boolean address = host.startsWith("[") || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
+    return address ? "" : " and every host under it"; // an IP address covers itself only
+  }
+
   /**
    * Lifts a block: the origins under it are crawled again (in a run under way, as soon as they have
    * work).

@@ -67,6 +67,19 @@ public final class RunSummary {
     return pageCounts.get(outcome).get();
   }
 
+  /**
+   * Whether {@code action} is a robots.txt or sitemap request answered "not here" (a 4xx other than 401,
+   * 403 and 429): what a site without those files answers, no failure of the site.
+   */
+  public static boolean absentFile(CrawlAction action) {
+    return action.kind() != CrawlAction.Kind.PAGE && FileAnswer.of(action) == FileAnswer.ABSENT;
+  }
+
+  /** robots.txt and sitemap requests answered "not here" ({@link #absentFile}). */
+  public long absentFiles() {
+    return robots[FileAnswer.ABSENT.ordinal()].get() + sitemaps[FileAnswer.ABSENT.ordinal()].get();
+  }
+
   /** Actions that were robots.txt or sitemap requests. */
   public long fileActions() {
     long n = 0;

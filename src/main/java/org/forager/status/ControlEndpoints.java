@@ -135,7 +135,7 @@ final class ControlEndpoints {
       case "block" -> {
         String host = control.block(required(order, "host"), by);
         answer.put("host", host);
-        answer.put("message", "blocked " + host + " and every host under it: no further request of any kind");
+        answer.put("message", "blocked " + host + CrawlControl.alsoBlocked(host) + ": no further request of any kind");
       }
       case "unblock" -> {
         String host = required(order, "host");

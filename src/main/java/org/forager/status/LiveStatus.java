@@ -90,6 +90,9 @@ final class LiveStatus implements CrawlListener {
       if (RecentErrors.FAILURES.contains(o)) failures += summary.count(o);
       else if (!o.isBlocked()) fetched += summary.count(o);
     }
+    // A robots.txt or sitemap that is not there is an answer the crawl uses (no rules; no sitemap).
+    failures -= summary.absentFiles();
+    fetched += summary.absentFiles();
     StatusReport.Totals totals = new StatusReport.Totals(summary.actions(), fetched, pagesRequested.get(), failures,
         summary.robotsFetches(), summary.bytes(), r.knownUrls(), r.activeOrigins(),
         (int) Math.min(Integer.MAX_VALUE, r.originsInScope()));

@@ -31,7 +31,8 @@ final class RecentErrors {
 
   /** Keeps the action if it is a failure. */
   void offer(CrawlAction action) {
-    if (!FAILURES.contains(action.outcome())) return;
+    // A missing robots.txt or sitemap is how most sites answer: no failure to list among the site's.
+    if (!FAILURES.contains(action.outcome()) || org.forager.record.RunSummary.absentFile(action)) return;
     String message = action.reason().orElseGet(() -> "HTTP " + action.httpStatus());
     Failure failure = new Failure(action.ts().toString(), action.kind().name().toLowerCase(java.util.Locale.ROOT),
         action.url(), action.outcome().name(), action.httpStatus(), message);

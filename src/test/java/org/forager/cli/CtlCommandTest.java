@@ -135,6 +135,9 @@ class CtlCommandTest {
     assertEquals(0, ctl(data, "block", "example.org"), console.err());
     assertTrue(console.out().contains("blocked example.org and every host under it: no request of any kind from "
         + "the next run on (no crawl is running: written to its database)"), console.out());
+    assertEquals(0, ctl(data, "block", "127.0.0.2"), console.err());
+    assertTrue(console.out().contains("blocked 127.0.0.2: no request of any kind"), "an address covers itself only: "
+        + console.out());
 
     try (Crawler crawler = Crawler.open(TestCrawl.config(data, List.of(), ""));
         ControlServer server = ControlServer.start(crawler.control(), ControlToken.generate())) {
