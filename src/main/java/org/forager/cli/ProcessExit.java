@@ -31,6 +31,8 @@ final class ProcessExit {
 
   /** Ends the process with {@code code}, standard output and error flushed; never returns. */
   static void exit(int code, boolean crawl) {
+    // A graceful stop that finished as a second signal came would otherwise exit 0 after "stopping at once".
+    if (StopOnSignals.stoppedAtOnce()) code = 130;
     System.out.flush();
     System.err.flush();
     if (crawl && nativeExitSafe()) {

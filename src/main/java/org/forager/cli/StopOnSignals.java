@@ -13,7 +13,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class StopOnSignals {
 
+  /** Set by a second signal: the process ends with 130 even if the graceful stop wins the race to exit. */
+  private static volatile boolean stoppedAtOnce;
+
   private StopOnSignals() {}
+
+  /** Whether a second signal asked to stop at once (the exit status is then 130, whoever exits first). */
+  static boolean stoppedAtOnce() {
+    return stoppedAtOnce;
+  }
 
   /** Installs the handlers; false when this JVM does not offer them (the shutdown hook then applies). */
   static boolean install(Runnable stopGracefully) {
@@ -27,6 +35,7 @@ final class StopOnSignals {
           System.err.println("forager: stopping after the fetches in flight (signal again to stop at once)...");
           Thread.ofPlatform().name("forager-stop").start(stopGracefully);
         } else {
+          stoppedAtOnce = true;
           System.err.println("forager: stopping at once; what was recorded is safe, run again to resume");
           Runtime.getRuntime().halt(130);
         }
