@@ -78,7 +78,8 @@ final class ConfigReader {
             .orElse(defaults.urlQueryParameters()),
         NetworkReader.read(root.section("network", NetworkReader.KEYS)),
         store(root.section("store", STORE_KEYS)),
-        warc(root.section("warc", List.of("max_file_size", "gzip_level", "compression", "zstd_level", "gzip_engine", "direct_io"))),
+        warc(root.section("warc", List.of("max_file_size", "gzip_level", "compression", "zstd_level", "gzip_engine", "direct_io",
+            "max_file_age"))),
         sitemaps(root.section("sitemaps", List.of("enabled", "default_location", "max_files", "reread_after"))),
         root.get("do_not_crawl_file", ConfigReader::path),
         fleet(root.section("fleet", List.of("lease"))),
@@ -235,7 +236,8 @@ final class ConfigReader {
         section.get("zstd_level", (path, node) -> Values.wholeNumber(path, node, 1, 19))
             .map(Long::intValue).orElse(defaults.zstdLevel()),
         section.get("gzip_engine", ConfigReader::gzipEngine).orElse(defaults.gzipEngine()),
-        section.get("direct_io", Values::bool).orElse(defaults.directIo()));
+        section.get("direct_io", Values::bool).orElse(defaults.directIo()),
+        section.get("max_file_age", Values::positiveDuration).orElse(defaults.maxFileAge()));
     if (warc.gzipEngine() == CrawlConfig.Warc.GzipEngine.ISAL && warc.gzipLevel() > 3) {
       throw ConfigException.at(section.path() + ".gzip_engine",
           "isal compresses at gzip_level 1 to 3 or fastest (found " + warc.gzipLevel()

@@ -401,9 +401,20 @@ public record CrawlConfig(
    * @param gzipEngine what deflates the gzip members
    * @param directIo whether files are written with direct I/O where the file system takes it
    *     (docs/warc.md), else through the page cache
+   * @param maxFileAge a file is also finished at the first write once it is this old, so that a long
+   *     (continuous) crawl's captures are indexed, packaged and replayable within that time
    */
   public record Warc(long maxFileBytes, int gzipLevel, Compression compression, int zstdLevel, GzipEngine gzipEngine,
-      boolean directIo) {
+      boolean directIo, Duration maxFileAge) {
+
+    /** {@code warc.max_file_age}'s default. */
+    public static final Duration DEFAULT_MAX_FILE_AGE = Duration.ofDays(1);
+
+    /** Finished by size, and by age at {@link #DEFAULT_MAX_FILE_AGE}. */
+    public Warc(long maxFileBytes, int gzipLevel, Compression compression, int zstdLevel, GzipEngine gzipEngine,
+        boolean directIo) {
+      this(maxFileBytes, gzipLevel, compression, zstdLevel, gzipEngine, directIo, DEFAULT_MAX_FILE_AGE);
+    }
 
     /**
      * {@code gzip_level: fastest}: the gzip engine's fastest mode, which is no zlib level (ISA-L

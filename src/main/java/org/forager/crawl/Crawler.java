@@ -208,7 +208,7 @@ public final class Crawler implements AutoCloseable {
       }
       WarcRecorder warc = WarcRecorder.open(dataDir.resolve("warc"), config.warc().maxFileBytes(),
           recordCompression(config.warc()), "Forager/" + version(), indexDir,
-          config.warc().directIo());
+          config.warc().directIo()).maxFileAge(config.warc().maxFileAge());
       opened.add(warc);
       CrawlLog log = CrawlLog.open(dataDir.resolve("logs").resolve("crawl.jsonl"), config.log(), clock);
       opened.add(log);

@@ -86,6 +86,10 @@ public final class WarcRecorder implements AutoCloseable {
   private int finishing;
   private final WarcFileNames names;
   private Optional<WarcFile> current = Optional.empty();
+  /** When {@link #current} was started ({@link System#nanoTime}); guarded by the lock. */
+  private long currentStartedNanos;
+  /** A file this old is finished at its next write, whatever its size ({@link #maxFileAge}). */
+  private volatile long maxFileAgeNanos = Long.MAX_VALUE;
   private boolean closed;
 
   private WarcRecorder(Path dir, long maxFileBytes, RecordCompression compression, String software,
@@ -160,6 +164,19 @@ public final class WarcRecorder implements AutoCloseable {
     }
     indexDir.ifPresent(IndexLines::removeStale);
     return new WarcRecorder(warcDir, maxFileBytes, compression, software, localHostname(), indexDir, directIo);
+  }
+
+  /**
+   * Also finishes a file at its first write once it is {@code age} old, however small: a long crawl's
+   * captures (a continuous one's on a few small sites never fill a gigabyte) are then indexed, and can
+   * be packaged and replayed, within that time. Unset: by size only.
+   *
+   * @return this recorder
+   */
+  public WarcRecorder maxFileAge(java.time.Duration age) {
+    if (age.isNegative() || age.isZero()) throw new IllegalArgumentException("max WARC file age must be positive: " + age);
+    maxFileAgeNanos = age.compareTo(java.time.Duration.ofDays(365 * 100)) > 0 ? Long.MAX_VALUE : age.toNanos();
+    return this;
   }
 
   /**
@@ -259,7 +276,7 @@ public final class WarcRecorder implements AutoCloseable {
         if (closed) throw new IllegalStateException("WARC recorder is closed");
         WarcFile file = current.isPresent() ? current.get() : startFile();
         append(file, next.members);
-        if (file.size() >= maxFileBytes) {
+        if (file.size() >= maxFileBytes || System.nanoTime() - currentStartedNanos >= maxFileAgeNanos) {
           current = Optional.empty();
           finishing++;
           next.full = Optional.of(file);
@@ -342,6 +359,7 @@ public final class WarcRecorder implements AutoCloseable {
   }
 
   private WarcFile startFile() {
+    currentStartedNanos = System.nanoTime();
     Instant now = Instant.now();
     String name = names.next(now);
     WarcFile file;

@@ -1,6 +1,7 @@
 package org.forager.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -82,6 +83,13 @@ class WarcConfigTest {
         error("warc: { gzip_level: fast }"));
     assertEquals("config: warc.gzip_level: must be 0 to 9 or fastest, found 1.5", error("warc: { gzip_level: 1.5 }"));
     assertEquals("config: warc.gzip_level: must be ≤ 9", error("warc: { gzip_level: 10 }"));
+  }
+
+  @Test
+  void maxFileAgeIsADayUnlessSet() throws IOException {
+    assertEquals(java.time.Duration.ofDays(1), load("warc: { gzip_level: 1 }").warc().maxFileAge());
+    assertEquals(java.time.Duration.ofHours(6), load("warc: { max_file_age: 6h }").warc().maxFileAge());
+    assertTrue(error("warc: { max_file_age: 0s }").startsWith("config: warc.max_file_age: "), error("warc: { max_file_age: 0s }"));
   }
 
   @Test

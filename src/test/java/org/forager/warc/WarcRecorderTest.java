@@ -251,6 +251,26 @@ class WarcRecorderTest {
     assertEquals(expected, urls);
   }
 
+  /**
+   * A continuous crawl of a few small sites never fills a gigabyte: without an age, its captures stayed
+   * in one open file, unindexed and unpackaged, for ever (review of session 61). A file is finished at
+   * its first write once it is max_file_age old; here every write finds its file old enough.
+   */
+  @Test
+  void aFileIsFinishedAtItsFirstWriteOnceItIsMaxFileAgeOldWhateverItsSize() throws IOException {
+    try (WarcRecorder recorder = WarcRecorder.open(dir, BIG, "Forager/test").maxFileAge(java.time.Duration.ofNanos(1))) {
+      for (int i = 0; i < 3; i++) recorder.write(Responses.plain("http://example.org/" + i, "page " + i));
+      assertEquals(List.of(), WarcFiles.list(dir, ".open"), "each finished at its write");
+    }
+    assertEquals(3, WarcFiles.list(dir, ".warc.gz").size());
+    try (WarcRecorder recorder = WarcRecorder.open(dir.resolve("young"), BIG, "Forager/test")
+        .maxFileAge(java.time.Duration.ofDays(1))) {
+      for (int i = 0; i < 3; i++) recorder.write(Responses.plain("http://example.org/" + i, "page " + i));
+      assertEquals(1, WarcFiles.list(dir.resolve("young"), ".open").size(), "a young file goes on");
+    }
+    assertThrows(IllegalArgumentException.class, () -> WarcRecorder.open(dir, BIG, "x").maxFileAge(java.time.Duration.ZERO));
+  }
+
   @Test
   void missingDirectoryIsReportedWithTheFileName() throws IOException {
     WarcRecorder recorder = WarcRecorder.open(dir.resolve("warc"), BIG, "Forager/test");
