@@ -36,6 +36,11 @@ final class StoreOption {
     if (cfg.store().kind().equals("embedded") && !Files.isDirectory(Stores.embeddedDirectory(cfg.dataDir()))) {
       throw new UsageError(cfg.dataDir() + " holds no crawl (no " + Stores.embeddedDirectory(cfg.dataDir()) + ")");
     }
+    Path current = Stores.embeddedDirectory(cfg.dataDir()).resolve("CURRENT");
+    if (cfg.store().kind().equals("embedded") && !Files.isRegularFile(current)) {
+      // A store directory a crawl created and died in before RocksDB wrote a byte, or someone else's.
+      throw new UsageError(cfg.dataDir() + " holds no crawl (no " + current + ")");
+    }
     return cfg;
   }
 

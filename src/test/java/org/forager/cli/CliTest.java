@@ -52,6 +52,18 @@ class CliTest {
     assertEquals(6, console.out().lines().filter(version::equals).count(), console.out());
   }
 
+  /** A directory holding no crawl is bad usage for every reading command, one line saying what is missing. */
+  @Test
+  void statusAndExportOfADirectoryHoldingNoCrawlSaySoInOneLine() throws Exception {
+    java.nio.file.Path empty = java.nio.file.Files.createDirectories(tmp.resolve("empty"));
+    assertEquals(2, Main.run("status", "--data-dir", empty.toString()));
+    assertEquals("forager: " + empty + " holds no crawl (no " + empty.resolve("store") + ")\n", console.err());
+    java.nio.file.Files.createDirectories(empty.resolve("store")); // a crawl that died before its store began
+    console.reset();
+    assertEquals(2, Main.run("export", "--data-dir", empty.toString()));
+    assertEquals("forager: " + empty + " holds no crawl (no " + empty.resolve("store/CURRENT") + ")\n", console.err());
+  }
+
   @Test
   void aLoopbackSeedRefusedByTheNetworkPolicyNamesTheSettingThatAllowsIt() throws Exception {
     try (TestSite site = TestSite.start()) {
