@@ -45,6 +45,13 @@ import org.forager.url.Origin;
  */
 public final class PolitenessAudit {
 
+  /**
+   * The longest a robots.txt fetched in a part that log.keep deleted may have been used after that part's
+   * last line: RFC 9309 section 2.4's 24 hours (robots.cache_ttl is 30 minutes by default). An origin's
+   * first page later than this after the deleted parts is judged as any other.
+   */
+  static final java.time.Duration MAX_ROBOTS_AGE = java.time.Duration.ofHours(24);
+
   /** duration_ms is truncated to whole milliseconds, so an end time may be up to this much late. */
   public static final long ROUNDING_MILLIS = 1;
   /** The kinds of line that are crawl actions; others (an operator's {@code control} orders) sent no request. */
@@ -246,9 +253,11 @@ public final class PolitenessAudit {
         s.robotsOk = !(outcome.equals("TIMEOUT") || outcome.equals("NETWORK_ERROR") || outcome.equals("DNS_ERROR")
             || outcome.equals("RATE_LIMITED") || outcome.equals("TRUNCATED")
             || (outcome.equals("HTTP_ERROR") && a.path("http_status").asInt() >= 500));
-      } else if (!s.robotsOk && expired.isPresent() && s.requests == 0) {
-        // The log's start is gone: this origin's robots.txt fetch may be in a deleted part. Counted, and
-        // from here on judged as if it had succeeded (a later unreachable one in the log still counts).
+      } else if (!s.robotsOk && s.requests == 0 && expired.isPresent()
+          && start <= nanos(expired.get().lastLine().plus(MAX_ROBOTS_AGE))) {
+        // The log's start is gone: this origin's robots.txt fetch may be in a deleted part, if this page
+        // came while one fetched before that part's end could still be in use. Counted, and from here on
+        // judged as if it had succeeded (a later unreachable one in the log still counts).
         unjudged++;
         s.robotsOk = true;
       } else if (!s.robotsOk) {

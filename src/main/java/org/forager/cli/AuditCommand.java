@@ -86,7 +86,7 @@ final class AuditCommand implements Callable<Integer> {
     report.expired().ifPresent(e -> out.printf("note: log.keep deleted %,d earlier part%s of the log (the last line gone "
         + "written %s): the audit reads what is left%s%n", e.parts(), e.parts() == 1 ? "" : "s", e.lastLine(),
         report.unjudged() == 0 ? "" : String.format("; the first requests of %,d origin%s, pages, could not be checked "
-            + "for robots.txt first (their robots.txt fetch is in a deleted part)", report.unjudged(),
+            + "for robots.txt first (their robots.txt fetch may be in a deleted part)", report.unjudged(),
             report.unjudged() == 1 ? "" : "s")));
     out.printf("%s: %,d requests to %,d origins in %,d log lines, %,d violations%n",
         report.polite() ? "POLITE" : "NOT POLITE", report.requests(), report.origins().size(), report.lines(),

@@ -100,7 +100,10 @@ final class StatusCommand implements Callable<Integer> {
   private static Optional<String> running(java.nio.file.Path dataDir) {
     try {
       return org.forager.status.ControlFile.read(dataDir)
-          .filter(crawl -> ProcessHandle.of(crawl.pid()).map(ProcessHandle::isAlive).orElse(false))
+          .filter(crawl -> ProcessHandle.of(crawl.pid()).filter(ProcessHandle::isAlive)
+              // The crawl's process, not one that took its number after a crash: started before the crawl.
+              .map(p -> p.info().startInstant().map(at -> !at.isAfter(crawl.started())).orElse(true))
+              .orElse(false))
           .map(crawl -> "a crawl (process " + crawl.pid() + ", started " + crawl.started()
               + ") is running: the figures are what it had written by now"
               + crawl.statusPage().map(page -> "; its status page is " + page).orElse(""));

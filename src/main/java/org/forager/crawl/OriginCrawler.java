@@ -331,7 +331,9 @@ final class OriginCrawler implements OriginTask {
   private void settle() {
     if (ctx.store().leases().isPresent()) return; // a fleet's agenda is its leases (FleetCoordinator)
     CrawlConfig.Sitemaps sitemapConfig = ctx.config().sitemaps();
-    Instant from = ctx.run().continuous() ? takenUpAt : cutoff;
+    // In a continuous run, from the take-up that read the sitemaps (this one, or an earlier one whose
+    // reading this one kept), so that they are read every reread_after, not up to twice that apart.
+    Instant from = ctx.run().continuous() ? sitemapsReadAt.orElse(takenUpAt) : cutoff;
     Optional<Instant> takeUpBy = sitemapConfig.enabled()
         ? Optional.of(from.plus(sitemapConfig.rereadAfter()))
         : Optional.empty();

@@ -385,7 +385,8 @@ final class PageStep {
           // Beyond max_retry_after: put the origin off to a later run.
           session.giveUp();
           Notice.printf("forager: %s asks to wait %d s (Retry-After), more than "
-              + "politeness.max_retry_after; putting it off to a later run", session.origin, wait.toSeconds());
+              + "politeness.max_retry_after; %s", session.origin, wait.toSeconds(),
+              session.ctx.run().continuous() ? session.putOff() : "putting it off to a later run");
           return now.plus(wait);
         }
         session.notBefore(session.lastRequestEnd() + wait.toNanos());

@@ -133,8 +133,9 @@ final class RobotsStep {
     Duration ceiling = session.settings.politeness().maxCrawlDelay();
     if (asked.isPresent() && asked.get().compareTo(ceiling) > 0) {
       session.giveUp();
-      Notice.printf("forager: %s asks for a Crawl-delay of %d s, more than politeness.max_crawl_delay (%d s); "
-          + "putting it off to a later run", session.origin, asked.get().toSeconds(), ceiling.toSeconds());
+      Notice.printf("forager: %s asks for a Crawl-delay of %d s, more than politeness.max_crawl_delay (%d s); %s",
+          session.origin, asked.get().toSeconds(), ceiling.toSeconds(),
+          session.ctx.run().continuous() ? session.putOff() : "putting it off to a later run");
     }
   }
 }

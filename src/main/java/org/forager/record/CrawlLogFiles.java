@@ -137,12 +137,22 @@ public final class CrawlLogFiles {
     }
   }
 
-  /** Writes the note of what log.keep deleted (to a temporary file, then renamed over the old note). */
+  /**
+   * Writes the note of what log.keep deleted: to a temporary file forced to disk, then renamed over the
+   * old note, so that a crash leaves the old note or the new one, never a torn one.
+   */
   static void recordExpired(Path dir, Expired expired) throws IOException {
     Path tmp = dir.resolve(EXPIRED + ".tmp");
-    Files.writeString(tmp, "# parts of crawl.jsonl that log.keep deleted: forager audit reads what is left knowing it\n"
+    byte[] text = ("# parts of crawl.jsonl that log.keep deleted: forager audit reads what is left knowing it\n"
         + "parts=" + expired.parts() + "\nlast_sequence=" + expired.lastSequence() + "\nlast_line=" + expired.lastLine()
-        + "\n", StandardCharsets.UTF_8);
+        + "\n").getBytes(StandardCharsets.UTF_8);
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(tmp,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
+        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+      java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(text);
+      while (bytes.hasRemaining()) channel.write(bytes);
+      channel.force(true);
+    }
     Files.move(tmp, dir.resolve(EXPIRED), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
@@ -152,7 +162,12 @@ public final class CrawlLogFiles {
    * or than the last one log.keep deleted.
    */
   static long nextSequence(Path dir) throws IOException {
-    long max = expiredIn(dir).map(Expired::lastSequence).orElse(0L);
+    long max;
+    try {
+      max = expiredIn(dir).map(Expired::lastSequence).orElse(0L);
+    } catch (IOException damaged) {
+      max = 0; // a note only: a damaged one must not stop the log (the parts' own numbers still order them)
+    }
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : (Iterable<Path>) files::iterator) {
         String name = f.getFileName().toString();

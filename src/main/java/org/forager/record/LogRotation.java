@@ -10,6 +10,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -126,21 +128,29 @@ final class LogRotation implements AutoCloseable {
     if (policy.keep().isEmpty()) return;
     Instant oldest = clock.instant().minus(policy.keep().get());
     try {
-      Optional<CrawlLogFiles.Expired> before = CrawlLogFiles.expiredIn(dir);
+      Optional<CrawlLogFiles.Expired> before;
+      try {
+        before = CrawlLogFiles.expiredIn(dir);
+      } catch (IOException damaged) {
+        before = Optional.empty(); // written afresh below from what is deleted now
+      }
       long parts = before.map(CrawlLogFiles.Expired::parts).orElse(0L);
       long lastSequence = before.map(CrawlLogFiles.Expired::lastSequence).orElse(0L);
       Instant lastLine = before.map(CrawlLogFiles.Expired::lastLine).orElse(Instant.EPOCH);
-      boolean deleted = false;
+      List<CrawlLogFiles.Part> expired = new ArrayList<>();
       for (CrawlLogFiles.Part p : CrawlLogFiles.finished(dir)) {
-        if (p.gzipped() && p.finished().isBefore(oldest) && Files.deleteIfExists(p.file())) {
-          deleted = true;
+        if (p.gzipped() && p.finished().isBefore(oldest)) {
+          expired.add(p);
           parts++;
           lastSequence = Math.max(lastSequence, p.sequence());
           if (p.finished().isAfter(lastLine)) lastLine = p.finished();
         }
       }
-      // Said beside the parts left, so that the audit reads them knowing the log's start is gone.
-      if (deleted) CrawlLogFiles.recordExpired(dir, new CrawlLogFiles.Expired(parts, lastSequence, lastLine));
+      if (expired.isEmpty()) return;
+      // Said beside the parts left, before any goes, so that the audit always reads them knowing the
+      // log's start is gone (a crash in between leaves a note a part ahead: a page the more unjudged).
+      CrawlLogFiles.recordExpired(dir, new CrawlLogFiles.Expired(parts, lastSequence, lastLine));
+      for (CrawlLogFiles.Part p : expired) Files.deleteIfExists(p.file());
     } catch (IOException e) {
       LOG.log(System.Logger.Level.WARNING, "cannot delete expired crawl log parts in " + dir + ": " + e.getMessage());
     }

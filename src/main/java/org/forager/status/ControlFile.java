@@ -105,7 +105,9 @@ public record ControlFile(URI url, String token, long pid, Instant started, Opti
       throw new IOException(file + " is not JSON: " + e.getOriginalMessage());
     }
     String owner = json.path("data_dir").asText("");
-    if (!owner.isEmpty() && !sameDirectory(Path.of(owner), dataDir)) {
+    // Only where the crawl's own directory is in view, and another: a crawl in a container or on a mount
+    // seen here under another path (its directory not found here) is taken at its word.
+    if (!owner.isEmpty() && Files.isDirectory(Path.of(owner)) && !sameDirectory(Path.of(owner), dataDir)) {
       throw new CopiedException(file + " was written by a crawl of " + owner + ", not of " + dataDir
           + " (a copy of its data directory?): no crawl runs here");
     }

@@ -116,7 +116,19 @@ final class RocksDatabase {
     }
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     try {
-      RocksDB db = RocksDB.openAsSecondary(tuning.dbOptions(), dir.toString(), own.toString(), tuning.families(), handles);
+      RocksDB db;
+      try {
+        db = RocksDB.openAsSecondary(tuning.dbOptions(), dir.toString(), own.toString(), tuning.families(), handles);
+      } catch (RocksDBException e) {
+        // The running crawl may delete a write-ahead log file between the listing and the opening of it
+        // (after a flush): once more, with the listing as it is now.
+        if (e.getStatus() == null || (e.getStatus().getCode() != Status.Code.IOError
+            && e.getStatus().getCode() != Status.Code.NotFound)) {
+          throw e;
+        }
+        handles.clear();
+        db = RocksDB.openAsSecondary(tuning.dbOptions(), dir.toString(), own.toString(), tuning.families(), handles);
+      }
       return new RocksDatabase(dir, db, tuning, handles, release, true);
     } catch (RocksDBException e) {
       tuning.close();

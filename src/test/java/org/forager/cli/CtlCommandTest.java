@@ -172,6 +172,21 @@ class CtlCommandTest {
       console.reset();
       assertEquals(0, ctl(data, "pause"), console.err());
       assertTrue(crawler.control().state().paused(), "its own directory still steers it");
+
+      // A crawl whose directory is not in view here (a container's, a mount's under another path) is
+      // taken at its word: the file names a directory this machine does not have.
+      String moved = Files.readString(ControlFile.in(copy)).replace(data.toRealPath().toString(), "/nonexistent/data");
+      Files.writeString(ControlFile.in(copy), moved);
+      console.reset();
+      assertEquals(0, ctl(copy, "resume"), console.err());
+      assertFalse(crawler.control().state().paused());
+      // status does not call a crawl running whose process is not the one that wrote the file: one
+      // started after the crawl did (its number taken again after a crash) is another process.
+      new ControlFile(server.uri(), token.value(), ProcessHandle.current().pid(), Instant.EPOCH, Optional.empty())
+          .write(data);
+      console.reset();
+      assertEquals(0, Main.run("status", "--data-dir", data.toString()), console.err());
+      assertFalse(console.out().contains("running"), console.out());
     }
   }
 

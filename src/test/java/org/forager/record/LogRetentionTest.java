@@ -42,19 +42,19 @@ class LogRetentionTest {
   void partsLogKeepDeletedAreNotedTheirNumbersGoOnAndTheAuditReadsWhatIsLeftKnowingIt() throws Exception {
     Path live = tmp.resolve("crawl.jsonl");
     Instant t0 = Instant.parse("2026-12-01T00:00:00Z");
-    CrawlConfig.Log policy = new CrawlConfig.Log(1 << 20, false, Optional.of(Duration.ofDays(1)));
-    // Two parts a week old, then the retention at a clock a week on: both go.
+    CrawlConfig.Log policy = new CrawlConfig.Log(1 << 20, false, Optional.of(Duration.ofHours(1)));
+    // Two parts two hours old, then the retention at a clock two hours on: both go.
     try (LogRotation old = LogRotation.start(live, policy, Clock.fixed(t0, ZoneOffset.UTC))) {
       finishPart(old, live, t0, line("2026-12-01T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200));
       finishPart(old, live, t0.plusSeconds(1),
           line("2026-12-01T00:00:01.000Z", "page", "http://a.example/", "FETCHED", 200));
     }
-    Instant later = t0.plus(Duration.ofDays(7));
+    Instant later = t0.plus(Duration.ofHours(2));
     try (LogRotation now = LogRotation.start(live, policy, Clock.fixed(later, ZoneOffset.UTC))) {
       finishPart(now, live, later,
-          line("2026-12-08T00:00:00.000Z", "page", "http://a.example/x", "FETCHED", 200),
-          line("2026-12-08T00:00:00.200Z", "robots", "http://b.example/robots.txt", "TIMEOUT", 0),
-          line("2026-12-08T00:00:01.000Z", "page", "http://b.example/", "FETCHED", 200));
+          line("2026-12-01T02:00:00.000Z", "page", "http://a.example/x", "FETCHED", 200),
+          line("2026-12-01T02:00:00.200Z", "robots", "http://b.example/robots.txt", "TIMEOUT", 0),
+          line("2026-12-01T02:00:01.000Z", "page", "http://b.example/", "FETCHED", 200));
     }
     assertEquals(Optional.of(new CrawlLogFiles.Expired(2, 2, t0.plusSeconds(1))), CrawlLogFiles.expired(live));
     List<Path> parts = CrawlLogFiles.parts(live);
@@ -68,6 +68,37 @@ class LogRetentionTest {
     assertEquals(1, report.unjudged());
     assertEquals(List.of("http://b.example"), report.violations().stream().map(PolitenessAudit.Violation::origin).toList());
     assertEquals(Optional.of(new CrawlLogFiles.Expired(2, 2, t0.plusSeconds(1))), report.expired());
+  }
+
+  /**
+   * A page more than a robots.txt's longest life (24 hours) after the deleted parts cannot lean on a
+   * robots.txt fetched in them: an origin first seen then that skipped robots.txt is a violation, as
+   * without the deletion (review of session 61).
+   */
+  @Test
+  void aPageLongAfterTheDeletedPartsIsJudgedAsAnyOther() throws Exception {
+    Path live = tmp.resolve("crawl.jsonl");
+    CrawlLogFiles.recordExpired(tmp, new CrawlLogFiles.Expired(1, 1, Instant.parse("2026-12-01T00:00:00Z")));
+    Files.write(live, List.of(
+        line("2026-12-01T23:00:00.000Z", "page", "http://a.example/", "FETCHED", 200),
+        line("2026-12-02T01:00:00.000Z", "page", "http://b.example/", "FETCHED", 200)));
+    PolitenessAudit.Report report = PolitenessAudit.audit(live);
+    assertEquals(1, report.unjudged());
+    assertEquals(List.of("http://b.example"), report.violations().stream().map(PolitenessAudit.Violation::origin).toList());
+  }
+
+  /** The note is bookkeeping: a damaged one must not stop the crawl's log from rotating (review of session 61). */
+  @Test
+  void aDamagedNoteStopsNoRotationAndIsWrittenAfreshAtTheNextDeletion() throws Exception {
+    Files.writeString(tmp.resolve(CrawlLogFiles.EXPIRED), "parts=x\n");
+    assertEquals(1, CrawlLogFiles.nextSequence(tmp));
+    Path live = tmp.resolve("crawl.jsonl");
+    Instant t0 = Instant.parse("2026-12-01T00:00:00Z");
+    CrawlConfig.Log policy = new CrawlConfig.Log(1 << 20, false, Optional.of(Duration.ofHours(1)));
+    try (LogRotation rotation = LogRotation.start(live, policy, Clock.fixed(t0.plus(Duration.ofHours(2)), ZoneOffset.UTC))) {
+      finishPart(rotation, live, t0, line("2026-12-01T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200));
+    }
+    assertEquals(Optional.of(new CrawlLogFiles.Expired(1, 1, t0)), CrawlLogFiles.expired(live));
   }
 
   @Test
