@@ -122,7 +122,11 @@ final class CtlCommand implements Callable<Integer> {
       return usage(TerminalText.escape(e.getMessage()));
     }
     PrintWriter out = spec.commandLine().getOut();
-    out.println(TerminalText.escape(message) + " (no crawl is running: written to its database)");
+    // An embedded store's lock was free: no crawl runs on it. A PostgreSQL one has none to tell: a fleet
+    // may be running (its control API out of reach from here), and reads the blocks every 5 s.
+    out.println(TerminalText.escape(message) + (cfg.store().kind().equals("postgres")
+        ? " (written to the crawl database, where every process of a running fleet reads it within 5 s)"
+        : " (no crawl is running: written to its database)"));
     out.flush();
     return 0;
   }
