@@ -53,8 +53,15 @@ final class StatusCommand implements Callable<Integer> {
     Optional<String> scope;
     long urls;
     java.util.List<org.forager.store.Block> blocks;
+    java.util.List<String> givenUp = new java.util.ArrayList<>();
+    long[] givenUpCount = {0};
     try (CrawlStore store = storeOption.open(cfg)) {
       blocks = store.blocks();
+      store.forEachOriginState(state -> {
+        if (state.run().map(org.forager.store.OriginState.RunProgress::givenUp).orElse(false)) {
+          if (givenUpCount[0]++ < MAX_BLOCKS_SHOWN) givenUp.add(state.origin().toString());
+        }
+      });
       origins = store.scope().size();
       seedOrigins = store.seedOrigins().size();
       scope = store.setting("scope");
@@ -89,6 +96,13 @@ final class StatusCommand implements Callable<Integer> {
     blocks.stream().limit(MAX_BLOCKS_SHOWN).forEach(b -> out.printf("  %-26s since %s, by %s%n",
         TerminalText.escape(b.host()), b.since(), TerminalText.escape(b.by())));
     if (blocks.size() > MAX_BLOCKS_SHOWN) out.printf("  and %,d more%n", blocks.size() - MAX_BLOCKS_SHOWN);
+    // What explains a crawl with URLs due and no origin active: each of these sends nothing more until
+    // the next run (a continuous one: after an hour's rest); the crawl's lines on standard error say why.
+    out.printf("%-28s %,d%s%n", "origins given up", givenUpCount[0], givenUpCount[0] == 0 ? ""
+        : " (in their last run: out of patience, robots.txt unreachable, or a Retry-After or Crawl-delay too long;"
+            + " tried again at the next run, after an hour in a continuous one)");
+    givenUp.forEach(origin -> out.printf("  %s%n", TerminalText.escape(origin)));
+    if (givenUpCount[0] > MAX_BLOCKS_SHOWN) out.printf("  and %,d more%n", givenUpCount[0] - MAX_BLOCKS_SHOWN);
     out.flush();
     return 0;
   }

@@ -243,6 +243,11 @@ final class TimedCrawlStore implements CrawlStore {
   }
 
   @Override
+  public void forEachOriginState(Consumer<org.forager.store.OriginState> visitor) {
+    store.forEachOriginState(visitor); // a command's read, not the crawl's: not timed
+  }
+
+  @Override
   public long urlCount() {
     return time(urlCount, store::urlCount);
   }

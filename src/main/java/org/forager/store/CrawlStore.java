@@ -214,6 +214,9 @@ public interface CrawlStore extends AutoCloseable {
 
   Optional<OriginState> originState(Origin origin);
 
+  /** Visits every origin's saved state, streamed (a million origins are never all in memory at once). */
+  void forEachOriginState(Consumer<OriginState> visitor);
+
   void saveOriginState(OriginState state);
 
   /**

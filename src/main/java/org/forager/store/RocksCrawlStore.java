@@ -664,6 +664,15 @@ public final class RocksCrawlStore implements CrawlStore {
     });
   }
 
+  /** {@inheritDoc} A scan of the meta family's origin states. */
+  @Override
+  public void forEachOriginState(java.util.function.Consumer<OriginState> visitor) {
+    call(() -> {
+      scanTable('O', (key, value) -> visitor.accept(Values.decodeOriginState(value)));
+      return null;
+    });
+  }
+
   @Override
   public void saveOriginState(OriginState state) {
     call(() -> {

@@ -64,6 +64,33 @@ class CliTest {
     assertEquals("forager: " + empty + " holds no crawl (no " + empty.resolve("store/CURRENT") + ")\n", console.err());
   }
 
+  /**
+   * A crawl with URLs due and no origin active: status names the origins given up, which is why
+   * (an operator's review, session 61).
+   */
+  @Test
+  void statusNamesTheOriginsGivenUp() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String[] links = new String[10];
+      for (int i = 0; i < links.length; i++) {
+        links[i] = "/broken" + i;
+        site.route(links[i], ex -> TestSite.respond(ex, 500, "text/plain", "boom"));
+      }
+      site.linking("/", links);
+      java.nio.file.Path config = java.nio.file.Files.writeString(tmp.resolve("c.yaml"),
+          "network: { allow_private_addresses: true }\npoliteness: { min_delay: 10ms, response_time_factor: 0 }\n"
+              + "limits: { max_retries: 0 }\n");
+      String data = tmp.resolve("d").toString();
+      assertEquals(0, Main.run("crawl", "--config", config.toString(), "--seed", site.url("/"), "--data-dir", data,
+          "--quiet"));
+      console.reset();
+      assertEquals(0, Main.run("status", "--data-dir", data));
+      assertTrue(console.out().contains("\norigins given up             1 (in their last run: out of patience"),
+          console.out());
+      assertTrue(console.out().contains("\n  " + site.origin() + "\n"), console.out());
+    }
+  }
+
   @Test
   void aLoopbackSeedRefusedByTheNetworkPolicyNamesTheSettingThatAllowsIt() throws Exception {
     try (TestSite site = TestSite.start()) {

@@ -436,6 +436,10 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(Optional.of(read), store.originState(c).orElseThrow().run());
     store.saveOriginState(new OriginState(c, Optional.empty(), 0, 0, Optional.of(givenUp)));
     assertEquals(Optional.of(givenUp), store.originState(c).orElseThrow().run(), "the time cleared");
+    // Every state, streamed (forager status counts the origins given up from them).
+    java.util.Map<Origin, Optional<OriginState.RunProgress>> all = new java.util.HashMap<>();
+    store.forEachOriginState(state -> all.put(state.origin(), state.run()));
+    assertEquals(java.util.Map.of(A, Optional.empty(), B, Optional.of(givenUp), c, Optional.of(givenUp)), all);
   }
 
   @Test

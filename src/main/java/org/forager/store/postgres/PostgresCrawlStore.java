@@ -608,26 +608,43 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         select.setString(1, origin.toString());
         try (ResultSet row = select.executeQuery()) {
           if (!row.next()) return Optional.<OriginState>empty();
-          Optional<OriginState.RobotsTxt> robots = Optional.empty();
-          int status = row.getInt("robots_status");
-          if (!row.wasNull()) {
-            robots = Optional.of(new OriginState.RobotsTxt(status, row.getBytes("robots_body"),
-                SqlTime.getExact(row, "robots_fetched_at"), SqlTime.getExact(row, "robots_expires_at")));
-          }
-          Optional<OriginState.RunProgress> run = Optional.empty();
-          long pages = row.getLong("run_pages");
-          if (!row.wasNull()) {
-            int flags = row.getInt("run_flags");
-            Optional<Instant> sitemapsReadAt = row.getObject("run_sitemaps_read_at") == null ? Optional.empty()
-                : Optional.of(SqlTime.getExact(row, "run_sitemaps_read_at"));
-            run = Optional.of(new OriginState.RunProgress(SqlTime.getExact(row, "run_started_at"), pages,
-                (flags & 1) != 0, (flags & 2) != 0, sitemapsReadAt));
-          }
-          return Optional.of(
-              new OriginState(origin, robots, row.getLong("delay_ms"), row.getInt("patience"), run));
+          return Optional.of(originState(origin, row));
         }
       }
     });
+  }
+
+  /** {@inheritDoc} Through a cursor, in origin order. */
+  @Override
+  public void forEachOriginState(java.util.function.Consumer<OriginState> visitor) {
+    database.inTransaction(connection -> {
+      try (PreparedStatement select = connection.prepareStatement("SELECT * FROM origin_state ORDER BY origin")) {
+        select.setFetchSize(1000);
+        try (ResultSet rows = select.executeQuery()) {
+          while (rows.next()) visitor.accept(originState(Origin.ofUrl(rows.getString("origin")), rows));
+        }
+      }
+      return null;
+    });
+  }
+
+  private static OriginState originState(Origin origin, ResultSet row) throws java.sql.SQLException {
+    Optional<OriginState.RobotsTxt> robots = Optional.empty();
+    int status = row.getInt("robots_status");
+    if (!row.wasNull()) {
+      robots = Optional.of(new OriginState.RobotsTxt(status, row.getBytes("robots_body"),
+          SqlTime.getExact(row, "robots_fetched_at"), SqlTime.getExact(row, "robots_expires_at")));
+    }
+    Optional<OriginState.RunProgress> run = Optional.empty();
+    long pages = row.getLong("run_pages");
+    if (!row.wasNull()) {
+      int flags = row.getInt("run_flags");
+      Optional<Instant> sitemapsReadAt = row.getObject("run_sitemaps_read_at") == null ? Optional.empty()
+          : Optional.of(SqlTime.getExact(row, "run_sitemaps_read_at"));
+      run = Optional.of(new OriginState.RunProgress(SqlTime.getExact(row, "run_started_at"), pages,
+          (flags & 1) != 0, (flags & 2) != 0, sitemapsReadAt));
+    }
+    return new OriginState(origin, robots, row.getLong("delay_ms"), row.getInt("patience"), run);
   }
 
   @Override
