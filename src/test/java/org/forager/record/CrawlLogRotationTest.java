@@ -179,8 +179,10 @@ class CrawlLogRotationTest {
     Files.writeString(logs.resolve("notes.txt"), "the operator's");
     CrawlConfig.Log month = new CrawlConfig.Log(1 << 20, false, Optional.of(Duration.ofDays(30)));
     CrawlLog.open(live(), month, CLOCK).close();
-    assertEquals(List.of("crawl-20261030T000000Z-2.jsonl.gz", "crawl-20261120T000000Z-3.jsonl.gz", "crawl.jsonl",
-        "notes.txt"), names());
+    assertEquals(List.of("crawl-20261030T000000Z-2.jsonl.gz", "crawl-20261120T000000Z-3.jsonl.gz",
+        CrawlLogFiles.EXPIRED, "crawl.jsonl", "notes.txt"), names());
+    assertEquals(Optional.of(new CrawlLogFiles.Expired(1, 1, java.time.Instant.parse("2026-10-01T00:00:00Z"))),
+        CrawlLogFiles.expired(live()), "what went is noted beside what is left");
   }
 
   @Test
