@@ -115,8 +115,9 @@ final class StatusCommand implements Callable<Integer> {
     try {
       return org.forager.status.ControlFile.read(dataDir)
           .filter(crawl -> ProcessHandle.of(crawl.pid()).filter(ProcessHandle::isAlive)
-              // The crawl's process, not one that took its number after a crash: started before the crawl.
-              .map(p -> p.info().startInstant().map(at -> !at.isAfter(crawl.started())).orElse(true))
+              // The crawl's process, not one that took its number after a crash: started before the crawl
+              // (give or take the seconds the system's boot time is rounded to, and the clock's steps).
+              .map(p -> p.info().startInstant().map(at -> !at.isAfter(crawl.started().plusSeconds(5))).orElse(true))
               .orElse(false))
           .map(crawl -> "a crawl (process " + crawl.pid() + ", started " + crawl.started()
               + ") is running: the figures are what it had written by now"
