@@ -452,7 +452,9 @@ final class OriginCrawler implements OriginTask {
     saveState();
     settle();
     if (session.givenUp() && ctx.run().continuous() && restUntil == null) {
-      restUntil = ctx.clock().instant().plus(GIVEN_UP_REST);
+      // An hour, or as long as the server's Retry-After asked, whichever is longer.
+      Instant hour = ctx.clock().instant().plus(GIVEN_UP_REST);
+      restUntil = session.restAtLeastUntil().filter(hour::isBefore).orElse(hour);
       ctx.run().wakeAt().accept(origin, restUntil);
     }
     return OptionalLong.empty();

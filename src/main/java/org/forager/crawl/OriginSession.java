@@ -45,6 +45,7 @@ final class OriginSession {
   private long notBefore;
   private int patience = INITIAL_PATIENCE;
   private boolean givenUp;
+  private java.time.Instant restAtLeastUntil;
   /** Consecutive 401, 403 and 451 answers: a site that denies everything runs out of patience. */
   private int deniedInARow;
 
@@ -157,8 +158,14 @@ final class OriginSession {
 
   /** What a given-up origin's notice says happens to it: a continuous run, which never ends, rests it. */
   String putOff() {
+    return putOff(OriginCrawler.GIVEN_UP_REST);
+  }
+
+  /** As {@link #putOff()}, for a rest of at least {@code rest} (the hour's, or longer when the server asked). */
+  String putOff(java.time.Duration rest) {
+    java.time.Duration longest = rest.compareTo(OriginCrawler.GIVEN_UP_REST) > 0 ? rest : OriginCrawler.GIVEN_UP_REST;
     return ctx.run().continuous()
-        ? "resting it " + org.forager.config.Durations.format(OriginCrawler.GIVEN_UP_REST) + " before trying again"
+        ? "resting it " + org.forager.config.Durations.format(longest) + " before trying again"
         : "giving up on it for this run";
   }
 
@@ -173,6 +180,20 @@ final class OriginSession {
   /** Done with the origin for this run (or pass): out of patience, put off by the site, a budget. */
   void giveUp() {
     givenUp = true;
+  }
+
+  /**
+   * Gives the origin up, and asks a continuous run to rest it at least until {@code until} (a Retry-After
+   * beyond max_retry_after: the hour's rest alone would ask again before the server said).
+   */
+  void giveUpUntil(java.time.Instant until) {
+    givenUp = true;
+    if (restAtLeastUntil == null || until.isAfter(restAtLeastUntil)) restAtLeastUntil = until;
+  }
+
+  /** The earliest end of a continuous run's rest that the server asked for, if it asked ({@link #giveUpUntil}). */
+  java.util.Optional<java.time.Instant> restAtLeastUntil() {
+    return java.util.Optional.ofNullable(restAtLeastUntil);
   }
 
   boolean givenUp() {

@@ -383,10 +383,10 @@ final class PageStep {
         Duration wait = classification.retryAfter().orElse(Duration.ofMillis(session.politeness.delayMillis()));
         if (wait.compareTo(session.settings.politeness().maxRetryAfter()) > 0) {
           // Beyond max_retry_after: put the origin off to a later run.
-          session.giveUp();
+          session.giveUpUntil(now.plus(wait));
           Notice.printf("forager: %s asks to wait %d s (Retry-After), more than "
               + "politeness.max_retry_after; %s", session.origin, wait.toSeconds(),
-              session.ctx.run().continuous() ? session.putOff() : "putting it off to a later run");
+              session.ctx.run().continuous() ? session.putOff(wait) : "putting it off to a later run");
           return now.plus(wait);
         }
         session.notBefore(session.lastRequestEnd() + wait.toNanos());

@@ -139,6 +139,42 @@ class FailureTest {
     }
   }
 
+  /**
+   * A Retry-After beyond max_retry_after in a continuous run: the origin rests as long as the server asked,
+   * not the hour's rest alone, which would have asked again an hour early (review of session 61).
+   */
+  @Test
+  void aContinuousRunRestsAnOriginAsLongAsItsRetryAfterAskedBeyondMaxRetryAfter() throws Exception {
+    java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/busy").route("/busy", ex -> {
+        ex.getResponseHeaders().add("Retry-After", "7200");
+        TestSite.respond(ex, 429, "text/plain", "later");
+        asked.countDown();
+      });
+      Path data = tmp.resolve("data");
+      try (Crawler crawler = Crawler.open(TestCrawl.config(data, List.of(site.url("/")), "")).continuous(true)) {
+        Thread run = Thread.ofPlatform().start(() -> {
+          try {
+            crawler.run();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        assertTrue(asked.await(30, java.util.concurrent.TimeUnit.SECONDS));
+        for (long end = System.nanoTime() + 10_000_000_000L; !console.err().contains("Retry-After")
+            && System.nanoTime() < end; ) {
+          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
+        crawler.stop();
+        run.join(10_000);
+      }
+      assertTrue(console.err().contains("asks to wait 7200 s (Retry-After), more than politeness.max_retry_after; "
+          + "resting it 2h before trying again"), console.err());
+      assertEquals(1, site.count("/busy"), "asked once");
+    }
+  }
+
   /** A 403 on robots.txt keeps RFC 9309's reading (no rules: allow all) and says so in the log. */
   @Test
   void aForbiddenRobotsTxtAllowsAllAndIsNotedInTheLog() throws Exception {
