@@ -23,8 +23,6 @@ public final class RunSummary {
   private final Map<Outcome, AtomicLong> counts = new EnumMap<>(Outcome.class);
   /** The page actions' part of {@link #counts}: what the outcome lines and the progress line show. */
   private final Map<Outcome, AtomicLong> pageCounts = new EnumMap<>(Outcome.class);
-  private final AtomicLong robotsFetches = new AtomicLong();
-  private final AtomicLong robotsDenied = new AtomicLong();
   /** robots.txt requests by what they meant for the origin: {@link FileAnswer}'s order. */
   private final AtomicLong[] robots = newCounters();
   /** Sitemap requests, likewise. */
@@ -44,11 +42,7 @@ public final class RunSummary {
     counts.get(action.outcome()).getAndIncrement();
     switch (action.kind()) {
       case PAGE -> pageCounts.get(action.outcome()).getAndIncrement();
-      case ROBOTS -> {
-        robotsFetches.getAndIncrement();
-        if (action.httpStatus() == 401 || action.httpStatus() == 403) robotsDenied.getAndIncrement();
-        robots[FileAnswer.of(action).ordinal()].getAndIncrement();
-      }
+      case ROBOTS -> robots[FileAnswer.of(action).ordinal()].getAndIncrement();
       case SITEMAP -> sitemaps[FileAnswer.of(action).ordinal()].getAndIncrement();
     }
     bytes.getAndAdd(action.bytes());
@@ -92,7 +86,9 @@ public final class RunSummary {
   }
 
   public long robotsFetches() {
-    return robotsFetches.get();
+    long n = 0;
+    for (AtomicLong c : robots) n += c.get();
+    return n;
   }
 
   /**
@@ -100,7 +96,7 @@ public final class RunSummary {
    * site may not mean, so they are counted apart.
    */
   public long robotsDenied() {
-    return robotsDenied.get();
+    return robots[FileAnswer.DENIED.ordinal()].get();
   }
 
   /** The most notes kept (and shown) per run; further ones are only counted. */

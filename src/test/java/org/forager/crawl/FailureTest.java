@@ -117,23 +117,8 @@ class FailureTest {
       }
       site.linking("/", links);
       Path data = tmp.resolve("data");
-      try (Crawler crawler = Crawler.open(TestCrawl.config(data, List.of(site.url("/")), "")).continuous(true)) {
-        Thread run = Thread.ofPlatform().start(() -> {
-          try {
-            crawler.run();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
-        assertTrue(outOfPatience.await(30, java.util.concurrent.TimeUnit.SECONDS));
-        // The notice is printed as the last failure is counted, after its response was sent.
-        for (long end = System.nanoTime() + 10_000_000_000L; !console.err().contains("out of patience")
-            && System.nanoTime() < end; ) {
-          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
-        }
-        crawler.stop();
-        run.join(10_000);
-      }
+      // The notice is printed as the last failure is counted, after its response was sent.
+      crawlContinuouslyUntilNoticed(TestCrawl.config(data, List.of(site.url("/")), ""), outOfPatience, "out of patience");
       assertTrue(console.err().contains(": out of patience (last: HTTP_ERROR for " + site.url("/broken")), console.err());
       assertTrue(console.err().contains("; resting it 1h before trying again\n"), console.err());
     }
@@ -153,25 +138,33 @@ class FailureTest {
         asked.countDown();
       });
       Path data = tmp.resolve("data");
-      try (Crawler crawler = Crawler.open(TestCrawl.config(data, List.of(site.url("/")), "")).continuous(true)) {
-        Thread run = Thread.ofPlatform().start(() -> {
-          try {
-            crawler.run();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
-        assertTrue(asked.await(30, java.util.concurrent.TimeUnit.SECONDS));
-        for (long end = System.nanoTime() + 10_000_000_000L; !console.err().contains("Retry-After")
-            && System.nanoTime() < end; ) {
-          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
-        }
-        crawler.stop();
-        run.join(10_000);
-      }
+      crawlContinuouslyUntilNoticed(TestCrawl.config(data, List.of(site.url("/")), ""), asked, "Retry-After");
       assertTrue(console.err().contains("asks to wait 7200 s (Retry-After), more than politeness.max_retry_after; "
           + "resting it 2h before trying again"), console.err());
       assertEquals(1, site.count("/busy"), "asked once");
+    }
+  }
+
+  /**
+   * Runs a continuous crawl until the server saw what {@code reached} counts and the crawl printed a line
+   * holding {@code notice} (within 10 s more), then stops it.
+   */
+  private void crawlContinuouslyUntilNoticed(org.forager.config.CrawlConfig config,
+      java.util.concurrent.CountDownLatch reached, String notice) throws Exception {
+    try (Crawler crawler = Crawler.open(config).continuous(true)) {
+      Thread run = Thread.ofPlatform().start(() -> {
+        try {
+          crawler.run();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      assertTrue(reached.await(30, java.util.concurrent.TimeUnit.SECONDS));
+      for (long end = System.nanoTime() + 10_000_000_000L; !console.err().contains(notice) && System.nanoTime() < end; ) {
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+      }
+      crawler.stop();
+      run.join(10_000);
     }
   }
 
