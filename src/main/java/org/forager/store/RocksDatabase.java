@@ -97,28 +97,27 @@ final class RocksDatabase {
     if (!Files.isRegularFile(dir.resolve("CURRENT"))) {
       throw new StoreException("no crawl store at " + dir + " (no CURRENT file in it)");
     }
-    Path own;
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    ReaderDirectory own;
     try {
-      removeDeadReaders();
-      own = Files.createTempDirectory(READER_PREFIX + ProcessHandle.current().pid() + "-");
+      own = ReaderDirectory.create(tmp);
     } catch (IOException e) {
       throw new StoreException("cannot read the crawl store at " + dir + ": cannot create a temporary directory: "
-          + IoFailures.reason(e, Path.of(System.getProperty("java.io.tmpdir"))), e);
+          + IoFailures.reason(e, tmp), e);
     }
-    AutoCloseable release = () -> deleteTree(own);
     RocksTuning tuning;
     try {
       tuning = new RocksTuning(memoryBytes);
       tuning.dbOptions().setCreateIfMissing(false).setCreateMissingColumnFamilies(false).setMaxOpenFiles(-1);
     } catch (RuntimeException e) {
-      deleteTree(own);
+      own.close();
       throw e;
     }
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     try {
       RocksDB db;
       try {
-        db = RocksDB.openAsSecondary(tuning.dbOptions(), dir.toString(), own.toString(), tuning.families(), handles);
+        db = RocksDB.openAsSecondary(tuning.dbOptions(), dir.toString(), own.path.toString(), tuning.families(), handles);
       } catch (RocksDBException e) {
         // The running crawl may delete a write-ahead log file between the listing and the opening of it
         // (after a flush): once more, with the listing as it is now.
@@ -127,47 +126,13 @@ final class RocksDatabase {
           throw e;
         }
         handles.clear();
-        db = RocksDB.openAsSecondary(tuning.dbOptions(), dir.toString(), own.toString(), tuning.families(), handles);
+        db = RocksDB.openAsSecondary(tuning.dbOptions(), dir.toString(), own.path.toString(), tuning.families(), handles);
       }
-      return new RocksDatabase(dir, db, tuning, handles, release, true);
+      return new RocksDatabase(dir, db, tuning, handles, own, true);
     } catch (RocksDBException e) {
       tuning.close();
-      deleteTree(own);
+      own.close();
       throw new StoreException("cannot read the crawl store at " + dir + ": " + reason(e), e);
-    }
-  }
-
-  /** A reader's own directory in java.io.tmpdir: this, its process id, a dash, a random part. */
-  static final String READER_PREFIX = "forager-store-reader-";
-
-  /**
-   * Removes what readers killed before their close left (a status under a watchdog's timeout): the
-   * directories of readers whose process is gone.
-   */
-  private static void removeDeadReaders() {
-    try (var dirs = Files.newDirectoryStream(Path.of(System.getProperty("java.io.tmpdir")), READER_PREFIX + "*")) {
-      for (Path dir : dirs) {
-        String rest = dir.getFileName().toString().substring(READER_PREFIX.length());
-        int dash = rest.indexOf('-');
-        if (dash <= 0 || !rest.substring(0, dash).chars().allMatch(Character::isDigit)) continue;
-        long pid;
-        try {
-          pid = Long.parseLong(rest.substring(0, dash));
-        } catch (NumberFormatException e) {
-          continue;
-        }
-        if (ProcessHandle.of(pid).isEmpty()) deleteTree(dir);
-      }
-    } catch (IOException | RuntimeException e) {
-      // Nothing of the crawl's is in them: left for the next reader, or the system's cleaning.
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | java.io.UncheckedIOException e) {
-      // A temporary directory left behind: nothing of the crawl's is in it.
     }
   }
 

@@ -24,13 +24,14 @@ public final class Stores {
   /**
    * The same store, to read it while a crawl runs on it (or from a copy whose lock cannot be taken): the
    * embedded one as {@link RocksCrawlStore#openForReading} (as of the open, writes refused), PostgreSQL's
-   * as {@link #open} (its readers never wait for a crawl).
+   * as {@link PostgresCrawlStore#openForReading} (read-only transactions, the schema as it is; its
+   * readers never wait for a crawl).
    *
    * @throws StoreException naming the store when it cannot be read (missing, corrupt, unreachable)
    */
   public static CrawlStore openForReading(CrawlConfig config) {
     return switch (config.store().kind()) {
-      case "postgres" -> PostgresCrawlStore.open(config.store());
+      case "postgres" -> PostgresCrawlStore.openForReading(config.store());
       default -> RocksCrawlStore.openForReading(embeddedDirectory(config.dataDir()), config.store().memoryBytes());
     };
   }

@@ -84,6 +84,11 @@ class StoreSecretsTest {
         + "owner only, as libpq requires of .pgpass: chmod 600 " + file, console.err().strip());
 
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    try (TestSite site = TestSite.start()) {
+      site.html("/", "<p>home</p>");
+      Path crawl = config(site, "store: { kind: postgres, url: \"" + roleUrl + "\", password_file: \"" + file + "\" }");
+      assertEquals(0, Main.run("crawl", "--config", crawl.toString(), "--quiet"), console.err());
+    }
     assertEquals(0, Main.run("status", "--config", config.toString()), console.err());
   }
 

@@ -10,12 +10,14 @@ import java.util.Set;
 import org.forager.store.CrawlStore;
 import org.forager.store.postgres.PostgresCrawlStore;
 import org.forager.store.postgres.TestPostgres;
+import org.forager.testweb.CapturedConsole;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The same crawl loop on the PostgreSQL store, against a real server. */
@@ -26,6 +28,7 @@ class PostgresCrawlTest {
   private static TestPostgres postgres;
 
   @TempDir Path tmp;
+  @RegisterExtension final CapturedConsole console = new CapturedConsole();
 
   @BeforeAll
   static void startServer() {
@@ -60,6 +63,41 @@ class PostgresCrawlTest {
         assertEquals(5, store.urlCount());
         store.forEachUrl(u -> assertTrue(u.lastCrawl().isPresent(), u.url()));
       }
+    }
+  }
+
+  /**
+   * status and export read a fleet's database with read-only transactions and leave its schema as it is:
+   * a newer Forager's look must not upgrade it under the fleet's older processes (which an upgrade locks out).
+   */
+  @Test
+  void statusAndExportReadTheDatabaseAndUpgradeNoOlderSchema() throws Exception {
+    String url = postgres.freshSchema();
+    String schema = url.substring(url.indexOf("currentSchema=") + "currentSchema=".length());
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/a").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      Path config = tmp.resolve("forager.yaml");
+      java.nio.file.Files.writeString(config, "data_dir: \"" + data + "\"\nseeds: [ \"" + site.url("/") + "\" ]\n"
+          + "network: { allow_private_addresses: true }\nsitemaps: { default_location: false }\n"
+          + "politeness: { min_delay: 10ms, response_time_factor: 0 }\nstore: { kind: postgres, url: \"" + url + "\" }\n");
+      assertEquals(0, org.forager.cli.Main.run("crawl", "--config", config.toString(), "--quiet"), console.err());
+
+      assertEquals(0, org.forager.cli.Main.run("status", "--config", config.toString()), console.err());
+      assertTrue(console.out().contains("known URLs                   2"), console.out());
+      Path jsonl = tmp.resolve("urls.jsonl");
+      assertEquals(0, org.forager.cli.Main.run("export", "--config", config.toString(), "--output", jsonl.toString()),
+          console.err());
+      assertEquals(2, java.nio.file.Files.readAllLines(jsonl).size());
+
+      postgres.execute("DELETE FROM " + schema + ".schema_version WHERE version = 11"); // as an older Forager left it
+      console.reset();
+      assertEquals(1, org.forager.cli.Main.run("status", "--config", config.toString()));
+      assertEquals("forager: the crawl database " + url + " has schema version 10, from an older Forager (this one"
+          + " reads version 11): read it with the Forager that crawls it; the next crawl by this Forager upgrades it"
+          + " (and then only Foragers as new read it)", String.join("\n", console.err().lines()
+          .filter(line -> !line.startsWith("[main] INFO com.zaxxer.hikari")).toList())); // the test class path's logger
+      assertEquals(List.of("10"), postgres.query("SELECT max(version)::text FROM " + schema + ".schema_version"));
     }
   }
 

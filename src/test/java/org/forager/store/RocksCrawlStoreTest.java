@@ -5,10 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +23,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.stream.Stream;
 import org.forager.url.Origin;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The conformance suite on a real RocksDB directory, plus what is particular to it. */
@@ -154,24 +160,64 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     assertEquals(5, store.urlCount());
   }
 
-  /** A reader killed before its close (a status under a watchdog's timeout) leaves its directory: the next removes it. */
+  /**
+   * A reader killed before its close (a status under a watchdog's timeout) leaves its directory: the next
+   * reader removes it, and never a live reader's (judged by its lock, not by a process id, which on a
+   * temporary directory shared between containers would name another namespace's process).
+   */
   @Test
-  void aReaderRemovesTheDirectoriesOfReadersWhoseProcessIsGone() throws Exception {
-    Process gone = new ProcessBuilder("true").start();
-    gone.waitFor();
+  @Timeout(120)
+  void aReaderRemovesTheDirectoriesOfKilledReadersOnly() throws Exception {
+    store.addCandidates(List.of(seed("https://a.example/1")));
+    Path storeDir = dir.resolve("store");
     Path tmpdir = Path.of(System.getProperty("java.io.tmpdir"));
-    Path dead = Files.createDirectories(tmpdir.resolve(RocksDatabase.READER_PREFIX + gone.pid() + "-test"));
-    Files.writeString(dead.resolve("LOG"), "left by a killed reader");
-    Path alive = Files.createDirectories(tmpdir.resolve(RocksDatabase.READER_PREFIX + ProcessHandle.current().pid() + "-test"));
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        "--enable-native-access=ALL-UNNAMED", ReaderChild.class.getName(), storeDir.toString())
+        .redirectError(dir.resolve("child-stderr.txt").toFile())
+        .start();
+    Path childs;
     try {
-      store.addCandidates(List.of(seed("https://a.example/1")));
-      try (CrawlStore reader = RocksCrawlStore.openForReading(dir.resolve("store"), RocksCrawlStore.DEFAULT_MEMORY_BYTES)) {
+      String line = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)).readLine();
+      assertEquals("open 1", line, () -> readQuietly(dir.resolve("child-stderr.txt")));
+      childs = readerDirectories(tmpdir, child.pid()).get(0);
+      try (CrawlStore reader = RocksCrawlStore.openForReading(storeDir, RocksCrawlStore.DEFAULT_MEMORY_BYTES)) {
         assertEquals(1, reader.urlCount());
       }
-      assertTrue(Files.notExists(dead), "the dead reader's directory is removed");
-      assertTrue(Files.isDirectory(alive), "a live process's is left alone");
+      assertTrue(Files.isDirectory(childs), "a live reader's directory is left alone");
     } finally {
-      Files.deleteIfExists(alive);
+      child.destroyForcibly(); // SIGKILL: no close, the directory stays
+      child.waitFor();
+    }
+    assertTrue(Files.isDirectory(childs), "the killed reader's directory is left behind");
+    Path unlocked = Files.createDirectories(tmpdir.resolve(ReaderDirectory.PREFIX + "1-no-lock-yet"));
+    Path stale = Files.createDirectories(tmpdir.resolve(ReaderDirectory.PREFIX + "1-no-lock-old"));
+    Files.setLastModifiedTime(stale, FileTime.from(Instant.now().minus(Duration.ofMinutes(2))));
+    try {
+      try (CrawlStore reader = RocksCrawlStore.openForReading(storeDir, RocksCrawlStore.DEFAULT_MEMORY_BYTES)) {
+        assertEquals(1, reader.urlCount());
+      }
+      assertTrue(Files.notExists(childs), "the killed reader's directory is removed by the next reader");
+      assertTrue(Files.notExists(stale), "an old directory without a lock (an older Forager's) is removed");
+      assertTrue(Files.isDirectory(unlocked), "a new one without a lock yet is left alone");
+      assertEquals(List.of(), readerDirectories(tmpdir, ProcessHandle.current().pid()), "the readers' own removed at close");
+    } finally {
+      Files.deleteIfExists(unlocked);
+      Files.deleteIfExists(stale);
+    }
+  }
+
+  private static List<Path> readerDirectories(Path tmpdir, long pid) throws IOException {
+    try (Stream<Path> dirs = Files.list(tmpdir)) {
+      return dirs.filter(d -> d.getFileName().toString().startsWith(ReaderDirectory.PREFIX + pid + "-")).toList();
+    }
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return e.toString();
     }
   }
 

@@ -54,6 +54,14 @@ final class Database implements AutoCloseable {
    * @throws StoreException naming the URL (without its secrets) and the reason
    */
   static Database connect(String jdbcUrl, Optional<String> password, int maxConnections) {
+    return connect(jdbcUrl, password, maxConnections, false);
+  }
+
+  /**
+   * As {@link #connect(String, Optional, int)}; {@code readOnly} makes every transaction read-only, so
+   * that the server itself refuses a write (the status and export commands' connections).
+   */
+  static Database connect(String jdbcUrl, Optional<String> password, int maxConnections, boolean readOnly) {
     String name = StoreUrl.redact(jdbcUrl);
     if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new StoreException("not a PostgreSQL JDBC URL (jdbc:postgresql://host/database): " + name);
@@ -69,6 +77,7 @@ final class Database implements AutoCloseable {
     config.setPoolName("forager-store");
     config.setMaximumPoolSize(maxConnections);
     config.setAutoCommit(false);
+    config.setReadOnly(readOnly);
     config.setConnectionTimeout(10_000);
     config.setInitializationFailTimeout(1); // one attempt at start: fail fast on a wrong URL
     try {

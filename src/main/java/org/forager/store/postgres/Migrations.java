@@ -44,6 +44,34 @@ final class Migrations {
     return migrate(database, FILES.size());
   }
 
+  /**
+   * Checks, writing nothing, that the database holds a crawl whose schema this code reads as it is: the
+   * read-only commands must not upgrade a schema under a fleet of older Foragers (an upgrade locks them
+   * out), nor read tables an older schema lacks.
+   *
+   * @return the schema version
+   * @throws StoreException naming the database when it holds no crawl, or its schema is older or
+   *     newer than this code's
+   */
+  static int readable(Database database) {
+    int current = database.inTransaction(Migrations::appliedVersion);
+    if (current <= 0) {
+      throw new StoreException("the crawl database " + database.name + " holds no crawl (no Forager schema in it)");
+    }
+    if (current > FILES.size()) throw newerThanThisCode(database, current);
+    if (current < FILES.size()) {
+      throw new StoreException("the crawl database " + database.name + " has schema version " + current
+          + ", from an older Forager (this one reads version " + FILES.size() + "): read it with the Forager that"
+          + " crawls it; the next crawl by this Forager upgrades it (and then only Foragers as new read it)");
+    }
+    return current;
+  }
+
+  private static StoreException newerThanThisCode(Database database, int version) {
+    return new StoreException("the crawl database " + database.name + " has schema version " + version
+        + ", unknown to this Forager (it knows versions up to " + FILES.size() + "): upgrade Forager");
+  }
+
   /** Applies the files the database lacks up to version {@code target}: a past schema, for tests. */
   static int migrate(Database database, int target) {
     return database.inTransaction(connection -> {
@@ -51,11 +79,7 @@ final class Migrations {
         statement.execute("SELECT pg_advisory_xact_lock(" + LOCK_KEY + ")");
       }
       int current = currentVersion(connection);
-      if (current > FILES.size()) {
-        throw new StoreException("the crawl database " + database.name + " has schema version "
-            + current + ", unknown to this Forager (it knows versions up to " + FILES.size()
-            + "): upgrade Forager");
-      }
+      if (current > FILES.size()) throw newerThanThisCode(database, current);
       for (int version = current + 1; version <= target; version++) {
         String file = FILES.get(version - 1);
         try (Statement statement = connection.createStatement()) {
@@ -74,15 +98,22 @@ final class Migrations {
 
   /** The highest version applied, 0 for an empty database (whose schema_version it creates). */
   private static int currentVersion(Connection connection) throws SQLException {
+    int applied = appliedVersion(connection);
+    if (applied >= 0) return applied;
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("CREATE TABLE schema_version (version integer PRIMARY KEY,"
+          + " script text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
+    }
+    return 0;
+  }
+
+  /** The highest version applied, -1 when the database has no schema_version (nothing written). */
+  private static int appliedVersion(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       // Looked up before any CREATE: a role without the CREATE privilege can open an existing store.
       try (ResultSet exists = statement.executeQuery("SELECT to_regclass('schema_version') IS NOT NULL")) {
         exists.next();
-        if (!exists.getBoolean(1)) {
-          statement.execute("CREATE TABLE schema_version (version integer PRIMARY KEY,"
-              + " script text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
-          return 0;
-        }
+        if (!exists.getBoolean(1)) return -1;
       }
       try (ResultSet rows = statement.executeQuery("SELECT coalesce(max(version), 0) FROM schema_version")) {
         rows.next();

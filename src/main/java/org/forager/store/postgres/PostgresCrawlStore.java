@@ -64,6 +64,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   /** Connections per store unless told otherwise: enough for many origins crawled at once. */
   public static final int DEFAULT_CONNECTIONS = 8;
+  /** A reader's: a scan's cursor and the lookups it makes per row (export's history of a URL). */
+  private static final int READER_CONNECTIONS = 2;
 
   // Returns the ordinal (from 1) of each candidate it added, and (ordinal null) each origin of them
   // released as done, which the caller reopens (REOPEN).
@@ -240,6 +242,29 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
 
   static PostgresCrawlStore open(CrawlConfig.Store store, UnaryOperator<String> env) {
     return open(store.url(), Passwords.of(store, env), DEFAULT_CONNECTIONS, GroupCommitter.Options.DEFAULT);
+  }
+
+  /**
+   * The store a configuration names, to read only (the status and export commands): its transactions are
+   * read-only and its schema is not upgraded, so that a newer Forager's look at a fleet's database does
+   * not lock the fleet's older processes out.
+   *
+   * @throws StoreException as {@link #open(CrawlConfig.Store)}, or when the database holds no crawl or a
+   *     schema older than this code's
+   */
+  public static PostgresCrawlStore openForReading(CrawlConfig.Store store) {
+    return openForReading(store.url(), Passwords.of(store, System::getenv));
+  }
+
+  static PostgresCrawlStore openForReading(String jdbcUrl, Optional<String> password) {
+    Database database = Database.connect(jdbcUrl, password, READER_CONNECTIONS, true);
+    try {
+      Migrations.readable(database);
+      return new PostgresCrawlStore(database, GroupCommitter.Options.DEFAULT);
+    } catch (RuntimeException e) {
+      database.close();
+      throw e;
+    }
   }
 
   private static PostgresCrawlStore open(String jdbcUrl, Optional<String> password, int maxConnections,

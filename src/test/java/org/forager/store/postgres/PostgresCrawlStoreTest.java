@@ -135,6 +135,54 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
   }
 
   @Test
+  void aReaderReadsTheStoreAndTheServerRefusesItsWrites() {
+    store.addScope(List.of(A));
+    store.addCandidates(List.of(seed("https://a.example/1")));
+    try (PostgresCrawlStore reader = PostgresCrawlStore.openForReading(url, Optional.empty())) {
+      assertEquals(1, reader.urlCount());
+      assertEquals(Set.of(A), reader.scope());
+      StoreException e = assertThrows(StoreException.class,
+          () -> reader.addCandidates(List.of(seed("https://a.example/2"))));
+      assertTrue(e.getMessage().contains("read-only transaction"), e.getMessage());
+    }
+    assertEquals(1, store.urlCount());
+  }
+
+  /** A newer Forager's status must not upgrade the schema under a fleet of older ones (locking them out). */
+  @Test
+  void aReaderLeavesAnOlderSchemaAsItIsAndSaysWhy() {
+    store.close();
+    String old = postgres.freshSchema();
+    try (Database database = Database.connect(old, Optional.empty(), 1)) {
+      assertEquals(10, Migrations.migrate(database, 10));
+    }
+    StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.openForReading(old, Optional.empty()));
+    assertTrue(e.getMessage().startsWith("the crawl database " + old + " has schema version 10, from an older Forager"
+        + " (this one reads version 11)"), e.getMessage());
+    String oldSchema = old.substring(old.indexOf("currentSchema=") + "currentSchema=".length());
+    assertEquals(List.of("10"), postgres.query("SELECT max(version)::text FROM " + oldSchema + ".schema_version"));
+    store = openStore();
+  }
+
+  @Test
+  void aReaderOfAnEmptyDatabaseSaysItHoldsNoCrawlAndCreatesNothing() {
+    String empty = postgres.freshSchema();
+    StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.openForReading(empty, Optional.empty()));
+    assertEquals("the crawl database " + empty + " holds no crawl (no Forager schema in it)", e.getMessage());
+    String emptySchema = empty.substring(empty.indexOf("currentSchema=") + "currentSchema=".length());
+    assertEquals(List.of("0"), postgres.query("SELECT count(*)::text FROM pg_tables WHERE schemaname = '"
+        + emptySchema + "'"));
+  }
+
+  @Test
+  void aReaderOfASchemaFromTheFutureSaysUpgrade() {
+    postgres.execute("INSERT INTO " + schema() + ".schema_version (version, script) VALUES (99, 'V99__future.sql')");
+    StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.openForReading(url, Optional.empty()));
+    assertTrue(e.getMessage().endsWith("has schema version 99, unknown to this Forager (it knows versions up to 11):"
+        + " upgrade Forager"), e.getMessage());
+  }
+
+  @Test
   void anUnreachableServerFailsTheOpenNamingTheUrlWithoutItsPassword() throws IOException {
     int port;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

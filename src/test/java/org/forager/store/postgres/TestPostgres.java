@@ -124,7 +124,7 @@ public final class TestPostgres implements AutoCloseable {
   }
 
   /** The first column of every row of a query, as strings. */
-  List<String> query(String sql) {
+  public List<String> query(String sql) {
     try (Connection connection = DriverManager.getConnection(jdbcUrl());
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(sql)) {
