@@ -83,6 +83,8 @@ final class RuleReader {
    */
   private static String urlPrefix(String path, JsonNode node) {
     String prefix = Values.nonBlank(path, node);
+    // The scheme alone: every URL of it (a url_query_parameters rule for all sites, or no plain http).
+    if (prefix.strip().equals("http://") || prefix.strip().equals("https://")) return prefix.strip();
     if (!prefix.startsWith("http://") && !prefix.startsWith("https://")) {
       throw ConfigException.at(path, ConfigException.quote(prefix) + " must start with http:// or https://");
     }

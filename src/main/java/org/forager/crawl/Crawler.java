@@ -33,7 +33,9 @@ import org.forager.fetch.HttpFetcher;
 import org.forager.frontier.IpSlots;
 import org.forager.frontier.Scheduler;
 import org.forager.io.IoFailures;
+import org.forager.fetch.Outcome;
 import org.forager.policy.Gatekeeper;
+import org.forager.policy.Verdict;
 import org.forager.scope.Scope;
 import org.forager.recrawl.RecrawlPolicy;
 import org.forager.record.CrawlLog;
@@ -363,6 +365,7 @@ public final class Crawler implements AutoCloseable {
       earlySends.start();
       try {
         runScheduler(s, crawlers, summary);
+        if (summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) > 0) noteRefusedSeeds(gatekeeper, summary);
       } finally {
         earlySends.close();
         control.detach();
@@ -488,6 +491,19 @@ public final class Crawler implements AutoCloseable {
   /** Turns that failed with an unexpected exception in this run. */
   public long unexpectedErrors() {
     return unexpectedErrors.sum();
+  }
+
+  /**
+   * A seed the local gates refuse (a query no url_query_parameters rule allows, a do_not_crawl rule) is
+   * one refusal among the crawl log's lines; the operator named it, so the run's end says so.
+   */
+  private void noteRefusedSeeds(Gatekeeper gatekeeper, RunSummary summary) {
+    for (String seed : config.seeds()) {
+      Optional<String> url = UrlNormalizer.normalize(seed);
+      if (url.isPresent() && gatekeeper.check(url.get(), 0) instanceof Verdict.Rejected refused) {
+        summary.note("seed " + url.get() + " is not requested: " + refused.reason());
+      }
+    }
   }
 
   /** Seeds are added in batches of this many: a million seeds must not be one write (nor one heap). */

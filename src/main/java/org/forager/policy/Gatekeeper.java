@@ -28,6 +28,11 @@ import org.forager.url.Origin;
  */
 public final class Gatekeeper implements RequestGate {
 
+  /** The reason of a URL refused for its query (the summary counts them by it). */
+  public static final String QUERY_REFUSED = "url_query_parameters: no rule allows the parameters of this query";
+  /** In a url_query_parameters rule's {@code allow}: every parameter name. */
+  public static final String ANY_PARAMETER = "*";
+
   private final Scope scope;
   private final List<Pattern> doNotCrawlRegexes = new ArrayList<>();
   private final List<String> doNotCrawlPrefixes = new ArrayList<>();
@@ -202,7 +207,7 @@ public final class Gatekeeper implements RequestGate {
     }
     int q = url.indexOf('?');
     if (q >= 0 && !queryAllowed(url.substring(0, q), url.substring(q + 1))) {
-      return local("url_query_parameters: no rule allows the parameters of this query");
+      return local(QUERY_REFUSED);
     }
     return Verdict.ALLOWED;
   }
@@ -210,11 +215,17 @@ public final class Gatekeeper implements RequestGate {
 
 
 
-  /** A query passes when one rule whose prefix matches the URL without query allows all its names. */
+  /**
+   * A query passes when one rule whose prefix matches the URL without query allows all its names
+   * ({@value #ANY_PARAMETER} allows any).
+   */
   private boolean queryAllowed(String withoutQuery, String query) {
     List<String> names = parameterNames(query);
     for (QueryParameterRule rule : queryRules) {
-      if (withoutQuery.startsWith(rule.prefix()) && rule.allow().containsAll(names)) return true;
+      if (withoutQuery.startsWith(rule.prefix())
+          && (rule.allow().contains(ANY_PARAMETER) || rule.allow().containsAll(names))) {
+        return true;
+      }
     }
     return false;
   }

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.forager.fetch.Outcome;
+import org.forager.policy.Gatekeeper;
 
 /**
  * Counts of crawl actions by outcome during one run. Thread-safe.
@@ -30,6 +31,8 @@ public final class RunSummary {
   private final Queue<String> notes = new ConcurrentLinkedQueue<>();
   private final AtomicInteger noteCount = new AtomicInteger();
   private final AtomicLong bytes = new AtomicLong();
+  /** URLs refused for their query ({@link Gatekeeper#QUERY_REFUSED}): the default refuses every query. */
+  private final AtomicLong queryRefusals = new AtomicLong();
 
   public RunSummary() {
     for (Outcome o : Outcome.values()) {
@@ -46,6 +49,10 @@ public final class RunSummary {
       case SITEMAP -> sitemaps[FileAnswer.of(action).ordinal()].getAndIncrement();
     }
     bytes.getAndAdd(action.bytes());
+    if (action.outcome() == Outcome.BLOCKED_URL_BY_LOCAL_POLICY
+        && action.reason().filter(Gatekeeper.QUERY_REFUSED::equals).isPresent()) {
+      queryRefusals.getAndIncrement();
+    }
   }
 
   /** Actions of every kind (pages, robots.txt, sitemaps) with this outcome. */
@@ -143,6 +150,13 @@ public final class RunSummary {
           + "non-public addresses, which the network policy refuses (network.allow_private_addresses: true "
           + "allows them; logs/crawl.jsonl names each)%n", refused, refused == 1 ? "" : "s", refused == 1 ? "its" : "their",
           refused == 1 ? "" : "s", refused == 1 ? "s" : ""));
+    }
+    long queries = queryRefusals.get();
+    if (queries > 0) {
+      // Refusing every query is the default (a trap's calendar and session ids are queries): say how to allow.
+      sb.append(String.format("note: %,d URL%s with a query not requested: no url_query_parameters rule allows"
+          + " %s parameters (none does by default; a rule names a URL prefix and the parameters to crawl, or"
+          + " allow: [\"*\"] any: docs/configuration.md)%n", queries, queries == 1 ? "" : "s", queries == 1 ? "its" : "their"));
     }
     long files = fileActions();
     sb.append(String.format("%-28s %,d (%,d of them robots.txt and sitemaps) in %.1f s, %.1f actions/s, %,d bytes%n",

@@ -1,7 +1,9 @@
 package org.forager.crawl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
@@ -105,6 +107,32 @@ class LocalPolicyTest {
       TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "do_not_crawl_file: \"" + file + "\""));
       assertEquals(List.of("/robots.txt", "/", "/ok"), site.paths());
       assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", TestCrawl.lastOutcome(data, site.url("/staff/a")));
+    }
+  }
+
+  /**
+   * No query is crawled by default (the contract's url_query_parameters): a dataset crawl that did not
+   * know it is told at the end, seeds by name, with the way to allow queries on every site.
+   */
+  @Test
+  void queriesRefusedByDefaultAreNotedWithTheWayToAllowThemEverywhere() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/list?page=2", "/plain").html("/list?page=2", "<p>2</p>").html("/plain", "<p>p</p>")
+          .html("/item?id=5", "<p>5</p>");
+      Path data = tmp.resolve("data");
+      String summary = TestCrawl.run(TestCrawl.config(data, List.of(site.url("/"), site.url("/item?id=5")), ""))
+          .render(java.time.Duration.ofSeconds(1));
+      assertEquals(List.of("/robots.txt", "/", "/plain"), site.paths());
+      assertTrue(summary.contains("note: seed " + site.url("/item?id=5") + " is not requested: url_query_parameters:"
+          + " no rule allows the parameters of this query\n"), summary);
+      assertTrue(summary.contains("note: 2 URLs with a query not requested: no url_query_parameters rule allows their"
+          + " parameters (none does by default; a rule names a URL prefix and the parameters to crawl, or allow: [\"*\"]"
+          + " any: docs/configuration.md)\n"), summary);
+
+      String allowed = TestCrawl.run(TestCrawl.config(tmp.resolve("data2"), List.of(site.url("/"), site.url("/item?id=5")),
+          "url_query_parameters: [ { prefix: \"http://\", allow: [ \"*\" ] } ]")).render(java.time.Duration.ofSeconds(1));
+      assertTrue(site.paths().containsAll(List.of("/list?page=2", "/item?id=5")), site.paths().toString());
+      assertFalse(allowed.contains("url_query_parameters"), allowed);
     }
   }
 

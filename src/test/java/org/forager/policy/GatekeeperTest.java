@@ -90,6 +90,14 @@ class GatekeeperTest {
   }
 
   @Test
+  void aStarAllowsEveryParameterUnderItsPrefixAndASchemeAloneIsEveryUrlOfIt() {
+    Gatekeeper g = gatekeeper(List.of(), List.of(new QueryParameterRule("https://", List.of("*"))));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/search?q=a&sid=1", 0));
+    assertEquals(Verdict.ALLOWED, g.check("https://example.org/x?anything=1&more", 0));
+    assertInstanceOf(Verdict.Rejected.class, g.check("http://example.org/search?q=a", 0), "another scheme");
+  }
+
+  @Test
   void pathsWithASegmentRepeatedTooOftenAreTraps() {
     Gatekeeper g = gatekeeper(List.of(), List.of()); // max_repeated_path_segments: 2
     assertTrue(g.isCandidate("https://example.org/a/b/a/c", 1));
