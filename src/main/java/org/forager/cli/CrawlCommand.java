@@ -48,7 +48,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "Examples:",
       "  forager crawl --seed https://example.org/ --max-actions 100",
       "  forager crawl --config forager.yaml",
-      "  forager crawl --data-dir crawl-data          # resume an earlier crawl",
+      "  forager crawl --data-dir crawl-data          # resume an earlier crawl, with its last --config",
       "  forager crawl --config forager.yaml --status-port 8090   # watch at http://127.0.0.1:8090/",
       "  forager ctl --data-dir crawl-data block example.org      # from another terminal, while it runs",
       "",
@@ -87,9 +87,21 @@ final class CrawlCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    Optional<Path> configFile = Optional.ofNullable(config);
+    if (configFile.isEmpty()) {
+      // A resume names only the data directory: its last run's configuration, not the defaults.
+      try {
+        configFile = LastRunConfig.recorded(dataDir != null ? dataDir : CrawlConfig.defaults().dataDir());
+      } catch (LastRunConfig.Unreadable e) {
+        spec.commandLine().getErr().println("forager: " + e.getMessage());
+        return Main.EXIT_USAGE;
+      }
+      configFile.ifPresent(file -> spec.commandLine().getErr().println(
+          "forager: with the configuration of the crawl's last run, " + file + " (--config names another)"));
+    }
     CrawlConfig cfg;
     try {
-      cfg = ConfigLoader.load(Optional.ofNullable(config),
+      cfg = ConfigLoader.load(configFile,
           new Overrides(seeds, Optional.ofNullable(seedsFile), Optional.ofNullable(dataDir),
               Optional.ofNullable(maxActions), Optional.ofNullable(statusPort)));
     } catch (ConfigException e) {
@@ -99,13 +111,13 @@ final class CrawlCommand implements Callable<Integer> {
     // What libraries log goes there (in the forager process: see Main.main), never to the terminal.
     LibraryLog.process().open(cfg.dataDir().resolve("logs").resolve("library.log"));
     try {
-      return crawl(cfg);
+      return crawl(cfg, configFile);
     } finally {
       LibraryLog.process().close();
     }
   }
 
-  private int crawl(CrawlConfig cfg) throws Exception {
+  private int crawl(CrawlConfig cfg, Optional<Path> configFile) throws Exception {
     if (cfg.seeds().isEmpty() && cfg.store().kind().equals("embedded")
         && !Files.isDirectory(cfg.dataDir().resolve("store"))) {
       spec.commandLine().getErr().println("forager: no seeds: give --seed URL, --seeds-file FILE or seeds: in "
@@ -134,6 +146,14 @@ final class CrawlCommand implements Callable<Integer> {
     } catch (RuntimeException e) {
       status.ifPresent(StatusServer::close);
       throw e;
+    }
+    if (configFile.isPresent()) {
+      try {
+        LastRunConfig.record(cfg.dataDir(), configFile.get()); // under the data directory's lock: this run's
+      } catch (IOException e) {
+        spec.commandLine().getErr().println("forager: warning: cannot record the configuration file in " + cfg.dataDir()
+            + " (a resume naming only --data-dir would use the defaults): " + e.getMessage());
+      }
     }
     // The control API, always on (loopback, a free port): whoever must stop, pause or block the crawl
     // can, with or without a status page (docs/status.md, "Control").

@@ -105,6 +105,37 @@ class CliTest {
     }
   }
 
+  /**
+   * A resume naming only the data directory runs with the last run's --config: with the defaults it sent
+   * another user agent and, without the run's network.resolve, pushed every page back by its DNS failures.
+   */
+  @Test
+  void aResumeNamingOnlyTheDataDirectoryUsesTheLastRunsConfig() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/a", "/b").html("/a", "<p>a</p>").html("/b", "<p>b</p>");
+      String seed = "http://pinned.test:" + site.port() + "/";
+      Path config = Files.writeString(tmp.resolve("c.yaml"), "seeds: [ \"" + seed + "\" ]\n"
+          + "network: { allow_private_addresses: true, resolve: { pinned.test: 127.0.0.1 } }\n"
+          + "politeness: { min_delay: 10ms, response_time_factor: 0 }\nsitemaps: { default_location: false }\n");
+      String data = tmp.resolve("d").toString();
+      assertEquals(0, Main.run("crawl", "--config", config.toString(), "--data-dir", data, "--max-actions", "2", "--quiet"));
+      assertEquals(List.of("/robots.txt", "/"), site.paths());
+      console.reset();
+
+      assertEquals(0, Main.run("crawl", "--data-dir", data, "--quiet"));
+      assertEquals("forager: with the configuration of the crawl's last run, " + config.toAbsolutePath()
+          + " (--config names another)\n", console.err());
+      assertTrue(site.paths().containsAll(List.of("/a", "/b")), "resumed through the pinned name: " + site.paths());
+
+      Files.move(config, tmp.resolve("moved.yaml"));
+      console.reset();
+      assertEquals(2, Main.run("crawl", "--data-dir", data, "--quiet"));
+      assertEquals("forager: the last run of the crawl in " + data + " used --config " + config.toAbsolutePath()
+          + ", which cannot be read now: give --config FILE to resume (or delete " + Path.of(data, "last-run-config.txt")
+          + " to resume with the defaults)\n", console.err());
+    }
+  }
+
   @Test
   void badConfigExitsWithTwoAndOneLineNamingTheKey() throws Exception {
     Path config = tmp.resolve("bad.yaml");
