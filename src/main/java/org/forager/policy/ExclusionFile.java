@@ -63,8 +63,28 @@ public final class ExclusionFile {
     try {
       return new ExclusionFile(file, read(file), checkEveryNanos);
     } catch (IOException e) {
-      throw new UncheckedIOException("do_not_crawl_file " + file + " cannot be read: " + e.getMessage(), e);
+      throw new UncheckedIOException(unreadable(file, e), e);
     }
+  }
+
+  /**
+   * Reads the file once, to refuse a run before it starts (and creates its data directory).
+   *
+   * @return why the file cannot serve, naming it: unreadable, or a line that is not a rule
+   */
+  public static Optional<String> problem(Path file) {
+    try {
+      read(file);
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.of(unreadable(file, e));
+    } catch (IllegalArgumentException e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
+  private static String unreadable(Path file, IOException e) {
+    return "do_not_crawl_file " + file + " cannot be read: " + org.forager.io.IoFailures.reason(e, file);
   }
 
   /** Why the URL is excluded, when it is. */

@@ -146,6 +146,24 @@ class CliTest {
     assertTrue(message.startsWith("forager: ") && message.contains("politeness.min_delay"), message);
   }
 
+  /** A do_not_crawl_file that cannot serve is bad configuration: exit 2, one line, no data directory made. */
+  @Test
+  void aBadExclusionFileIsAUsageErrorBeforeTheDataDirectoryIsMade() throws Exception {
+    Path missing = tmp.resolve("none.txt");
+    Path data = tmp.resolve("d");
+    Path config = Files.writeString(tmp.resolve("c.yaml"), "do_not_crawl_file: \"" + missing + "\"\n");
+    assertEquals(2, Main.run("crawl", "--config", config.toString(), "--seed", "https://example.org/",
+        "--data-dir", data.toString()));
+    assertEquals("forager: do_not_crawl_file " + missing + " cannot be read: no such file or directory\n", console.err());
+    Files.writeString(missing, "example.net\nhttp//bad line here\n");
+    console.reset();
+    assertEquals(2, Main.run("crawl", "--config", config.toString(), "--seed", "https://example.org/",
+        "--data-dir", data.toString()));
+    assertEquals("forager: do_not_crawl_file " + missing + " line 2: \"http//bad line here\" is not a host name, a domain"
+        + " or an http(s) URL prefix\n", console.err());
+    assertTrue(Files.notExists(data), "no data directory for a run that never started");
+  }
+
   @Test
   void unknownOptionAndMissingSeedsAreUsageErrors() {
     assertEquals(2, Main.run("crawl", "--no-such-flag"));
