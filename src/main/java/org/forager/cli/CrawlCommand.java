@@ -53,7 +53,8 @@ import picocli.CommandLine.Model.CommandSpec;
       "  forager crawl --config forager.yaml --status-port 8090   # watch at http://127.0.0.1:8090/",
       "  forager ctl --data-dir crawl-data block example.org      # from another terminal, while it runs",
       "",
-      "Exit status: 0 when the run finished, 1 on a runtime failure, 2 on bad usage or config.",
+      "Exit status: 0 when the run finished, 1 on a runtime failure, 2 on bad usage or config, 4 when",
+      "stopped before it finished (a signal, forager ctl stop; 0 for --continuous), 130 on a second signal.",
     })
 final class CrawlCommand implements Callable<Integer> {
 
@@ -206,6 +207,7 @@ final class CrawlCommand implements Callable<Integer> {
     StopOnSignals.install(crawler::stop);
     try {
       RunSummary summary = crawler.run();
+      boolean stoppedEarly = crawler.stopRequested(); // before close(), which stops the (ended) run too
       crawler.close(); // outputs finished before the summary says so
       spec.commandLine().getOut().print(summary.render(Duration.between(started, Instant.now())));
       // Which engine compressed the WARC: ISA-L, libdeflate or zlib depends on what the system has.
@@ -216,6 +218,11 @@ final class CrawlCommand implements Callable<Integer> {
             + TerminalText.escape(crawler.fatalError().get())
             + "; what was recorded is safe, run again to resume once this is fixed");
         return Main.EXIT_RUNTIME;
+      }
+      if (stoppedEarly && !continuous) {
+        spec.commandLine().getErr().println("forager: stopped before the crawl finished (exit status "
+            + Main.EXIT_STOPPED + "); run again to resume");
+        return Main.EXIT_STOPPED;
       }
     } finally {
       controlFile.remove(cfg.dataDir());

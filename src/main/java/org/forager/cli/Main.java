@@ -30,6 +30,11 @@ public final class Main implements Runnable {
 
   public static final int EXIT_RUNTIME = 1;
   public static final int EXIT_USAGE = 2;
+  /**
+   * A crawl stopped before it finished (a signal, {@code forager ctl stop}): not 0, so that a script
+   * publishing a finished crawl can tell; running again resumes. A continuous crawl's stop is its end: 0.
+   */
+  public static final int EXIT_STOPPED = 4;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

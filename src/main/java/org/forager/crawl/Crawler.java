@@ -480,6 +480,14 @@ public final class Crawler implements AutoCloseable {
   }
 
   /**
+   * Whether {@link #stop} was called (a signal, forager ctl stop, a fatal error; {@link #close} too):
+   * asked when {@link #run} returns, whether the run ended before it ran out of work or budget.
+   */
+  public boolean stopRequested() {
+    return stopRequested;
+  }
+
+  /**
    * Why the run was stopped early by a failure of the crawler itself (an output that cannot be written,
    * a burst of unexpected errors), if it was. The data directory is consistent; once the cause is
    * fixed, running again resumes.

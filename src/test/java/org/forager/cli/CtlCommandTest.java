@@ -71,7 +71,7 @@ class CtlCommandTest {
       assertEquals(0, ctl(data, "resume"));
       open.countDown();
       assertEquals(0, ctl(data, "stop"));
-      assertEquals(0, crawl.get(30, TimeUnit.SECONDS));
+      assertEquals(4, crawl.get(30, TimeUnit.SECONDS), "stopped before it finished");
 
       String out = console.out();
       assertTrue(out.contains("paused: no new request starts"), out);

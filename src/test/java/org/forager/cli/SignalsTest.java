@@ -51,8 +51,10 @@ class SignalsTest {
       assertTrue(third.await(60, TimeUnit.SECONDS));
       child.destroy(); // SIGTERM
       assertTrue(child.waitFor(30, TimeUnit.SECONDS), "stopped");
-      assertEquals(0, child.exitValue());
+      assertEquals(4, child.exitValue(), "stopped before it finished: not what a finished crawl exits with");
       String output = Files.readString(tmp.resolve("child.log"));
+      assertTrue(output.contains("forager: stopped before the crawl finished (exit status 4); run again to resume"),
+          output);
       assertTrue(output.contains("stopping after the fetches in flight") && output.contains("TOTAL"), output);
       try (var files = Files.list(data.resolve("warc"))) {
         assertTrue(files.allMatch(f -> f.toString().endsWith(".warc.gz")), "WARC files finished");
