@@ -3,9 +3,15 @@ package org.forager.cli;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.forager.audit.PolitenessAudit;
+import org.forager.config.ConfigException;
+import org.forager.config.ConfigLoader;
+import org.forager.config.CrawlConfig;
 import org.forager.config.Durations;
+import org.forager.config.Overrides;
 import org.forager.record.CrawlLogFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,7 +29,8 @@ import picocli.CommandLine.Model.CommandSpec;
       "Reads the crawl log of a crawl (logs/crawl.jsonl and its rotated crawl-*.jsonl.gz parts, in",
       "order) and checks, origin by origin, that no two requests were in",
       "flight at once, that every gap kept the delay in force, and that robots.txt came first; and,",
-      "IP address by IP address, the crawl's politeness.per_ip limits (give them if not the defaults).",
+      "IP address by IP address, the crawl's politeness.per_ip limits (from --config, or the configuration",
+      "the crawl's last run was started with; the flags below override them).",
       "Prints one line per origin and every violation; exits 3 if there is any.",
     })
 final class AuditCommand implements Callable<Integer> {
@@ -38,12 +45,16 @@ final class AuditCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "Print only the violations and the verdict.")
   boolean quiet;
 
-  @Option(names = "--per-ip-max-in-flight", paramLabel = "N", defaultValue = "1",
-      description = "The crawl's politeness.per_ip.max_in_flight (default: ${DEFAULT-VALUE}).")
-  int perIpMaxInFlight;
+  @Option(names = "--config", paramLabel = "FILE", description = "The crawl's configuration, for its "
+      + "politeness.per_ip limits (default: the one the crawl's last run was started with, if any).")
+  Path config;
 
-  @Option(names = "--per-ip-min-delay", paramLabel = "DURATION", defaultValue = "0",
-      description = "The crawl's politeness.per_ip.min_delay, e.g. 500ms (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--per-ip-max-in-flight", paramLabel = "N",
+      description = "The crawl's politeness.per_ip.max_in_flight, over the configuration's (default 1).")
+  Integer perIpMaxInFlight;
+
+  @Option(names = "--per-ip-min-delay", paramLabel = "DURATION",
+      description = "The crawl's politeness.per_ip.min_delay, e.g. 500ms, over the configuration's (default 0).")
   String perIpMinDelay;
 
   @Override
@@ -53,30 +64,50 @@ final class AuditCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("forager: " + dataDir + " has no crawl log (no " + log + ")");
       return Main.EXIT_USAGE;
     }
-    if (perIpMaxInFlight < 1) {
+    if (perIpMaxInFlight != null && perIpMaxInFlight < 1) {
       spec.commandLine().getErr().println("forager: --per-ip-max-in-flight: must be at least 1, got " + perIpMaxInFlight);
+      return Main.EXIT_USAGE;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    // The limits the crawl ran with: a crawl allowed 16 requests in flight per address is no violation at 2.
+    CrawlConfig.PerIp configured;
+    try {
+      Optional<Path> file = Optional.ofNullable(config);
+      if (file.isEmpty()) {
+        try {
+          file = LastRunConfig.recorded(dataDir);
+        } catch (LastRunConfig.Unreadable e) {
+          out.printf("note: the crawl's last run used --config %s, which cannot be read now: the per-IP limits are"
+              + " the defaults unless given (--config, --per-ip-max-in-flight, --per-ip-min-delay)%n", e.config);
+        }
+      }
+      configured = file.map(f -> ConfigLoader.load(Optional.of(f),
+          new Overrides(List.of(), Optional.empty(), Optional.of(dataDir), Optional.empty())).politeness().perIp())
+          .orElse(CrawlConfig.PerIp.defaults());
+    } catch (ConfigException e) {
+      spec.commandLine().getErr().println("forager: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
     PolitenessAudit.PerIp perIp;
     try {
-      perIp = new PolitenessAudit.PerIp(perIpMaxInFlight, Durations.parse(perIpMinDelay).toMillis());
+      perIp = new PolitenessAudit.PerIp(perIpMaxInFlight != null ? perIpMaxInFlight : configured.maxInFlight(),
+          perIpMinDelay != null ? Durations.parse(perIpMinDelay).toMillis() : configured.minDelay().toMillis());
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("forager: --per-ip-min-delay: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
     PolitenessAudit.Report report = PolitenessAudit.audit(log, perIp);
-    PrintWriter out = spec.commandLine().getOut();
     if (!quiet) {
       out.printf("%-40s %9s %7s %9s %12s %10s%n", "origin", "requests", "robots", "refusals", "min gap ms", "in flight");
       for (PolitenessAudit.OriginReport o : report.origins()) {
-        out.printf("%-40s %9d %7d %9d %12.1f %10d%n", o.origin(), o.requests(), o.robotsRequests(), o.refusals(),
-            o.minGapMillis(), o.maxInFlight());
+        out.printf("%-40s %9d %7d %9d %12s %10d%n", o.origin(), o.requests(), o.robotsRequests(), o.refusals(),
+            gap(o.minGapMillis()), o.maxInFlight());
       }
     }
     if (!quiet && !report.ips().isEmpty()) {
       out.printf("%-40s %9s %7s %12s %10s%n", "ip address", "requests", "origins", "min gap ms", "in flight");
       for (PolitenessAudit.IpReport ip : report.ips()) {
-        out.printf("%-40s %9d %7d %12.1f %10d%n", ip.ip(), ip.requests(), ip.origins(), ip.minGapMillis(),
+        out.printf("%-40s %9d %7d %12s %10d%n", ip.ip(), ip.requests(), ip.origins(), gap(ip.minGapMillis()),
             ip.maxInFlight());
       }
     }
@@ -88,11 +119,17 @@ final class AuditCommand implements Callable<Integer> {
         report.unjudged() == 0 ? "" : String.format("; the first requests of %,d origin%s, pages, could not be checked "
             + "for robots.txt first (their robots.txt fetch may be in a deleted part)", report.unjudged(),
             report.unjudged() == 1 ? "" : "s")));
-    out.printf("%s: %,d requests to %,d origins in %,d log lines, %,d violations%n",
-        report.polite() ? "POLITE" : "NOT POLITE", report.requests(), report.origins().size(), report.lines(),
-        report.violations().size());
+    out.printf("%s: %,d requests to %,d origins in %,d log lines, %,d violations (per-IP limits: %d in flight, %d ms"
+        + " apart)%n", report.polite() ? "POLITE" : "NOT POLITE", report.requests(),
+        report.origins().stream().filter(o -> o.requests() > 0).count(), report.lines(), report.violations().size(),
+        perIp.maxInFlight(), perIp.minDelayMillis());
     out.flush();
     return report.polite() ? 0 : EXIT_VIOLATIONS;
+  }
+
+  /** A gap in milliseconds; "-" where there was none to measure (fewer than two requests). */
+  private static String gap(double millis) {
+    return Double.isNaN(millis) ? "-" : String.format("%.1f", millis);
   }
 
   /** Whether the live file or any finished part of the log is there. */

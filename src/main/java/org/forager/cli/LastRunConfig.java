@@ -52,7 +52,7 @@ final class LastRunConfig {
       return Optional.empty();
     }
     if (!Files.isRegularFile(config) || !Files.isReadable(config)) {
-      throw new Unreadable("the last run of the crawl in " + dataDir + " used --config " + config
+      throw new Unreadable(config, "the last run of the crawl in " + dataDir + " used --config " + config
           + ", which cannot be read now: give --config FILE to resume (or delete " + file
           + " to resume with the defaults)");
     }
@@ -63,8 +63,12 @@ final class LastRunConfig {
   static final class Unreadable extends Exception {
     private static final long serialVersionUID = 1L;
 
-    Unreadable(String message) {
+    /** The recorded file. */
+    final transient Path config;
+
+    Unreadable(Path config, String message) {
       super(message);
+      this.config = config;
     }
   }
 }

@@ -136,6 +136,34 @@ class CliTest {
     }
   }
 
+  /**
+   * The audit judges the per-IP limits the crawl ran with (its last run's --config, or --config), not the
+   * defaults: a crawl allowed two requests in flight per address is no violation at two.
+   */
+  @Test
+  void auditTakesThePerIpLimitsFromTheCrawlsConfiguration() throws Exception {
+    Path data = tmp.resolve("d");
+    Files.createDirectories(data.resolve("logs"));
+    String line = "{\"ts\":\"%s\",\"kind\":\"%s\",\"url\":\"%s\",\"outcome\":\"%s\",\"http_status\":%d,"
+        + "\"duration_ms\":100,\"delay_ms\":10%s}";
+    String sent = ",\"ip\":\"192.0.2.1\"";
+    Files.write(data.resolve("logs/crawl.jsonl"), List.of(
+        line.formatted("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, sent),
+        line.formatted("2026-11-21T00:00:00.050Z", "robots", "http://b.example/robots.txt", "FETCHED", 200, sent),
+        line.formatted("2026-11-21T00:00:01.000Z", "page", "http://a.example/", "FETCHED", 200, sent),
+        line.formatted("2026-11-21T00:00:01.050Z", "page", "http://c.example/", "OUT_OF_SCOPE", 0, "")));
+    Path config = Files.writeString(tmp.resolve("c.yaml"), "politeness: { per_ip: { max_in_flight: 2 } }\n");
+    Files.writeString(data.resolve(LastRunConfig.FILE_NAME), config.toAbsolutePath() + "\n");
+
+    assertEquals(0, Main.run("audit", "--data-dir", data.toString()), console.out());
+    assertTrue(console.out().contains("POLITE: 3 requests to 2 origins in 4 log lines, 0 violations (per-IP limits: 2 in"
+        + " flight, 0 ms apart)"), console.out());
+    assertTrue(console.out().matches("(?s).*\\Rhttp://b\\.example +1 +1 +0 +- +1\\R.*"), "no gap to show: " + console.out());
+    console.reset();
+    assertEquals(3, Main.run("audit", "--data-dir", data.toString(), "--per-ip-max-in-flight", "1"), console.out());
+    assertTrue(console.out().contains("NOT POLITE: 3 requests to 2 origins"), console.out());
+  }
+
   @Test
   void badConfigExitsWithTwoAndOneLineNamingTheKey() throws Exception {
     Path config = tmp.resolve("bad.yaml");
