@@ -24,7 +24,10 @@ record Classification(Outcome outcome, Feedback feedback, Optional<Duration> ret
     TRANSIENT,
     /** Unlikely to get better soon: 5xx, unresolvable host, not HTTP. Costs a patience point. */
     PERSISTENT,
-    /** The origin's address is refused by the network policy: nothing of it can be fetched. */
+    /**
+     * Nothing of the origin can be fetched in this run: its address is refused by the network policy,
+     * or its host name does not exist (DNS answered NXDOMAIN or no address). Gives the origin up.
+     */
     REFUSED
   }
 

@@ -35,6 +35,10 @@ final class Classifier {
         // Retried with back-off like a reset (the answer may come back; the negative cache keeps the
         // retries from asking DNS again too soon), a patience point once the retries run out.
         case DNS -> Classification.of(Outcome.DNS_ERROR, Feedback.TRANSIENT);
+        // The name does not exist (or has no address): no page of the origin can be had this run, and
+        // retries would hold its place in the working set for their back-off (dead domains abound in a
+        // large seed list).
+        case NO_SUCH_HOST -> Classification.of(Outcome.DNS_ERROR, Feedback.REFUSED);
         case PROTOCOL, TLS -> Classification.of(Outcome.NETWORK_ERROR, Feedback.PERSISTENT);
         case BLOCKED_BY_NETWORK_POLICY -> Classification.of(Outcome.BLOCKED_BY_NETWORK_POLICY, Feedback.REFUSED);
       };

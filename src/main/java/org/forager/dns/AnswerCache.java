@@ -16,19 +16,24 @@ import java.util.Optional;
 final class AnswerCache {
 
   /** One remembered answer: exactly one of {@code addresses} and {@code failure} is present. */
-  record Answer(List<InetAddress> addresses, String failure, long expiresAtNanos) {
+  record Answer(List<InetAddress> addresses, String failure, boolean noSuchHost, long expiresAtNanos) {
 
     static Answer found(List<InetAddress> addresses, long expiresAtNanos) {
-      return new Answer(List.copyOf(addresses), null, expiresAtNanos);
+      return new Answer(List.copyOf(addresses), null, false, expiresAtNanos);
     }
 
     static Answer failed(String failure, long expiresAtNanos) {
-      return new Answer(null, failure, expiresAtNanos);
+      return new Answer(null, failure, false, expiresAtNanos);
+    }
+
+    /** A failure; {@code unknown} as a {@link NoSuchHostException} says the name has no address. */
+    static Answer failed(UnknownHostException unknown, String failure, long expiresAtNanos) {
+      return new Answer(null, failure, unknown instanceof NoSuchHostException, expiresAtNanos);
     }
 
     /** The addresses, or a fresh exception with the failure's message (a shared one would carry a stale trace). */
     List<InetAddress> get() throws UnknownHostException {
-      if (addresses == null) throw new UnknownHostException(failure);
+      if (addresses == null) throw noSuchHost ? new NoSuchHostException(failure) : new UnknownHostException(failure);
       return addresses;
     }
 

@@ -180,7 +180,7 @@ public final class CachingResolver implements Resolver {
         inFlight.remove(name, this);
         answer.complete(a);
       } else if (cause instanceof UnknownHostException unknown) {
-        Answer a = Answer.failed(Objects.requireNonNullElse(unknown.getMessage(), name), now + negativeTtlNanos);
+        Answer a = Answer.failed(unknown, Objects.requireNonNullElse(unknown.getMessage(), name), now + negativeTtlNanos);
         cache.put(name, a);
         inFlight.remove(name, this);
         answer.complete(a);

@@ -167,10 +167,10 @@ final class DnsjavaLookup implements AddressLookup {
   }
 
   private static UnknownHostException failure(String host, Family family) {
-    if (family.failure().isEmpty()) return new UnknownHostException(host + ": no address (no A or AAAA record)");
+    if (family.failure().isEmpty()) return new NoSuchHostException(host + ": no address (no A or AAAA record)");
     Throwable failure = family.failure().get();
+    if (failure instanceof NoSuchDomainException) return new NoSuchHostException(host + ": no such domain (NXDOMAIN)");
     return new UnknownHostException(host + switch (failure) {
-      case NoSuchDomainException e -> ": no such domain (NXDOMAIN)";
       case ServerFailedException e -> ": DNS server failure (SERVFAIL)";
       case IOException e -> ": no answer from the name servers (" + e.getMessage() + ")";
       default -> ": DNS lookup failed (" + failure + ")";

@@ -38,6 +38,7 @@ final class FailureClassifier {
     if (tlsProblem(failure).isPresent()) return FailureKind.TLS;
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof BlockedAddressException) return FailureKind.BLOCKED_BY_NETWORK_POLICY;
+      if (t instanceof org.forager.dns.NoSuchHostException) return FailureKind.NO_SUCH_HOST;
       if (t instanceof UnknownHostException) return FailureKind.DNS;
       if (t instanceof SocketTimeoutException) return FailureKind.TIMEOUT;
       if (t instanceof HttpProtocolException) return FailureKind.PROTOCOL;

@@ -116,8 +116,13 @@ public sealed interface FetchResult permits FetchResult.Response, FetchResult.Fa
   enum FailureKind {
     /** The total deadline (fetch_timeout) passed before the response head arrived. */
     TIMEOUT,
-    /** The host name did not resolve. */
+    /** The host name did not resolve: the name servers failed or did not answer in time. */
     DNS,
+    /**
+     * The name servers answered that the host name does not exist or has no address ({@link
+     * org.forager.dns.NoSuchHostException}): nothing of the host can be fetched in this run.
+     */
+    NO_SUCH_HOST,
     /** The address resolved to is refused by the network policy (private, loopback, ...). */
     BLOCKED_BY_NETWORK_POLICY,
     /**

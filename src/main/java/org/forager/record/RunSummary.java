@@ -136,7 +136,7 @@ public final class RunSummary {
       long n = pageCount(o);
       if (n > 0) sb.append(String.format("%-28s %,d%n", o.name(), n));
     }
-    appendFiles(sb, "robots.txt", robots, "absent (4xx: no rules)", "unreachable (5xx, 429 or no whole answer: retried)");
+    appendFiles(sb, "robots.txt", robots, "absent (4xx: no rules)", "unreachable (DNS, 5xx, 429 or no whole answer)");
     appendFiles(sb, "sitemaps", sitemaps, "absent (4xx)", "failed");
     double seconds = Math.max(elapsed.toMillis(), 1) / 1000.0;
     for (String note : notes) sb.append("note: ").append(TerminalText.escape(note)).append('\n');

@@ -1,6 +1,7 @@
 package org.forager.dns;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -120,11 +121,12 @@ class DnsjavaResolverTest {
   void aNameThatDoesNotExistIsCachedForTheNegativeTtl() throws Exception {
     CachingResolver resolver = resolver().build();
     assertEquals("gone.test: no such domain (NXDOMAIN)",
-        assertThrows(UnknownHostException.class, () -> resolver.resolve("gone.test")).getMessage());
+        assertThrows(NoSuchHostException.class, () -> resolver.resolve("gone.test")).getMessage());
     int asked = server.asked("gone.test");
     advance(NEGATIVE_TTL.minusSeconds(1));
     assertEquals("gone.test: no such domain (NXDOMAIN)",
-        assertThrows(UnknownHostException.class, () -> resolver.resolve("gone.test")).getMessage());
+        assertThrows(NoSuchHostException.class, () -> resolver.resolve("gone.test")).getMessage(),
+        "from the negative cache, still an answer about the name");
     assertEquals(asked, server.asked("gone.test"));
     assertEquals(1, resolver.negativeHits());
     advance(Duration.ofSeconds(1));
@@ -137,8 +139,8 @@ class DnsjavaResolverTest {
     server.exists("mail-only.test");
     CachingResolver resolver = resolver().build();
     assertEquals("mail-only.test: no address (no A or AAAA record)",
-        assertThrows(UnknownHostException.class, () -> resolver.resolve("mail-only.test")).getMessage());
-    assertThrows(UnknownHostException.class, () -> resolver.resolve("mail-only.test"));
+        assertThrows(NoSuchHostException.class, () -> resolver.resolve("mail-only.test")).getMessage());
+    assertThrows(NoSuchHostException.class, () -> resolver.resolve("mail-only.test"));
     assertEquals(1, resolver.negativeHits());
   }
 
@@ -146,9 +148,11 @@ class DnsjavaResolverTest {
   void aServerFailureIsADnsErrorCachedNegatively() throws Exception {
     server.servfail("broken.test");
     CachingResolver resolver = resolver().build();
-    assertEquals("broken.test: DNS server failure (SERVFAIL)",
-        assertThrows(UnknownHostException.class, () -> resolver.resolve("broken.test")).getMessage());
-    assertThrows(UnknownHostException.class, () -> resolver.resolve("broken.test"));
+    UnknownHostException first = assertThrows(UnknownHostException.class, () -> resolver.resolve("broken.test"));
+    assertEquals("broken.test: DNS server failure (SERVFAIL)", first.getMessage());
+    assertFalse(first instanceof NoSuchHostException, "a failure of the servers says nothing about the name");
+    assertFalse(assertThrows(UnknownHostException.class, () -> resolver.resolve("broken.test"))
+        instanceof NoSuchHostException);
     assertEquals(1, resolver.lookups());
     assertEquals(1, resolver.negativeHits());
   }

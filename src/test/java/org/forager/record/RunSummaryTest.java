@@ -49,7 +49,7 @@ class RunSummaryTest {
         FETCHED                      2
         HTTP_ERROR                   1
         robots.txt                   8: 1 read, 2 absent (4xx: no rules), 1 denied (401/403: read as allow-all), \
-        1 redirected, 3 unreachable (5xx, 429 or no whole answer: retried)
+        1 redirected, 3 unreachable (DNS, 5xx, 429 or no whole answer)
         sitemaps                     3: 1 read, 1 absent (4xx), 1 failed
         TOTAL                        14 (11 of them robots.txt and sitemaps) in 2.0 s, 7.0 actions/s, 140 bytes
         """, summary.render(Duration.ofSeconds(2)));
