@@ -31,7 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
     description = {
       "Exports the crawl database as JSON lines, or the WARC files as a WACZ package.",
       "",
-      "Writes one JSON object per known URL (see docs/ for the fields) to standard output or --output;",
+      "Writes one JSON object per known URL (see docs/export.md for the fields) to standard output or --output;",
       "with --format wacz, packages the finished WARC files as a WACZ file (--output FILE.wacz) for",
       "replay tools such as ReplayWeb.page (docs/warc.md).",
     })
