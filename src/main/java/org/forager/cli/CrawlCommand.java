@@ -110,6 +110,11 @@ final class CrawlCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("forager: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
+    if (Files.exists(cfg.dataDir()) && !Files.isDirectory(cfg.dataDir())) {
+      spec.commandLine().getErr().println("forager: the data directory " + cfg.dataDir() + " is a file, not a directory"
+          + " (--data-dir, data_dir)");
+      return Main.EXIT_USAGE;
+    }
     // Bad configuration, found before the data directory is made: the file's own reading comes later.
     Optional<String> exclusions = cfg.doNotCrawlFile().flatMap(ExclusionFile::problem);
     if (exclusions.isPresent()) {

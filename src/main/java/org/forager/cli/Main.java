@@ -69,8 +69,9 @@ public final class Main implements Runnable {
     });
     cli.setParameterExceptionHandler((e, args2) -> {
       CommandLine c = e.getCommandLine();
-      c.getErr().println("forager: " + TerminalText.escape(e.getMessage()));
-      c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+      // One line, as every usage error (README): the way to the options in it.
+      c.getErr().println("forager: " + TerminalText.escape(e.getMessage()) + " (see '"
+          + c.getCommandSpec().qualifiedName() + " --help')");
       return EXIT_USAGE;
     });
     return cli.execute(args);

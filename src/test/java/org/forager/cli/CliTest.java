@@ -193,8 +193,14 @@ class CliTest {
   }
 
   @Test
-  void unknownOptionAndMissingSeedsAreUsageErrors() {
+  void unknownOptionAndMissingSeedsAreUsageErrors() throws Exception {
     assertEquals(2, Main.run("crawl", "--no-such-flag"));
+    assertEquals("forager: Unknown option: '--no-such-flag' (see 'forager crawl --help')\n", console.err(), "one line");
+    console.reset();
+    Path file = Files.writeString(tmp.resolve("afile"), "");
+    assertEquals(2, Main.run("crawl", "--seed", "https://example.org/", "--data-dir", file.toString()));
+    assertEquals("forager: the data directory " + file + " is a file, not a directory (--data-dir, data_dir)\n",
+        console.err());
     assertEquals(2, Main.run("crawl", "--data-dir", tmp.resolve("empty").toString()));
     assertTrue(console.err().contains("no seeds"), console.err());
     assertEquals(2, Main.run("crawl", "--seed", "ftp://example.org/", "--data-dir", tmp.resolve("d").toString()));
