@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import org.forager.config.CrawlConfig;
+import org.forager.fetch.BodyMemory;
 import org.forager.fetch.Outcome;
 import org.forager.frontier.OriginTask;
 import org.forager.policy.Verdict;
@@ -115,7 +116,8 @@ final class OriginCrawler implements OriginTask {
    */
   @Override
   public OptionalLong turn() {
-    try {
+    // The turn's response bodies count on the process's body memory until the turn ends with them.
+    try (BodyMemory.Lease bodies = BodyMemory.process().lease()) {
       OptionalLong next = turnUnguarded();
       writeRefusals();
       return next;

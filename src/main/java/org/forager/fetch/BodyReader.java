@@ -42,8 +42,11 @@ final class BodyReader {
    */
   static final int RATIO_FLOOR = 64 * 1024;
 
-  /** The largest first buffer an announced length makes. */
-  static final int PRESIZE_LIMIT = 1 << 20;
+  /**
+   * The largest first buffer an announced length makes: a body's free bytes ({@link BodyMemory}), so
+   * that a length announced and never sent holds no memory beyond them.
+   */
+  static final int PRESIZE_LIMIT = BodyMemory.FREE_BYTES;
 
   private final int maxBytes;
   private final long maxRatio;
@@ -70,10 +73,11 @@ final class BodyReader {
    */
   Body read(InputStream wire, List<String> contentEncoding, long deadlineNanos, long contentLength) {
     int expected = contentLength < 0 ? 8192 : (int) Math.min(contentLength, PRESIZE_LIMIT);
-    RawCapture raw = new RawCapture(wire, maxBytes, expected);
+    BodyMemory.Lease memory = BodyMemory.current();
+    RawCapture raw = new RawCapture(wire, maxBytes, expected, memory, deadlineNanos);
     Optional<List<String>> codings = ContentCoding.toUndo(contentEncoding);
     if (codings.isEmpty() || codings.get().isEmpty()) return asReceived(raw, deadlineNanos);
-    return decoded(raw, codings.get(), deadlineNanos);
+    return decoded(raw, codings.get(), memory, deadlineNanos);
   }
 
   private static Body asReceived(RawCapture raw, long deadlineNanos) {
@@ -88,19 +92,20 @@ final class BodyReader {
     return new Body(bytes, bytes, cut, cut.isEmpty() && raw.atEnd());
   }
 
-  private Body decoded(RawCapture raw, List<String> codings, long deadlineNanos) {
+  private Body decoded(RawCapture raw, List<String> codings, BodyMemory.Lease memory, long deadlineNanos) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(maxBytes, 8192));
     Optional<Truncation> cut;
     InputStream decoder = null;
     try {
       decoder = ContentCoding.decoder(raw, codings);
-      cut = copyCapped(decoder, out, raw, deadlineNanos);
+      cut = copyCapped(decoder, out, raw, memory, deadlineNanos);
       if (cut.isEmpty() && !raw.drain(deadlineNanos)) cut = Optional.of(Truncation.DEADLINE);
     } catch (IOException e) {
       if (!raw.wireFailed() && out.size() == 0) return asReceived(raw, deadlineNanos);
       // At the raw cap the decoder sees the stream end mid-coding: the cap is why.
       cut = Optional.of(raw.capped() ? Truncation.MAX_PAGE_BYTES
           : raw.wireFailed() ? wireFailure(deadlineNanos)
+          : raw.outOfTime() ? Truncation.DEADLINE
           : Truncation.UNDECODABLE);
     } finally {
       closeQuietly(decoder);
@@ -116,7 +121,7 @@ final class BodyReader {
 
   /** Copies decoded bytes up to the caps; says why when a cap or the deadline cut the body short. */
   private Optional<Truncation> copyCapped(InputStream decoder, ByteArrayOutputStream out, RawCapture raw,
-      long deadlineNanos) throws IOException {
+      BodyMemory.Lease memory, long deadlineNanos) throws IOException {
     byte[] chunk = new byte[8192];
     while (true) {
       if (System.nanoTime() - deadlineNanos >= 0) return Optional.of(Truncation.DEADLINE);
@@ -125,7 +130,10 @@ final class BodyReader {
         return decoder.read() < 0 ? Optional.empty() : Optional.of(Truncation.MAX_PAGE_BYTES);
       }
       int n = decoder.read(chunk, 0, Math.min(chunk.length, room));
-      if (n < 0) return Optional.empty();
+      if (n < 0) return raw.outOfTime() ? Optional.of(Truncation.DEADLINE) : Optional.empty();
+      // The decoded copy's growth beyond its free bytes is reserved as the raw one's is (a bomb's output).
+      long more = Math.max(0, out.size() + n - BodyMemory.FREE_BYTES) - Math.max(0, out.size() - BodyMemory.FREE_BYTES);
+      if (!memory.reserve(more, deadlineNanos)) return Optional.of(Truncation.DEADLINE);
       out.write(chunk, 0, n);
       if (maxRatio > 0 && out.size() > RATIO_FLOOR
           && out.size() > saturatedProduct(maxRatio, raw.count())) {

@@ -19,25 +19,33 @@ final class RawCapture extends InputStream {
 
   private final InputStream wire;
   private final int cap;
+  private final BodyMemory.Lease memory;
+  private final long deadlineNanos;
   private byte[] buffer;
   private int count;
   private boolean eof;
   private boolean capped;
   private boolean wireFailed;
+  private boolean outOfTime;
 
   RawCapture(InputStream wire, int cap) {
-    this(wire, cap, CHUNK);
+    this(wire, cap, CHUNK, BodyMemory.current(), Long.MAX_VALUE);
   }
 
   /**
    * @param expected how many bytes the body is expected to have (its Content-Length): the first buffer
-   *     is made that large, up to the cap, so that a body of the expected size is never copied to grow
-   *     (a 30 KB page was copied at 8, 16 and 32 KB, then once more to its length)
+   *     is made that large, up to the cap and {@link BodyMemory#FREE_BYTES}, so that a page of the usual
+   *     size is never copied to grow (a 30 KB page was copied at 8, 16 and 32 KB, then once more to its
+   *     length), and an announced length costs no memory the body does not bring
+   * @param memory what the buffer's growth beyond {@link BodyMemory#FREE_BYTES} is reserved on
+   * @param deadlineNanos how long a reservation may wait: past it the body ends there ({@link #outOfTime})
    */
-  RawCapture(InputStream wire, int cap, int expected) {
+  RawCapture(InputStream wire, int cap, int expected, BodyMemory.Lease memory, long deadlineNanos) {
     this.wire = wire;
     this.cap = cap;
-    this.buffer = new byte[Math.min(cap, Math.max(expected, 1))];
+    this.memory = memory;
+    this.deadlineNanos = deadlineNanos;
+    this.buffer = new byte[Math.min(Math.min(cap, BodyMemory.FREE_BYTES), Math.max(expected, 1))];
   }
 
   @Override
@@ -50,12 +58,14 @@ final class RawCapture extends InputStream {
   @Override
   public int read(byte[] b, int off, int len) throws IOException {
     if (len == 0) return 0;
-    if (eof || capped) return -1;
+    if (eof || capped || outOfTime) return -1;
     if (count >= cap) {
       probe();
       return -1;
     }
-    int n = fromWire(b, off, Math.min(len, cap - count));
+    int want = Math.min(len, cap - count);
+    if (!room(count + want)) return -1;
+    int n = fromWire(b, off, want);
     if (n < 0) {
       eof = true;
       return -1;
@@ -70,6 +80,7 @@ final class RawCapture extends InputStream {
    * @return false when {@code deadlineNanos} (a {@link System#nanoTime()} value) passed first
    */
   boolean drain(long deadlineNanos) throws IOException {
+    if (outOfTime) return false;
     while (!eof && !capped) {
       if (System.nanoTime() - deadlineNanos >= 0) return false;
       if (count >= cap) {
@@ -79,6 +90,7 @@ final class RawCapture extends InputStream {
       if (count == buffer.length) {
         // Full at the announced length, where most bodies end: one byte tells, so that the buffer is not
         // grown (and then cut back by bytes()) only to read the end.
+        if (!room(count + 1)) return false;
         byte[] one = new byte[1];
         int n = fromWire(one, 0, 1);
         if (n < 0) eof = true; else append(one, 0, 1);
@@ -103,6 +115,11 @@ final class RawCapture extends InputStream {
   /** Whether the body had more bytes than the cap. */
   boolean capped() {
     return capped;
+  }
+
+  /** Whether the body ended because its memory could not be had by the deadline ({@link BodyMemory}). */
+  boolean outOfTime() {
+    return outOfTime;
   }
 
   /** Whether reading the wire failed (reset, closed early, aborted at the deadline). */
@@ -135,14 +152,23 @@ final class RawCapture extends InputStream {
   }
 
   private void append(byte[] b, int off, int n) {
-    ensureCapacity(count + n);
     System.arraycopy(b, off, buffer, count, n);
     count += n;
   }
 
-  private void ensureCapacity(int needed) {
-    if (needed <= buffer.length) return;
+  /**
+   * Makes the buffer hold {@code needed} bytes, its growth beyond {@link BodyMemory#FREE_BYTES} reserved
+   * first: false (and the body ends here) when the reservation did not come by the deadline.
+   */
+  private boolean room(int needed) throws IOException {
+    if (needed <= buffer.length) return true;
     int size = (int) Math.min(cap, Math.max(needed, 2L * buffer.length));
+    long more = Math.max(0, size - BodyMemory.FREE_BYTES) - Math.max(0, buffer.length - BodyMemory.FREE_BYTES);
+    if (!memory.reserve(more, deadlineNanos)) {
+      outOfTime = true;
+      return false;
+    }
     buffer = Arrays.copyOf(buffer, size);
+    return true;
   }
 }

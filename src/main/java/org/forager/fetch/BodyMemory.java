@@ -1,0 +1,136 @@
+package org.forager.fetch;
+
+import java.io.InterruptedIOException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The heap the response bodies of the crawl's turns may hold together. Each origin's turn holds a
+ * {@link Lease} for as long as it keeps its response (read, waiting for the page gate, processed); a
+ * body's first {@value #FREE_BYTES} bytes (raw and decoded, each) are free, and beyond them the reader
+ * reserves what it grows by, waiting while the others hold the rest. So the usual page never waits nor
+ * counts, while hostile servers that each announce or send {@code limits.max_page_bytes} (or trickle
+ * a body, or a compression bomb up to its ratio) can no longer fill the heap together: 256 origins at
+ * 2 MiB were 512 MiB against a 256 MiB heap. A reader that cannot get its bytes by its fetch's deadline
+ * stops there, as at the deadline. One body larger than the whole memory gets it while nobody else
+ * holds any. Thread-safe.
+ */
+public final class BodyMemory {
+
+  /** Bytes of a body, raw and decoded each, that need no reservation: a page of the usual size. */
+  public static final int FREE_BYTES = 64 * 1024;
+
+  private static final BodyMemory PROCESS =
+      new BodyMemory(Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4));
+  private static final ThreadLocal<Lease> CURRENT = new ThreadLocal<>();
+  /** What a fetch outside a turn reads under (tools, tests): never waits, holds nothing. */
+  private static final Lease UNBOUNDED = new Lease(null);
+
+  private final long capacity;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition released = lock.newCondition();
+  private long used;
+
+  BodyMemory(long capacity) {
+    if (capacity < 1) throw new IllegalArgumentException("capacity must be positive: " + capacity);
+    this.capacity = capacity;
+  }
+
+  /** The process's: a quarter of the heap, at least 16 MiB. */
+  public static BodyMemory process() {
+    return PROCESS;
+  }
+
+  /** The lease of the turn running on this thread, or one that never waits. */
+  static Lease current() {
+    Lease lease = CURRENT.get();
+    return lease == null ? UNBOUNDED : lease;
+  }
+
+  /** A lease for the turn about to run on this thread, its fetches' reads counted on it until closed. */
+  public Lease lease() {
+    Lease lease = new Lease(this);
+    CURRENT.set(lease);
+    return lease;
+  }
+
+  /** Bytes held by all leases now. */
+  long used() {
+    lock.lock();
+    try {
+      return used;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Leases waiting for bytes now (tests: a wait observed, not slept on). */
+  int waiting() {
+    lock.lock();
+    try {
+      return lock.getWaitQueueLength(released);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The bytes one turn holds; closing gives them back. Used by the turn's own thread only. */
+  public static final class Lease implements AutoCloseable {
+
+    private final BodyMemory memory;
+    private long held;
+
+    private Lease(BodyMemory memory) {
+      this.memory = memory;
+    }
+
+    /**
+     * Takes {@code bytes} more, waiting while they do not fit and other leases hold some.
+     *
+     * @param deadlineNanos a {@link System#nanoTime()} value: past it, false
+     * @throws InterruptedIOException when the thread is interrupted while it waits
+     */
+    boolean reserve(long bytes, long deadlineNanos) throws InterruptedIOException {
+      if (memory == null || bytes <= 0) return true;
+      memory.lock.lock();
+      try {
+        while (memory.used + bytes > memory.capacity && memory.used - held > 0) {
+          long left = deadlineNanos - System.nanoTime();
+          if (left <= 0) return false;
+          try {
+            memory.released.awaitNanos(left);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for memory for a response body");
+          }
+        }
+        memory.used += bytes;
+        held += bytes;
+        return true;
+      } finally {
+        memory.lock.unlock();
+      }
+    }
+
+    /** Bytes this lease holds. */
+    long held() {
+      return held;
+    }
+
+    /** Gives every byte back, and ends the lease as this thread's. */
+    @Override
+    public void close() {
+      if (memory == null) return;
+      if (CURRENT.get() == this) CURRENT.remove();
+      if (held == 0) return;
+      memory.lock.lock();
+      try {
+        memory.used -= held;
+        held = 0;
+        memory.released.signalAll();
+      } finally {
+        memory.lock.unlock();
+      }
+    }
+  }
+}

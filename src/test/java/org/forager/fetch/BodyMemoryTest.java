@@ -1,0 +1,116 @@
+package org.forager.fetch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
+import org.forager.fetch.BodyReader.Body;
+import org.forager.fetch.FetchResult.Truncation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link BodyMemory}: the response bodies of the turns together stay within a bound, whatever lengths
+ * hostile servers announce or send; the usual page neither waits nor counts.
+ */
+@Timeout(30)
+class BodyMemoryTest {
+
+  private static final long LATER = System.nanoTime() + 60_000_000_000L;
+  private static final int MIB = 1 << 20;
+
+  private final BodyReader reader = new BodyReader(4 * MIB, 1000);
+
+  @Test
+  void aLeaseWaitsWhileOthersHoldTheRestAndGoesOnWhenTheyGiveItBack() throws Exception {
+    BodyMemory memory = new BodyMemory(100);
+    BodyMemory.Lease first = memory.lease();
+    assertTrue(first.reserve(80, LATER));
+    try (BodyMemory.Lease second = memory.lease()) {
+      assertFalse(second.reserve(30, System.nanoTime() + 20_000_000L), "does not fit by its deadline");
+      CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(() -> {
+        try {
+          return second.reserve(30, LATER);
+        } catch (java.io.InterruptedIOException e) {
+          throw new AssertionError(e);
+        }
+      });
+      while (memory.waiting() == 0) Thread.onSpinWait(); // it waits for the first's bytes
+      assertFalse(waited.isDone());
+      first.close();
+      assertTrue(waited.get(10, TimeUnit.SECONDS), "given the bytes once they were back");
+      assertEquals(30, memory.used());
+    }
+    assertEquals(0, memory.used(), "every lease closed: nothing held");
+  }
+
+  @Test
+  void oneBodyLargerThanTheWholeMemoryGetsItWhileNobodyElseHoldsAny() throws Exception {
+    BodyMemory memory = new BodyMemory(100);
+    try (BodyMemory.Lease lease = memory.lease()) {
+      assertTrue(lease.reserve(500, System.nanoTime()));
+      assertTrue(lease.reserve(500, System.nanoTime()), "its own bytes never keep it waiting");
+      assertEquals(1000, memory.used());
+    }
+    assertEquals(0, memory.used());
+  }
+
+  @Test
+  void anAnnouncedLengthHoldsNothingTheBodyDoesNotBringAndAUsualPageCountsNothing() throws Exception {
+    BodyMemory memory = new BodyMemory(64 * MIB);
+    try (BodyMemory.Lease lease = memory.lease()) {
+      Body lie = reader.read(new ByteArrayInputStream(new byte[10]), List.of(), LATER, 2 * MIB);
+      assertEquals(10, lie.raw().length);
+      Body page = reader.read(new ByteArrayInputStream(new byte[30_000]), List.of(), LATER, 30_000);
+      assertTrue(page.complete());
+      assertEquals(0, lease.held(), "a lie and a usual page: no reservation");
+      Body large = reader.read(new ByteArrayInputStream(new byte[MIB]), List.of(), LATER, MIB);
+      assertEquals(MIB, large.raw().length);
+      assertTrue(lease.held() >= MIB - BodyMemory.FREE_BYTES, "a large body reserves what it grew by: " + lease.held());
+    }
+    assertEquals(0, memory.used());
+  }
+
+  @Test
+  void aBodyWhoseMemoryDoesNotComeByItsDeadlineEndsThereAsAtTheDeadline() throws Exception {
+    BodyMemory memory = new BodyMemory(MIB);
+    CompletableFuture<Void> holding = new CompletableFuture<>();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    Thread other = Thread.ofVirtual().start(() -> {
+      try (BodyMemory.Lease lease = memory.lease()) {
+        lease.reserve(MIB - 1000, LATER);
+        holding.complete(null);
+        done.get();
+      } catch (Exception e) {
+        holding.completeExceptionally(e);
+      }
+    });
+    holding.get(10, TimeUnit.SECONDS);
+    try (BodyMemory.Lease lease = memory.lease()) {
+      long soon = System.nanoTime() + 200_000_000L;
+      Body plain = reader.read(new ByteArrayInputStream(new byte[2 * MIB]), List.of(), soon, 2 * MIB);
+      assertEquals(Optional.of(Truncation.DEADLINE), plain.truncation());
+      assertEquals(BodyMemory.FREE_BYTES, plain.raw().length, "what the free bytes held");
+
+      ByteArrayOutputStream gz = new ByteArrayOutputStream();
+      try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
+        out.write(new byte[2 * MIB]); // a bomb: a few KB on the wire
+      }
+      Body bomb = reader.read(new ByteArrayInputStream(gz.toByteArray()), List.of("gzip"),
+          System.nanoTime() + 200_000_000L, gz.size());
+      assertEquals(Optional.of(Truncation.DEADLINE), bomb.truncation());
+      assertTrue(bomb.decoded().length <= BodyMemory.FREE_BYTES + 8192, "decoded " + bomb.decoded().length);
+    } finally {
+      done.complete(null);
+      other.join();
+    }
+    assertEquals(0, memory.used());
+  }
+}
