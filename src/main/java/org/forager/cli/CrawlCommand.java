@@ -16,8 +16,8 @@ import org.forager.config.ConfigException;
 import org.forager.config.ConfigLoader;
 import org.forager.config.CrawlConfig;
 import org.forager.config.Overrides;
-import org.forager.policy.ExclusionFile;
 import org.forager.crawl.Crawler;
+import org.forager.policy.ExclusionFile;
 import org.forager.record.RunSummary;
 import org.forager.record.TerminalText;
 import org.forager.status.ControlFile;
@@ -118,7 +118,7 @@ final class CrawlCommand implements Callable<Integer> {
     // Bad configuration, found before the data directory is made: the file's own reading comes later.
     Optional<String> exclusions = cfg.doNotCrawlFile().flatMap(ExclusionFile::problem);
     if (exclusions.isPresent()) {
-      spec.commandLine().getErr().println("forager: " + org.forager.record.TerminalText.escape(exclusions.get()));
+      spec.commandLine().getErr().println("forager: " + TerminalText.escape(exclusions.get()));
       return Main.EXIT_USAGE;
     }
     // What libraries log goes there (in the forager process: see Main.main), never to the terminal.
