@@ -119,7 +119,11 @@ final class SitemapStep {
             if (url.isEmpty()) continue;
             candidates.add(new Candidate(url.get(), 1, Optional.of(response.url()), hops,
                 ctx.sitemapRanking(entry.priority())));
-            if (entry.lastmod().isPresent()) modified.add(new SitemapResult.Entry(url.get(), entry.lastmod()));
+            // A lastmod brings forward a recrawl of the sitemap's own origin only: another site's pages
+            // on one host's word would let a hostile sitemap set the pace of any site of the crawl.
+            if (entry.lastmod().isPresent() && session.origin.contains(url.get())) {
+              modified.add(new SitemapResult.Entry(url.get(), entry.lastmod()));
+            }
           }
           List<Candidate> admitted = ctx.run().origins().admit(session.origin, candidates);
           counts[0] += ctx.store().addCandidates(admitted);
@@ -138,21 +142,18 @@ final class SitemapStep {
   }
 
   /**
-   * Known URLs the sitemap says changed since their last fetch come due sooner (a hint, bounded by
-   * {@code recrawl.min_interval}); returns how many moved. New URLs are due at once anyway.
+   * Known URLs of this origin the sitemap says changed since their last fetch come due sooner (a hint,
+   * bounded by {@code recrawl.min_interval}); returns how many moved. New URLs are due at once anyway;
+   * the origin asks the store for due URLs as it goes.
    */
   private int bringForwardModified(List<SitemapResult.Entry> modified) {
     CrawlContext ctx = session.ctx;
     Instant now = ctx.clock().instant();
     int moved = 0;
     for (SitemapResult.Entry entry : modified) {
-      Optional<Instant> due = ctx.policy().recrawls().afterSitemapLastmod(entry.url(), entry.lastmod().orElseThrow(), now);
-      if (due.isEmpty()) continue;
-      moved++;
-      if (session.origin.contains(entry.url())) continue; // this origin asks the store for due URLs as it goes
-      Origin other = Origin.ofUrl(entry.url());
-      if (!due.get().isAfter(now)) ctx.run().wake().accept(other);
-      else if (ctx.run().continuous()) ctx.run().wakeAt().accept(other, due.get());
+      if (ctx.policy().recrawls().afterSitemapLastmod(entry.url(), entry.lastmod().orElseThrow(), now).isPresent()) {
+        moved++;
+      }
     }
     return moved;
   }

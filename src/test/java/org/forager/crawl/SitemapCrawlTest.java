@@ -1,6 +1,7 @@
 package org.forager.crawl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -147,6 +148,42 @@ class SitemapCrawlTest {
           .filter(l -> l.get("kind").asText().equals("sitemap")).toList();
       assertEquals("sitemap of 2 URLs, 0 new, 1 due sooner by lastmod",
           sitemapActions.get(sitemapActions.size() - 1).get("reason").asText());
+    }
+  }
+
+  /** A lastmod in one site's sitemap moves no page of another: a hostile sitemap must not set a victim's pace. */
+  @Test
+  void aLastmodForAnotherOriginsPageBringsNothingForward() throws Exception {
+    AtomicReference<String> lastmod = new AtomicReference<>("2026-01-01");
+    try (TestSite evil = TestSite.start(); TestSite victim = TestSite.start()) {
+      victim.html("/", "<p>victim</p>");
+      evil.robots("User-agent: *\nSitemap: " + evil.url("/sitemap.xml") + "\n")
+          .route("/sitemap.xml", ex -> TestSite.respond(ex, 200, "application/xml",
+              "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+                  + "<url><loc>" + victim.url("/") + "</loc><lastmod>" + lastmod.get() + "</lastmod></url></urlset>"))
+          .html("/", "<p>evil</p>");
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(evil.url("/"), victim.url("/")),
+          "sitemaps: { enabled: true }\nrecrawl: { interval: 7d, min_interval: 1h }");
+      TestCrawl.run(config);
+      Instant fetched;
+      Instant due;
+      try (Crawler crawler = Crawler.open(config)) {
+        fetched = crawler.store().url(victim.url("/")).orElseThrow().lastCrawl().orElseThrow().fetchedAt();
+        due = crawler.store().url(victim.url("/")).orElseThrow().nextFetchAt();
+      }
+      lastmod.set(fetched.plus(Duration.ofHours(3)).truncatedTo(ChronoUnit.SECONDS).toString());
+      Clock later = Clock.offset(Clock.systemUTC(), Duration.ofDays(2));
+      int before = victim.paths().size();
+      try (Crawler crawler = Crawler.open(config, later).quiet(true)) {
+        crawler.run();
+        assertEquals(due, crawler.store().url(victim.url("/")).orElseThrow().nextFetchAt());
+      }
+      assertFalse(victim.paths().subList(before, victim.paths().size()).contains("/"), victim.paths().toString());
+      List<JsonNode> sitemapActions = TestCrawl.log(data).stream()
+          .filter(l -> l.get("kind").asText().equals("sitemap") && l.get("url").asText().startsWith(evil.origin()))
+          .toList();
+      assertEquals("sitemap of 1 URLs, 0 new", sitemapActions.get(sitemapActions.size() - 1).get("reason").asText());
     }
   }
 
