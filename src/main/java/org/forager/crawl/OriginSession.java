@@ -48,6 +48,9 @@ final class OriginSession {
   private java.time.Instant restAtLeastUntil;
   /** Consecutive 401, 403 and 451 answers: a site that denies everything runs out of patience. */
   private int deniedInARow;
+  private int rateLimitedInARow;
+  /** Rate-limited answers in a row that cost no patience. */
+  static final int RATE_LIMITED_FREE = 2;
 
   OriginSession(Origin origin, CrawlContext ctx) {
     this.origin = origin;
@@ -169,12 +172,21 @@ final class OriginSession {
         : "giving up on it for this run";
   }
 
-  /** An answer of the origin: a 401/403/451 ({@code denied}) after another one costs patience. */
-  void answered(boolean denied, String what) {
+  /**
+   * An answer of the origin: a 401/403/451 ({@code denied}) after another one costs patience, and so does
+   * a 429 or a 503 with Retry-After ({@code rateLimited}) after {@value #RATE_LIMITED_FREE} in a row.
+   */
+  void answered(boolean denied, boolean rateLimited, String what) {
     deniedInARow = denied ? deniedInARow + 1 : 0;
+    rateLimitedInARow = rateLimited ? rateLimitedInARow + 1 : 0;
     // One forbidden page is an answer; a site that denies request after request is refusing the
     // crawler, and asking on would be impolite.
     if (deniedInARow > 1) losePatience(deniedInARow + " answers in a row denied access (last: " + what + ")");
+    // A few 429s are a site's pacing, which the delay follows; one that answers nothing else is refusing
+    // service, and its retries (each after a longer delay) held a run open for an hour per ten URLs.
+    if (rateLimitedInARow > RATE_LIMITED_FREE) {
+      losePatience(rateLimitedInARow + " answers in a row rate limited (last: " + what + ")");
+    }
   }
 
   /** Done with the origin for this run (or pass): out of patience, put off by the site, a budget. */

@@ -375,7 +375,8 @@ final class PageStep {
       Instant nextFetchAt, Instant now) {
     CrawlContext ctx = session.ctx;
     String url = pending.candidate().url();
-    session.answered(classification.feedback() == Feedback.DENIED, status + " for " + url);
+    session.answered(classification.feedback() == Feedback.DENIED, classification.feedback() == Feedback.RATE_LIMITED,
+        status + " for " + url);
     switch (classification.feedback()) {
       case OK, DENIED -> session.politeness.answeredNormally();
       case RATE_LIMITED -> {

@@ -146,6 +146,34 @@ class FailureTest {
   }
 
   /**
+   * A site that answers 429 to everything is refusing service: two rate-limited answers in a row are its
+   * pacing, each after them costs a patience point, so the run ends after six instead of four attempts
+   * of every URL at delays doubling to max_delay (an hour per ten URLs: the attacker review).
+   */
+  @Test
+  void anOriginThatRateLimitsEverythingRunsOutOfPatience() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String[] links = new String[10];
+      for (int i = 0; i < links.length; i++) {
+        links[i] = "/p" + i;
+        site.route(links[i], ex -> {
+          ex.getResponseHeaders().add("Retry-After", "0");
+          TestSite.respond(ex, 429, "text/plain", "later");
+        });
+      }
+      site.linking("/", links);
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")),
+          "politeness: { min_delay: 10ms, max_delay: 40ms, response_time_factor: 0 }\nlimits: { max_retries: 3 }"));
+      long asked = java.util.Arrays.stream(links).mapToLong(site::count).sum();
+      // Two answers free, then a point each; /p0's fourth attempt also spent its retries (a point more).
+      assertEquals(6, asked, site.paths().toString());
+      assertTrue(console.err().contains(": out of patience (last: 6 answers in a row rate limited (last: 429 for "),
+          console.err());
+    }
+  }
+
+  /**
    * Runs a continuous crawl until the server saw what {@code reached} counts and the crawl printed a line
    * holding {@code notice} (within 10 s more), then stops it.
    */
