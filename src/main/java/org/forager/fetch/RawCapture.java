@@ -63,13 +63,14 @@ final class RawCapture extends InputStream {
       probe();
       return -1;
     }
-    int want = Math.min(len, cap - count);
-    if (!room(count + want)) return -1;
-    int n = fromWire(b, off, want);
+    int n = fromWire(b, off, Math.min(len, cap - count));
     if (n < 0) {
       eof = true;
       return -1;
     }
+    // Grown for what came, not for what was asked: a body ending at its announced length is never
+    // grown (and copied) for a last read that brings nothing. Bytes it has no memory for end the body.
+    if (!room(count + n)) return -1;
     append(b, off, n);
     return n;
   }
@@ -90,10 +91,14 @@ final class RawCapture extends InputStream {
       if (count == buffer.length) {
         // Full at the announced length, where most bodies end: one byte tells, so that the buffer is not
         // grown (and then cut back by bytes()) only to read the end.
-        if (!room(count + 1)) return false;
         byte[] one = new byte[1];
         int n = fromWire(one, 0, 1);
-        if (n < 0) eof = true; else append(one, 0, 1);
+        if (n < 0) {
+          eof = true;
+        } else {
+          if (!room(count + 1)) return false;
+          append(one, 0, 1);
+        }
         continue;
       }
       int n = fromWire(buffer, count, Math.min(buffer.length, cap) - count);
