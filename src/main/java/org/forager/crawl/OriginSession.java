@@ -134,6 +134,24 @@ final class OriginSession {
     return notBefore;
   }
 
+  /**
+   * Honours a Retry-After of any request of the origin (a page, robots.txt, a sitemap): no request before
+   * it has passed, or, beyond politeness.max_retry_after, the origin put off (a continuous run rests it
+   * that long), with a notice.
+   *
+   * @return whether the origin was put off
+   */
+  boolean waitAsAsked(java.time.Duration wait, java.time.Instant now) {
+    if (wait.compareTo(settings.politeness().maxRetryAfter()) > 0) {
+      giveUpUntil(now.plus(wait));
+      Notice.printf("forager: %s asks to wait %d s (Retry-After), more than politeness.max_retry_after; %s", origin,
+          wait.toSeconds(), ctx.run().continuous() ? putOff(wait) : "putting it off to a later run");
+      return true;
+    }
+    notBefore(lastRequestEnd() + wait.toNanos());
+    return false;
+  }
+
   /** The earliest time ({@link System#nanoTime()}) the next request may start. */
   long requestAllowedAt() {
     long now = System.nanoTime();

@@ -382,15 +382,7 @@ final class PageStep {
       case RATE_LIMITED -> {
         session.politeness.rateLimited();
         Duration wait = classification.retryAfter().orElse(Duration.ofMillis(session.politeness.delayMillis()));
-        if (wait.compareTo(session.settings.politeness().maxRetryAfter()) > 0) {
-          // Beyond max_retry_after: put the origin off to a later run.
-          session.giveUpUntil(now.plus(wait));
-          Notice.printf("forager: %s asks to wait %d s (Retry-After), more than "
-              + "politeness.max_retry_after; %s", session.origin, wait.toSeconds(),
-              session.ctx.run().continuous() ? session.putOff(wait) : "putting it off to a later run");
-          return now.plus(wait);
-        }
-        session.notBefore(session.lastRequestEnd() + wait.toNanos());
+        if (session.waitAsAsked(wait, now)) return now.plus(wait); // beyond max_retry_after: a later run
         if (retries.retry(pending, session.notBefore())) return now;
       }
       case TRANSIENT -> {

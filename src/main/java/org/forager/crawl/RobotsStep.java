@@ -102,6 +102,13 @@ final class RobotsStep {
     }
     result.refused().ifPresent(r ->
         session.log(session.refusal(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));
+    // A 429 (or a 503 with Retry-After) on robots.txt paces the origin as on a page: the delay at least
+    // doubles, and no request (the retry of robots.txt included) comes before the Retry-After.
+    Classification last = ctx.policy().classifier().classify(hops.getLast());
+    if (last.feedback() == Feedback.RATE_LIMITED) {
+      session.politeness.rateLimited();
+      if (last.retryAfter().isPresent() && session.waitAsAsked(last.retryAfter().get(), ctx.clock().instant())) return;
+    }
     if (rules.isReachable()) {
       failures = 0;
       checkCrawlDelay();

@@ -90,7 +90,11 @@ final class SitemapStep {
     }
     switch (classification.feedback()) {
       case OK, DENIED -> session.politeness.answeredNormally();
-      case RATE_LIMITED -> session.politeness.rateLimited();
+      case RATE_LIMITED -> {
+        // Not retried (read again next run), but the origin's next request waits as the site asked.
+        session.politeness.rateLimited();
+        classification.retryAfter().ifPresent(wait -> session.waitAsAsked(wait, ctx.clock().instant()));
+      }
       case PERSISTENT -> session.losePatience(classification.outcome() + " for sitemap " + url);
       case REFUSED -> session.giveUp();
       case TRANSIENT -> { } // not retried: sitemaps are read again next run

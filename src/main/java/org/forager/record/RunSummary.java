@@ -197,7 +197,9 @@ public final class RunSummary {
     static FileAnswer of(CrawlAction action) {
       int status = action.httpStatus();
       return switch (action.outcome()) {
-        case FETCHED, NOT_MODIFIED -> READ;
+        // A sitemap URL that answered something else (an HTML soft 404, XML of another kind) was not read.
+        case FETCHED, NOT_MODIFIED -> action.kind() == CrawlAction.Kind.SITEMAP
+            && action.reason().filter(r -> r.startsWith("not a sitemap")).isPresent() ? FAILED : READ;
         // A sitemap cut short is read as far as it came; a robots.txt cut short is not trusted at all.
         case TRUNCATED -> action.kind() == CrawlAction.Kind.SITEMAP ? READ : FAILED;
         case REDIRECT -> REDIRECTED;

@@ -174,6 +174,42 @@ class FailureTest {
   }
 
   /**
+   * A Retry-After on robots.txt or on a sitemap holds the origin's next request as on a page: the retry of
+   * robots.txt came after 1, 2 and 4 s, and the page after a rate-limited sitemap 1 s later (the attacker review).
+   */
+  @Test
+  void aRetryAfterOnRobotsTxtOrASitemapHoldsTheOriginsNextRequest() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger robotsAsked = new java.util.concurrent.atomic.AtomicInteger();
+    try (TestSite site = TestSite.start()) {
+      site.route("/robots.txt", ex -> {
+        if (robotsAsked.incrementAndGet() == 1) {
+          ex.getResponseHeaders().add("Retry-After", "3");
+          TestSite.respond(ex, 429, "text/plain", "later");
+        } else {
+          TestSite.respond(ex, 200, "text/plain", "User-agent: *\nAllow: /\nSitemap: " + site.url("/sitemap.xml") + "\n");
+        }
+      }).route("/sitemap.xml", ex -> {
+        ex.getResponseHeaders().add("Retry-After", "3");
+        TestSite.respond(ex, 429, "text/plain", "later");
+      }).html("/", "<p>home</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")),
+          "politeness: { min_delay: 10ms, max_delay: 1s, response_time_factor: 0 }\nsitemaps: { enabled: true }"));
+      List<com.fasterxml.jackson.databind.JsonNode> log = TestCrawl.log(data);
+      assertEquals(List.of("/robots.txt", "/robots.txt", "/sitemap.xml", "/"), site.paths());
+      assertTrue(gapMillis(log.get(0), log.get(1)) >= 3000, "robots.txt asked again after its Retry-After: " + log);
+      assertTrue(gapMillis(log.get(2), log.get(3)) >= 3000, "the page after the sitemap's Retry-After: " + log);
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  /** From the end of one logged request to the start of the next. */
+  private static long gapMillis(com.fasterxml.jackson.databind.JsonNode first, com.fasterxml.jackson.databind.JsonNode next) {
+    java.time.Instant end = java.time.Instant.parse(first.get("ts").asText()).plusMillis(first.get("duration_ms").asLong());
+    return java.time.Duration.between(end, java.time.Instant.parse(next.get("ts").asText())).toMillis();
+  }
+
+  /**
    * Runs a continuous crawl until the server saw what {@code reached} counts and the crawl printed a line
    * holding {@code notice} (within 10 s more), then stops it.
    */

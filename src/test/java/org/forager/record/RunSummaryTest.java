@@ -39,10 +39,14 @@ class RunSummaryTest {
     summary.count(action(Kind.SITEMAP, Outcome.HTTP_ERROR, 404));
     summary.count(action(Kind.SITEMAP, Outcome.TRUNCATED, 200));
     summary.count(action(Kind.SITEMAP, Outcome.NETWORK_ERROR, 0));
+    // A soft 404 at the sitemap's URL: fetched, not read (the attacker review saw it counted "read").
+    summary.count(new CrawlAction(T, Kind.SITEMAP, "https://a.example/sitemap.xml", Outcome.FETCHED, 200,
+        Optional.of("text/html"), 10, 1, Optional.empty(), Optional.empty(), 1, 0,
+        Optional.of("not a sitemap: Content-Type text/html")));
 
     assertEquals(1, summary.pageCount(Outcome.HTTP_ERROR));
     assertEquals(7, summary.count(Outcome.HTTP_ERROR), "every kind");
-    assertEquals(11, summary.fileActions());
+    assertEquals(12, summary.fileActions());
     assertEquals(1, summary.robotsDenied());
     assertEquals(8, summary.robotsFetches());
     assertEquals("""
@@ -50,8 +54,8 @@ class RunSummaryTest {
         HTTP_ERROR                   1
         robots.txt                   8: 1 read, 2 absent (4xx: no rules), 1 denied (401/403: read as allow-all), \
         1 redirected, 3 unreachable (DNS, 5xx, 429 or no whole answer)
-        sitemaps                     3: 1 read, 1 absent (4xx), 1 failed
-        TOTAL                        14 (11 of them robots.txt and sitemaps) in 2.0 s, 7.0 actions/s, 140 bytes
+        sitemaps                     4: 1 read, 1 absent (4xx), 2 failed
+        TOTAL                        15 (12 of them robots.txt and sitemaps) in 2.0 s, 7.5 actions/s, 150 bytes
         """, summary.render(Duration.ofSeconds(2)));
   }
 
