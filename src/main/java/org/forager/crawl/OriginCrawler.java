@@ -309,7 +309,7 @@ final class OriginCrawler implements OriginTask {
         ? Optional.of(new OriginState.RunProgress(cutoff, pagesFetched, sitemaps.read(), session.givenUp(), readAt))
         : Optional.ofNullable(saved).flatMap(OriginState::run);
     OriginState state = new OriginState(origin, robots.stored(), session.politeness.delayMillis(),
-        session.patience(), progress);
+        session.patience(), progress, session.waitUntil(ctx.clock().instant()));
     if (state.equals(saved)) return;
     ctx.store().saveOriginState(state);
     saved = state;
@@ -423,6 +423,8 @@ final class OriginCrawler implements OriginTask {
         // waits the same way when it claims the origin (FleetCoordinator).
         session.notBefore(System.nanoTime() + session.politeness.delayMillis() * 1_000_000L);
       }
+      // A Retry-After an earlier run (or take-up) was given holds across runs, robots.txt included.
+      state.waitUntil().ifPresent(until -> session.resumeWait(until, ctx.clock().instant()));
     });
   }
 

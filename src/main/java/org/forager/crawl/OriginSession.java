@@ -48,6 +48,8 @@ final class OriginSession {
   private java.time.Instant restAtLeastUntil;
   /** Consecutive 401, 403 and 451 answers: a site that denies everything runs out of patience. */
   private int deniedInARow;
+  /** The end of the last wait the site asked for (Retry-After), or null. */
+  private java.time.Instant waitUntil;
   private int rateLimitedInARow;
   /** Rate-limited answers in a row that cost no patience. */
   static final int RATE_LIMITED_FREE = 2;
@@ -134,6 +136,29 @@ final class OriginSession {
     return notBefore;
   }
 
+  /** The end of the wait the site last asked for, while it is ahead of {@code now}: what the next run keeps. */
+  Optional<java.time.Instant> waitUntil(java.time.Instant now) {
+    return Optional.ofNullable(waitUntil).filter(now::isBefore);
+  }
+
+  /**
+   * A wait an earlier run was asked for and that is not over: nothing is sent before its end, and an end
+   * further than politeness.max_retry_after puts the origin off again (a run started at once after one
+   * that was asked for two hours sent three requests 20 s later: the attacker review).
+   */
+  void resumeWait(java.time.Instant until, java.time.Instant now) {
+    if (!until.isAfter(now)) return;
+    waitUntil = until;
+    java.time.Duration left = java.time.Duration.between(now, until);
+    if (left.compareTo(settings.politeness().maxRetryAfter()) > 0) {
+      giveUpUntil(until);
+      Notice.printf("forager: %s asked to wait until %s (Retry-After), more than politeness.max_retry_after from"
+          + " now; %s", origin, until, ctx.run().continuous() ? putOff(left) : "putting it off to a later run");
+      return;
+    }
+    notBefore(System.nanoTime() + left.toNanos());
+  }
+
   /**
    * Honours a Retry-After of any request of the origin (a page, robots.txt, a sitemap): no request before
    * it has passed, or, beyond politeness.max_retry_after, the origin put off (a continuous run rests it
@@ -142,6 +167,8 @@ final class OriginSession {
    * @return whether the origin was put off
    */
   boolean waitAsAsked(java.time.Duration wait, java.time.Instant now) {
+    java.time.Instant until = now.plus(wait);
+    if (waitUntil == null || until.isAfter(waitUntil)) waitUntil = until; // kept for the runs to come
     if (wait.compareTo(settings.politeness().maxRetryAfter()) > 0) {
       giveUpUntil(now.plus(wait));
       Notice.printf("forager: %s asks to wait %d s (Retry-After), more than politeness.max_retry_after; %s", origin,

@@ -22,6 +22,11 @@ final class ByteReader {
     this.position = offset;
   }
 
+  /** Whether every byte was read: fields a later version appended are not there. */
+  boolean atEnd() {
+    return position >= bytes.length;
+  }
+
   int readByte() {
     require(1);
     return bytes[position++] & 0xFF;

@@ -10,13 +10,21 @@ import org.forager.url.Origin;
  * @param robotsTxt the robots.txt as last fetched, when one was
  * @param delayMillis the delay between two requests last in force (adaptive part included)
  * @param patience persistent failures left before the origin is given up for a run
+ * @param waitUntil the end of the last wait the site asked for (Retry-After), kept from session 62 on: a
+ *     run started before it sends the origin nothing until then
  */
-public record OriginState(
-    Origin origin, Optional<RobotsTxt> robotsTxt, long delayMillis, int patience, Optional<RunProgress> run) {
+public record OriginState(Origin origin, Optional<RobotsTxt> robotsTxt, long delayMillis, int patience,
+    Optional<RunProgress> run, Optional<Instant> waitUntil) {
 
   /** A state without run progress (what a store written before it was kept gives back). */
   public OriginState(Origin origin, Optional<RobotsTxt> robotsTxt, long delayMillis, int patience) {
     this(origin, robotsTxt, delayMillis, patience, Optional.empty());
+  }
+
+  /** A state with no wait asked for (what a store written before it was kept gives back). */
+  public OriginState(Origin origin, Optional<RobotsTxt> robotsTxt, long delayMillis, int patience,
+      Optional<RunProgress> run) {
+    this(origin, robotsTxt, delayMillis, patience, run, Optional.empty());
   }
 
   /**

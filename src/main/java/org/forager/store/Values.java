@@ -136,8 +136,14 @@ final class Values {
       // Last, behind a flag: a Forager from before it reads the rest as before and ignores it.
       run.sitemapsReadAt().ifPresent(out::writeInstant);
     });
+    // Fields appended after the run's, each behind a tag byte (a Forager from before stops reading before
+    // them): 1, the end of the wait the site asked for.
+    state.waitUntil().ifPresent(until -> out.writeByte(WAIT_UNTIL_TAG).writeInstant(until));
     return out.toByteArray();
   }
+
+  /** The tag of {@link OriginState#waitUntil} after an origin state's run progress. */
+  private static final int WAIT_UNTIL_TAG = 1;
 
   static OriginState decodeOriginState(byte[] value) {
     ByteReader in = new ByteReader(value);
@@ -158,7 +164,9 @@ final class Values {
       Optional<java.time.Instant> sitemapsReadAt = (flags & 4) != 0 ? Optional.of(in.readInstant()) : Optional.empty();
       run = Optional.of(new OriginState.RunProgress(started, pages, (flags & 1) != 0, (flags & 2) != 0, sitemapsReadAt));
     }
-    return new OriginState(origin, robots, delayMillis, patience, run);
+    Optional<java.time.Instant> waitUntil = Optional.empty();
+    if (version >= 3 && !in.atEnd() && in.readByte() == WAIT_UNTIL_TAG) waitUntil = Optional.of(in.readInstant());
+    return new OriginState(origin, robots, delayMillis, patience, run, waitUntil);
   }
 
   /** A crawl setting's value: the version byte, then the UTF-8 bytes (already checked). */

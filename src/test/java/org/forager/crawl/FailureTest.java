@@ -203,6 +203,50 @@ class FailureTest {
     }
   }
 
+  /**
+   * A Retry-After holds across runs: a run started at once after one that was asked to wait two hours sent
+   * three requests 20 s later, and one asked for 60 s came back 39 s early (the attacker review).
+   */
+  @Test
+  void aRetryAfterHoldsAcrossRuns() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger shortAsked = new java.util.concurrent.atomic.AtomicInteger();
+    try (TestSite site = TestSite.start(); TestSite other = TestSite.start()) {
+      site.linking("/", "/busy").route("/busy", ex -> {
+        ex.getResponseHeaders().add("Retry-After", "7200");
+        TestSite.respond(ex, 429, "text/plain", "later");
+      });
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")), "politeness: { min_delay: 10ms, response_time_factor: 0 }");
+      TestCrawl.run(config);
+      List<String> asked = List.copyOf(site.paths());
+      assertEquals(List.of("/robots.txt", "/", "/busy"), asked);
+      console.reset();
+      // A new seed of the origin: due at once, so that only the wait can hold it.
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/"), site.url("/new")),
+          "politeness: { min_delay: 10ms, response_time_factor: 0 }"));
+      assertEquals(asked, site.paths(), "nothing sent in the two hours asked for, robots.txt included");
+      assertTrue(console.err().contains(site.origin() + " asked to wait until "), console.err());
+
+      other.linking("/", "/busy").route("/busy", ex -> {
+        if (shortAsked.incrementAndGet() == 1) {
+          ex.getResponseHeaders().add("Retry-After", "3");
+          TestSite.respond(ex, 429, "text/plain", "later");
+        } else {
+          TestSite.respond(ex, 200, "text/html", "<p>now</p>");
+        }
+      });
+      Path otherData = tmp.resolve("other");
+      var shortConfig = TestCrawl.config(otherData, List.of(other.url("/")),
+          "politeness: { min_delay: 10ms, response_time_factor: 0 }\nmax_actions: 3");
+      TestCrawl.run(shortConfig); // ends with the 429's retry pending
+      TestCrawl.run(TestCrawl.config(otherData, List.of(other.url("/")), "politeness: { min_delay: 10ms, response_time_factor: 0 }"));
+      List<com.fasterxml.jackson.databind.JsonNode> busy = TestCrawl.log(otherData).stream()
+          .filter(l -> l.get("url").asText().equals(other.url("/busy"))).toList();
+      assertEquals(2, busy.size(), busy.toString());
+      assertTrue(gapMillis(busy.get(0), busy.get(1)) >= 3000, "the next run waited out the Retry-After: " + busy);
+    }
+  }
+
   /** From the end of one logged request to the start of the next. */
   private static long gapMillis(com.fasterxml.jackson.databind.JsonNode first, com.fasterxml.jackson.databind.JsonNode next) {
     java.time.Instant end = java.time.Instant.parse(first.get("ts").asText()).plusMillis(first.get("duration_ms").asLong());

@@ -418,6 +418,21 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(all, store.scopeOrigins(Optional.empty(), 10));
   }
 
+  /** The end of a wait the site asked for is kept, exact, with or without run progress, and cleared. */
+  @Test
+  void anOriginsWaitUntilIsKept() {
+    Instant until = T0.plusNanos(123_456_789);
+    OriginState.RunProgress run = new OriginState.RunProgress(T0, 42, true, false);
+    store.saveOriginState(new OriginState(A, Optional.empty(), 1500, 3, Optional.of(run), Optional.of(until)));
+    store.saveOriginState(new OriginState(B, Optional.empty(), 1500, 3, Optional.empty(), Optional.of(until)));
+    reopen();
+    assertEquals(Optional.of(until), store.originState(A).orElseThrow().waitUntil());
+    assertEquals(Optional.of(run), store.originState(A).orElseThrow().run());
+    assertEquals(Optional.of(until), store.originState(B).orElseThrow().waitUntil());
+    store.saveOriginState(new OriginState(A, Optional.empty(), 1500, 3, Optional.of(run)));
+    assertEquals(Optional.empty(), store.originState(A).orElseThrow().waitUntil(), "cleared");
+  }
+
   @Test
   void anOriginsRunProgressIsKept() {
     OriginState.RunProgress run = new OriginState.RunProgress(T0, 42, true, false);

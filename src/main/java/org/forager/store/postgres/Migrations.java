@@ -26,7 +26,8 @@ final class Migrations {
       "V8__address_lease.sql",
       "V9__lease_epoch.sql",
       "V10__blocked_host.sql",
-      "V11__sitemaps_read_at.sql");
+      "V11__sitemaps_read_at.sql",
+      "V12__origin_wait_until.sql");
 
   /** Any constant: serializes schema changes of every store opening this database. */
   private static final long LOCK_KEY = 0x666f7261676572L; // "forager"

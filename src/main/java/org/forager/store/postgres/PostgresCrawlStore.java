@@ -178,8 +178,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       INSERT INTO origin_state AS s (origin, delay_ms, patience, robots_status, robots_body,
         robots_fetched_at, robots_fetched_at_nanos, robots_expires_at, robots_expires_at_nanos,
         run_started_at, run_started_at_nanos, run_pages, run_flags, run_sitemaps_read_at,
-        run_sitemaps_read_at_nanos)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        run_sitemaps_read_at_nanos, wait_until, wait_until_nanos)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (origin) DO UPDATE SET delay_ms = excluded.delay_ms, patience = excluded.patience,
         robots_status = excluded.robots_status, robots_body = excluded.robots_body,
         robots_fetched_at = excluded.robots_fetched_at,
@@ -189,7 +189,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         run_started_at = excluded.run_started_at, run_started_at_nanos = excluded.run_started_at_nanos,
         run_pages = excluded.run_pages, run_flags = excluded.run_flags,
         run_sitemaps_read_at = excluded.run_sitemaps_read_at,
-        run_sitemaps_read_at_nanos = excluded.run_sitemaps_read_at_nanos
+        run_sitemaps_read_at_nanos = excluded.run_sitemaps_read_at_nanos,
+        wait_until = excluded.wait_until, wait_until_nanos = excluded.wait_until_nanos
       """;
 
   private static final String SAVE_SETTING = """
@@ -669,7 +670,9 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       run = Optional.of(new OriginState.RunProgress(SqlTime.getExact(row, "run_started_at"), pages,
           (flags & 1) != 0, (flags & 2) != 0, sitemapsReadAt));
     }
-    return new OriginState(origin, robots, row.getLong("delay_ms"), row.getInt("patience"), run);
+    Optional<Instant> waitUntil = row.getObject("wait_until") == null ? Optional.empty()
+        : Optional.of(SqlTime.getExact(row, "wait_until"));
+    return new OriginState(origin, robots, row.getLong("delay_ms"), row.getInt("patience"), run, waitUntil);
   }
 
   @Override
@@ -698,6 +701,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         } else {
           for (int i = 10; i <= 15; i++) upsert.setObject(i, null);
         }
+        if (state.waitUntil().isPresent()) SqlTime.setExact(upsert, 16, state.waitUntil().get());
+        else for (int i = 16; i <= 17; i++) upsert.setObject(i, null);
         upsert.executeUpdate();
       }
       return null;
