@@ -159,7 +159,16 @@ final class UrlParser {
     int hostEnd = colon >= 0 ? colon : authorityEnd;
     if (hostEnd == hostStart) return Optional.empty();
     out.append(scheme).append("://");
+    int hostOut = out.length();
     if (!HostParser.parse(s, hostStart, hostEnd, out)) return Optional.empty();
+    // A domain's trailing dot (the root's) names the same host: dropped, unlike the URL Standard, so that
+    // example.org. is no second origin of example.org, with a politeness and page budget of its own, past
+    // the rules written without it (the attacker review).
+    if (out.charAt(hostOut) != '[' && out.charAt(out.length() - 1) == '.') {
+      while (out.length() > hostOut && out.charAt(out.length() - 1) == '.') out.setLength(out.length() - 1);
+      // Without its dots the name must still be one: "foo.09." would read as a bad IPv4 address.
+      if (out.length() == hostOut || Ipv4Parser.endsInNumber(out, hostOut, out.length())) return Optional.empty();
+    }
     if (colon >= 0 && !appendPort(scheme, colon + 1, authorityEnd)) return Optional.empty();
     return path(out.length(), authorityEnd);
   }

@@ -136,6 +136,24 @@ class LocalPolicyTest {
     }
   }
 
+  /**
+   * A host's trailing dot names the same host: "victim.test." was a second origin (robots.txt and every page
+   * fetched twice, milliseconds apart) and passed a do_not_crawl prefix written without it (the attacker review).
+   */
+  @Test
+  void aTrailingDotIsTheSameOriginUnderTheSameRules() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String plain = "http://victim.test:" + site.port();
+      String dotted = "http://victim.test.:" + site.port();
+      site.linking("/", dotted + "/", dotted + "/a", plain + "/a", dotted + "/private/x").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(dotted + "/"), TestCrawl.pinnedToLoopback("victim.test")
+          + "do_not_crawl: [ { prefix: \"" + plain + "/private/\" } ]"));
+      assertEquals(List.of("/robots.txt", "/", "/a"), site.paths());
+      assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", TestCrawl.lastOutcome(data, plain + "/private/x"));
+    }
+  }
+
   @Test
   void seedWithASkippedExtensionIsRefusedWithALoggedAction() throws Exception {
     try (TestSite site = TestSite.start()) {
