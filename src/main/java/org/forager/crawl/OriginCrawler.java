@@ -442,6 +442,12 @@ final class OriginCrawler implements OriginTask {
     // turn: the first one's priority is the origin's in line.
     if (readAgain) todo.clear();
     if (todo.isEmpty()) fillTodo();
+    if (todo.isEmpty() && retries.isEmpty() && !sitemaps.hasWork()) {
+      // Nothing left to ask: the origin is done now, not when its delay has passed (a slow last page
+      // with response_time_factor held the run's end that long). Work that comes later wakes it.
+      if (ctx.run().continuous()) pagesFetched = 0; // caught up: the next pass has its own page budget
+      return finish();
+    }
     return OptionalLong.of(session.requestAllowedAt());
   }
 

@@ -247,6 +247,31 @@ class FailureTest {
     }
   }
 
+  /**
+   * An origin with nothing left to ask is done at once, not when its delay has passed: a slow last page
+   * (1 s, response_time_factor 10: a 10 s delay) held the run's end 10 s (the attacker review: 103 s at
+   * 0/s with every origin's work done).
+   */
+  @Test
+  void aRunEndsWhenNothingIsLeftNotWhenTheLastDelayHasPassed() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.route("/", ex -> {
+        try {
+          Thread.sleep(1000); // the server's own slowness, which the delay follows
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        TestSite.respond(ex, 200, "text/html", "<p>slow</p>");
+      });
+      long start = System.nanoTime();
+      TestCrawl.run(TestCrawl.config(tmp.resolve("data"), List.of(site.url("/")),
+          "politeness: { min_delay: 10ms, max_delay: 30s, response_time_factor: 10 }"));
+      long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+      assertEquals(List.of("/robots.txt", "/"), site.paths());
+      assertTrue(seconds < 8, "ended after its last page, not its 10 s delay: " + seconds + " s");
+    }
+  }
+
   /** From the end of one logged request to the start of the next. */
   private static long gapMillis(com.fasterxml.jackson.databind.JsonNode first, com.fasterxml.jackson.databind.JsonNode next) {
     java.time.Instant end = java.time.Instant.parse(first.get("ts").asText()).plusMillis(first.get("duration_ms").asLong());
