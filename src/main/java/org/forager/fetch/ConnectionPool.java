@@ -34,8 +34,26 @@ final class ConnectionPool implements AutoCloseable {
   static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
   static final long MAX_AGE_NANOS = TimeUnit.MINUTES.toNanos(5);
 
+  /**
+   * Requests a route's reused connections may fail unanswered before the route's connections are no
+   * longer kept: a server that closes every reused connection as it reads the request got each one twice
+   * (once there, once on the new connection), which its politeness and the crawl log did not see (the
+   * attacker review). A server's idle timeout seldom does it: connections idle past
+   * {@link #CHECK_AFTER_IDLE_NANOS} are checked before reuse.
+   */
+  static final int UNANSWERED_REUSES = 3;
+  /** Routes remembered for their unanswered reuses, the oldest forgotten past this many. */
+  private static final int ROUTES_REMEMBERED = 10_000;
+
   private final int maxConnections;
   private final ReentrantLock lock = new ReentrantLock();
+  /** Requests that failed unanswered on a reused connection, by route. Guarded by lock. */
+  private final LinkedHashMap<Route, Integer> unansweredReuses = new LinkedHashMap<>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(java.util.Map.Entry<Route, Integer> eldest) {
+      return size() > ROUTES_REMEMBERED;
+    }
+  };
   /** Idle connections by route, least recently released first. Guarded by lock. */
   private final LinkedHashMap<Route, Connection> idle = new LinkedHashMap<>();
   /** Connections taken or opened and not given back: closed with the pool. Guarded by lock. */
@@ -100,7 +118,8 @@ final class ConnectionPool implements AutoCloseable {
     lock.lock();
     try {
       inUse.remove(connection);
-      if (reusable && !closed && !connection.isClosed()) {
+      if (reusable && !closed && !connection.isClosed()
+          && (unansweredReuses.isEmpty() || unansweredReuses.getOrDefault(connection.route, 0) < UNANSWERED_REUSES)) {
         connection.idleSinceNanos = now;
         Connection previous = idle.remove(connection.route); // at the end of the release order
         idle.put(connection.route, connection);
@@ -123,6 +142,21 @@ final class ConnectionPool implements AutoCloseable {
   /** Closes a connection that {@link #take} or {@link #opened} counted. */
   void discard(Connection connection) {
     release(connection, false);
+  }
+
+  /**
+   * Closes a reused connection whose request failed unanswered (or was answered 408), counting it for its
+   * route: after {@link #UNANSWERED_REUSES} such, the route's connections are closed after their
+   * exchange instead of kept.
+   */
+  void discardUnanswered(Connection connection) {
+    lock.lock();
+    try {
+      unansweredReuses.merge(connection.route, 1, Integer::sum);
+    } finally {
+      lock.unlock();
+    }
+    discard(connection);
   }
 
   /** Connections open, idle or in use. */

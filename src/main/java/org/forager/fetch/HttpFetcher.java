@@ -350,10 +350,12 @@ public final class HttpFetcher implements Fetcher {
       try {
         Sent sent = roundTrip(connection, head, gate, deadline);
         if (sent.head().status() != 408 || abort.expired) return sent;
-        pool.discard(connection);
+        pool.discardUnanswered(connection);
       } catch (IOException e) {
-        pool.discard(connection);
-        if (abort.expired || e instanceof InterruptedIOException || connection.received != receivedBefore) throw e;
+        boolean unanswered = !abort.expired && !(e instanceof InterruptedIOException)
+            && connection.received == receivedBefore;
+        if (unanswered) pool.discardUnanswered(connection); else pool.discard(connection);
+        if (!unanswered) throw e;
       } catch (RuntimeException e) {
         pool.discard(connection);
         throw e;

@@ -42,6 +42,7 @@ class StaleConnectionCrawlTest {
 
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger maxInFlight = new AtomicInteger();
+  private final AtomicInteger received = new AtomicInteger();
 
   @ParameterizedTest(name = "{0}, min_delay {1}")
   @CsvSource({
@@ -63,6 +64,12 @@ class StaleConnectionCrawlTest {
       assertTrue(log.stream().noneMatch(line -> line.get("outcome").asText().equals("NETWORK_ERROR")),
           () -> "a network error was logged: " + log);
       assertEquals(1, maxInFlight.get(), "requests in flight at once, seen by the server");
+      if (closing == Closing.SECOND_REQUEST_UNANSWERED) {
+        // Each request it closed unanswered was sent again on a new connection: after a few, the crawl
+        // stops reusing its connections, so that it does not get every request twice (the attacker review).
+        assertTrue(received.get() <= PAGES + 1 + ConnectionPool.UNANSWERED_REUSES,
+            "requests the server read: " + received.get());
+      }
     }
   }
 
@@ -79,6 +86,7 @@ class StaleConnectionCrawlTest {
       } catch (IOException clientClosed) {
         return;
       }
+      received.incrementAndGet();
       int now = inFlight.incrementAndGet();
       maxInFlight.accumulateAndGet(now, Math::max);
       if (closing == Closing.SECOND_REQUEST_UNANSWERED && answered == 1) {
