@@ -3,7 +3,6 @@ package org.forager.cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Optional;
@@ -39,10 +38,8 @@ final class LastRunConfig {
     String line;
     try {
       line = Files.readString(file, StandardCharsets.UTF_8).strip();
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
     } catch (IOException e) {
-      return Optional.empty(); // a record that cannot be read is no record: the defaults, as before it existed
+      return Optional.empty(); // none, or one that cannot be read: the defaults, as before it existed
     }
     if (line.isEmpty()) return Optional.empty();
     Path config;

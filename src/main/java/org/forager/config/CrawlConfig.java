@@ -652,7 +652,7 @@ public record CrawlConfig(
       boolean port = name.lastIndexOf(':') > name.lastIndexOf(']');
       Optional<String> host = name.isEmpty() || port || name.startsWith(".")
           || name.chars().anyMatch(c -> c == '*' || c == '/' || c == '?' || c == '#' || c == '@')
-          ? Optional.empty() : UrlNormalizer.ruleHost(name);
+          ? Optional.empty() : UrlNormalizer.host(name);
       String normalized = host.orElseThrow(() -> new IllegalArgumentException(
           "scope entry \"" + entry + "\" is not a domain, a .suffix or an IP address"));
       return suffix ? "." + normalized : normalized;

@@ -72,7 +72,7 @@ final class RuleReader {
       throw ConfigException.at(path, ConfigException.quote(host)
           + " is not a host name (write it without scheme, port or path, like \"ads.example.org\")");
     }
-    return UrlNormalizer.ruleHost(host).orElseThrow(() -> ConfigException.at(path,
+    return UrlNormalizer.host(host).orElseThrow(() -> ConfigException.at(path,
         ConfigException.quote(host) + " is not a valid host name"));
   }
 

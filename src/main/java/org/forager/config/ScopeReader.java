@@ -76,7 +76,7 @@ final class ScopeReader {
     if (name.lastIndexOf(':') > name.lastIndexOf(']')) {
       throw ConfigException.at(path, quoted + " has a port: an entry covers every port; " + HOW_TO_WRITE);
     }
-    Optional<String> host = name.isEmpty() || name.startsWith(".") ? Optional.empty() : UrlNormalizer.ruleHost(name);
+    Optional<String> host = name.isEmpty() || name.startsWith(".") ? Optional.empty() : UrlNormalizer.host(name);
     if (host.isEmpty()) throw ConfigException.at(path, quoted + " is not a domain: " + HOW_TO_WRITE);
     String normalized = host.get();
     if (suffix && IpLiterals.parse(normalized).isPresent()) {

@@ -346,7 +346,7 @@ public final class CrawlControl {
     if (colon > 0 && colon < t.length() - 1 && t.substring(colon + 1).chars().allMatch(Character::isDigit)) {
       t = t.substring(0, colon);
     }
-    return UrlNormalizer.ruleHost(t).filter(h -> h.length() <= Block.MAX_HOST_LENGTH)
+    return UrlNormalizer.host(t).filter(h -> h.length() <= Block.MAX_HOST_LENGTH)
         .orElseThrow(() -> new IllegalArgumentException("not a host, domain or URL: \"" + abbreviate(text) + "\""));
   }
 

@@ -170,7 +170,7 @@ final class OriginSession {
     java.time.Instant until = now.plus(wait);
     if (waitUntil == null || until.isAfter(waitUntil)) waitUntil = until; // kept for the runs to come
     if (wait.compareTo(settings.politeness().maxRetryAfter()) > 0) {
-      giveUpUntil(now.plus(wait));
+      giveUpUntil(until);
       Notice.printf("forager: %s asks to wait %d s (Retry-After), more than politeness.max_retry_after; %s", origin,
           wait.toSeconds(), ctx.run().continuous() ? putOff(wait) : "putting it off to a later run");
       return true;

@@ -83,12 +83,14 @@ final class RobotsStep {
     session.requestEnded(hops.getLast().durationMillis());
     use(result.robotsTxt());
     int attempt = failures + 1;
+    Classification last = null;
     // Logged once the delay reflects this fetch (Crawl-delay included), as the audit reads it; a
     // redirect with the delay its next hop waited.
     for (int i = 0; i < hops.size(); i++) {
       FetchResult hop = hops.get(i);
       long delay = i < delayAfterRedirect.size() ? delayAfterRedirect.get(i) : session.politeness.delayMillis();
       Classification c = ctx.policy().classifier().classify(hop);
+      last = c;
       // The origin's own address refused: nothing of it can be fetched. A redirect hop refused only
       // makes the file unavailable (RobotsFetcher).
       if (c.feedback() == Feedback.REFUSED && i == 0) session.giveUp();
@@ -104,7 +106,6 @@ final class RobotsStep {
         session.log(session.refusal(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));
     // A 429 (or a 503 with Retry-After) on robots.txt paces the origin as on a page: the delay at least
     // doubles, and no request (the retry of robots.txt included) comes before the Retry-After.
-    Classification last = ctx.policy().classifier().classify(hops.getLast());
     if (last.feedback() == Feedback.RATE_LIMITED) {
       session.politeness.rateLimited();
       if (last.retryAfter().isPresent() && session.waitAsAsked(last.retryAfter().get(), ctx.clock().instant())) return;

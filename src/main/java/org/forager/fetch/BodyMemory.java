@@ -112,6 +112,14 @@ public final class BodyMemory {
       }
     }
 
+    /**
+     * Takes what a body's buffer growing from {@code from} to {@code to} bytes needs beyond its
+     * {@value BodyMemory#FREE_BYTES} free ones, as {@link #reserve} does.
+     */
+    boolean grow(long from, long to, long deadlineNanos) throws InterruptedIOException {
+      return reserve(Math.max(0, to - FREE_BYTES) - Math.max(0, from - FREE_BYTES), deadlineNanos);
+    }
+
     /** Bytes this lease holds. */
     long held() {
       return held;

@@ -132,8 +132,7 @@ final class BodyReader {
       int n = decoder.read(chunk, 0, Math.min(chunk.length, room));
       if (n < 0) return raw.outOfTime() ? Optional.of(Truncation.DEADLINE) : Optional.empty();
       // The decoded copy's growth beyond its free bytes is reserved as the raw one's is (a bomb's output).
-      long more = Math.max(0, out.size() + n - BodyMemory.FREE_BYTES) - Math.max(0, out.size() - BodyMemory.FREE_BYTES);
-      if (!memory.reserve(more, deadlineNanos)) return Optional.of(Truncation.DEADLINE);
+      if (!memory.grow(out.size(), out.size() + n, deadlineNanos)) return Optional.of(Truncation.DEADLINE);
       out.write(chunk, 0, n);
       if (maxRatio > 0 && out.size() > RATIO_FLOOR
           && out.size() > saturatedProduct(maxRatio, raw.count())) {

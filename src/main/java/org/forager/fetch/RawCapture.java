@@ -168,8 +168,7 @@ final class RawCapture extends InputStream {
   private boolean room(int needed) throws IOException {
     if (needed <= buffer.length) return true;
     int size = (int) Math.min(cap, Math.max(needed, 2L * buffer.length));
-    long more = Math.max(0, size - BodyMemory.FREE_BYTES) - Math.max(0, buffer.length - BodyMemory.FREE_BYTES);
-    if (!memory.reserve(more, deadlineNanos)) {
+    if (!memory.grow(buffer.length, size, deadlineNanos)) {
       outOfTime = true;
       return false;
     }

@@ -162,7 +162,7 @@ public final class ExclusionFile {
     if (colon > host.lastIndexOf(']') && host.substring(colon + 1).chars().allMatch(Character::isDigit)) {
       host = host.substring(0, colon);
     }
-    return UrlNormalizer.ruleHost(host)
+    return UrlNormalizer.host(host)
         .orElseThrow(() -> bad(file, number, raw, "not a host name, a domain or an http(s) URL prefix"));
   }
 

@@ -66,8 +66,9 @@ public final class UrlNormalizer {
 
   /**
    * A host name in the form normalized URLs carry it (lower case, IDN to ASCII, IPv4 number forms to
-   * dotted decimal, IPv6 bracketed and compressed), for rules that name hosts; empty when it is not a
-   * host (a port, a path, userinfo or a forbidden character).
+   * dotted decimal, IPv6 bracketed and compressed, no trailing dot: {@code example.org.} is {@code
+   * example.org}), for rules that name hosts; empty when it is not a host (a port, a path, userinfo or a
+   * forbidden character).
    */
   public static Optional<String> host(String host) {
     Objects.requireNonNull(host, "host");
@@ -77,15 +78,6 @@ public final class UrlNormalizer {
     }
     if (h.lastIndexOf(':') > h.lastIndexOf(']')) return Optional.empty(); // a port
     return UrlParser.parse("http://" + h + "/").map(url -> Origin.ofUrl(url).host());
-  }
-
-  /**
-   * A host as rules name it ({@code do_not_crawl}, the exclusion file, {@code scope} lists): {@link
-   * #host} without a trailing dot, since {@code example.org.} names the same host as {@code
-   * example.org} and the rules compare hosts without it.
-   */
-  public static Optional<String> ruleHost(String host) {
-    return host(host).map(h -> h.endsWith(".") ? h.substring(0, h.length() - 1) : h);
   }
 
   /**
