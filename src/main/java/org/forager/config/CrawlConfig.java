@@ -595,10 +595,18 @@ public record CrawlConfig(
    * @param deny entries as in {@code allow}; a host one covers is out of scope in every mode, seeds
    *     included
    * @param maxOrigins how many origins the crawl takes on at most (at least 1)
+   * @param maxOriginsPerDomain how many origins of one registrable domain the crawl takes on at most
+   *     (at least 1): what bounds a domain that mints host names without end
    */
-  public record ScopeConfig(Mode mode, List<String> allow, List<String> deny, long maxOrigins, int maxHops) {
+  public record ScopeConfig(Mode mode, List<String> allow, List<String> deny, long maxOrigins, int maxHops,
+      long maxOriginsPerDomain) {
 
     public static final long DEFAULT_MAX_ORIGINS = 1_000_000;
+    /**
+     * Ten thousand origins of one domain: far more than a site's subdomains, schemes and ports (a
+     * hundred languages of an encyclopedia on two schemes), far fewer than a wildcard DNS trap mints.
+     */
+    public static final long DEFAULT_MAX_ORIGINS_PER_DOMAIN = 10_000;
     /** The largest {@code scope.max_hops}: beyond a few hops a domains crawl is an open crawl. */
     public static final int MAX_HOPS = 100;
 
@@ -622,6 +630,9 @@ public record CrawlConfig(
       allow = allow.stream().map(ScopeConfig::entry).toList();
       deny = deny.stream().map(ScopeConfig::entry).toList();
       if (maxOrigins < 1) throw new IllegalArgumentException("maxOrigins must be at least 1: " + maxOrigins);
+      if (maxOriginsPerDomain < 1) {
+        throw new IllegalArgumentException("maxOriginsPerDomain must be at least 1: " + maxOriginsPerDomain);
+      }
       if (!allow.isEmpty() && mode != Mode.OPEN) {
         throw new IllegalArgumentException("allow is only used in mode OPEN, not " + mode);
       }
@@ -631,6 +642,11 @@ public record CrawlConfig(
       if (maxHops > 0 && mode != Mode.DOMAINS) {
         throw new IllegalArgumentException("maxHops is only used in mode DOMAINS, not " + mode);
       }
+    }
+
+    /** A scope with {@link #DEFAULT_MAX_ORIGINS_PER_DOMAIN}. */
+    public ScopeConfig(Mode mode, List<String> allow, List<String> deny, long maxOrigins, int maxHops) {
+      this(mode, allow, deny, maxOrigins, maxHops, DEFAULT_MAX_ORIGINS_PER_DOMAIN);
     }
 
     /** A scope without hops beyond the seeds' domains. */

@@ -11,12 +11,13 @@ import org.forager.url.UrlNormalizer;
 
 /**
  * Reads the {@code scope} section: {@code mode}, the {@code allow} and {@code deny} lists of domains
- * and suffixes, {@code max_origins}, {@code max_hops} (docs/scope.md). Entries come out as normalized hosts, a leading
+ * and suffixes, {@code max_origins}, {@code max_hops}, {@code max_origins_per_domain} (docs/scope.md). Entries come out as normalized hosts, a leading
  * dot kept to mark a suffix. Stateless.
  */
 final class ScopeReader {
 
-  static final List<String> KEYS = List.of("mode", "allow", "deny", "max_origins", "max_hops");
+  static final List<String> KEYS = List.of("mode", "allow", "deny", "max_origins", "max_hops",
+      "max_origins_per_domain");
   private static final String HOW_TO_WRITE =
       "write a domain alone, like example.org (it covers its subdomains), or .de for every host under .de";
 
@@ -31,6 +32,8 @@ final class ScopeReader {
         .orElse(defaults.maxOrigins());
     int maxHops = section.get("max_hops", (path, node) -> (int) Values.wholeNumber(path, node, 0, ScopeConfig.MAX_HOPS))
         .orElse(0);
+    long maxPerDomain = section.get("max_origins_per_domain",
+        (path, node) -> Values.wholeNumber(path, node, 1, Long.MAX_VALUE)).orElse(defaults.maxOriginsPerDomain());
     if (!allow.isEmpty() && mode != Mode.OPEN) {
       throw ConfigException.at(section.pathOf("allow"), "only used when scope.mode is open (in " + mode.key()
           + " mode the seeds make the scope: add a seed to widen it, or use scope.deny to narrow it)");
@@ -40,7 +43,7 @@ final class ScopeReader {
           + " a crawl may follow outside the seeds' domains; " + (mode == Mode.OPEN ? "an open crawl has no such bound)"
           : "an origins crawl stays on the seeds' origins: use scope.mode: domains)"));
     }
-    return new ScopeConfig(mode, allow, deny, maxOrigins, maxHops);
+    return new ScopeConfig(mode, allow, deny, maxOrigins, maxHops, maxPerDomain);
   }
 
 

@@ -290,7 +290,8 @@ public final class Crawler implements AutoCloseable {
       // widen a narrower scope given now (open, then domains).
       Gatekeeper gatekeeper = new Gatekeeper(config,
           Scope.of(ScopeSetting.resolve(config.scope(), store), new SeedOriginPages(store)), control.blocklist());
-      KnownOrigins origins = new KnownOrigins(store, gatekeeper.scope()::mayAddOrigin);
+      KnownOrigins origins = new KnownOrigins(store, gatekeeper.scope()::mayAddOrigin,
+          gatekeeper.scope().maxOriginsPerDomain());
       AtomicReference<CrawlContext> context = new AtomicReference<>();
       boolean fleetMode = leases != null;
       // A run crawls a bounded working set of origins, taken from the store's scope as room frees, and

@@ -36,7 +36,7 @@ final class ScopeSetting {
   static String encode(ScopeConfig scope) {
     return "mode=" + scope.mode().key() + "\nallow=" + String.join(",", scope.allow())
         + "\ndeny=" + String.join(",", scope.deny()) + "\nmax_origins=" + scope.maxOrigins()
-        + "\nmax_hops=" + scope.maxHops() + "\n";
+        + "\nmax_hops=" + scope.maxHops() + "\nmax_origins_per_domain=" + scope.maxOriginsPerDomain() + "\n";
   }
 
   /** The scope a value holds; empty (the default then applies) when it is not one this build can read. */
@@ -47,6 +47,7 @@ final class ScopeSetting {
       List<String> deny = List.of();
       long maxOrigins = ScopeConfig.DEFAULT_MAX_ORIGINS;
       int maxHops = 0;
+      long maxPerDomain = ScopeConfig.DEFAULT_MAX_ORIGINS_PER_DOMAIN;
       for (String line : value.split("\n")) {
         int eq = line.indexOf('=');
         if (eq < 0) continue;
@@ -58,10 +59,12 @@ final class ScopeSetting {
           case "deny" -> deny = list(v);
           case "max_origins" -> maxOrigins = Long.parseLong(v);
           case "max_hops" -> maxHops = Integer.parseInt(v);
+          case "max_origins_per_domain" -> maxPerDomain = Long.parseLong(v);
           default -> { } // a key of a later version: ignored
         }
       }
-      return mode == null ? Optional.empty() : Optional.of(new ScopeConfig(mode, allow, deny, maxOrigins, maxHops));
+      return mode == null ? Optional.empty() : Optional.of(
+          new ScopeConfig(mode, allow, deny, maxOrigins, maxHops, maxPerDomain));
     } catch (IllegalArgumentException e) {
       Notice.println("forager: the scope saved in the store cannot be read (" + e.getMessage() + "); using the default");
       return Optional.empty();
@@ -75,6 +78,9 @@ final class ScopeSetting {
   private static String describe(ScopeConfig scope) {
     return "scope.mode " + scope.mode().key() + (scope.allow().isEmpty() ? "" : ", allow " + scope.allow())
         + (scope.deny().isEmpty() ? "" : ", deny " + scope.deny())
-        + (scope.maxHops() == 0 ? "" : ", max_hops " + scope.maxHops());
+        + (scope.maxHops() == 0 ? "" : ", max_hops " + scope.maxHops())
+        + (scope.maxOrigins() == ScopeConfig.DEFAULT_MAX_ORIGINS ? "" : ", max_origins " + scope.maxOrigins())
+        + (scope.maxOriginsPerDomain() == ScopeConfig.DEFAULT_MAX_ORIGINS_PER_DOMAIN ? ""
+        : ", max_origins_per_domain " + scope.maxOriginsPerDomain());
   }
 }

@@ -157,6 +157,11 @@ public final class Scope {
     return knownOrigins < config.maxOrigins();
   }
 
+  /** The most origins of one registrable domain the crawl takes on ({@code scope.max_origins_per_domain}). */
+  public long maxOriginsPerDomain() {
+    return config.maxOriginsPerDomain();
+  }
+
   private boolean inSeedOrigins(String url) {
     if (origins.size() <= FEW_ORIGINS) {
       for (String prefix : originPrefixes) {
@@ -187,6 +192,8 @@ public final class Scope {
     };
     return "scope " + config.mode().key() + " (" + seeds + (deny.isEmpty() ? "" : ", deny " + deny)
         + (config.maxHops() == 0 ? "" : ", max_hops " + config.maxHops())
-        + ", max_origins " + config.maxOrigins() + ")";
+        + ", max_origins " + config.maxOrigins()
+        + (config.maxOriginsPerDomain() == ScopeConfig.DEFAULT_MAX_ORIGINS_PER_DOMAIN ? ""
+        : ", max_origins_per_domain " + config.maxOriginsPerDomain()) + ")";
   }
 }

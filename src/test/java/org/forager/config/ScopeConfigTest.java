@@ -53,6 +53,12 @@ class ScopeConfigTest {
   }
 
   @Test
+  void maxOriginsPerDomainHasADefaultAndMayBeGiven() throws IOException {
+    assertEquals(ScopeConfig.DEFAULT_MAX_ORIGINS_PER_DOMAIN, load("scope: { mode: open }\n").maxOriginsPerDomain());
+    assertEquals(250, load("scope: { mode: open, max_origins_per_domain: 250 }\n").maxOriginsPerDomain());
+  }
+
+  @Test
   void openModeEntriesAreNormalized() throws IOException {
     ScopeConfig scope = load("""
         scope:
@@ -120,6 +126,7 @@ class ScopeConfigTest {
         arguments("scope: { deny: [ \"\" ] }", "config: scope.deny[0]: must not be empty"),
         arguments("scope: { deny: example.org }", "config: scope.deny: must be a list, found \"example.org\""),
         arguments("scope: { max_origins: 0 }", "config: scope.max_origins: must be ≥ 1"),
+        arguments("scope: { max_origins_per_domain: 0 }", "config: scope.max_origins_per_domain: must be ≥ 1"),
         arguments("scope: { max_hops: 1 }",
             "config: scope.max_hops: only used when scope.mode is domains (how many links a crawl may follow outside"
                 + " the seeds' domains; an origins crawl stays on the seeds' origins: use scope.mode: domains)"),

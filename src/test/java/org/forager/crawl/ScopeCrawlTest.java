@@ -146,6 +146,74 @@ class ScopeCrawlTest {
     }
   }
 
+  /**
+   * A domain that mints host names (a wildcard DNS record behind pages of links to new subdomains)
+   * gets scope.max_origins_per_domain origins, counted across runs from the store, while other
+   * domains are still taken on.
+   */
+  @Test
+  void inOpenModeADomainMintingHostsGetsScopeMaxOriginsPerDomain() throws Exception {
+    try (TestSite web = TestSite.start()) {
+      String port = web.origin().substring(web.origin().lastIndexOf(':') + 1);
+      int[] firstMinted = {1};
+      web.route("/", ex -> {
+        String host = ex.getRequestHeaders().getFirst("Host").split(":")[0];
+        StringBuilder html = new StringBuilder();
+        if (host.endsWith(".trap.test")) {
+          for (int i = firstMinted[0]; i < firstMinted[0] + 20; i++) {
+            html.append("<a href=\"http://s").append(i).append(".trap.test:").append(port).append("/\">s</a>");
+          }
+          html.append("<a href=\"http://www.other.test:").append(port).append("/\">other</a>");
+        }
+        TestSite.respond(ex, 200, "text/html", html.toString());
+      });
+      List<String> names = new java.util.ArrayList<>(List.of("www.trap.test", "www.other.test"));
+      for (int i = 1; i <= 40; i++) names.add("s" + i + ".trap.test");
+      Path data = tmp.resolve("data");
+      String network = "recrawl: { interval: 0s }\n" + TestCrawl.pinnedToLoopback(names.toArray(String[]::new));
+      List<String> seeds = List.of("http://www.trap.test:" + port + "/");
+      TestCrawl.run(TestCrawl.config(data, seeds, "scope: { mode: open, max_origins_per_domain: 5 }\n" + network));
+
+      java.util.Set<String> contacted = new java.util.TreeSet<>();
+      for (TestSite.Request r : web.requests()) contacted.add(r.header("Host").split(":")[0]);
+      assertTrue(contacted.remove("www.other.test"), "another domain is still taken on: " + contacted);
+      assertEquals(5, contacted.size(), "the seed's and four minted hosts: " + contacted);
+
+      // The next run's pages mint other names: the domain has its five origins already, in the store
+      // (and the scope with its cap is the one the store kept).
+      firstMinted[0] = 21;
+      int before = web.requests().size();
+      TestCrawl.run(TestCrawl.config(data, List.of(), network));
+      assertTrue(web.requests().size() > before, "the second run crawled");
+      java.util.Set<String> again = new java.util.TreeSet<>();
+      for (TestSite.Request r : web.requests()) again.add(r.header("Host").split(":")[0]);
+      again.remove("www.other.test");
+      assertEquals(contacted, again, "no further host of trap.test");
+    }
+  }
+
+  /** Seeds are the operator's choice: a domain's seeds are all crawled, whatever the cap says. */
+  @Test
+  void seedsAreNotHeldToScopeMaxOriginsPerDomain() throws Exception {
+    try (TestSite web = TestSite.start()) {
+      String port = web.origin().substring(web.origin().lastIndexOf(':') + 1);
+      web.route("/", ex -> TestSite.respond(ex, 200, "text/html",
+          "<a href=\"http://new.example.test:" + port + "/\">n</a>"));
+      List<String> names = new java.util.ArrayList<>(List.of("new.example.test"));
+      List<String> seeds = new java.util.ArrayList<>();
+      for (int i = 1; i <= 4; i++) {
+        names.add("h" + i + ".example.test");
+        seeds.add("http://h" + i + ".example.test:" + port + "/");
+      }
+      TestCrawl.run(TestCrawl.config(tmp.resolve("data"), seeds,
+          "scope: { mode: domains, max_origins_per_domain: 2 }\n" + TestCrawl.pinnedToLoopback(names.toArray(String[]::new))));
+      java.util.Set<String> contacted = new java.util.TreeSet<>();
+      for (TestSite.Request r : web.requests()) contacted.add(r.header("Host").split(":")[0]);
+      assertEquals(java.util.Set.of("h1.example.test", "h2.example.test", "h3.example.test", "h4.example.test"),
+          contacted, "every seed, and no new host past the cap");
+    }
+  }
+
   /** A crawl resumed without a scope section keeps the scope it was started with (kept in the store). */
   @Test
   void aResumedCrawlKeepsItsScopeAndAGivenOneReplacesIt() throws Exception {
