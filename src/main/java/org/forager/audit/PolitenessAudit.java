@@ -25,6 +25,9 @@ import org.forager.url.Origin;
  *   <li><b>delay</b>: the gap from the end of one request to the start of the next is at least the
  *       delay the log says was in force after the first ({@code delay_ms}), less {@link #ROUNDING_MILLIS}
  *       because {@code duration_ms} is logged in whole milliseconds;
+ *   <li><b>Retry-After</b>: no request starts before the end of a wait the server asked for with a
+ *       rate limit ({@code retry_after_ms}, from the end of the request it came with), less {@link
+ *       #ROUNDING_MILLIS}, in the same run or a later one;
  *   <li><b>robots.txt first</b>: in each run no page of the origin is requested before a robots.txt
  *       request, and none after a robots.txt fetch that ended unreachable (timeout, network error, 5xx,
  *       429, a file cut short) until a later one succeeds.
@@ -52,6 +55,8 @@ public final class PolitenessAudit {
    */
   static final java.time.Duration MAX_ROBOTS_AGE = java.time.Duration.ofHours(24);
 
+  /** A longer retry_after_ms (the crawl logs at most 30 days) is read as this: no overflow from an edited line. */
+  private static final long MAX_RETRY_AFTER_MILLIS = 1_000L * 86_400_000L;
   /** duration_ms is truncated to whole milliseconds, so an end time may be up to this much late. */
   public static final long ROUNDING_MILLIS = 1;
   /** The kinds of line that are crawl actions; others (an operator's {@code control} orders) sent no request. */
@@ -107,6 +112,10 @@ public final class PolitenessAudit {
     long lastStartNanos = Long.MIN_VALUE;
     long lastEndNanos = Long.MIN_VALUE;
     long lastDelayMillis;
+    /** The end of the longest wait the origin's server asked for so far (Retry-After), or MIN_VALUE. */
+    long waitUntilNanos = Long.MIN_VALUE;
+    /** The request that asked for it: file and line. */
+    String waitAskedAt;
     /** The delay an operator set last (-1: none), and when: requests after it may come that soon. */
     long operatorDelayMillis = -1;
     long operatorAtNanos;
@@ -248,6 +257,11 @@ public final class PolitenessAudit {
               String.format("%.1f ms after the previous request, delay in force %d ms", gap, delayInForce(s, start))));
         }
       }
+      if (start + ROUNDING_MILLIS * 1_000_000L < s.waitUntilNanos) {
+        violations.add(new Violation(origin, file, lineNo, "Retry-After",
+            String.format("%.1f ms before the end of the wait the server asked for at %s", (s.waitUntilNanos - start) / 1e6,
+                s.waitAskedAt)));
+      }
       if (robots) {
         s.robotsRequests++;
         s.robotsOk = !(outcome.equals("TIMEOUT") || outcome.equals("NETWORK_ERROR") || outcome.equals("DNS_ERROR")
@@ -270,6 +284,11 @@ public final class PolitenessAudit {
       s.lastStartNanos = start;
       s.lastEndNanos = end;
       s.lastDelayMillis = a.path("delay_ms").asLong();
+      long retryAfter = Math.min(a.path("retry_after_ms").asLong(-1), MAX_RETRY_AFTER_MILLIS);
+      if (retryAfter >= 0 && end + retryAfter * 1_000_000L > s.waitUntilNanos) {
+        s.waitUntilNanos = end + retryAfter * 1_000_000L;
+        s.waitAskedAt = file + ":" + lineNo;
+      }
     }
 
     Report report() {

@@ -270,7 +270,7 @@ final class PageStep {
         contentType, Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
         session.politeness.delayMillis(),
         duplicateOf.map(first -> "duplicate of " + first).or(() -> unfollowed)
-            .or(() -> OriginSession.reasonOf(result)), outOfScopeLinks),
+            .or(() -> OriginSession.reasonOf(result)), outOfScopeLinks).withRetryAfter(classification.retryAfter()),
         result));
     logOutOfScopeTargets();
     List<Candidate> toStore = notCrawledLately(admitted);

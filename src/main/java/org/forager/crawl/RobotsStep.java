@@ -100,7 +100,8 @@ final class RobotsStep {
       // page's cut body is, not FETCHED, so that the log (and the audit) say no rules came of it.
       Outcome outcome = i == hops.size() - 1 && !rules.isReachable() && hop instanceof FetchResult.Response r
           && r.truncated() && c.outcome() == Outcome.FETCHED ? Outcome.TRUNCATED : c.outcome();
-      session.log(session.action(hop, CrawlAction.Kind.ROBOTS, outcome, location, attempt, note(hop), delay));
+      session.log(session.action(hop, CrawlAction.Kind.ROBOTS, outcome, location, attempt, note(hop), delay)
+          .withRetryAfter(c.retryAfter()));
     }
     result.refused().ifPresent(r ->
         session.log(session.refusal(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));

@@ -100,7 +100,8 @@ final class SitemapStep {
       case TRANSIENT -> { } // not retried: sitemaps are read again next run
     }
     session.log(session.action(result, CrawlAction.Kind.SITEMAP, outcome,
-        classification.location().flatMap(l -> UrlNormalizer.resolve(url, l)), 1, note));
+        classification.location().flatMap(l -> UrlNormalizer.resolve(url, l)), 1, note)
+        .withRetryAfter(classification.retryAfter()));
   }
 
   private String read(FetchResult.Response response) {

@@ -21,6 +21,9 @@ import org.forager.fetch.Outcome;
  *     crawl's scope (written to the log only when not 0)
  * @param ip the IP address the request was sent to (the one its per-IP politeness slot was taken
  *     for); empty when no request was sent or the host had no address (DNS_ERROR)
+ * @param retryAfterMillis the wait the server asked for with a rate limit (Retry-After, read as at most
+ *     30 days), from the end of this request: the origin sends nothing before it ends, in this run or a
+ *     later one (politeness audit); -1 when none was asked (written to the log only when asked)
  */
 public record CrawlAction(
     Instant ts,
@@ -37,7 +40,16 @@ public record CrawlAction(
     long delayMillis,
     Optional<String> reason,
     int outOfScopeLinks,
-    Optional<String> ip) {
+    Optional<String> ip,
+    long retryAfterMillis) {
+
+  /** An action whose server asked for no wait. */
+  public CrawlAction(Instant ts, Kind kind, String url, Outcome outcome, int httpStatus, Optional<String> contentType,
+      long bytes, long durationMillis, Optional<String> location, Optional<String> digest, int attempt,
+      long delayMillis, Optional<String> reason, int outOfScopeLinks, Optional<String> ip) {
+    this(ts, kind, url, outcome, httpStatus, contentType, bytes, durationMillis, location, digest, attempt,
+        delayMillis, reason, outOfScopeLinks, ip, -1);
+  }
 
   /** An action that made no request (a gate's refusal, a target out of scope): its outcome and why. */
   public static CrawlAction withoutRequest(Instant ts, Kind kind, String url, Outcome outcome, int attempt,
@@ -65,7 +77,14 @@ public record CrawlAction(
   /** This action, sent to {@code ip}. */
   public CrawlAction withIp(Optional<String> ip) {
     return new CrawlAction(ts, kind, url, outcome, httpStatus, contentType, bytes, durationMillis, location, digest,
-        attempt, delayMillis, reason, outOfScopeLinks, ip);
+        attempt, delayMillis, reason, outOfScopeLinks, ip, retryAfterMillis);
+  }
+
+  /** This action, with the wait its server asked for (Retry-After), when it asked for one. */
+  public CrawlAction withRetryAfter(Optional<java.time.Duration> wait) {
+    if (wait.isEmpty()) return this;
+    return new CrawlAction(ts, kind, url, outcome, httpStatus, contentType, bytes, durationMillis, location, digest,
+        attempt, delayMillis, reason, outOfScopeLinks, ip, wait.get().toMillis());
   }
 
   public enum Kind {

@@ -357,6 +357,7 @@ public final class CrawlLog implements AutoCloseable {
       optional(json, "digest", a.digest());
       json.writeNumberField("attempt", a.attempt());
       json.writeNumberField("delay_ms", a.delayMillis());
+      if (a.retryAfterMillis() >= 0) json.writeNumberField("retry_after_ms", a.retryAfterMillis());
       optional(json, "reason", a.reason());
       if (a.outOfScopeLinks() > 0) json.writeNumberField("out_of_scope_links", a.outOfScopeLinks());
     });

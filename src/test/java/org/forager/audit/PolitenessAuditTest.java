@@ -56,6 +56,28 @@ class PolitenessAuditTest {
         "110 ms after robots.txt is polite once 100 ms was set; 50 ms after the page is not");
   }
 
+  /**
+   * A wait the server asked for (retry_after_ms) holds every later request of the origin, the next
+   * run's too, however short the delay logged; another origin is not held by it.
+   */
+  @Test
+  void aRequestBeforeTheEndOfARetryAfterIsAViolationLaterOnesAreNot() throws Exception {
+    String limited = line("2026-11-21T00:00:00.110Z", "page", "http://a.example/", "RATE_LIMITED", 429, 10, 100);
+    limited = limited.substring(0, limited.length() - 1) + ",\"retry_after_ms\":5000}";
+    PolitenessAudit.Report report = audit(
+        line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 10, 100),
+        limited,
+        line("2026-11-21T00:00:00.300Z", "robots", "http://b.example/robots.txt", "FETCHED", 200, 10, 100),
+        line("2026-11-21T00:00:03.000Z", "page", "http://a.example/", "FETCHED", 200, 10, 100),
+        line("2026-11-21T00:00:05.120Z", "page", "http://a.example/x", "FETCHED", 200, 10, 100),
+        line("2026-11-21T00:00:05.300Z", "page", "http://a.example/y", "FETCHED", 200, 10, 100));
+    assertEquals(List.of("Retry-After"), report.violations().stream().map(PolitenessAudit.Violation::rule).toList(),
+        report.violations().toString());
+    PolitenessAudit.Violation v = report.violations().get(0);
+    assertEquals(4, v.line());
+    assertEquals("2120.0 ms before the end of the wait the server asked for at crawl.jsonl:2", v.detail());
+  }
+
   @Test
   void aShortGapOverlapAndPageBeforeRobotsAreViolations() throws Exception {
     PolitenessAudit.Report report = audit(

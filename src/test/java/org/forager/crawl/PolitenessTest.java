@@ -125,6 +125,8 @@ class PolitenessTest {
           .filter(l -> l.get("url").asText().equals(site.url("/busy"))).toList();
       assertEquals(2, busy.size());
       assertEquals("RATE_LIMITED", busy.get(0).get("outcome").asText());
+      assertEquals(1000, busy.get(0).path("retry_after_ms").asLong(), "the wait asked for, for the audit");
+      assertTrue(busy.get(1).path("retry_after_ms").isMissingNode(), "none asked");
       assertEquals(1, busy.get(0).get("attempt").asInt());
       assertEquals("FETCHED", busy.get(1).get("outcome").asText());
       assertEquals(2, busy.get(1).get("attempt").asInt());
