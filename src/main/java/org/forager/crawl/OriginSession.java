@@ -314,7 +314,7 @@ final class OriginSession {
     long bytes = 0;
     if (result instanceof FetchResult.Response r) {
       status = r.status();
-      contentType = r.header("Content-Type");
+      contentType = KeptHeaders.contentType(r);
       digest = Optional.of(Digests.sha1Base32(r.body()));
       bytes = r.body().length;
     }

@@ -210,11 +210,11 @@ final class PageStep {
       BodyDigests digests = BodyDigests.of(response);
       ctx.outputs().warc().write(response, digests);
       status = response.status();
-      contentType = response.header("Content-Type");
+      contentType = KeptHeaders.contentType(response);
       length = response.body().length;
       digest = Optional.of(digests.content());
-      etag = response.header("ETag");
-      lastModified = response.header("Last-Modified");
+      etag = KeptHeaders.etag(response);
+      lastModified = KeptHeaders.lastModified(response);
       boolean fromSeed = candidate.depth() == 0;
       if (outcome == Outcome.NOT_MODIFIED) {
         etag = etag.or(candidate::etag);

@@ -76,6 +76,36 @@ class HostileHeadersTest {
   }
 
   /** The same values through real crawl turns: every origin's answer is logged, nothing escapes. */
+  /**
+   * Header values of 8,000 characters were copied into the page's log line and its record in the store,
+   * and an ETag that long was sent back on every recrawl: the Content-Type is cut, such validators are
+   * not kept.
+   */
+  @Test
+  void hugeContentTypeAndValidatorsAreCutOrNotKept() throws Exception {
+    String padding = "x".repeat(8_000);
+    try (TestSite site = TestSite.start()) {
+      site.route("/", ex -> {
+        ex.getResponseHeaders().set("ETag", "\"" + padding + "\"");
+        ex.getResponseHeaders().set("Last-Modified", "Sat, 21 Nov 2026 00:00:00 GMT; " + padding);
+        TestSite.respond(ex, 200, "text/html; charset=utf-8; q=" + padding, "<p>page</p>");
+      });
+      Path data = tmp.resolve("data");
+      String yaml = "recrawl: { interval: 0s, min_interval: 0s }\n";
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), yaml));
+      TestCrawl.run(TestCrawl.config(data, List.of(), yaml));
+
+      List<TestSite.Request> pages = site.requests().stream().filter(r -> r.path().equals("/")).toList();
+      assertEquals(2, pages.size(), "fetched again by the second run");
+      assertTrue(pages.get(1).header("If-None-Match") == null, "a validator that long is not sent back");
+      assertTrue(pages.get(1).header("If-Modified-Since") == null, "nor a Last-Modified that long");
+      String logged = TestCrawl.log(data).stream().filter(a -> a.get("url").asText().equals(site.url("/")))
+          .findFirst().orElseThrow().get("content_type").asText();
+      assertEquals(KeptHeaders.MAX_CONTENT_TYPE, logged.length());
+      assertTrue(logged.startsWith("text/html; charset=utf-8; q=xxx"), logged);
+    }
+  }
+
   @Test
   void randomTimeHeadersThroughTheCrawlLoopNeverEscapeAsErrors() throws Exception {
     Random random = new Random(SEED);
