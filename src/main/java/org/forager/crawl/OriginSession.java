@@ -64,14 +64,20 @@ final class OriginSession {
   // --- time
 
   /**
-   * A request of the origin ended now, after {@code durationMillis}: the delay counts from here, the
-   * origin's and its IP address's (whose slot is released).
+   * A request of the origin ended now, with {@code result} (the last hop's, for a chain of redirects):
+   * the delay counts from here, the origin's and its IP address's (whose slot is released).
    */
-  void requestEnded(long durationMillis) {
+  void requestEnded(FetchResult result) {
     requested = true;
     lastRequestEnd = System.nanoTime();
+    // An address that took no connection: the host's next request tries its next address, if it has one.
+    // (Not a robots.txt redirect's hop elsewhere: it went to an address of its own.)
+    if (result instanceof FetchResult.Failure f && f.unconnected() && ipSlot != null
+        && f.url().startsWith(origin.toString() + "/")) {
+      ctx.network().ipGate().addresses().unreachable(ipSlot.address());
+    }
     releaseIpSlot(true);
-    politeness.responseTime(durationMillis);
+    politeness.responseTime(result.durationMillis());
   }
 
   // --- the IP address

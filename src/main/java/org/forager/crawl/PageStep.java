@@ -185,7 +185,7 @@ final class PageStep {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
     String url = candidate.url();
-    session.requestEnded(result.durationMillis());
+    session.requestEnded(result);
     Instant now = ctx.clock().instant();
 
     Classification classification = ctx.policy().classifier().classify(result);

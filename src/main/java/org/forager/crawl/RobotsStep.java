@@ -80,7 +80,7 @@ final class RobotsStep {
       return;
     }
     List<FetchResult> hops = result.hops();
-    session.requestEnded(hops.getLast().durationMillis());
+    session.requestEnded(hops.getLast());
     use(result.robotsTxt());
     int attempt = failures + 1;
     Classification last = null;

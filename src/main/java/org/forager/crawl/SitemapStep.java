@@ -73,7 +73,7 @@ final class SitemapStep {
       return;
     }
     FetchResult result = ctx.network().fetcher().fetch(FetchRequest.of(url).connectingTo(session.requestAddress()));
-    session.requestEnded(result.durationMillis());
+    session.requestEnded(result);
     Classification classification = ctx.policy().classifier().classify(result);
     Optional<String> note = Optional.empty();
     Outcome outcome = classification.outcome();

@@ -9,11 +9,22 @@ import java.util.Optional;
  * address's politeness slot and then pin the fetch to it ({@link FetchRequest#address()}): the first
  * address the fetcher's resolver answers that its network policy allows, or the host itself when it
  * is an IP literal. It asks the very resolver (and cache) the fetcher uses, so choosing costs no
- * lookup the fetch would not have made. Thread-safe if the resolver is.
+ * lookup the fetch would not have made. An address that could not be connected to lately ({@link
+ * #unreachable}) is passed over for the host's next one, as browsers fall back, so that a host with one
+ * dead address of several is crawled through the others (each request still goes to one address only,
+ * whose slot it holds). Thread-safe if the resolver is.
  */
 public final class AddressPicker {
 
+  /** How long an address that could not be connected to is passed over while its host has another. */
+  static final long PASS_OVER_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(10);
+  /** Addresses remembered as unreachable at most; forgotten all at once beyond (a bound, never wrong). */
+  static final int REMEMBERED = 65_536;
+
   private final PolicyDnsResolver resolver;
+  /** Until when ({@link System#nanoTime()}) each address that could not be connected to is passed over. */
+  private final java.util.concurrent.ConcurrentHashMap<InetAddress, Long> unreachable =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private AddressPicker(PolicyDnsResolver resolver) {
     this.resolver = resolver;
@@ -32,9 +43,25 @@ public final class AddressPicker {
   public Optional<InetAddress> pick(String host) {
     try {
       InetAddress[] addresses = resolver.resolve(host);
-      return addresses.length == 0 ? Optional.empty() : Optional.of(addresses[0]);
+      if (addresses.length == 0) return Optional.empty();
+      if (addresses.length == 1 || unreachable.isEmpty()) return Optional.of(addresses[0]);
+      long now = System.nanoTime();
+      for (InetAddress address : addresses) {
+        Long until = unreachable.get(address);
+        if (until == null || until - now <= 0) return Optional.of(address);
+      }
+      return Optional.of(addresses[0]); // none answered lately: the first, as the answer orders them
     } catch (UnknownHostException e) {
       return Optional.empty(); // BlockedAddressException included
     }
+  }
+
+  /**
+   * No connection could be made to {@code address} ({@link FetchResult.Failure#unconnected}): its hosts'
+   * next requests go to another of their addresses for {@value #PASS_OVER_NANOS} ns, where they have one.
+   */
+  public void unreachable(InetAddress address) {
+    if (unreachable.size() >= REMEMBERED) unreachable.clear();
+    unreachable.put(address, System.nanoTime() + PASS_OVER_NANOS);
   }
 }

@@ -136,6 +136,17 @@ public sealed interface FetchResult permits FetchResult.Response, FetchResult.Fa
     PROTOCOL
   }
 
-  record Failure(String url, Instant startedAt, long durationMillis, FailureKind kind, String message)
-      implements FetchResult {}
+  /**
+   * @param unconnected whether no connection could be made to the address at all (refused, unreachable,
+   *     no answer before the deadline): a TLS handshake, a request or a response that failed after the
+   *     connect is not
+   */
+  record Failure(String url, Instant startedAt, long durationMillis, FailureKind kind, String message,
+      boolean unconnected) implements FetchResult {
+
+    /** A failure after a connection was made, or before one was tried. */
+    public Failure(String url, Instant startedAt, long durationMillis, FailureKind kind, String message) {
+      this(url, startedAt, durationMillis, kind, message, false);
+    }
+  }
 }

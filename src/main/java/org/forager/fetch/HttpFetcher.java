@@ -254,8 +254,8 @@ public final class HttpFetcher implements Fetcher {
       try {
         sent = send(route, head, gate, abort, deadline);
       } catch (IOException e) {
-        return failure(request, startedAt, start, FailureClassifier.classify(e, abort.expired),
-            FailureClassifier.describe(e));
+        return new Failure(request.url(), startedAt, elapsedMillis(start), FailureClassifier.classify(e, abort.expired),
+            FailureClassifier.describe(e), abort.unconnected());
       }
       return readResponse(request, head, sent, abort, startedAt, start, deadline);
     } finally {
@@ -299,7 +299,14 @@ public final class HttpFetcher implements Fetcher {
    */
   private static final class Abort implements Runnable {
     volatile boolean expired;
+    /** Set while a new connection is being made. */
+    volatile boolean connecting;
     private Socket socket;
+
+    /** Whether the exchange failed making its connection, before any socket of it connected. */
+    synchronized boolean unconnected() {
+      return connecting && (socket == null || !socket.isConnected());
+    }
 
     @Override
     public void run() {
@@ -363,7 +370,9 @@ public final class HttpFetcher implements Fetcher {
     }
     if (abort.expired) throw new SocketTimeoutException("deadline passed before a connection was ready");
     gate.leave(); // a new connection (DNS, connect, TLS) is made holding no place in the gate
+    abort.connecting = true;
     connection = connector.connect(route, deadline, abort::watch);
+    abort.connecting = false;
     pool.opened(connection);
     try {
       return roundTrip(connection, head, gate, deadline);

@@ -57,6 +57,37 @@ class PinnedAddressFetchTest {
     }
   }
 
+  /**
+   * A refused connect is told apart from a failure after the connect (here the server closing without
+   * an answer), and the picker then passes the refusing address over for the host's next one.
+   */
+  @Test
+  void anAddressThatTookNoConnectionIsToldAndPassedOverForTheHostsNextOne() throws Exception {
+    Resolver two = host -> List.of(InetAddress.getByName("127.0.0.2"), InetAddress.getByName("127.0.0.1"));
+    try (TestSite site = TestSite.start(); HttpFetcher fetcher = new HttpFetcher(options(true, two))) {
+      site.html("/", "<p>here</p>");
+      site.route("/hangup", ex -> ex.close());
+      String url = site.url("two.test", "/");
+      AddressPicker picker = AddressPicker.of(options(true, two));
+      InetAddress first = picker.pick("two.test").orElseThrow();
+      assertEquals(InetAddress.getByName("127.0.0.2"), first, "the answer's order");
+
+      FetchResult.Failure refused = assertInstanceOf(FetchResult.Failure.class,
+          fetcher.fetch(FetchRequest.of(url).connectingTo(Optional.of(first))));
+      assertEquals(true, refused.unconnected(), refused.message());
+      picker.unreachable(first);
+      InetAddress next = picker.pick("two.test").orElseThrow();
+      assertEquals(InetAddress.getByName("127.0.0.1"), next);
+      assertInstanceOf(FetchResult.Response.class, fetcher.fetch(FetchRequest.of(url).connectingTo(Optional.of(next))));
+
+      FetchResult.Failure hungUp = assertInstanceOf(FetchResult.Failure.class,
+          fetcher.fetch(FetchRequest.of(site.url("two.test", "/hangup")).connectingTo(Optional.of(next))));
+      assertEquals(false, hungUp.unconnected(), "connected, then closed: " + hungUp.message());
+      picker.unreachable(next);
+      assertEquals(first, picker.pick("two.test").orElseThrow(), "both passed over: the answer's first");
+    }
+  }
+
   @Test
   void aPinnedAddressTheNetworkPolicyRefusesIsNotConnectedTo() throws Exception {
     Resolver any = host -> List.of(InetAddress.getByName("192.0.2.1"));
