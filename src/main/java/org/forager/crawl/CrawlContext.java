@@ -39,8 +39,9 @@ record CrawlContext(
    *
    * @param robotsFetcher fetches and caches robots.txt, through the same fetcher
    * @param ipGate politeness per IP address: which address a request goes to, and its slots
+   * @param health whether the crawler's own network works: a crawl holds while it does not
    */
-  record Network(Fetcher fetcher, RobotsFetcher robotsFetcher, IpGate ipGate) {}
+  record Network(Fetcher fetcher, RobotsFetcher robotsFetcher, IpGate ipGate, NetworkHealth health) {}
 
   /**
    * What decides about a URL, before and after its request.

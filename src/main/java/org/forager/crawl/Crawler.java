@@ -83,6 +83,8 @@ public final class Crawler implements AutoCloseable {
   static final int MAX_UNEXPECTED_ERRORS_PER_MINUTE = 20;
   /** How often a fleet process reads the operators' blocks again. */
   static final long BLOCKS_REFRESH_SECONDS = 5;
+  /** How often a crawl held for an outage of its own network tries one request (docs/robustness.md). */
+  static final long NETWORK_PROBE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
   private final LongAdder unexpectedErrors = new LongAdder();
   private final ErrorBudget errorBudget =
@@ -330,7 +332,7 @@ public final class Crawler implements AutoCloseable {
       HtmlExtractor extractor = new HtmlExtractor(config.productToken(), config.limits().maxUrlLength());
       CrawlContext ctx = new CrawlContext(config, clock, store, extractor,
           new CrawlContext.Network(fetcher, new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
-              ipGate(config, dnsCache, s, fleetAddresses)),
+              ipGate(config, dnsCache, s, fleetAddresses), new NetworkHealth(NETWORK_PROBE_NANOS, summary::note)),
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),
@@ -362,7 +364,7 @@ public final class Crawler implements AutoCloseable {
         }, BLOCKS_REFRESH_SECONDS, BLOCKS_REFRESH_SECONDS, TimeUnit.SECONDS);
       }
       ctx.outputs().listener().runStarted(new LiveRun(started, summary, s, store, crawlers.values(), dnsCache, origins,
-          workingSet == null ? List::of : workingSet::recentlyFinished));
+          workingSet == null ? List::of : workingSet::recentlyFinished, ctx.network().health()));
       earlySends.start();
       try {
         runScheduler(s, crawlers, summary);

@@ -16,7 +16,12 @@ import org.forager.url.Origin;
 /** The {@link RunView} of a run in progress. Thread-safe as its parts are. */
 record LiveRun(Instant started, RunSummary summary, Scheduler scheduler, CrawlStore store,
     Collection<OriginCrawler> crawlers, CachingResolver dnsCache, KnownOrigins scope,
-    Supplier<List<OriginSnapshot>> finished) implements RunView {
+    Supplier<List<OriginSnapshot>> finished, NetworkHealth health) implements RunView {
+
+  @Override
+  public boolean networkDown() {
+    return health.down();
+  }
 
   @Override
   public long originsInScope() {

@@ -65,19 +65,23 @@ final class OriginSession {
 
   /**
    * A request of the origin ended now, with {@code result} (the last hop's, for a chain of redirects):
-   * the delay counts from here, the origin's and its IP address's (whose slot is released).
+   * the delay counts from here, the origin's and its IP address's (whose slot is released). Returns
+   * whether the crawl holds for an outage of its own network ({@link NetworkHealth}): a failure then
+   * is the network's, not the URL's.
    */
-  void requestEnded(FetchResult result) {
+  boolean requestEnded(FetchResult result) {
     requested = true;
     lastRequestEnd = System.nanoTime();
     // An address that took no connection: the host's next request tries its next address, if it has one.
     // (Not a robots.txt redirect's hop elsewhere: it went to an address of its own.)
-    if (result instanceof FetchResult.Failure f && f.unconnected() && ipSlot != null
-        && f.url().startsWith(origin.toString() + "/")) {
+    boolean own = result.url().startsWith(origin.toString() + "/");
+    if (result instanceof FetchResult.Failure f && f.unconnected() && ipSlot != null && own) {
       ctx.network().ipGate().addresses().unreachable(ipSlot.address());
     }
+    String address = ipSlot != null && own ? ipSlot.address().getHostAddress() : null;
     releaseIpSlot(true);
     politeness.responseTime(result.durationMillis());
+    return ctx.network().health().observe(address, origin.host(), result);
   }
 
   // --- the IP address

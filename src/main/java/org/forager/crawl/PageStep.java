@@ -34,8 +34,12 @@ final class PageStep {
 
   /** Where a failed URL waits for its retry. */
   interface Retries {
-    /** Queues the next attempt at {@code pending} for {@code readyAt} when attempts are left; whether it did. */
-    boolean retry(PendingUrl pending, long readyAt);
+    /**
+     * Queues the next attempt at {@code pending} for {@code readyAt} when attempts are left; whether it
+     * did. An attempt not {@code counted} (it failed in an outage of the crawler's own network) is made
+     * again as it was, and always.
+     */
+    boolean retry(PendingUrl pending, long readyAt, boolean counted);
   }
 
   private final OriginSession session;
@@ -185,7 +189,7 @@ final class PageStep {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
     String url = candidate.url();
-    session.requestEnded(result);
+    boolean outage = session.requestEnded(result);
     Instant now = ctx.clock().instant();
 
     Classification classification = ctx.policy().classifier().classify(result);
@@ -255,7 +259,7 @@ final class PageStep {
       }
     }
 
-    Instant nextFetchAt = feedback(pending, classification, outcome, status,
+    Instant nextFetchAt = feedback(pending, classification, outcome, status, outage,
         ctx.policy().recrawls().nextFetchAt(candidate, outcome, status, digest, now), now);
     CrawlRecord record = new CrawlRecord(url, now, outcome, status, result.durationMillis(), contentType,
         length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt,
@@ -372,7 +376,7 @@ final class PageStep {
    * when the site asked to wait longer than politeness.max_retry_after.
    */
   private Instant feedback(PendingUrl pending, Classification classification, Outcome outcome, int status,
-      Instant nextFetchAt, Instant now) {
+      boolean outage, Instant nextFetchAt, Instant now) {
     CrawlContext ctx = session.ctx;
     String url = pending.candidate().url();
     session.answered(classification.feedback() == Feedback.DENIED, classification.feedback() == Feedback.RATE_LIMITED,
@@ -383,11 +387,12 @@ final class PageStep {
         session.politeness.rateLimited();
         Duration wait = classification.retryAfter().orElse(Duration.ofMillis(session.politeness.delayMillis()));
         if (session.waitAsAsked(wait, now)) return now.plus(wait); // beyond max_retry_after: a later run
-        if (retries.retry(pending, session.notBefore())) return now;
+        if (retries.retry(pending, session.notBefore(), true)) return now;
       }
       case TRANSIENT -> {
         long readyAt = session.lastRequestEnd() + session.backoffMillis(pending.attempt()) * 1_000_000L;
-        if (retries.retry(pending, readyAt)) return now;
+        // The crawler's network is down: the URL is tried again as it was once it is back.
+        if (retries.retry(pending, readyAt, !outage)) return now;
       }
       case PERSISTENT -> session.losePatience(outcome + " for " + url);
       case REFUSED -> session.giveUp();

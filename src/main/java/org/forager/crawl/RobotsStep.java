@@ -80,7 +80,7 @@ final class RobotsStep {
       return;
     }
     List<FetchResult> hops = result.hops();
-    session.requestEnded(hops.getLast());
+    boolean outage = session.requestEnded(hops.getLast());
     use(result.robotsTxt());
     int attempt = failures + 1;
     Classification last = null;
@@ -114,6 +114,9 @@ final class RobotsStep {
     if (rules.isReachable()) {
       failures = 0;
       checkCrawlDelay();
+    } else if (outage) {
+      // The crawler's network is down, not the site: tried again once it is back, as if not tried.
+      session.notBefore(session.lastRequestEnd() + session.backoffMillis(failures + 1) * 1_000_000L);
     } else if (attempt > ctx.config().limits().maxRetries()) {
       // Retried like a page (limits.max_retries, growing delay); without robots.txt nothing may be
       // fetched, so the origin waits for a later run.

@@ -28,6 +28,14 @@ public interface RunView {
    */
   List<OriginSnapshot> origins();
 
+  /**
+   * Whether the run holds for an outage of the crawler's own network (addresses that answered lately
+   * take no connection, or the name servers fail): it sends one request now and then until one answers.
+   */
+  default boolean networkDown() {
+    return false;
+  }
+
   /** How many origins the crawl has in scope (a count the run keeps, not a scan). */
   long originsInScope();
 

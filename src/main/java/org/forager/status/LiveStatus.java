@@ -99,7 +99,7 @@ final class LiveStatus implements CrawlListener {
     Instant end = finished == null ? now : finished;
     double elapsed = Math.max(0, Duration.between(r.started(), end).toMillis()) / 1000.0;
     StatusReport.Control control = control();
-    String state = finished != null ? "finished" : control.paused() ? "paused" : "running";
+    String state = finished != null ? "finished" : r.networkDown() ? "held" : control.paused() ? "paused" : "running";
     return new StatusReport(state, r.started().toString(), now.toString(),
         elapsed, totals, outcomes(summary), rate.points(), busiest, slowest, errors.newestFirst(), control);
   }

@@ -65,7 +65,16 @@ public final class TestSite implements AutoCloseable {
   }
 
   public static TestSite start() throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    return start("127.0.0.1", 0);
+  }
+
+  /**
+   * A site listening on {@code address} (a loopback one: 127.0.0.2 is as good as 127.0.0.1) and {@code
+   * port} (0: any free one): a site closed and started again on both keeps its origin. Reach it by a
+   * name pinned to that address ({@link #url(String, String)}); {@link #origin} names 127.0.0.1.
+   */
+  public static TestSite start(String address, int port) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(address), port), 64);
     TestSite site = new TestSite(server);
     server.setExecutor(site.executor);
     server.createContext("/", site::dispatch);

@@ -1,0 +1,143 @@
+package org.forager.crawl;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.forager.fetch.FetchResult;
+
+/**
+ * Whether the crawler's own network works, judged from every request's result. When requests to
+ * {@value #GOOD_TARGETS} addresses that answered within {@value #RECENT_MINUTES} minutes fail before
+ * any server could answer (no connection made, or the name servers failed), with no answer from
+ * anywhere in between, the fault is the crawler's network (a cable, a router, the resolver), not the
+ * sites'. Then the crawl holds: one request every {@link #probeNanos} tries the network, and the first
+ * answer of any server ends the hold. The failures of a held crawl cost the URLs and origins nothing
+ * ({@link PageStep}, {@link RobotsStep}): without it, a ten-minute outage gave up every origin of the
+ * working set and put its URLs off by weeks.
+ *
+ * <p>Only addresses that answered lately count, so a seed list of dead sites (refused, unreachable,
+ * timing out: the usual share of an old link list) never looks like an outage, however many fail in
+ * a row. Any answer counts as the network working: an HTTP response of any status, a TLS or protocol
+ * failure (a server was reached), a name that does not exist (the name servers answered).
+ * Thread-safe; the crawl's turns read {@link #mayRequest} on their fast path, one volatile read while
+ * the network works, and an answer costs one map write.
+ */
+final class NetworkHealth {
+
+  /** Addresses known good that must fail, with no answer in between, to make an outage. */
+  static final int GOOD_TARGETS = 3;
+  /** How recent an answer makes an address known good. */
+  static final long RECENT_MINUTES = 10;
+  /** Addresses (and host names) remembered as answering at most; forgotten all at once beyond. */
+  static final int REMEMBERED = 65_536;
+  private static final long RECENT_NANOS = TimeUnit.MINUTES.toNanos(RECENT_MINUTES);
+
+  private final long probeNanos;
+  private final java.util.function.Consumer<String> note;
+  /** When each address (and host name) last answered ({@link System#nanoTime()}). */
+  private final ConcurrentHashMap<String, Long> answeredAt = new ConcurrentHashMap<>();
+  private volatile boolean down;
+  /** Whether failures of good addresses are counting towards an outage; written under {@code this}. */
+  private volatile boolean failing;
+  /** The good addresses that failed since the last answer; guarded by {@code this}, as are those below. */
+  private final Set<String> goodFailing = new HashSet<>();
+  private long downSince;
+  private long nextProbeAt;
+  private long outages;
+
+  /**
+   * @param probeNanos how often a held crawl tries one request
+   * @param note where each outage is noted for the run's summary once it is over
+   */
+  NetworkHealth(long probeNanos, java.util.function.Consumer<String> note) {
+    this.probeNanos = probeNanos;
+    this.note = note;
+  }
+
+  /** Whether the crawl holds for an outage now. */
+  boolean down() {
+    return down;
+  }
+
+  /**
+   * Whether a turn may make its request now: always while the network works; during an outage, one
+   * turn every {@link #probeNanos}, the probe.
+   */
+  boolean mayRequest() {
+    if (!down) return true;
+    synchronized (this) {
+      long now = System.nanoTime();
+      if (!down || now - nextProbeAt >= 0) {
+        nextProbeAt = now + probeNanos;
+        return true;
+      }
+      return false;
+    }
+  }
+
+  /** When a held turn should look again ({@link System#nanoTime()}). */
+  synchronized long nextProbeAt() {
+    return nextProbeAt;
+  }
+
+  /**
+   * One request's result, sent to {@code address} (null when it had none: the lookup failed) of {@code
+   * host}. Returns whether the crawl was held for an outage when it came: such a failure is the
+   * network's, not the URL's.
+   */
+  boolean observe(String address, String host, FetchResult result) {
+    long now = System.nanoTime();
+    if (!(result instanceof FetchResult.Failure f && failedBeforeAnyServer(f))) {
+      if (answeredAt.size() >= REMEMBERED) answeredAt.clear();
+      if (address != null) answeredAt.put(address, now);
+      answeredAt.put(host, now);
+      if (down || failing) answered(address != null ? address : host, now);
+      return false;
+    }
+    // A failed lookup is told by the name, a refused connect by the address.
+    String target = f.kind() == FetchResult.FailureKind.DNS || address == null ? host : address;
+    Long answered = answeredAt.get(target);
+    boolean good = answered != null && now - answered < RECENT_NANOS;
+    synchronized (this) {
+      if (down) return true;
+      if (!good) return false; // a site that never answered lately: dead, not the network
+      failing = true;
+      goodFailing.add(target);
+      if (goodFailing.size() < GOOD_TARGETS) return false;
+      down = true;
+      outages++;
+      downSince = now;
+      nextProbeAt = now + probeNanos;
+      Notice.printf("forager: %d addresses that answered lately now take no request (last: %s %s): the network"
+          + " looks down; the crawl holds, trying one request every %d s", goodFailing.size(), target, f.message(),
+          TimeUnit.NANOSECONDS.toSeconds(probeNanos));
+      return true;
+    }
+  }
+
+  /** How many outages the run has held for. */
+  synchronized long outages() {
+    return outages;
+  }
+
+  private synchronized void answered(String target, long now) {
+    failing = false;
+    goodFailing.clear();
+    if (!down) return;
+    down = false;
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(now - downSince);
+    Notice.printf("forager: the network answers again (%s answered) after %d s of outage: the crawl goes on",
+        target, seconds);
+    note.accept("the network was down for " + seconds + " s: the crawl held (one request every "
+        + TimeUnit.NANOSECONDS.toSeconds(probeNanos) + " s), its failures cost no URL a retry and no origin patience");
+  }
+
+  /**
+   * A failure no server had a part in: no connection could be made to the address, or the name servers
+   * failed (not a name that does not exist: they answered that).
+   */
+  static boolean failedBeforeAnyServer(FetchResult.Failure f) {
+    return f.kind() == FetchResult.FailureKind.DNS || f.unconnected();
+  }
+}
