@@ -21,7 +21,7 @@ import org.forager.fetch.FetchResult;
  * a row. Any answer counts as the network working: an HTTP response of any status, a TLS or protocol
  * failure (a server was reached), a name that does not exist (the name servers answered).
  * Thread-safe; the crawl's turns read {@link #mayRequest} on their fast path, one volatile read while
- * the network works, and an answer costs one map write.
+ * the network works, and an answer costs a map read or two (a write at most once a second an address).
  */
 final class NetworkHealth {
 
@@ -32,6 +32,8 @@ final class NetworkHealth {
   /** Addresses (and host names) remembered as answering at most; forgotten all at once beyond. */
   static final int REMEMBERED = 65_536;
   private static final long RECENT_NANOS = TimeUnit.MINUTES.toNanos(RECENT_MINUTES);
+  /** How stale a remembered answer may get before it is written again: small against RECENT_MINUTES. */
+  private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final long probeNanos;
   private final java.util.function.Consumer<String> note;
@@ -89,9 +91,8 @@ final class NetworkHealth {
   boolean observe(String address, String host, FetchResult result) {
     long now = System.nanoTime();
     if (!(result instanceof FetchResult.Failure f && failedBeforeAnyServer(f))) {
-      if (answeredAt.size() >= REMEMBERED) answeredAt.clear();
-      if (address != null) answeredAt.put(address, now);
-      answeredAt.put(host, now);
+      if (address != null) remember(address, now);
+      remember(host, now);
       if (down || failing) answered(address != null ? address : host, now);
       return false;
     }
@@ -114,6 +115,14 @@ final class NetworkHealth {
           TimeUnit.NANOSECONDS.toSeconds(probeNanos));
       return true;
     }
+  }
+
+  /** Notes that {@code key} answered: a map write at most once a second a key, the usual page none. */
+  private void remember(String key, long now) {
+    Long last = answeredAt.get(key);
+    if (last != null && now - last < REFRESH_NANOS) return;
+    if (last == null && answeredAt.size() >= REMEMBERED) answeredAt.clear();
+    answeredAt.put(key, now);
   }
 
   /** How many outages the run has held for. */

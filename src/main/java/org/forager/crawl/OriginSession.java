@@ -30,6 +30,8 @@ final class OriginSession {
   private static final long MIN_RETRY_BACKOFF_MILLIS = 100;
 
   final Origin origin;
+  /** {@code scheme://host[:port]/}: how the origin's own URLs start. */
+  private final String ownUrlPrefix;
   final CrawlContext ctx;
   /** This origin's politeness settings and page limit: the {@code sites} rules over the global values. */
   final Sites.Settings settings;
@@ -56,6 +58,7 @@ final class OriginSession {
 
   OriginSession(Origin origin, CrawlContext ctx) {
     this.origin = origin;
+    this.ownUrlPrefix = origin + "/";
     this.ctx = ctx;
     this.settings = ctx.config().siteSettings(origin);
     this.politeness = new OriginPoliteness(settings.politeness());
@@ -74,7 +77,7 @@ final class OriginSession {
     lastRequestEnd = System.nanoTime();
     // An address that took no connection: the host's next request tries its next address, if it has one.
     // (Not a robots.txt redirect's hop elsewhere: it went to an address of its own.)
-    boolean own = result.url().startsWith(origin.toString() + "/");
+    boolean own = result.url().startsWith(ownUrlPrefix);
     if (result instanceof FetchResult.Failure f && f.unconnected() && ipSlot != null && own) {
       ctx.network().ipGate().addresses().unreachable(ipSlot.address());
     }
