@@ -1,5 +1,6 @@
 package org.forager.crawl;
 
+import java.net.InetAddress;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,12 +39,12 @@ final class NetworkHealth {
   private final long probeNanos;
   private final java.util.function.Consumer<String> note;
   /** When each address (and host name) last answered ({@link System#nanoTime()}). */
-  private final ConcurrentHashMap<String, Long> answeredAt = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Object, Long> answeredAt = new ConcurrentHashMap<>();
   private volatile boolean down;
   /** Whether failures of good addresses are counting towards an outage; written under {@code this}. */
   private volatile boolean failing;
   /** The good addresses that failed since the last answer; guarded by {@code this}, as are those below. */
-  private final Set<String> goodFailing = new HashSet<>();
+  private final Set<Object> goodFailing = new HashSet<>();
   private long downSince;
   private long nextProbeAt;
   private long outages;
@@ -88,7 +89,7 @@ final class NetworkHealth {
    * host}. Returns whether the crawl was held for an outage when it came: such a failure is the
    * network's, not the URL's.
    */
-  boolean observe(String address, String host, FetchResult result) {
+  boolean observe(InetAddress address, String host, FetchResult result) {
     long now = System.nanoTime();
     if (!(result instanceof FetchResult.Failure f && failedBeforeAnyServer(f))) {
       if (address != null) remember(address, now);
@@ -97,7 +98,7 @@ final class NetworkHealth {
       return false;
     }
     // A failed lookup is told by the name, a refused connect by the address.
-    String target = f.kind() == FetchResult.FailureKind.DNS || address == null ? host : address;
+    Object target = f.kind() == FetchResult.FailureKind.DNS || address == null ? host : address;
     Long answered = answeredAt.get(target);
     boolean good = answered != null && now - answered < RECENT_NANOS;
     synchronized (this) {
@@ -111,14 +112,14 @@ final class NetworkHealth {
       downSince = now;
       nextProbeAt = now + probeNanos;
       Notice.printf("forager: %d addresses that answered lately now take no request (last: %s %s): the network"
-          + " looks down; the crawl holds, trying one request every %d s", goodFailing.size(), target, f.message(),
+          + " looks down; the crawl holds, trying one request every %d s", goodFailing.size(), name(target), f.message(),
           TimeUnit.NANOSECONDS.toSeconds(probeNanos));
       return true;
     }
   }
 
   /** Notes that {@code key} answered: a map write at most once a second a key, the usual page none. */
-  private void remember(String key, long now) {
+  private void remember(Object key, long now) {
     Long last = answeredAt.get(key);
     if (last != null && now - last < REFRESH_NANOS) return;
     if (last == null && answeredAt.size() >= REMEMBERED) answeredAt.clear();
@@ -130,16 +131,20 @@ final class NetworkHealth {
     return outages;
   }
 
-  private synchronized void answered(String target, long now) {
+  private synchronized void answered(Object target, long now) {
     failing = false;
     goodFailing.clear();
     if (!down) return;
     down = false;
     long seconds = TimeUnit.NANOSECONDS.toSeconds(now - downSince);
     Notice.printf("forager: the network answers again (%s answered) after %d s of outage: the crawl goes on",
-        target, seconds);
+        name(target), seconds);
     note.accept("the network was down for " + seconds + " s: the crawl held (one request every "
         + TimeUnit.NANOSECONDS.toSeconds(probeNanos) + " s), its failures cost no URL a retry and no origin patience");
+  }
+
+  private static String name(Object target) {
+    return target instanceof InetAddress a ? a.getHostAddress() : target.toString();
   }
 
   /**

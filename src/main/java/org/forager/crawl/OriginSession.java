@@ -81,7 +81,7 @@ final class OriginSession {
     if (result instanceof FetchResult.Failure f && f.unconnected() && ipSlot != null && own) {
       ctx.network().ipGate().addresses().unreachable(ipSlot.address());
     }
-    String address = ipSlot != null && own ? ipSlot.address().getHostAddress() : null;
+    InetAddress address = ipSlot != null && own ? ipSlot.address() : null;
     releaseIpSlot(true);
     politeness.responseTime(result.durationMillis());
     return ctx.network().health().observe(address, origin.host(), result);
