@@ -18,6 +18,6 @@ record IpGate(AddressPicker addresses, IpSlots slots, long minDelayMillis, Optio
 
   /** The address a request to {@code origin} connects to; empty when it has none (DNS failure, policy). */
   Optional<InetAddress> address(Origin origin) {
-    return addresses.pick(origin.host());
+    return addresses.pick(origin.host(), origin.port());
   }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
+import org.forager.dns.IpLiterals;
 import org.forager.scope.RegistrableDomain;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlStore;
@@ -123,7 +124,7 @@ final class KnownOrigins {
     Set<Origin> refused = new HashSet<>();
     OriginsPerDomain domains = perDomain();
     for (Origin origin : fresh) {
-      String domain = RegistrableDomain.of(origin.host());
+      String domain = domainOf(origin.host());
       if (!mayAdd.test(count.get() + taken.size())) {
         refused.add(origin);
       } else if (!seeds && domains.estimate(domain) >= maxOriginsPerDomain) {
@@ -152,12 +153,25 @@ final class KnownOrigins {
       OriginsPerDomain counted = new OriginsPerDomain();
       Optional<Origin> after = Optional.empty();
       for (List<Origin> page; !(page = store.scopeOrigins(after, SCAN_PAGE)).isEmpty(); ) {
-        for (Origin origin : page) counted.add(RegistrableDomain.of(origin.host()));
+        for (Origin origin : page) counted.add(domainOf(origin.host()));
         after = Optional.of(page.get(page.size() - 1));
       }
       perDomain = counted;
     }
     return perDomain;
+  }
+
+  /**
+   * What scope.max_origins_per_domain counts a host under: its registrable domain, or for an IP address
+   * its network, a /24 of IPv4 or a /64 of IPv6 (what one customer of a hoster or an ISP holds: links to
+   * {@code [2001:db8::1]}, {@code [2001:db8::2]}, … would otherwise each be a domain of their own).
+   */
+  static String domainOf(String host) {
+    Optional<java.net.InetAddress> ip = IpLiterals.parse(host);
+    if (ip.isEmpty()) return RegistrableDomain.of(host);
+    byte[] address = ip.get().getAddress();
+    int kept = address.length == 4 ? 3 : 8;
+    return java.util.HexFormat.of().formatHex(address, 0, kept) + "/" + kept * 8;
   }
 
   /** Names a domain found full on the terminal, the first few only: a web of traps would flood it. */

@@ -1,6 +1,6 @@
 package org.forager.crawl;
 
-import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,18 +9,23 @@ import org.forager.fetch.FetchResult;
 
 /**
  * Whether the crawler's own network works, judged from every request's result. When requests to
- * {@value #GOOD_TARGETS} addresses that answered within {@value #RECENT_MINUTES} minutes fail before
- * any server could answer (no connection made, or the name servers failed), with no answer from
- * anywhere in between, the fault is the crawler's network (a cable, a router, the resolver), not the
- * sites'. Then the crawl holds: one request every {@link #probeNanos} tries the network, and the first
- * answer of any server ends the hold. The failures of a held crawl cost the URLs and origins nothing
+ * addresses (address and port) that answered within {@value #RECENT_MINUTES} minutes fail before any
+ * server could answer (no connection made, or the name servers failed), with no answer from anywhere in
+ * between, and they are at least {@value #GOOD_TARGETS} and half of the addresses that answered in the
+ * last minute, in a crawl that had answers from {@value #KNOWN_GOOD} addresses or more in that minute,
+ * the fault is the crawler's network (a cable, a router, the resolver), not the sites'. Then the crawl
+ * holds: one request every {@link #probeNanos} tries the network, and the first answer of any server
+ * ends the hold, or, at the latest, {@value #MAX_HOLD_MINUTES} minutes on (a network down longer is
+ * charged as before; a few sites that died must never hold a crawl for ever). The failures of a held crawl cost the URLs and origins nothing
  * ({@link PageStep}, {@link RobotsStep}): without it, a ten-minute outage gave up every origin of the
  * working set and put its URLs off by weeks.
  *
  * <p>Only addresses that answered lately count, so a seed list of dead sites (refused, unreachable,
  * timing out: the usual share of an old link list) never looks like an outage, however many fail in
- * a row. Any answer counts as the network working: an HTTP response of any status, a TLS or protocol
- * failure (a server was reached), a name that does not exist (the name servers answered).
+ * a row, and a crawl of fewer sites than {@value #KNOWN_GOOD} never holds. Any answer counts as the
+ * network working: an HTTP response of any status, a TLS or protocol failure, a reset (a server was
+ * reached), a name that does not exist (the name servers answered). A timeout on a connection made
+ * counts neither way: a slow server, or a network that went dark under it.
  * Thread-safe; the crawl's turns read {@link #mayRequest} on their fast path, one volatile read while
  * the network works, and an answer costs a map read or two (a write at most once a second an address).
  */
@@ -30,6 +35,12 @@ final class NetworkHealth {
   static final int GOOD_TARGETS = 3;
   /** How recent an answer makes an address known good. */
   static final long RECENT_MINUTES = 10;
+  /** Addresses that must have answered in the last minute for the crawl to hold at all. */
+  static final int KNOWN_GOOD = 10;
+  /** The longest hold: then the crawl goes on, its failures charged as usual. */
+  static final long MAX_HOLD_MINUTES = 10;
+  private static final long ACTIVE_NANOS = TimeUnit.MINUTES.toNanos(1);
+  private static final long MAX_HOLD_NANOS = TimeUnit.MINUTES.toNanos(MAX_HOLD_MINUTES);
   /** Addresses (and host names) remembered as answering at most; forgotten all at once beyond. */
   static final int REMEMBERED = 65_536;
   private static final long RECENT_NANOS = TimeUnit.MINUTES.toNanos(RECENT_MINUTES);
@@ -45,6 +56,8 @@ final class NetworkHealth {
   private volatile boolean failing;
   /** The good addresses that failed since the last answer; guarded by {@code this}, as are those below. */
   private final Set<Object> goodFailing = new HashSet<>();
+  /** How many of them make an outage in this streak, once it has GOOD_TARGETS (0: not judged yet). */
+  private int streakThreshold;
   private long downSince;
   private long nextProbeAt;
   private long outages;
@@ -71,6 +84,16 @@ final class NetworkHealth {
     if (!down) return true;
     synchronized (this) {
       long now = System.nanoTime();
+      if (down && now - downSince >= MAX_HOLD_NANOS) {
+        down = false;
+        failing = false;
+        goodFailing.clear();
+        streakThreshold = 0;
+        Notice.printf("forager: no server answered for %d minutes: the crawl goes on without holding, its failures"
+            + " charged as usual", MAX_HOLD_MINUTES);
+        note.accept("the network looked down for " + MAX_HOLD_MINUTES + " minutes and the crawl held that long;"
+            + " then it went on, its failures charged as usual");
+      }
       if (!down || now - nextProbeAt >= 0) {
         nextProbeAt = now + probeNanos;
         return true;
@@ -79,9 +102,16 @@ final class NetworkHealth {
     }
   }
 
-  /** When a held turn should look again ({@link System#nanoTime()}). */
-  synchronized long nextProbeAt() {
-    return nextProbeAt;
+  /**
+   * When a held turn should look again ({@link System#nanoTime()}): after the next probe, spread over
+   * a probe interval so that the held turns do not all wake at once.
+   */
+  long nextProbeAt() {
+    long at;
+    synchronized (this) {
+      at = nextProbeAt;
+    }
+    return at + java.util.concurrent.ThreadLocalRandom.current().nextLong(Math.max(1, probeNanos));
   }
 
   /**
@@ -89,8 +119,12 @@ final class NetworkHealth {
    * host}. Returns whether the crawl was held for an outage when it came: such a failure is the
    * network's, not the URL's.
    */
-  boolean observe(InetAddress address, String host, FetchResult result) {
+  boolean observe(InetSocketAddress address, String host, FetchResult result) {
     long now = System.nanoTime();
+    if (result instanceof FetchResult.Failure timeout && timeout.kind() == FetchResult.FailureKind.TIMEOUT
+        && !timeout.unconnected()) {
+      return down; // a slow server, or a network gone dark under a connection: neither way
+    }
     if (!(result instanceof FetchResult.Failure f && failedBeforeAnyServer(f))) {
       if (address != null) remember(address, now);
       remember(host, now);
@@ -107,6 +141,8 @@ final class NetworkHealth {
       failing = true;
       goodFailing.add(target);
       if (goodFailing.size() < GOOD_TARGETS) return false;
+      if (streakThreshold == 0) streakThreshold = threshold(now); // one scan a streak that gets this far
+      if (goodFailing.size() < streakThreshold) return false;
       down = true;
       outages++;
       downSince = now;
@@ -126,6 +162,19 @@ final class NetworkHealth {
     answeredAt.put(key, now);
   }
 
+  /**
+   * How many good addresses failing make an outage: half of those that answered in the last minute, at
+   * least GOOD_TARGETS; none (never) when fewer than KNOWN_GOOD answered: a few sites dying together
+   * look just like an outage, and must not hold the crawl.
+   */
+  private int threshold(long now) {
+    int active = 0;
+    for (var e : answeredAt.entrySet()) {
+      if (e.getKey() instanceof InetSocketAddress && now - e.getValue() < ACTIVE_NANOS) active++;
+    }
+    return active < KNOWN_GOOD ? Integer.MAX_VALUE : Math.max(GOOD_TARGETS, active / 2);
+  }
+
   /** How many outages the run has held for. */
   synchronized long outages() {
     return outages;
@@ -134,6 +183,7 @@ final class NetworkHealth {
   private synchronized void answered(Object target, long now) {
     failing = false;
     goodFailing.clear();
+    streakThreshold = 0;
     if (!down) return;
     down = false;
     long seconds = TimeUnit.NANOSECONDS.toSeconds(now - downSince);
@@ -144,7 +194,8 @@ final class NetworkHealth {
   }
 
   private static String name(Object target) {
-    return target instanceof InetAddress a ? a.getHostAddress() : target.toString();
+    return target instanceof InetSocketAddress a ? a.getAddress().getHostAddress() + ":" + a.getPort()
+        : target.toString();
   }
 
   /**
@@ -152,6 +203,7 @@ final class NetworkHealth {
    * failed (not a name that does not exist: they answered that).
    */
   static boolean failedBeforeAnyServer(FetchResult.Failure f) {
-    return f.kind() == FetchResult.FailureKind.DNS || f.unconnected();
+    return f.kind() == FetchResult.FailureKind.DNS || (f.unconnected()
+        && (f.kind() == FetchResult.FailureKind.NETWORK || f.kind() == FetchResult.FailureKind.TIMEOUT));
   }
 }

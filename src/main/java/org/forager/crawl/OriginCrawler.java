@@ -144,9 +144,6 @@ final class OriginCrawler implements OriginTask {
     CrawlControl control = ctx.run().control();
     session.politeness.operatorDelay(control.delayMillis(origin));
     if (control.paused(origin)) return OptionalLong.of(System.nanoTime() + CrawlControl.PAUSED_ORIGIN_RECHECK_NANOS);
-    // The crawler's network is down: the turns wait, but for one now and then that tries it.
-    NetworkHealth health = ctx.network().health();
-    if (!health.mayRequest()) return OptionalLong.of(health.nextProbeAt());
     // Defensive: whoever dispatched this turn, no request before the origin's time.
     long allowed = session.requestAllowedAt();
     if (allowed - System.nanoTime() > 0) return OptionalLong.of(allowed);

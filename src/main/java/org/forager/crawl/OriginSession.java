@@ -1,6 +1,7 @@
 package org.forager.crawl;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -79,12 +80,15 @@ final class OriginSession {
     // (Not a robots.txt redirect's hop elsewhere: it went to an address of its own.)
     boolean own = result.url().startsWith(ownUrlPrefix);
     if (result instanceof FetchResult.Failure f && f.unconnected() && ipSlot != null && own) {
-      ctx.network().ipGate().addresses().unreachable(ipSlot.address());
+      ctx.network().ipGate().addresses().unreachable(ipSlot.address(), origin.port());
     }
     InetAddress address = ipSlot != null && own ? ipSlot.address() : null;
     releaseIpSlot(true);
     politeness.responseTime(result.durationMillis());
-    return ctx.network().health().observe(address, origin.host(), result);
+    // A robots.txt redirect's hop to another host says nothing of this origin's address or name.
+    if (!own) return ctx.network().health().down();
+    return ctx.network().health().observe(address == null ? null : new InetSocketAddress(address, origin.port()),
+        origin.host(), result);
   }
 
   // --- the IP address
@@ -93,10 +97,15 @@ final class OriginSession {
    * Takes the slot of the address this turn's request will go to, for {@code task}: empty when the
    * request may go (with the slot, or without one when the host has no address: the fetch then fails
    * as it would have), or the time ({@link System#nanoTime()}) to come back when the address is busy
-   * or its delay runs; the task is woken sooner when a slot comes free.
+   * or its delay runs, or while the crawl holds for an outage of its own network ({@link NetworkHealth});
+   * the task is woken sooner when a slot comes free.
    */
   OptionalLong takeIpSlot(OriginTask task) {
     releaseIpSlot(false);
+    // The crawler's network is down: requests wait, but for one now and then that tries it (this one,
+    // when it is its time: taken here, just before a request, so that no turn sending none uses it up).
+    NetworkHealth health = ctx.network().health();
+    if (!health.mayRequest()) return OptionalLong.of(health.nextProbeAt());
     requestAddress = ctx.network().ipGate().address(origin);
     if (requestAddress.isEmpty()) return OptionalLong.empty();
     Optional<FleetAddresses> fleet = ctx.network().ipGate().fleet();

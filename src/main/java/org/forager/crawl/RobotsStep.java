@@ -100,8 +100,10 @@ final class RobotsStep {
       // page's cut body is, not FETCHED, so that the log (and the audit) say no rules came of it.
       Outcome outcome = i == hops.size() - 1 && !rules.isReachable() && hop instanceof FetchResult.Response r
           && r.truncated() && c.outcome() == Outcome.FETCHED ? Outcome.TRUNCATED : c.outcome();
+      // The wait is logged where the crawl keeps it: the origin's own hops (a redirect's target elsewhere
+      // asked it of its own origin, which this turn does not hold).
       session.log(session.action(hop, CrawlAction.Kind.ROBOTS, outcome, location, attempt, note(hop), delay)
-          .withRetryAfter(c.retryAfter()));
+          .withRetryAfter(hop.url().startsWith(session.origin + "/") ? c.retryAfter() : Optional.empty()));
     }
     result.refused().ifPresent(r ->
         session.log(session.refusal(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));

@@ -23,7 +23,7 @@ public final class AddressPicker {
 
   private final PolicyDnsResolver resolver;
   /** Until when ({@link System#nanoTime()}) each address that could not be connected to is passed over. */
-  private final java.util.concurrent.ConcurrentHashMap<InetAddress, Long> unreachable =
+  private final java.util.concurrent.ConcurrentHashMap<java.net.InetSocketAddress, Long> unreachable =
       new java.util.concurrent.ConcurrentHashMap<>();
 
   private AddressPicker(PolicyDnsResolver resolver) {
@@ -36,18 +36,19 @@ public final class AddressPicker {
   }
 
   /**
-   * The address to connect to for {@code host} (as in a normalized URL; IPv6 literals in brackets),
+   * The address to connect to for {@code host} (as in a normalized URL; IPv6 literals in brackets) on
+   * {@code port},
    * or empty when it has none the policy allows or cannot be resolved now: the fetch then finds the
    * same failure itself and reports it (DNS_ERROR, BLOCKED_BY_NETWORK_POLICY).
    */
-  public Optional<InetAddress> pick(String host) {
+  public Optional<InetAddress> pick(String host, int port) {
     try {
       InetAddress[] addresses = resolver.resolve(host);
       if (addresses.length == 0) return Optional.empty();
       if (addresses.length == 1 || unreachable.isEmpty()) return Optional.of(addresses[0]);
       long now = System.nanoTime();
       for (InetAddress address : addresses) {
-        Long until = unreachable.get(address);
+        Long until = unreachable.get(new java.net.InetSocketAddress(address, port));
         if (until == null || until - now <= 0) return Optional.of(address);
       }
       return Optional.of(addresses[0]); // none answered lately: the first, as the answer orders them
@@ -57,11 +58,12 @@ public final class AddressPicker {
   }
 
   /**
-   * No connection could be made to {@code address} ({@link FetchResult.Failure#unconnected}): its hosts'
-   * next requests go to another of their addresses for {@value #PASS_OVER_NANOS} ns, where they have one.
+   * No connection could be made to {@code address} on {@code port} ({@link FetchResult.Failure#unconnected}):
+   * its hosts' next requests to that port go to another of their addresses for {@value #PASS_OVER_NANOS}
+   * ns, where they have one. By port: a port closed says nothing of the address's others.
    */
-  public void unreachable(InetAddress address) {
+  public void unreachable(InetAddress address, int port) {
     if (unreachable.size() >= REMEMBERED) unreachable.clear();
-    unreachable.put(address, System.nanoTime() + PASS_OVER_NANOS);
+    unreachable.put(new java.net.InetSocketAddress(address, port), System.nanoTime() + PASS_OVER_NANOS);
   }
 }

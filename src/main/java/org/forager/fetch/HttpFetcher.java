@@ -254,8 +254,11 @@ public final class HttpFetcher implements Fetcher {
       try {
         sent = send(route, head, gate, abort, deadline);
       } catch (IOException e) {
-        return new Failure(request.url(), startedAt, elapsedMillis(start), FailureClassifier.classify(e, abort.expired),
-            FailureClassifier.describe(e), abort.unconnected());
+        FailureKind kind = FailureClassifier.classify(e, abort.expired);
+        // A lookup that failed, an address the policy refused: no connect was tried, none failed.
+        boolean unconnected = abort.unconnected() && (kind == FailureKind.NETWORK || kind == FailureKind.TIMEOUT);
+        return new Failure(request.url(), startedAt, elapsedMillis(start), kind, FailureClassifier.describe(e),
+            unconnected);
       }
       return readResponse(request, head, sent, abort, startedAt, start, deadline);
     } finally {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,48 +19,61 @@ class NetworkHealthTest {
   /** A probe interval that never ends within a test (the crawl's probes: NetworkOutageCrawlTest). */
   private final NetworkHealth health = new NetworkHealth(Long.MAX_VALUE / 4, notes::add);
 
-  private static InetAddress ip(String address) {
+  private static InetSocketAddress ip(String address) {
     try {
-      return InetAddress.getByName(address);
+      return new InetSocketAddress(InetAddress.getByName(address), 80);
     } catch (java.net.UnknownHostException e) {
       throw new AssertionError(e);
     }
   }
 
-  private static FetchResult refused() {
-    return new FetchResult.Failure("http://x/", Instant.EPOCH, 1, FetchResult.FailureKind.NETWORK,
-        "ConnectException: Connection refused", true);
+  private static FetchResult failure(FetchResult.FailureKind kind, String message, boolean unconnected) {
+    return new FetchResult.Failure("http://x/", Instant.EPOCH, 1, kind, message, unconnected);
   }
 
-  private static FetchResult reset() {
-    return new FetchResult.Failure("http://x/", Instant.EPOCH, 1, FetchResult.FailureKind.NETWORK,
-        "SocketException: Connection reset", false);
+  private static FetchResult refused() {
+    return failure(FetchResult.FailureKind.NETWORK, "ConnectException: Connection refused", true);
   }
 
   private static FetchResult answer() {
-    return new FetchResult.Failure("http://x/", Instant.EPOCH, 1, FetchResult.FailureKind.TLS, "certificate expired",
-        false);
+    return failure(FetchResult.FailureKind.TLS, "certificate expired", false); // a server was reached
+  }
+
+  /** {@code n} addresses 192.0.2.0 … answer: a crawl that busy. */
+  private void answerFrom(int n) {
+    for (int i = 0; i < n; i++) health.observe(ip("192.0.2." + i), "h" + i + ".test", answer());
   }
 
   @Test
   void aThousandDeadSitesInARowAreNoOutage() {
+    answerFrom(20);
     for (int i = 0; i < 1_000; i++) assertFalse(health.observe(ip("10.0.0." + (i % 250)), "dead" + i + ".test", refused()));
     assertFalse(health.down());
     assertTrue(health.mayRequest());
   }
 
   @Test
-  void goodAddressesTakingNoConnectionAreAnOutageUntilAnyServerAnswers() {
-    for (int i = 0; i < 3; i++) health.observe(ip("192.0.2." + i), "h" + i + ".test", answer()); // a server reached
-    assertFalse(health.observe(ip("192.0.2.0"), "h0.test", refused()));
+  void aFewSitesThatAllDieAreNoOutage() {
+    answerFrom(3);
+    for (int i = 0; i < 3; i++) assertFalse(health.observe(ip("192.0.2." + i), "h" + i + ".test", refused()));
+    assertFalse(health.down(), "three sites dying look like an outage, and must not hold the crawl");
+  }
+
+  @Test
+  void halfTheGoodAddressesTakingNoConnectionAreAnOutageUntilAnyServerAnswers() {
+    answerFrom(12);
+    for (int i = 0; i < 5; i++) {
+      assertFalse(health.observe(ip("192.0.2." + i), "h" + i + ".test", refused()), "good failure " + (i + 1));
+    }
     assertFalse(health.observe(ip("192.0.2.0"), "h0.test", refused()), "one address twice is one");
-    assertFalse(health.observe(ip("192.0.2.1"), "h1.test", refused()));
-    assertTrue(health.observe(ip("192.0.2.2"), "h2.test", refused()), "the third good address");
+    assertFalse(health.observe(ip("192.0.2.1"), "h1.test",
+        failure(FetchResult.FailureKind.TIMEOUT, "read timed out", false)), "a timeout after a connect: neither way");
+    assertTrue(health.observe(ip("192.0.2.5"), "h5.test", refused()), "the sixth of twelve");
     assertTrue(health.down());
     assertFalse(health.mayRequest(), "the turns wait for the first probe, a probe interval on");
     assertTrue(health.observe(ip("192.0.2.7"), "never.test", refused()), "held: any failure is the network's");
 
-    assertFalse(health.observe(ip("192.0.2.9"), "other.test", answer()));
+    assertFalse(health.observe(ip("198.51.100.1"), "other.test", answer()));
     assertFalse(health.down());
     assertTrue(health.mayRequest());
     assertEquals(1, notes.size());
@@ -68,20 +82,23 @@ class NetworkHealthTest {
 
   @Test
   void anAnswerBetweenTheFailuresStartsTheCountAgain() {
-    for (int i = 0; i < 4; i++) health.observe(ip("192.0.2." + i), "h" + i + ".test", answer());
-    health.observe(ip("192.0.2.0"), "h0.test", refused());
-    health.observe(ip("192.0.2.1"), "h1.test", refused());
-    health.observe(ip("192.0.2.3"), "h3.test", reset()); // after a connect: a server was there
-    assertFalse(health.observe(ip("192.0.2.2"), "h2.test", refused()));
+    answerFrom(12);
+    for (int i = 0; i < 5; i++) health.observe(ip("192.0.2." + i), "h" + i + ".test", refused());
+    // A reset comes after a connect: a server was there.
+    health.observe(ip("192.0.2.11"), "h11.test", failure(FetchResult.FailureKind.NETWORK, "Connection reset", false));
+    assertFalse(health.observe(ip("192.0.2.5"), "h5.test", refused()));
     assertFalse(health.down());
   }
 
   @Test
-  void failedLookupsOfNamesThatResolvedLatelyAreAnOutageToo() {
-    for (int i = 0; i < 3; i++) health.observe(ip("192.0.2." + i), "h" + i + ".test", answer());
-    for (int i = 0; i < 3; i++) {
-      health.observe(null, "h" + i + ".test", new FetchResult.Failure("http://x/", Instant.EPOCH, 1,
-          FetchResult.FailureKind.DNS, "DNS server failure (SERVFAIL)"));
+  void failedLookupsOfNamesThatResolvedLatelyCountAndNamesThatDoNotExistDoNot() {
+    answerFrom(12);
+    for (int i = 0; i < 6; i++) {
+      assertFalse(health.observe(null, "h" + i + ".test", failure(FetchResult.FailureKind.NO_SUCH_HOST, "NXDOMAIN", true)));
+    }
+    assertFalse(health.down(), "the name servers answered");
+    for (int i = 0; i < 6; i++) {
+      health.observe(null, "h" + i + ".test", failure(FetchResult.FailureKind.DNS, "DNS server failure (SERVFAIL)", false));
     }
     assertTrue(health.down());
   }

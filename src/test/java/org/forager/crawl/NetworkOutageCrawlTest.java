@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class NetworkOutageCrawlTest {
 
-  private static final int SITES = 6;
+  private static final int SITES = 10;
   private static final int PAGES = 12;
   /** How long the network stays down once the crawl holds: the scenario, not a synchronization. */
   private static final long OUTAGE_MILLIS = 6_000;
@@ -69,7 +69,7 @@ class NetworkOutageCrawlTest {
     RunSummary summary;
     List<TestSite> back = new ArrayList<>();
     try (Crawler crawler = Crawler.open(TestCrawl.config(data, seeds,
-        "concurrency: 6\npoliteness: { min_delay: 10ms, response_time_factor: 0 }\n" + resolve)).listener(listener)
+        "concurrency: 10\npoliteness: { min_delay: 10ms, response_time_factor: 0 }\n" + resolve)).listener(listener)
         .quiet(true)) {
       CompletableFuture<RunSummary> run = CompletableFuture.supplyAsync(() -> {
         try {

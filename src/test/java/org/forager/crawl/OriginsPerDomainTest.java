@@ -41,4 +41,15 @@ class OriginsPerDomainTest {
     int trap = counts.estimate("trap.example");
     assertTrue(trap >= 10_000 && trap <= 10_020, "trap.example: " + trap);
   }
+
+  /** IP addresses count by network: links to the many addresses of one /64 are one domain's. */
+  @Test
+  void ipAddressesCountByTheirNetwork() {
+    assertEquals(KnownOrigins.domainOf("[2001:db8::1]"), KnownOrigins.domainOf("[2001:db8::ffff:2]"));
+    assertEquals("20010db8000000000000000000000001".substring(0, 16) + "/64", KnownOrigins.domainOf("[2001:db8::1]"));
+    assertEquals(KnownOrigins.domainOf("192.0.2.7"), KnownOrigins.domainOf("192.0.2.200"));
+    assertEquals("c00002/24", KnownOrigins.domainOf("192.0.2.7"));
+    assertTrue(!KnownOrigins.domainOf("192.0.3.7").equals(KnownOrigins.domainOf("192.0.2.7")));
+    assertEquals("example.co.uk", KnownOrigins.domainOf("a.b.example.co.uk"));
+  }
 }

@@ -53,7 +53,7 @@ class PinnedAddressFetchTest {
       assertEquals("pinned.test:" + site.port(), host.get());
       assertEquals(1, lookups.get(), "the pinned fetch asked no resolver");
       assertEquals(Optional.of(InetAddress.getByName("127.0.0.2")),
-          AddressPicker.of(options(true, elsewhere)).pick("pinned.test"), "the picker answers what a fetch would use");
+          AddressPicker.of(options(true, elsewhere)).pick("pinned.test", 80), "the picker answers what a fetch would use");
     }
   }
 
@@ -69,22 +69,22 @@ class PinnedAddressFetchTest {
       site.route("/hangup", ex -> ex.close());
       String url = site.url("two.test", "/");
       AddressPicker picker = AddressPicker.of(options(true, two));
-      InetAddress first = picker.pick("two.test").orElseThrow();
+      InetAddress first = picker.pick("two.test", site.port()).orElseThrow();
       assertEquals(InetAddress.getByName("127.0.0.2"), first, "the answer's order");
 
       FetchResult.Failure refused = assertInstanceOf(FetchResult.Failure.class,
           fetcher.fetch(FetchRequest.of(url).connectingTo(Optional.of(first))));
       assertEquals(true, refused.unconnected(), refused.message());
-      picker.unreachable(first);
-      InetAddress next = picker.pick("two.test").orElseThrow();
+      picker.unreachable(first, site.port());
+      InetAddress next = picker.pick("two.test", site.port()).orElseThrow();
       assertEquals(InetAddress.getByName("127.0.0.1"), next);
       assertInstanceOf(FetchResult.Response.class, fetcher.fetch(FetchRequest.of(url).connectingTo(Optional.of(next))));
 
       FetchResult.Failure hungUp = assertInstanceOf(FetchResult.Failure.class,
           fetcher.fetch(FetchRequest.of(site.url("two.test", "/hangup")).connectingTo(Optional.of(next))));
       assertEquals(false, hungUp.unconnected(), "connected, then closed: " + hungUp.message());
-      picker.unreachable(next);
-      assertEquals(first, picker.pick("two.test").orElseThrow(), "both passed over: the answer's first");
+      picker.unreachable(next, site.port());
+      assertEquals(first, picker.pick("two.test", site.port()).orElseThrow(), "both passed over: the answer's first");
     }
   }
 
@@ -99,7 +99,7 @@ class PinnedAddressFetchTest {
       assertEquals(FetchResult.FailureKind.BLOCKED_BY_NETWORK_POLICY, failure.kind(), failure.message());
       assertEquals(List.of(), site.requests());
       assertEquals(Optional.empty(), AddressPicker.of(options(false, host -> List.of(InetAddress.getByName("127.0.0.1"))))
-          .pick("pinned.test"), "the picker offers no address the policy refuses");
+          .pick("pinned.test", 80), "the picker offers no address the policy refuses");
     }
   }
 }
