@@ -375,6 +375,7 @@ public final class Crawler implements AutoCloseable {
         alarms.shutdownNow();
         if (fleet != null) fleet.close();
         fleetAddresses.ifPresent(FleetAddresses::releaseAll);
+        ctx.network().health().runEnded();
         ctx.outputs().listener().runFinished();
       }
     }

@@ -60,7 +60,6 @@ final class NetworkHealth {
   private int streakThreshold;
   private long downSince;
   private long nextProbeAt;
-  private long outages;
 
   /**
    * @param probeNanos how often a held crawl tries one request
@@ -144,7 +143,6 @@ final class NetworkHealth {
       if (streakThreshold == 0) streakThreshold = threshold(now); // one scan a streak that gets this far
       if (goodFailing.size() < streakThreshold) return false;
       down = true;
-      outages++;
       downSince = now;
       nextProbeAt = now + probeNanos;
       Notice.printf("forager: %d addresses that answered lately now take no request (last: %s %s): the network"
@@ -175,9 +173,11 @@ final class NetworkHealth {
     return active < KNOWN_GOOD ? Integer.MAX_VALUE : Math.max(GOOD_TARGETS, active / 2);
   }
 
-  /** How many outages the run has held for. */
-  synchronized long outages() {
-    return outages;
+  /** The run ends: an outage it ended in is noted for the summary, as a hold that ended would be. */
+  synchronized void runEnded() {
+    if (!down) return;
+    note.accept("the run ended while the network looked down (for " + TimeUnit.NANOSECONDS.toSeconds(
+        System.nanoTime() - downSince) + " s): the requests it held are due for the next run");
   }
 
   private synchronized void answered(Object target, long now) {

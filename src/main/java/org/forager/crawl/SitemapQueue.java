@@ -59,6 +59,15 @@ final class SitemapQueue {
     return Optional.of(pending.poll());
   }
 
+  /**
+   * {@code url}, just taken, to be read again first as if it had not been (its request failed in an
+   * outage of the crawler's own network, which is not the file's doing).
+   */
+  void again(String url) {
+    taken--;
+    pending.addFirst(url);
+  }
+
   /** Whether this run started reading the origin's sitemaps (it reads them once a run). */
   boolean started() {
     return started;

@@ -73,7 +73,14 @@ final class SitemapStep {
       return;
     }
     FetchResult result = ctx.network().fetcher().fetch(FetchRequest.of(url).connectingTo(session.requestAddress()));
-    session.requestEnded(result);
+    if (session.requestEnded(result)) {
+      // The crawler's network is down: the file is read again once it is back, as if not asked. Logged
+      // as it failed: a request was made.
+      session.log(session.action(result, CrawlAction.Kind.SITEMAP, ctx.policy().classifier().classify(result).outcome(),
+          Optional.empty(), 1, Optional.empty()));
+      queue.again(url);
+      return;
+    }
     Classification classification = ctx.policy().classifier().classify(result);
     Optional<String> note = Optional.empty();
     Outcome outcome = classification.outcome();

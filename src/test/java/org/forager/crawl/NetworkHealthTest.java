@@ -102,4 +102,14 @@ class NetworkHealthTest {
     }
     assertTrue(health.down());
   }
+
+  @Test
+  void aRunEndingWhileHeldSaysSoInItsSummary() {
+    answerFrom(12);
+    for (int i = 0; i < 6; i++) health.observe(ip("192.0.2." + i), "h" + i + ".test", refused());
+    assertTrue(health.down());
+    health.runEnded();
+    assertEquals(1, notes.size());
+    assertTrue(notes.get(0).startsWith("the run ended while the network looked down"), notes.toString());
+  }
 }

@@ -28,4 +28,17 @@ class SitemapQueueTest {
     for (int i = 1; i < 20; i++) assertEquals(Optional.of("http://www.example.com/s" + i + ".xml"), queue.next());
     assertEquals(Optional.empty(), queue.next());
   }
+
+  /** A file whose request failed in an outage of the crawler's network is read again, within the allowance. */
+  @Test
+  void aFileTakenAgainIsNextAndCostsNoneOfTheAllowance() {
+    SitemapQueue queue = new SitemapQueue(Origin.ofUrl("http://www.example.com/"),
+        new CrawlConfig.Sitemaps(true, true, 2));
+    queue.add(List.of("http://www.example.com/a.xml", "http://www.example.com/b.xml"));
+    String first = queue.next().orElseThrow();
+    queue.again(first);
+    assertEquals(Optional.of("http://www.example.com/a.xml"), queue.next());
+    assertEquals(Optional.of("http://www.example.com/b.xml"), queue.next(), "the allowance of 2 still has b");
+    assertEquals(Optional.empty(), queue.next());
+  }
 }
