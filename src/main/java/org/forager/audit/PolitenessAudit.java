@@ -285,8 +285,9 @@ public final class PolitenessAudit {
       s.lastEndNanos = end;
       s.lastDelayMillis = a.path("delay_ms").asLong();
       long retryAfter = Math.min(a.path("retry_after_ms").asLong(-1), MAX_RETRY_AFTER_MILLIS);
-      if (retryAfter >= 0 && end + retryAfter * 1_000_000L > s.waitUntilNanos) {
-        s.waitUntilNanos = end + retryAfter * 1_000_000L;
+      long waitEnd = end + retryAfter * 1_000_000L;
+      if (retryAfter >= 0 && waitEnd > s.waitUntilNanos) {
+        s.waitUntilNanos = waitEnd;
         s.waitAskedAt = file + ":" + lineNo;
       }
     }

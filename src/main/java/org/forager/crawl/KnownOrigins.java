@@ -1,7 +1,9 @@
 package org.forager.crawl;
 
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -167,11 +169,11 @@ final class KnownOrigins {
    * {@code [2001:db8::1]}, {@code [2001:db8::2]}, … would otherwise each be a domain of their own).
    */
   static String domainOf(String host) {
-    Optional<java.net.InetAddress> ip = IpLiterals.parse(host);
+    Optional<InetAddress> ip = IpLiterals.parse(host);
     if (ip.isEmpty()) return RegistrableDomain.of(host);
     byte[] address = ip.get().getAddress();
     int kept = address.length == 4 ? 3 : 8;
-    return java.util.HexFormat.of().formatHex(address, 0, kept) + "/" + kept * 8;
+    return HexFormat.of().formatHex(address, 0, kept) + "/" + kept * 8;
   }
 
   /** Names a domain found full on the terminal, the first few only: a web of traps would flood it. */

@@ -4,7 +4,9 @@ import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.forager.fetch.FetchResult;
 
 /**
@@ -16,9 +18,9 @@ import org.forager.fetch.FetchResult;
  * the fault is the crawler's network (a cable, a router, the resolver), not the sites'. Then the crawl
  * holds: one request every {@link #probeNanos} tries the network, and the first answer of any server
  * ends the hold, or, at the latest, {@value #MAX_HOLD_MINUTES} minutes on (a network down longer is
- * charged as before; a few sites that died must never hold a crawl for ever). The failures of a held crawl cost the URLs and origins nothing
- * ({@link PageStep}, {@link RobotsStep}): without it, a ten-minute outage gave up every origin of the
- * working set and put its URLs off by weeks.
+ * charged as before; a few sites that died must never hold a crawl for ever). The failures of a held
+ * crawl cost the URLs and origins nothing ({@link PageStep}, {@link RobotsStep}, {@link SitemapStep}):
+ * without it, a ten-minute outage gave up every origin of the working set and put its URLs off by weeks.
  *
  * <p>Only addresses that answered lately count, so a seed list of dead sites (refused, unreachable,
  * timing out: the usual share of an old link list) never looks like an outage, however many fail in
@@ -48,7 +50,7 @@ final class NetworkHealth {
   private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final long probeNanos;
-  private final java.util.function.Consumer<String> note;
+  private final Consumer<String> note;
   /** When each address (and host name) last answered ({@link System#nanoTime()}). */
   private final ConcurrentHashMap<Object, Long> answeredAt = new ConcurrentHashMap<>();
   private volatile boolean down;
@@ -65,7 +67,7 @@ final class NetworkHealth {
    * @param probeNanos how often a held crawl tries one request
    * @param note where each outage is noted for the run's summary once it is over
    */
-  NetworkHealth(long probeNanos, java.util.function.Consumer<String> note) {
+  NetworkHealth(long probeNanos, Consumer<String> note) {
     this.probeNanos = probeNanos;
     this.note = note;
   }
@@ -85,9 +87,7 @@ final class NetworkHealth {
       long now = System.nanoTime();
       if (down && now - downSince >= MAX_HOLD_NANOS) {
         down = false;
-        failing = false;
-        goodFailing.clear();
-        streakThreshold = 0;
+        endStreak();
         Notice.printf("forager: no server answered for %d minutes: the crawl goes on without holding, its failures"
             + " charged as usual", MAX_HOLD_MINUTES);
         note.accept("the network looked down for " + MAX_HOLD_MINUTES + " minutes and the crawl held that long;"
@@ -110,7 +110,7 @@ final class NetworkHealth {
     synchronized (this) {
       at = nextProbeAt;
     }
-    return at + java.util.concurrent.ThreadLocalRandom.current().nextLong(Math.max(1, probeNanos));
+    return at + ThreadLocalRandom.current().nextLong(Math.max(1, probeNanos));
   }
 
   /**
@@ -181,9 +181,7 @@ final class NetworkHealth {
   }
 
   private synchronized void answered(Object target, long now) {
-    failing = false;
-    goodFailing.clear();
-    streakThreshold = 0;
+    endStreak();
     if (!down) return;
     down = false;
     long seconds = TimeUnit.NANOSECONDS.toSeconds(now - downSince);
@@ -191,6 +189,13 @@ final class NetworkHealth {
         name(target), seconds);
     note.accept("the network was down for " + seconds + " s: the crawl held (one request every "
         + TimeUnit.NANOSECONDS.toSeconds(probeNanos) + " s), its failures cost no URL a retry and no origin patience");
+  }
+
+  /** No failures count towards an outage any more: an answer came, or a hold ended. Under {@code this}. */
+  private void endStreak() {
+    failing = false;
+    goodFailing.clear();
+    streakThreshold = 0;
   }
 
   private static String name(Object target) {

@@ -76,19 +76,24 @@ final class OriginSession {
   boolean requestEnded(FetchResult result) {
     requested = true;
     lastRequestEnd = System.nanoTime();
+    // A robots.txt redirect's hop to another host went to an address of its own: it says nothing of
+    // this origin's address or name.
+    boolean own = isOwnUrl(result.url());
+    InetAddress address = own && ipSlot != null ? ipSlot.address() : null;
     // An address that took no connection: the host's next request tries its next address, if it has one.
-    // (Not a robots.txt redirect's hop elsewhere: it went to an address of its own.)
-    boolean own = result.url().startsWith(ownUrlPrefix);
-    if (result instanceof FetchResult.Failure f && f.unconnected() && ipSlot != null && own) {
-      ctx.network().ipGate().addresses().unreachable(ipSlot.address(), origin.port());
+    if (result instanceof FetchResult.Failure f && f.unconnected() && address != null) {
+      ctx.network().ipGate().addresses().unreachable(address, origin.port());
     }
-    InetAddress address = ipSlot != null && own ? ipSlot.address() : null;
     releaseIpSlot(true);
     politeness.responseTime(result.durationMillis());
-    // A robots.txt redirect's hop to another host says nothing of this origin's address or name.
     if (!own) return ctx.network().health().down();
     return ctx.network().health().observe(address == null ? null : new InetSocketAddress(address, origin.port()),
         origin.host(), result);
+  }
+
+  /** Whether {@code url} (normalized) is of this origin. */
+  boolean isOwnUrl(String url) {
+    return url.startsWith(ownUrlPrefix);
   }
 
   // --- the IP address

@@ -103,7 +103,7 @@ final class RobotsStep {
       // The wait is logged where the crawl keeps it: the origin's own hops (a redirect's target elsewhere
       // asked it of its own origin, which this turn does not hold).
       session.log(session.action(hop, CrawlAction.Kind.ROBOTS, outcome, location, attempt, note(hop), delay)
-          .withRetryAfter(hop.url().startsWith(session.origin + "/") ? c.retryAfter() : Optional.empty()));
+          .withRetryAfter(session.isOwnUrl(hop.url()) ? c.retryAfter() : Optional.empty()));
     }
     result.refused().ifPresent(r ->
         session.log(session.refusal(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));
