@@ -33,7 +33,7 @@ final class ConfigReader {
   static final List<String> LIMITS_KEYS = List.of(
       "max_page_bytes", "fetch_timeout", "max_url_length", "max_depth", "max_retries",
       "max_decompression_ratio", "max_pages_per_origin", "max_repeated_path_segments",
-      "max_active_origins");
+      "max_active_origins", "max_urls_per_origin");
   static final List<String> RECRAWL_KEYS = List.of("interval", "min_interval", "max_interval");
   static final List<String> STATUS_KEYS = List.of("port", "bind", "allowed_hosts");
   static final List<String> STORE_KINDS = List.of("embedded", "postgres");
@@ -215,7 +215,9 @@ final class ConfigReader {
         section.get("max_repeated_path_segments", (path, node) -> Values.intAtLeast(path, node, 1))
             .orElse(defaults.maxRepeatedPathSegments()),
         section.get("max_active_origins", (path, node) -> Values.intAtLeast(path, node, 1))
-            .orElse(defaults.maxActiveOrigins()));
+            .orElse(defaults.maxActiveOrigins()),
+        section.get("max_urls_per_origin", (path, node) -> Values.wholeNumber(path, node, 1, Long.MAX_VALUE))
+            .orElse(defaults.maxUrlsPerOrigin()));
   }
 
   private static CrawlConfig.Sitemaps sitemaps(Section section) {

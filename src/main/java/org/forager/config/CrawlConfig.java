@@ -178,13 +178,24 @@ public record CrawlConfig(
       long maxDecompressionRatio,
       long maxPagesPerOrigin,
       int maxRepeatedPathSegments,
-      int maxActiveOrigins) {
+      int maxActiveOrigins,
+      long maxUrlsPerOrigin) {
 
     /** {@link #maxActiveOrigins} when sized from the heap (the default). */
     public static final int ACTIVE_ORIGINS_BY_HEAP = 0;
+    /** {@code limits.max_urls_per_origin}'s default. */
+    public static final long DEFAULT_MAX_URLS_PER_ORIGIN = 1_000_000;
 
     public Limits {
       if (maxActiveOrigins < 0) throw new IllegalArgumentException("maxActiveOrigins must not be negative");
+      if (maxUrlsPerOrigin < 1) throw new IllegalArgumentException("maxUrlsPerOrigin must be at least 1");
+    }
+
+    /** Limits with the default URL cap per origin. */
+    public Limits(long maxPageBytes, Duration fetchTimeout, int maxUrlLength, int maxDepth, int maxRetries,
+        long maxDecompressionRatio, long maxPagesPerOrigin, int maxRepeatedPathSegments, int maxActiveOrigins) {
+      this(maxPageBytes, fetchTimeout, maxUrlLength, maxDepth, maxRetries, maxDecompressionRatio, maxPagesPerOrigin,
+          maxRepeatedPathSegments, maxActiveOrigins, DEFAULT_MAX_URLS_PER_ORIGIN);
     }
 
     /** Limits with the working set sized from the heap. */
@@ -192,6 +203,12 @@ public record CrawlConfig(
         long maxDecompressionRatio, long maxPagesPerOrigin, int maxRepeatedPathSegments) {
       this(maxPageBytes, fetchTimeout, maxUrlLength, maxDepth, maxRetries, maxDecompressionRatio, maxPagesPerOrigin,
           maxRepeatedPathSegments, ACTIVE_ORIGINS_BY_HEAP);
+    }
+
+    /** These limits with {@code limits.max_urls_per_origin} set. */
+    public Limits withMaxUrlsPerOrigin(long max) {
+      return new Limits(maxPageBytes, fetchTimeout, maxUrlLength, maxDepth, maxRetries, maxDecompressionRatio,
+          maxPagesPerOrigin, maxRepeatedPathSegments, maxActiveOrigins, max);
     }
 
     public static Limits defaults() {

@@ -273,6 +273,8 @@ public final class Crawler implements AutoCloseable {
 
   private RunSummary runLocked() throws InterruptedException {
     Instant started = clock.instant();
+    FullOrigins fullOrigins = new FullOrigins(config.limits().maxUrlsPerOrigin());
+    store.capUrls(fullOrigins.cap());
     addSeeds();
     RunSummary summary = new RunSummary();
     ActionBudget budget = new ActionBudget(config.maxActions());
@@ -369,6 +371,7 @@ public final class Crawler implements AutoCloseable {
       try {
         runScheduler(s, crawlers, summary);
         if (summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) > 0) noteRefusedSeeds(gatekeeper, summary);
+        fullOrigins.noteIn(summary);
       } finally {
         earlySends.close();
         control.detach();

@@ -19,6 +19,7 @@ import org.forager.store.DiscoveryGate;
 import org.forager.store.DueCandidate;
 import org.forager.store.OriginLeases;
 import org.forager.store.OriginState;
+import org.forager.store.UrlCap;
 import org.forager.store.UrlRecord;
 import org.forager.url.Origin;
 
@@ -266,6 +267,11 @@ final class TimedCrawlStore implements CrawlStore {
   @Override
   public boolean unblock(String host) {
     return store.unblock(host);
+  }
+
+  @Override
+  public void capUrls(UrlCap cap) {
+    store.capUrls(cap);
   }
 
   /** The wrapped store's leases, untimed: a fleet must stay a fleet with the status page on. */

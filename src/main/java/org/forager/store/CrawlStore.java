@@ -256,6 +256,15 @@ public interface CrawlStore extends AutoCloseable {
   long urlCount();
 
   /**
+   * Applies {@code limits.max_urls_per_origin} to the URLs added from now on: a new URL (not a seed,
+   * depth 0) of an origin holding {@link UrlCap#perOrigin} URLs already is not stored (nor, where the
+   * store offers its candidates to a gate, offered to it), and {@link UrlCap#dropped} hears of it.
+   * Known URLs are recorded whatever the count. Until called: {@link UrlCap#NONE}. No default, as for
+   * {@link #leases}: a wrapper must forward it.
+   */
+  void capUrls(UrlCap cap);
+
+  /**
    * The origin leases of a store shared by a fleet, when this store has them: the crawl loop then
    * crawls only the origins it leased. A wrapper (timing, caching) must forward its store's answer;
    * there is deliberately no default, so that no wrapper can hide the fleet by forgetting it (a

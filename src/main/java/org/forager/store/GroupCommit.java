@@ -85,6 +85,8 @@ final class GroupCommit {
   /** The latest commit whose write returned: every lookup started later sees it. */
   private volatile long visible;
   private volatile long urlCount;
+  /** Each origin's URL count, against {@link UrlCap}; changed under the lock only. */
+  private final OriginUrlCounts originUrls;
 
   GroupCommit(RocksDatabase rocks, WriteOptions writeOptions, long urlCount, int linkTargets) {
     this(rocks, writeOptions, urlCount, linkTargets, Optional.empty());
@@ -99,6 +101,12 @@ final class GroupCommit {
     this.urlFilter = urlFilter;
     this.targets = new LinkTargets(linkTargets);
     this.groupBatch = new BatchBytes(rocks.families);
+    this.originUrls = new OriginUrlCounts(rocks);
+  }
+
+  /** Applies {@code cap} to the URLs the next groups add. */
+  void cap(UrlCap cap) {
+    originUrls.cap(cap);
   }
 
   long urlCount() {
@@ -219,7 +227,7 @@ final class GroupCommit {
    */
   int submitAll(List<WriteRequest> requests) throws RocksDBException {
     lookedUp.getAndAdd(WriteRequest.lookUpAll(rocks, visible, requests, targets, crawled, filterToAsk()));
-    for (WriteRequest request : requests) request.askGate();
+    for (WriteRequest request : requests) request.askGate(originUrls);
     Thread caller = Thread.currentThread();
     for (WriteRequest request : requests) request.waitedOnBy(caller);
     queue.addAll(requests);
@@ -293,6 +301,7 @@ final class GroupCommit {
         long count = urlCount + total;
         // Only a group that adds URLs changes the count (a crawl's record, a refusal or a move adds none).
         if (total > 0) batch.put(rocks.meta, Keys.URL_COUNT, new ByteWriter(8).writeLongBigEndian(count).toByteArray());
+        originUrls.put(batch);
         try (WriteBatch serialized = batch.toWriteBatch()) {
           rocks.db.write(writeOptions, serialized);
         }
@@ -304,17 +313,20 @@ final class GroupCommit {
         }
         rememberMarked(newWork);
       }
+      originUrls.written();
       for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);
     } catch (RocksDBException | RuntimeException e) {
       // Nothing of the group was written: the link targets must not keep what it changed in them.
-      // What they held is lost, as in a crash (inlinks only).
+      // What they held is lost, as in a crash (inlinks only). The URL counts are read again.
       targets.clear();
+      originUrls.failed();
       for (WriteRequest request : group) request.fail(e);
     } finally {
       // An Error (out of memory) must not leave drained calls waiting for ever.
       for (WriteRequest request : group) {
         if (!request.done()) {
           targets.clear();
+          originUrls.failed();
           request.fail(new StoreException("the write of this call was aborted"));
         }
       }
@@ -392,6 +404,7 @@ final class GroupCommit {
         continue;
       }
       Candidate candidate = pending.candidate();
+      if (!originUrls.admit(pending.origin(), candidate.depth())) continue; // its origin is full
       int inlinks = request.firstCrawl ? 1 : 0;
       double priority = Ranking.dequantize(Ranking.quantize(candidate.ranking().priority(url, candidate.depth(), inlinks)));
       UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
@@ -428,6 +441,9 @@ final class GroupCommit {
     double priority = Ranking.dequantize(Ranking.quantize(candidate.ranking().priority(url, candidate.depth(), inlinks)));
     UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
         request.now, 0, Optional.empty(), Instant.EPOCH, priority, inlinks, candidate.hops());
+    // Counted even past the cap: its line is logged, and the log names no URL the store lacks. Only the
+    // refusals of the calls in flight as a group first finds the origin full: from then on a lookup
+    // drops its origin's new candidates before the gate (OriginUrlCounts.isFull).
     return writeCrawl(request, refused.refusal(), Optional.empty(), fresh, batch, written);
   }
 
@@ -769,6 +785,7 @@ final class GroupCommit {
       UrlRecord unknown, BatchBytes batch, Map<String, WriteRequest.Known> written) throws RocksDBException {
     String url = crawl.url();
     String origin = CandidateBatch.origin(url);
+    if (known.isEmpty()) originUrls.add(origin); // a crawl or refusal recorded is kept whatever the count
     boolean own = request.record.isPresent() && request.record.get() == crawl;
     UrlRecord previous = known.map(WriteRequest.Known::url).orElseGet(() -> unknown != null ? unknown
         : new UrlRecord(url, 0, Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));

@@ -27,7 +27,8 @@ import org.forager.url.Origin;
  *       CrawlStore#agenda}: {@link #NEW_WORK_FIELD} for an origin with never-crawled URLs, else a
  *       due field as the due index's), {@code 'w' origin} (the field of the origin's timed agenda
  *       entry, so that {@link CrawlStore#settle} can replace it), {@code 'B' host} (an operator's
- *       block, {@link CrawlStore#blocks})
+ *       block, {@link CrawlStore#blocks}), {@code 'U' origin} (how many URLs the store holds of the
+ *       origin, 8 bytes: {@link OriginUrlCounts})
  * </ul>
  */
 final class Keys {
@@ -37,6 +38,12 @@ final class Keys {
   static final int MAX_DEPTH = 0xFFFF;
   static final byte[] URL_COUNT = meta('M', "url-count");
   static final byte[] FORMAT = meta('M', "format");
+  /**
+   * Present once every origin's {@code 'U'} count was counted from its URLs (a store written before the
+   * counts is counted at its first opening for writes); no format change, so an older Forager still
+   * opens the store (the URLs it adds are not counted: a count only ever short).
+   */
+  static final byte[] ORIGIN_URLS_COUNTED = meta('M', "origin-url-counts");
   /**
    * The store's format: 3 since the history family keeps a URL's crawls before its last, the last
    * being its record's (2 had the last in both, and reads the same; older Forager versions refuse 3, whose
@@ -200,6 +207,11 @@ final class Keys {
 
   static byte[] setting(String name) {
     return meta('C', name);
+  }
+
+  /** How many URLs the store holds of {@code origin} ({@link OriginUrlCounts}). */
+  static byte[] originUrls(String origin) {
+    return meta('U', origin);
   }
 
   /** An operator's block of a host ({@link CrawlStore#blocks}). */

@@ -130,16 +130,21 @@ final class WriteRequest {
   }
 
   /**
-   * After the lookup, outside the lock: offers each candidate found unknown to the gate, and moves the
-   * ones it refuses from {@link #candidates} (and {@link #found}) to {@link #refusedNew}. The write
-   * corrects a lookup that is out of date, as for any candidate.
+   * After the lookup, outside the lock: drops each candidate found unknown whose origin {@code counts}
+   * finds full (telling its cap), offers the others found unknown to the gate, and moves the ones it
+   * refuses from {@link #candidates} (and {@link #found}) to {@link #refusedNew}. The write corrects a
+   * lookup that is out of date, as for any candidate.
    */
-  void askGate() {
+  void askGate(OriginUrlCounts counts) {
     if (gate == null) return;
     List<Refused> refused = null;
     int kept = 0;
     for (int i = 0; i < found.length; i++) {
       Pending pending = candidates.get(i);
+      if (found[i] == null && counts.isFull(pending.origin(), pending.candidate().depth())) {
+        counts.droppedBeforeWrite(pending.origin(), 1);
+        continue;
+      }
       Optional<CrawlRecord> refusal = found[i] == null ? gate.refuse(pending.candidate()) : Optional.empty();
       if (refusal.isPresent()) {
         if (!refusal.get().url().equals(pending.candidate().url())) {
@@ -154,10 +159,12 @@ final class WriteRequest {
       }
     }
     gate.decided();
+    if (kept < found.length) {
+      candidates.subList(kept, candidates.size()).clear();
+      found = Arrays.copyOf(found, kept);
+    }
     if (refused == null) return;
     refusedSeen = seen;
-    candidates.subList(kept, candidates.size()).clear();
-    found = Arrays.copyOf(found, kept);
     refusedNew = refused;
   }
 

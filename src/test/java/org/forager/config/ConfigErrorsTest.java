@@ -109,6 +109,7 @@ class ConfigErrorsTest {
         arguments("limits: { max_page_bytes: 0 }", "config: limits.max_page_bytes: must be > 0"),
         arguments("limits: { fetch_timeout: 0 }", "config: limits.fetch_timeout: must be > 0"),
         arguments("limits: { max_decompression_ratio: 0 }", "config: limits.max_decompression_ratio: must be ≥ 1"),
+        arguments("limits: { max_urls_per_origin: 0 }", "config: limits.max_urls_per_origin: must be ≥ 1"),
         arguments("robots: { cache_ttl: 0s }", "config: robots.cache_ttl: must be > 0"),
         arguments("max_actions: -5", "config: max_actions: must be ≥ 0"),
         arguments("max_actions: 99999999999999999999", "config: max_actions: must be ≤ 9223372036854775807"),

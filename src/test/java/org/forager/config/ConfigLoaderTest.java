@@ -194,6 +194,12 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void theUrlsKeptPerOriginAreAMillionUnlessSet() throws IOException {
+    assertEquals(1_000_000, CrawlConfig.defaults().limits().maxUrlsPerOrigin());
+    assertEquals(5_000_000, load("limits: { max_urls_per_origin: 5_000_000 }").limits().maxUrlsPerOrigin());
+  }
+
+  @Test
   void acceptsUnderscoresInNumbersAndBareBytes() throws IOException {
     CrawlConfig config = load("max_actions: 1_000\nlimits: { max_page_bytes: 65536 }\n");
     assertEquals(1000, config.maxActions());

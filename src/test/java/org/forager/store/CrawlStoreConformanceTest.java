@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -919,6 +920,66 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(0, store.url(page).orElseThrow().fetchCount());
     assertEquals(Optional.empty(), store.url("https://a.example/new"));
     assertEquals(List.of(page), urls(store.due(A, T0, 10)));
+  }
+
+  /** What a cap's listener heard: dropped URLs per origin. */
+  protected static final class DroppedUrls implements UrlCap.Dropped {
+    final Map<String, Integer> byOrigin = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public void dropped(String origin, int count) {
+      byOrigin.merge(origin, count, Integer::sum);
+    }
+  }
+
+  @Test
+  void pastItsCapAnOriginsNewUrlsAreDroppedAndToldButSeedsAndKnownUrlsAreKept() {
+    DroppedUrls dropped = new DroppedUrls();
+    store.capUrls(new UrlCap(3, dropped));
+    assertEquals(2, store.addCandidates(List.of(seed("https://a.example/"), link("https://a.example/1", 1))));
+    // One more fits; the page's other new links of a.example do not; b.example has its own count.
+    store.record(crawl("https://a.example/", T0, T0.plus(Duration.ofDays(1))), List.of(link("https://a.example/1", 1),
+        link("https://a.example/2", 1), link("https://a.example/3", 1), link("https://a.example/4", 1),
+        link("http://b.example/x", 1)));
+    assertEquals(3, countOf("https://a.example/"));
+    assertEquals(Map.of("https://a.example", 2), dropped.byOrigin);
+    assertTrue(store.url("http://b.example/x").isPresent());
+    // A seed is always kept; a known URL is still recorded.
+    assertEquals(1, store.addCandidates(List.of(seed("https://a.example/seed"))));
+    store.record(crawl("https://a.example/1", T0, T0.plus(Duration.ofDays(1))), List.of(link("https://a.example/5", 2)));
+    assertEquals(1, store.url("https://a.example/1").orElseThrow().fetchCount());
+    assertEquals(Optional.empty(), store.url("https://a.example/5"));
+    assertEquals(Map.of("https://a.example", 3), dropped.byOrigin);
+    assertEquals(5, store.urlCount());
+  }
+
+  @Test
+  void theCountOfAnOriginsUrlsIsKeptAcrossReopening() {
+    store.capUrls(new UrlCap(4, new DroppedUrls()));
+    store.addCandidates(List.of(seed("https://a.example/"), link("https://a.example/1", 1), link("https://a.example/2", 1)));
+    reopen();
+    DroppedUrls dropped = new DroppedUrls();
+    store.capUrls(new UrlCap(4, dropped));
+    assertEquals(1, store.addCandidates(List.of(link("https://a.example/3", 1), link("https://a.example/4", 1),
+        link("https://a.example/5", 1))));
+    assertEquals(Map.of("https://a.example", 2), dropped.byOrigin);
+    assertEquals(4, countOf("https://a.example/"));
+  }
+
+  @Test
+  void withoutACapEveryNewUrlIsKept() {
+    List<Candidate> many = new ArrayList<>();
+    for (int i = 0; i < 50; i++) many.add(link("https://a.example/" + i, 1));
+    assertEquals(50, store.addCandidates(many));
+  }
+
+  /** How many URLs of the store start with {@code prefix}. */
+  protected long countOf(String prefix) {
+    long[] n = {0};
+    store.forEachUrl(u -> {
+      if (u.url().startsWith(prefix)) n[0]++;
+    });
+    return n[0];
   }
 
   protected static CrawlRecord refusal(String url) {

@@ -142,4 +142,32 @@ class DiscoveryGateTest {
         "no longer due as never crawled");
     assertEquals(2, store.urlCount());
   }
+  /**
+   * An origin at its URL cap: its new candidates are not kept, but a refusal the gate made (its line
+   * logged) is; once a group found the origin full, its next unknown candidates are dropped before the
+   * gate is asked, so no refusal is logged for them.
+   */
+  @Test
+  void aFullOriginsNewCandidatesAreNotKeptAndOnceKnownFullNotOfferedToTheGate() {
+    java.util.Map<String, Integer> dropped = new java.util.HashMap<>();
+    store.capUrls(new UrlCap(2, (origin, count) -> dropped.merge(origin, count, Integer::sum)));
+    store.addCandidates(List.of(new Candidate(HOME, 0, Optional.empty()), link("https://a.example/1", HOME)));
+    PrivateGate gate = new PrivateGate();
+
+    store.record(List.of(), fetched(HOME), List.of(link("https://a.example/private/x", HOME),
+        link("https://a.example/new", HOME)), List.of(), gate);
+    assertEquals(Set.of("https://a.example/private/x", "https://a.example/new"), Set.copyOf(gate.asked),
+        "not known full yet: asked");
+    assertEquals(1, store.url("https://a.example/private/x").orElseThrow().fetchCount(), "its line is logged: kept");
+    assertEquals(Optional.empty(), store.url("https://a.example/new"));
+    assertEquals(java.util.Map.of("https://a.example", 1), dropped);
+
+    PrivateGate later = new PrivateGate();
+    store.record(List.of(), fetched("https://a.example/1"), List.of(link("https://a.example/private/y", HOME),
+        link("https://a.example/other", HOME)), List.of(), later);
+    assertEquals(List.of(), later.asked, "known full: dropped before the gate");
+    assertEquals(1, later.decided);
+    assertEquals(java.util.Map.of("https://a.example", 3), dropped);
+    assertEquals(3, store.urlCount());
+  }
 }

@@ -75,6 +75,26 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     assertEquals(List.of(first, second), store.history(u));
   }
 
+  /** A store written before the per-origin URL counts is counted at its first opening for writes. */
+  @Test
+  void aStoreFromBeforeTheUrlCountsHasThemCountedWhenOpened() throws Exception {
+    store.addCandidates(List.of(seed("https://a.example/"), link("https://a.example/1", 1), link("https://a.example/2", 1),
+        seed("https://a.example:8080/"), seed("https://a.example.org/x"), seed("http://b.example/")));
+    for (String origin : List.of("https://a.example", "https://a.example:8080", "https://a.example.org", "http://b.example")) {
+      rocks().db.delete(rocks().meta, Keys.originUrls(origin));
+    }
+    rocks().db.delete(rocks().meta, Keys.ORIGIN_URLS_COUNTED);
+    reopen();
+    assertEquals(3, new ByteReader(rocks().db.get(rocks().meta, Keys.originUrls("https://a.example"))).readLongBigEndian());
+    assertEquals(1, new ByteReader(rocks().db.get(rocks().meta, Keys.originUrls("https://a.example:8080"))).readLongBigEndian());
+    assertEquals(1, new ByteReader(rocks().db.get(rocks().meta, Keys.originUrls("https://a.example.org"))).readLongBigEndian());
+    assertEquals(1, new ByteReader(rocks().db.get(rocks().meta, Keys.originUrls("http://b.example"))).readLongBigEndian());
+    DroppedUrls dropped = new DroppedUrls();
+    store.capUrls(new UrlCap(4, dropped));
+    assertEquals(1, store.addCandidates(List.of(link("https://a.example/3", 1), link("https://a.example/4", 1))));
+    assertEquals(java.util.Map.of("https://a.example", 1), dropped.byOrigin);
+  }
+
   /** A format-2 store has a URL's last crawl in the history family too: read once, in its place. */
   @Test
   void aFormatTwoHistoryReadsTheSame() throws Exception {

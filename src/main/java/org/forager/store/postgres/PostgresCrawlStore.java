@@ -13,6 +13,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -31,6 +34,7 @@ import org.forager.store.OriginLeases;
 import org.forager.store.OriginState;
 import org.forager.store.Ranking;
 import org.forager.store.StoreException;
+import org.forager.store.UrlCap;
 import org.forager.store.UrlRecord;
 import org.forager.url.Origin;
 
@@ -67,15 +71,34 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   /** A reader's: a scan's cursor and the lookups it makes per row (export's history of a URL). */
   private static final int READER_CONNECTIONS = 2;
 
-  // Returns the ordinal (from 1) of each candidate it added, and (ordinal null) each origin of them
-  // released as done, which the caller reopens (REOPEN).
+  // Returns the ordinal (from 1) of each candidate it added, each (dropped true) it dropped because its
+  // origin holds the cap's URLs (limits.max_urls_per_origin; seeds, depth 0, never are), and (ordinal
+  // null) each origin of them released as done, which the caller reopens (REOPEN). An origin whose count
+  // leaves room for every candidate of it costs no more than before; only one near its cap has its
+  // candidates looked up, so that known ones take no room. Two transactions at once may together pass
+  // the cap by a call's worth: a disk's bound, not an exact count.
   private static final String INSERT_NEW = """
       WITH candidate AS (
         SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[], ?::integer[], ?::integer[])
           WITH ORDINALITY AS c(origin, url, depth, discovered_from, priority, hops, i)
+      ), cap AS (
+        SELECT ?::bigint AS urls
+      ), offered AS (
+        SELECT c.*, coalesce(n.urls, 0) AS held, count(*) OVER (PARTITION BY c.origin) AS offers
+        FROM candidate c LEFT JOIN crawl_url_count n ON n.origin = c.origin
+      ), tight AS (
+        SELECT o.*, count(*) OVER (PARTITION BY o.origin ORDER BY o.i) AS nth
+        FROM offered o, cap
+        WHERE o.depth > 0 AND o.held + o.offers > cap.urls
+          AND NOT EXISTS (SELECT 1 FROM crawl_url u WHERE u.origin = o.origin AND u.url = o.url)
+      ), kept AS (
+        SELECT o.origin, o.url, o.depth, o.discovered_from FROM offered o, cap
+        WHERE o.depth = 0 OR o.held + o.offers <= cap.urls
+        UNION ALL
+        SELECT t.origin, t.url, t.depth, t.discovered_from FROM tight t, cap WHERE t.held + t.nth <= cap.urls
       ), added AS (
         INSERT INTO crawl_url (origin, url, depth, discovered_from, discovered_at)
-        SELECT origin, url, depth, discovered_from, now() FROM candidate
+        SELECT origin, url, depth, discovered_from, now() FROM kept
         ON CONFLICT (origin, url) DO NOTHING
         RETURNING origin, url
       ), due AS (
@@ -97,9 +120,12 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         ORDER BY l.origin
         FOR KEY SHARE OF l
       )
-      SELECT c.i, NULL::text AS done FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
+      SELECT c.i, NULL::text AS done, false AS dropped
+      FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
       UNION ALL
-      SELECT NULL, origin FROM locked WHERE done_until IS NOT NULL
+      SELECT t.i, NULL, true FROM tight t, cap WHERE t.held + t.nth > cap.urls
+      UNION ALL
+      SELECT NULL, origin, false FROM locked WHERE done_until IS NOT NULL
       """;
 
   // An origin released as done that got new URLs is free at once. A statement of its own, after
@@ -201,6 +227,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   private final Database database;
   private final LeaseTable leases;
   private final GroupCommitter groups;
+  private volatile UrlCap cap = UrlCap.NONE;
 
   private PostgresCrawlStore(Database database, GroupCommitter.Options options) {
     this.database = database;
@@ -809,6 +836,12 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     });
   }
   /** This store's leases: a database shared by a fleet always leases origins. */
+  /** {@inheritDoc} Read from {@code crawl_url_count}, which every insert of new URLs keeps. */
+  @Override
+  public void capUrls(UrlCap cap) {
+    this.cap = Objects.requireNonNull(cap, "cap");
+  }
+
   @Override
   public Optional<OriginLeases> leases() {
     return Optional.of(this);
@@ -867,8 +900,9 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
    *
    * @return which of the candidates were added, by index
    */
-  private static boolean[] insertNew(Connection connection, CandidateRows rows, Integer[] priorities, int inlinks)
+  private boolean[] insertNew(Connection connection, CandidateRows rows, Integer[] priorities, int inlinks)
       throws SQLException {
+    UrlCap cap = this.cap;
     try (PreparedStatement insert = connection.prepareStatement(INSERT_NEW)) {
       insert.setArray(1, connection.createArrayOf("text", rows.origins()));
       insert.setArray(2, connection.createArrayOf("text", rows.urls()));
@@ -876,16 +910,21 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       insert.setArray(4, connection.createArrayOf("text", rows.discoveredFrom()));
       insert.setArray(5, connection.createArrayOf("integer", priorities));
       insert.setArray(6, connection.createArrayOf("integer", rows.hops()));
-      insert.setInt(7, inlinks);
+      insert.setLong(7, cap.perOrigin());
+      insert.setInt(8, inlinks);
       boolean[] added = new boolean[rows.urls().length];
       List<String> done = new ArrayList<>();
+      Map<String, Integer> dropped = new TreeMap<>();
       try (ResultSet ordinals = insert.executeQuery()) {
         while (ordinals.next()) {
           int i = ordinals.getInt(1);
           if (ordinals.wasNull()) done.add(ordinals.getString(2));
+          else if (ordinals.getBoolean(3)) dropped.merge(rows.origins()[i - 1], 1, Integer::sum);
           else added[i - 1] = true;
         }
       }
+      // Told before the commit: a transaction retried after a deadlock tells its drops again.
+      dropped.forEach(cap.dropped()::dropped);
       if (!done.isEmpty()) {
         try (PreparedStatement reopen = connection.prepareStatement(REOPEN)) {
           reopen.setArray(1, connection.createArrayOf("text", done.toArray()));

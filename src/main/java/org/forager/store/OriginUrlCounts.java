@@ -1,0 +1,115 @@
+package org.forager.store;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.rocksdb.RocksDBException;
+
+/**
+ * How many URLs the embedded store holds of each origin ({@code 'U' origin} in the meta family, 8
+ * bytes), for {@link UrlCap}: a group adding URLs of an origin puts its new count in its own batch, so
+ * the count is exact across crashes. The counts a run touches are kept in memory (the origins of
+ * {@value #LIMIT} at most, then forgotten and read again when needed: a read a group per origin).
+ * Used under the group commit's lock, but for {@link #isFull}, which the lookups ask without it.
+ */
+final class OriginUrlCounts {
+
+  private static final int LIMIT = 65_536;
+
+  private final RocksDatabase rocks;
+  private volatile UrlCap cap = UrlCap.NONE;
+  /** Per origin, its count as the group being built leaves it. */
+  private final Map<String, long[]> counts = new HashMap<>();
+  /** Origins whose count the group being built changed. */
+  private final Set<String> changed = new HashSet<>();
+  /** Per origin, the URLs the group being built dropped. */
+  private final Map<String, Integer> dropped = new HashMap<>();
+  /**
+   * Origins at their cap, so that a call's lookup drops their new URLs before its gate is asked (no
+   * refusal logged for a URL never kept). Only ever a hint: the count under the lock decides.
+   */
+  private final Set<String> full = ConcurrentHashMap.newKeySet();
+
+  OriginUrlCounts(RocksDatabase rocks) {
+    this.rocks = rocks;
+  }
+
+  void cap(UrlCap cap) {
+    this.cap = cap;
+    full.clear();
+  }
+
+  UrlCap cap() {
+    return cap;
+  }
+
+  /** Whether new URLs of {@code origin} at {@code depth} are dropped, as far as a group found lately. */
+  boolean isFull(String origin, int depth) {
+    return depth > 0 && !full.isEmpty() && full.contains(origin);
+  }
+
+  /**
+   * Counts a new URL of {@code origin} at {@code depth} unless the origin holds its cap already (a seed,
+   * depth 0, is always counted in); whether it is to be stored.
+   */
+  boolean admit(String origin, int depth) throws RocksDBException {
+    long[] count = countOf(origin);
+    if (depth > 0 && count[0] >= cap.perOrigin()) {
+      dropped.merge(origin, 1, Integer::sum);
+      if (full.size() < LIMIT) full.add(origin);
+      return false;
+    }
+    count[0]++;
+    changed.add(origin);
+    return true;
+  }
+
+  /** Counts a new URL of {@code origin} whatever its count (a crawl recorded on a URL the store lacked). */
+  void add(String origin) throws RocksDBException {
+    countOf(origin)[0]++;
+    changed.add(origin);
+  }
+
+  /** Puts the counts the group changed into its batch, before it is written. */
+  void put(BatchBytes batch) {
+    for (String origin : changed) {
+      batch.put(rocks.meta, Keys.originUrls(origin), encode(counts.get(origin)[0]));
+    }
+  }
+
+  /** The group is written: tells the cap's listener what it dropped. */
+  void written() {
+    changed.clear();
+    for (Map.Entry<String, Integer> d : dropped.entrySet()) cap.dropped().dropped(d.getKey(), d.getValue());
+    dropped.clear();
+    if (counts.size() > LIMIT) counts.clear();
+  }
+
+  /** The group failed, nothing of it written: the counts are read again from the store. */
+  void failed() {
+    changed.clear();
+    dropped.clear();
+    counts.clear();
+  }
+
+  /** Tells the listener of URLs a call's lookup dropped ({@link #isFull}), outside any group. */
+  void droppedBeforeWrite(String origin, int count) {
+    cap.dropped().dropped(origin, count);
+  }
+
+  private long[] countOf(String origin) throws RocksDBException {
+    long[] count = counts.get(origin);
+    if (count == null) {
+      byte[] value = rocks.db.get(rocks.meta, Keys.originUrls(origin));
+      count = new long[] {value == null ? 0 : new ByteReader(value).readLongBigEndian()};
+      counts.put(origin, count);
+    }
+    return count;
+  }
+
+  static byte[] encode(long count) {
+    return new ByteWriter(8).writeLongBigEndian(count).toByteArray();
+  }
+}

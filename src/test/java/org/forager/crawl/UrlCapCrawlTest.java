@@ -1,0 +1,91 @@
+package org.forager.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.forager.record.RunSummary;
+import org.forager.store.RocksCrawlStore;
+import org.forager.testweb.TestCrawl;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code limits.max_urls_per_origin} against a site minting links: every page links to 20 new pages
+ * and two new URLs robots.txt refuses, without end. The store keeps the origin's URLs to the cap, the
+ * crawl fetches no more than that, the terminal names the origin once and the summary counts what was
+ * not kept; another site it links to, under the cap, is not held back by the trap's count.
+ */
+@Timeout(120)
+class UrlCapCrawlTest {
+
+  @TempDir Path tmp;
+
+  @Test
+  void aSiteMintingLinksIsHeldToTheCapWhileAnotherSiteIsNot() throws Exception {
+    try (TestSite trap = TestSite.start(); TestSite other = TestSite.start()) {
+      trap.robots("User-agent: *\nDisallow: /private/\n");
+      for (int page = 0; page < 400; page++) {
+        String[] links = new String[23];
+        for (int k = 0; k < 20; k++) links[k] = "/p/" + (page * 20 + k + 1);
+        links[20] = "/private/" + page + "a";
+        links[21] = "/private/" + page + "b";
+        links[22] = other.url("other.test", "/from/" + page % 50);
+        trap.linking(page == 0 ? "/" : "/p/" + page, links);
+      }
+      String[] all = new String[49];
+      for (int page = 1; page < 50; page++) all[page - 1] = "/from/" + page;
+      other.linking("/from/0", all);
+      for (int page = 1; page < 50; page++) other.linking("/from/" + page);
+      Path data = tmp.resolve("data");
+      String seed = trap.url("trap.test", "/");
+      String otherSeed = other.url("other.test", "/from/0");
+      ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+      PrintStream err = System.err;
+      RunSummary summary;
+      System.setErr(new PrintStream(terminal, true, StandardCharsets.UTF_8));
+      try {
+        summary = TestCrawl.run(TestCrawl.config(data, List.of(seed, otherSeed),
+            TestCrawl.pinnedToLoopback("trap.test", "other.test")
+                + "politeness: { min_delay: 0s, max_delay: 1s, response_time_factor: 0 }\n"
+                + "limits: { fetch_timeout: 2s, max_retries: 2, max_urls_per_origin: 60 }\n"));
+      } finally {
+        System.setErr(err);
+      }
+
+      String trapOrigin = "http://trap.test:" + trap.port();
+      java.util.Set<String> trapUrls = new java.util.HashSet<>();
+      long[] otherKept = {0};
+      try (RocksCrawlStore store = RocksCrawlStore.openForReading(data.resolve("store"), RocksCrawlStore.MIN_MEMORY_BYTES)) {
+        store.forEachUrl(u -> {
+          if (u.url().startsWith(trapOrigin + "/")) trapUrls.add(u.url());
+          else otherKept[0]++;
+        });
+      }
+      List<JsonNode> log = TestCrawl.log(data);
+      List<String> trapLogged = log.stream().map(a -> a.get("url").asText())
+          .filter(u -> u.startsWith(trapOrigin + "/") && !u.endsWith("/robots.txt")).toList();
+      // The cap, and the refusals logged by calls in flight as the origin filled (kept: the log names no
+      // URL the store lacks); without the cap, the 400 pages' 8,800 URLs.
+      assertTrue(trapUrls.size() >= 60 && trapUrls.size() <= 70, trapUrls.size() + " URLs kept");
+      assertTrue(trapUrls.containsAll(trapLogged), "every URL logged is kept");
+      assertTrue(trapLogged.size() <= trapUrls.size(), trapLogged.size() + " lines");
+      assertEquals(50, otherKept[0], "the other site's 50 URLs: all, its count is its own");
+      String lines = terminal.toString(StandardCharsets.UTF_8);
+      assertEquals(1, lines.lines().filter(l -> l.contains("limits.max_urls_per_origin")).count(), lines);
+      assertTrue(lines.contains("forager: " + trapOrigin + " holds 60 URLs (limits.max_urls_per_origin): its new links"
+          + " are not kept"), lines);
+      String rendered = summary.render(Duration.ofSeconds(1));
+      assertTrue(rendered.matches("(?s).*note: [0-9,]+ new URLs not kept: their origin held limits.max_urls_per_origin"
+          + " \\(60\\) URLs.*"), rendered);
+    }
+  }
+}
