@@ -24,7 +24,13 @@ import org.forager.fetch.FetchResult;
  *
  * <p>Only addresses that answered lately count, so a seed list of dead sites (refused, unreachable,
  * timing out: the usual share of an old link list) never looks like an outage, however many fail in
- * a row, and a crawl of fewer sites than {@value #KNOWN_GOOD} never holds. Any answer counts as the
+ * a row, and a crawl of fewer sites than {@value #KNOWN_GOOD} never holds. Until the first answer of
+ * the run, though, no address is known good: a network down from the start (a laptop offline, a
+ * resolver that does not answer) holds the crawl once {@value #GOOD_TARGETS} hosts failed before any
+ * server and none answered; without it every seed's failure put it off by weeks, and the run after the
+ * network was mended found nothing due. Dead seeds failing before the first live one answers (a refused
+ * connect is quicker than a page) make such a hold too, for the moment that answer takes: a hold from
+ * the start is announced only at its first probe, so a short one says nothing. Any answer counts as the
  * network working: an HTTP response of any status, a TLS or protocol failure, a reset (a server was
  * reached), a name that does not exist (the name servers answered). A timeout on a connection made
  * counts neither way: a slow server, or a network that went dark under it.
@@ -54,6 +60,13 @@ final class NetworkHealth {
   /** When each address (and host name) last answered ({@link System#nanoTime()}). */
   private final ConcurrentHashMap<Object, Long> answeredAt = new ConcurrentHashMap<>();
   private volatile boolean down;
+  /** Whether any server answered in this run. */
+  private volatile boolean everAnswered;
+  /** Hosts and addresses that failed before any server while none has answered yet; guarded by {@code this}. */
+  private final Set<Object> failingFromStart = new HashSet<>();
+  /** Whether the hold now was announced on the terminal (one from the start is, at its first probe). */
+  private boolean announced;
+  private String announcement;
   /** Whether failures of good addresses are counting towards an outage; written under {@code this}. */
   private volatile boolean failing;
   /** The good addresses that failed since the last answer; guarded by {@code this}, as are those below. */
@@ -88,6 +101,9 @@ final class NetworkHealth {
       if (down && now - downSince >= MAX_HOLD_NANOS) {
         down = false;
         endStreak();
+        // A network that never answered holds once: from now on its failures are charged as usual too.
+        everAnswered = true;
+        failingFromStart.clear();
         Notice.printf("forager: no server answered for %d minutes: the crawl goes on without holding, its failures"
             + " charged as usual", MAX_HOLD_MINUTES);
         note.accept("the network looked down for " + MAX_HOLD_MINUTES + " minutes and the crawl held that long;"
@@ -95,6 +111,7 @@ final class NetworkHealth {
       }
       if (!down || now - nextProbeAt >= 0) {
         nextProbeAt = now + probeNanos;
+        if (down && !announced) announce();
         return true;
       }
       return false;
@@ -127,7 +144,7 @@ final class NetworkHealth {
     if (!(result instanceof FetchResult.Failure f && failedBeforeAnyServer(f))) {
       if (address != null) remember(address, now);
       remember(host, now);
-      if (down || failing) answered(address != null ? address : host, now);
+      if (down || failing || !everAnswered) answered(address != null ? address : host, now);
       return false;
     }
     // A failed lookup is told by the name, a refused connect by the address.
@@ -136,20 +153,40 @@ final class NetworkHealth {
     boolean good = answered != null && now - answered < RECENT_NANOS;
     synchronized (this) {
       if (down) return true;
+      if (!everAnswered) { // nothing known good yet: hosts failing with no answer from anywhere
+        failingFromStart.add(target);
+        if (failingFromStart.size() < GOOD_TARGETS) return false;
+        hold(now, String.format("forager: no server has answered since the crawl started and %d hosts take no"
+            + " request (last: %s %s): the network looks down; the crawl holds, trying one request every %d s",
+            failingFromStart.size(), name(target), f.message(), TimeUnit.NANOSECONDS.toSeconds(probeNanos)), false);
+        return true;
+      }
       if (!good) return false; // a site that never answered lately: dead, not the network
       failing = true;
       goodFailing.add(target);
       if (goodFailing.size() < GOOD_TARGETS) return false;
       if (streakThreshold == 0) streakThreshold = threshold(now); // one scan a streak that gets this far
       if (goodFailing.size() < streakThreshold) return false;
-      down = true;
-      downSince = now;
-      nextProbeAt = now + probeNanos;
-      Notice.printf("forager: %d addresses that answered lately now take no request (last: %s %s): the network"
-          + " looks down; the crawl holds, trying one request every %d s", goodFailing.size(), name(target), f.message(),
-          TimeUnit.NANOSECONDS.toSeconds(probeNanos));
+      hold(now, String.format("forager: %d addresses that answered lately now take no request (last: %s %s): the"
+          + " network looks down; the crawl holds, trying one request every %d s", goodFailing.size(), name(target),
+          f.message(), TimeUnit.NANOSECONDS.toSeconds(probeNanos)), true);
       return true;
     }
+  }
+
+  /** The crawl holds from {@code now}; {@code line} goes to the terminal now or at the first probe. Under {@code this}. */
+  private void hold(long now, String line, boolean announceNow) {
+    down = true;
+    downSince = now;
+    nextProbeAt = now + probeNanos;
+    announcement = line;
+    announced = false;
+    if (announceNow) announce();
+  }
+
+  private void announce() {
+    announced = true;
+    Notice.println(announcement);
   }
 
   /** Notes that {@code key} answered: a map write at most once a second a key, the usual page none. */
@@ -175,15 +212,18 @@ final class NetworkHealth {
 
   /** The run ends: an outage it ended in is noted for the summary, as a hold that ended would be. */
   synchronized void runEnded() {
-    if (!down) return;
+    if (!down || !announced) return;
     note.accept("the run ended while the network looked down (for " + TimeUnit.NANOSECONDS.toSeconds(
         System.nanoTime() - downSince) + " s): the requests it held are due for the next run");
   }
 
   private synchronized void answered(Object target, long now) {
+    everAnswered = true;
+    failingFromStart.clear();
     endStreak();
     if (!down) return;
     down = false;
+    if (!announced) return; // a hold from the start shorter than a probe interval: dead seeds, not the network
     long seconds = TimeUnit.NANOSECONDS.toSeconds(now - downSince);
     Notice.printf("forager: the network answers again (%s answered) after %d s of outage: the crawl goes on",
         name(target), seconds);

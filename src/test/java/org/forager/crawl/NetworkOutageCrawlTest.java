@@ -106,6 +106,71 @@ class NetworkOutageCrawlTest {
     assertTrue(summary.notes().stream().anyMatch(n -> n.startsWith("the network was down for ")), summary.notes().toString());
   }
 
+  /**
+   * The network is down from the crawl's start (no site listening: every connect refused, no server
+   * ever answered) and comes back: the crawl holds from the start instead of putting every seed off by
+   * weeks, and crawls everything in the same run.
+   */
+  @Test
+  void aCrawlWhoseNetworkIsDownFromTheStartHoldsAndLosesNothing() throws Exception {
+    List<Integer> ports = new ArrayList<>();
+    StringBuilder resolve = new StringBuilder("network: { allow_private_addresses: true, resolve: { ");
+    for (int i = 0; i < SITES; i++) {
+      try (TestSite probe = TestSite.start(address(i), 0)) { // a free port, then nothing listening on it
+        ports.add(probe.port());
+      }
+      resolve.append(i > 0 ? ", " : "").append("\"").append(host(i)).append("\": \"").append(address(i)).append('"');
+    }
+    resolve.append(" } }\n");
+    java.util.concurrent.atomic.AtomicReference<RunView> view = new java.util.concurrent.atomic.AtomicReference<>();
+    CountDownLatch held = new CountDownLatch(1);
+    CrawlListener listener = new CrawlListener() {
+      @Override
+      public void runStarted(RunView run) {
+        view.set(run);
+      }
+
+      @Override
+      public void action(CrawlAction action) {
+        if (action.outcome() == Outcome.NETWORK_ERROR && view.get().networkDown()) held.countDown();
+      }
+    };
+    List<String> seeds = new ArrayList<>();
+    for (int i = 0; i < SITES; i++) seeds.add("http://" + host(i) + ":" + ports.get(i) + "/");
+    Path data = tmp.resolve("data");
+    RunSummary summary;
+    List<TestSite> back = new ArrayList<>();
+    try (Crawler crawler = Crawler.open(TestCrawl.config(data, seeds,
+        "concurrency: 10\npoliteness: { min_delay: 10ms, response_time_factor: 0 }\n" + resolve)).listener(listener)
+        .quiet(true)) {
+      CompletableFuture<RunSummary> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return crawler.run();
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      assertTrue(held.await(60, TimeUnit.SECONDS), "the crawl holds");
+      Thread.sleep(OUTAGE_MILLIS); // the scenario: the network stays down past retries and a probe
+      for (int i = 0; i < SITES; i++) back.add(serve(TestSite.start(address(i), ports.get(i))));
+      summary = run.get(90, TimeUnit.SECONDS);
+    } finally {
+      back.forEach(TestSite::close);
+    }
+    TestCrawl.assertPolite(data);
+    List<JsonNode> log = TestCrawl.log(data);
+    for (int i = 0; i < SITES; i++) {
+      for (int page = 0; page < PAGES; page++) {
+        String url = "http://" + host(i) + ":" + ports.get(i) + "/p" + page;
+        assertTrue(log.stream().anyMatch(a -> a.get("url").asText().equals(url)
+            && a.get("outcome").asText().equals("FETCHED")), url + " crawled in the same run");
+      }
+    }
+    long failures = log.stream().filter(a -> a.get("outcome").asText().equals("NETWORK_ERROR")).count();
+    assertTrue(failures <= 3 * SITES, failures + " requests failed: the crawl held");
+    assertTrue(summary.notes().stream().anyMatch(n -> n.startsWith("the network was down for ")), summary.notes().toString());
+  }
+
   private static String host(int i) {
     return "h" + i + ".example.test";
   }
