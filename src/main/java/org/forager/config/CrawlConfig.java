@@ -736,6 +736,14 @@ public record CrawlConfig(
     return sites.settingsFor(origin.host(), politeness, limits.maxPagesPerOrigin());
   }
 
+  /**
+   * The most URLs the store keeps of an origin of {@code host}: the {@code sites} rules' {@code max_urls}
+   * covering it, else {@code limits.max_urls_per_origin}.
+   */
+  public long maxUrlsFor(String host) {
+    return sites.maxUrlsFor(host, limits.maxUrlsPerOrigin());
+  }
+
   /** A builder holding this configuration's values, to change several at once. */
   public Builder toBuilder() {
     Builder b = new Builder();

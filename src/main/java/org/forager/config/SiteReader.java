@@ -18,10 +18,10 @@ import org.forager.config.Sites.Rule;
 final class SiteReader {
 
   static final List<String> SETTING_KEYS = List.of(
-      "min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay", "max_pages");
+      "min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay", "max_pages", "max_urls");
   static final List<String> KEYS = List.of(
       "host", "domain", "min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay",
-      "max_pages");
+      "max_pages", "max_urls");
 
   private SiteReader() {}
 
@@ -43,6 +43,9 @@ final class SiteReader {
   }
 
   private static Rule rule(String path, JsonNode node) {
+    if (node.has("max_urls_per_origin")) {
+      throw ConfigException.at(path, "unknown key 'max_urls_per_origin' (in a sites rule it is 'max_urls')");
+    }
     if (node.has("max_pages_per_origin")) {
       // The global key's name is the one people will write here.
       throw ConfigException.at(path, "unknown key 'max_pages_per_origin' (in a sites rule it is 'max_pages')");
@@ -63,8 +66,10 @@ final class SiteReader {
         Rule::withResponseTimeFactor);
     rule = with(rule, section.get("max_retry_after", Values::duration), Rule::withMaxRetryAfter);
     rule = with(rule, section.get("max_crawl_delay", Values::duration), Rule::withMaxCrawlDelay);
-    return with(rule, section.get("max_pages", (p, n) -> Values.wholeNumber(p, n, 1, Long.MAX_VALUE)),
+    rule = with(rule, section.get("max_pages", (p, n) -> Values.wholeNumber(p, n, 1, Long.MAX_VALUE)),
         Rule::withMaxPages);
+    return with(rule, section.get("max_urls", (p, n) -> Values.wholeNumber(p, n, 1, Long.MAX_VALUE)),
+        Rule::withMaxUrls);
   }
 
   private static <T> Rule with(Rule rule, Optional<T> value, java.util.function.BiFunction<Rule, T, Rule> setter) {

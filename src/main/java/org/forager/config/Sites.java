@@ -63,6 +63,16 @@ public final class Sites {
   }
 
   /**
+   * The most URLs the store keeps of an origin of {@code host}: the most specific covering rule's {@code
+   * max_urls}, else {@code global} ({@code limits.max_urls_per_origin}).
+   */
+  public long maxUrlsFor(String host, long global) {
+    if (rules.isEmpty()) return global;
+    for (Rule rule : matching(host)) if (rule.maxUrls().isPresent()) return rule.maxUrls().getAsLong();
+    return global;
+  }
+
+  /**
    * The rules that make up what holds for the hosts {@code rule} is the most specific rule of, most
    * specific first: the rule itself, then the domain rules covering its name. {@code rule} must be one
    * of {@link #rules()}.
@@ -155,7 +165,8 @@ public final class Sites {
       OptionalDouble responseTimeFactor,
       Optional<Duration> maxRetryAfter,
       Optional<Duration> maxCrawlDelay,
-      OptionalLong maxPages) {
+      OptionalLong maxPages,
+      OptionalLong maxUrls) {
 
     public Rule {
       if ((host == null) == (domain == null)) throw new IllegalArgumentException("exactly one of host, domain");
@@ -165,6 +176,15 @@ public final class Sites {
       Objects.requireNonNull(maxRetryAfter, "maxRetryAfter");
       Objects.requireNonNull(maxCrawlDelay, "maxCrawlDelay");
       Objects.requireNonNull(maxPages, "maxPages");
+      Objects.requireNonNull(maxUrls, "maxUrls");
+    }
+
+    /** A rule without {@code max_urls} (what rules were before it). */
+    public Rule(String host, String domain, Optional<Duration> minDelay, Optional<Duration> maxDelay,
+        OptionalDouble responseTimeFactor, Optional<Duration> maxRetryAfter, Optional<Duration> maxCrawlDelay,
+        OptionalLong maxPages) {
+      this(host, domain, minDelay, maxDelay, responseTimeFactor, maxRetryAfter, maxCrawlDelay, maxPages,
+          OptionalLong.empty());
     }
 
     /** A rule for exactly this host (normalized form), setting nothing yet. */
@@ -181,32 +201,37 @@ public final class Sites {
 
     public Rule withMinDelay(Duration minDelay) {
       return new Rule(host, domain, Optional.of(minDelay), maxDelay, responseTimeFactor, maxRetryAfter,
-          maxCrawlDelay, maxPages);
+          maxCrawlDelay, maxPages, maxUrls);
     }
 
     public Rule withMaxDelay(Duration maxDelay) {
       return new Rule(host, domain, minDelay, Optional.of(maxDelay), responseTimeFactor, maxRetryAfter,
-          maxCrawlDelay, maxPages);
+          maxCrawlDelay, maxPages, maxUrls);
     }
 
     public Rule withResponseTimeFactor(double responseTimeFactor) {
       return new Rule(host, domain, minDelay, maxDelay, OptionalDouble.of(responseTimeFactor), maxRetryAfter,
-          maxCrawlDelay, maxPages);
+          maxCrawlDelay, maxPages, maxUrls);
     }
 
     public Rule withMaxRetryAfter(Duration maxRetryAfter) {
       return new Rule(host, domain, minDelay, maxDelay, responseTimeFactor, Optional.of(maxRetryAfter),
-          maxCrawlDelay, maxPages);
+          maxCrawlDelay, maxPages, maxUrls);
     }
 
     public Rule withMaxCrawlDelay(Duration maxCrawlDelay) {
       return new Rule(host, domain, minDelay, maxDelay, responseTimeFactor, maxRetryAfter,
-          Optional.of(maxCrawlDelay), maxPages);
+          Optional.of(maxCrawlDelay), maxPages, maxUrls);
     }
 
     public Rule withMaxPages(long maxPages) {
       return new Rule(host, domain, minDelay, maxDelay, responseTimeFactor, maxRetryAfter, maxCrawlDelay,
-          OptionalLong.of(maxPages));
+          OptionalLong.of(maxPages), maxUrls);
+    }
+
+    public Rule withMaxUrls(long maxUrls) {
+      return new Rule(host, domain, minDelay, maxDelay, responseTimeFactor, maxRetryAfter, maxCrawlDelay, maxPages,
+          OptionalLong.of(maxUrls));
     }
 
     /** The host or domain named. */

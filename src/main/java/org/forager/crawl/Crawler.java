@@ -273,7 +273,7 @@ public final class Crawler implements AutoCloseable {
 
   private RunSummary runLocked() throws InterruptedException {
     Instant started = clock.instant();
-    FullOrigins fullOrigins = new FullOrigins(config.limits().maxUrlsPerOrigin());
+    FullOrigins fullOrigins = new FullOrigins(config);
     store.capUrls(fullOrigins.cap());
     addSeeds();
     RunSummary summary = new RunSummary();

@@ -3,11 +3,14 @@ package org.forager.crawl;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.forager.config.CrawlConfig;
 import org.forager.record.RunSummary;
 import org.forager.store.UrlCap;
+import org.forager.url.Origin;
 
 /**
- * The origins holding {@code limits.max_urls_per_origin} URLs in the store, as the store drops their new
+ * The origins holding {@code limits.max_urls_per_origin} URLs in the store (or their {@code sites}
+ * rule's {@code max_urls}), as the store drops their new
  * URLs: the first few named on the terminal as they fill (a web of traps would flood it), the dropped
  * URLs counted for the run's summary. Told from inside the store's writes: quick, and a terminal line
  * only for the first few. Thread-safe.
@@ -16,19 +19,28 @@ final class FullOrigins implements UrlCap.Dropped {
 
   private static final int NAMED = 10;
 
-  private final long maxUrls;
+  private final CrawlConfig config;
   private final AtomicLong dropped = new AtomicLong();
   /** Guarded by {@code this}. */
   private final Set<String> named = new HashSet<>();
   private boolean moreNamed;
 
-  FullOrigins(long maxUrls) {
-    this.maxUrls = maxUrls;
+  FullOrigins(CrawlConfig config) {
+    this.config = config;
   }
 
   /** The cap to give the store. */
   UrlCap cap() {
-    return new UrlCap(maxUrls, this);
+    return new UrlCap(this::maxUrls, this);
+  }
+
+  private long maxUrls(String origin) {
+    if (config.sites().rules().isEmpty()) return config.limits().maxUrlsPerOrigin();
+    try {
+      return config.maxUrlsFor(Origin.ofUrl(origin).host());
+    } catch (IllegalArgumentException e) {
+      return config.limits().maxUrlsPerOrigin(); // a store holds serialized origins only: not reached
+    }
   }
 
   @Override
@@ -43,8 +55,9 @@ final class FullOrigins implements UrlCap.Dropped {
       }
       named.add(origin);
     }
-    Notice.printf("forager: %s holds %,d URLs (limits.max_urls_per_origin): its new links are not kept",
-        origin, maxUrls);
+    long max = maxUrls(origin);
+    Notice.printf("forager: %s holds %,d URLs (%s): its new links are not kept", origin, max,
+        max == config.limits().maxUrlsPerOrigin() ? "limits.max_urls_per_origin" : "its sites rule's max_urls");
   }
 
   /** New URLs dropped so far in the run. */
@@ -57,6 +70,7 @@ final class FullOrigins implements UrlCap.Dropped {
     long n = dropped.get();
     if (n == 0) return;
     summary.note(String.format("%,d new URL%s not kept: %s origin held limits.max_urls_per_origin (%,d) URLs"
-        + " (the first named on the terminal)", n, n == 1 ? "" : "s", n == 1 ? "its" : "their", maxUrls));
+        + " or its sites rule's max_urls (the first named on the terminal)", n, n == 1 ? "" : "s",
+        n == 1 ? "its" : "their", config.limits().maxUrlsPerOrigin()));
   }
 }

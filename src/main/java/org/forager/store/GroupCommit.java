@@ -106,7 +106,12 @@ final class GroupCommit {
 
   /** Applies {@code cap} to the URLs the next groups add. */
   void cap(UrlCap cap) {
-    originUrls.cap(cap);
+    lock.lock();
+    try {
+      originUrls.cap(cap);
+    } finally {
+      release();
+    }
   }
 
   long urlCount() {

@@ -11,16 +11,17 @@ import org.rocksdb.RocksDBException;
  * How many URLs the embedded store holds of each origin ({@code 'U' origin} in the meta family, 8
  * bytes), for {@link UrlCap}: a group adding URLs of an origin puts its new count in its own batch, so
  * the count is exact across crashes. The counts a run touches are kept in memory (the origins of
- * {@value #LIMIT} at most, then forgotten and read again when needed: a read a group per origin).
+ * {@value #LIMIT} at most, then forgotten and read again when needed: a read per origin after that).
  * Used under the group commit's lock, but for {@link #isFull}, which the lookups ask without it.
  */
 final class OriginUrlCounts {
 
-  private static final int LIMIT = 65_536;
+  /** Origins whose counts are kept in memory at most (about 2 MiB); a working set is about 4,000. */
+  private static final int LIMIT = 16_384;
 
   private final RocksDatabase rocks;
   private volatile UrlCap cap = UrlCap.NONE;
-  /** Per origin, its count as the group being built leaves it. */
+  /** Per origin, its count as the group being built leaves it, and its cap. */
   private final Map<String, long[]> counts = new HashMap<>();
   /** Origins whose count the group being built changed. */
   private final Set<String> changed = new HashSet<>();
@@ -36,9 +37,11 @@ final class OriginUrlCounts {
     this.rocks = rocks;
   }
 
+  /** Under the group commit's lock: the caps kept with the counts are asked again. */
   void cap(UrlCap cap) {
     this.cap = cap;
     full.clear();
+    counts.clear();
   }
 
   UrlCap cap() {
@@ -56,7 +59,7 @@ final class OriginUrlCounts {
    */
   boolean admit(String origin, int depth) throws RocksDBException {
     long[] count = countOf(origin);
-    if (depth > 0 && count[0] >= cap.perOrigin()) {
+    if (depth > 0 && count[0] >= count[1]) {
       dropped.merge(origin, 1, Integer::sum);
       if (full.size() < LIMIT) full.add(origin);
       return false;
@@ -103,7 +106,7 @@ final class OriginUrlCounts {
     long[] count = counts.get(origin);
     if (count == null) {
       byte[] value = rocks.db.get(rocks.meta, Keys.originUrls(origin));
-      count = new long[] {value == null ? 0 : new ByteReader(value).readLongBigEndian()};
+      count = new long[] {value == null ? 0 : new ByteReader(value).readLongBigEndian(), cap.of(origin)};
       counts.put(origin, count);
     }
     return count;

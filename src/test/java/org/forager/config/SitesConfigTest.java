@@ -56,6 +56,21 @@ class SitesConfigTest {
   }
 
   @Test
+  void maxUrlsCascadesLikeTheOtherSettingsOverTheGlobalLimit() throws IOException {
+    CrawlConfig config = load("""
+        limits: { max_urls_per_origin: 500 }
+        sites:
+          - { domain: "example.org", max_urls: 100000000 }
+          - { host: "www.example.org", min_delay: 10s }
+          - { domain: "small.example.org", max_urls: 10 }
+        """);
+    assertEquals(100_000_000, config.maxUrlsFor("www.example.org"), "a host rule not setting it inherits");
+    assertEquals(100_000_000, config.maxUrlsFor("example.org"));
+    assertEquals(10, config.maxUrlsFor("a.small.example.org"));
+    assertEquals(500, config.maxUrlsFor("example.com"));
+  }
+
+  @Test
   void theLongestCoveringDomainWins() throws IOException {
     CrawlConfig config = load(ISSUE_EXAMPLE);
     assertEquals(Duration.ofSeconds(5), minDelay(config, "https://example.org"));
@@ -174,11 +189,14 @@ class SitesConfigTest {
         arguments("sites: [ { host: a.example, domain: example, min_delay: 5s } ]",
             "config: sites[0]: needs exactly one of host, domain"),
         arguments("sites: [ { domain: example.org } ]", "config: sites[0]: sets nothing (give at least one of"
-            + " min_delay, max_delay, response_time_factor, max_retry_after, max_crawl_delay, max_pages)"),
+            + " min_delay, max_delay, response_time_factor, max_retry_after, max_crawl_delay, max_pages, max_urls)"),
         arguments("sites: [ { domain: example.org, min_dealy: 5s } ]",
             "config: sites[0]: unknown key 'min_dealy' (did you mean 'min_delay'?)"),
         arguments("sites: [ { domain: example.org, max_pages_per_origin: 5 } ]",
             "config: sites[0]: unknown key 'max_pages_per_origin' (in a sites rule it is 'max_pages')"),
+        arguments("sites: [ { domain: example.org, max_urls_per_origin: 5 } ]",
+            "config: sites[0]: unknown key 'max_urls_per_origin' (in a sites rule it is 'max_urls')"),
+        arguments("sites: [ { domain: example.org, max_urls: 0 } ]", "config: sites[0].max_urls: must be ≥ 1"),
         arguments("sites: [ { domain: \"*.example.org\", min_delay: 5s } ]", "config: sites[0].domain: \"*.example.org\":"
             + " no wildcards; write domain: \"example.org\" (a domain covers all its subdomains)"),
         arguments("sites: [ { host: \"https://example.org/\", min_delay: 5s } ]",

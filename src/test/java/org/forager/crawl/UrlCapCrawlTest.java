@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code limits.max_urls_per_origin} against a site minting links: every page links to 20 new pages
  * and two new URLs robots.txt refuses, without end. The store keeps the origin's URLs to the cap, the
  * crawl fetches no more than that, the terminal names the origin once and the summary counts what was
- * not kept; another site it links to, under the cap, is not held back by the trap's count.
+ * not kept; another site it links to has a count of its own, and a sites rule's cap.
  */
 @Timeout(120)
 class UrlCapCrawlTest {
@@ -30,7 +30,7 @@ class UrlCapCrawlTest {
   @TempDir Path tmp;
 
   @Test
-  void aSiteMintingLinksIsHeldToTheCapWhileAnotherSiteIsNot() throws Exception {
+  void aSiteMintingLinksIsHeldToTheCapAndAnotherSiteToItsSitesRule() throws Exception {
     try (TestSite trap = TestSite.start(); TestSite other = TestSite.start()) {
       trap.robots("User-agent: *\nDisallow: /private/\n");
       for (int page = 0; page < 400; page++) {
@@ -56,7 +56,8 @@ class UrlCapCrawlTest {
         summary = TestCrawl.run(TestCrawl.config(data, List.of(seed, otherSeed),
             TestCrawl.pinnedToLoopback("trap.test", "other.test")
                 + "politeness: { min_delay: 0s, max_delay: 1s, response_time_factor: 0 }\n"
-                + "limits: { fetch_timeout: 2s, max_retries: 2, max_urls_per_origin: 60 }\n"));
+                + "limits: { fetch_timeout: 2s, max_retries: 2, max_urls_per_origin: 60 }\n"
+                + "sites: [ { host: other.test, max_urls: 20 } ]\n"));
       } finally {
         System.setErr(err);
       }
@@ -78,14 +79,16 @@ class UrlCapCrawlTest {
       assertTrue(trapUrls.size() >= 60 && trapUrls.size() <= 70, trapUrls.size() + " URLs kept");
       assertTrue(trapUrls.containsAll(trapLogged), "every URL logged is kept");
       assertTrue(trapLogged.size() <= trapUrls.size(), trapLogged.size() + " lines");
-      assertEquals(50, otherKept[0], "the other site's 50 URLs: all, its count is its own");
+      assertEquals(20, otherKept[0], "the other site: its sites rule's cap, its count its own");
       String lines = terminal.toString(StandardCharsets.UTF_8);
-      assertEquals(1, lines.lines().filter(l -> l.contains("limits.max_urls_per_origin")).count(), lines);
+      assertEquals(2, lines.lines().filter(l -> l.contains(" URLs (")).count(), lines);
+      assertTrue(lines.contains("forager: http://other.test:" + other.port() + " holds 20 URLs (its sites rule's"
+          + " max_urls): its new links are not kept"), lines);
       assertTrue(lines.contains("forager: " + trapOrigin + " holds 60 URLs (limits.max_urls_per_origin): its new links"
           + " are not kept"), lines);
       String rendered = summary.render(Duration.ofSeconds(1));
       assertTrue(rendered.matches("(?s).*note: [0-9,]+ new URLs not kept: their origin held limits.max_urls_per_origin"
-          + " \\(60\\) URLs.*"), rendered);
+          + " \\(60\\) URLs or its sites rule's max_urls.*"), rendered);
     }
   }
 }

@@ -935,7 +935,7 @@ public abstract class CrawlStoreConformanceTest {
   @Test
   void pastItsCapAnOriginsNewUrlsAreDroppedAndToldButSeedsAndKnownUrlsAreKept() {
     DroppedUrls dropped = new DroppedUrls();
-    store.capUrls(new UrlCap(3, dropped));
+    store.capUrls(UrlCap.of(3, dropped));
     assertEquals(2, store.addCandidates(List.of(seed("https://a.example/"), link("https://a.example/1", 1))));
     // One more fits; the page's other new links of a.example do not; b.example has its own count.
     store.record(crawl("https://a.example/", T0, T0.plus(Duration.ofDays(1))), List.of(link("https://a.example/1", 1),
@@ -955,11 +955,11 @@ public abstract class CrawlStoreConformanceTest {
 
   @Test
   void theCountOfAnOriginsUrlsIsKeptAcrossReopening() {
-    store.capUrls(new UrlCap(4, new DroppedUrls()));
+    store.capUrls(UrlCap.of(4, new DroppedUrls()));
     store.addCandidates(List.of(seed("https://a.example/"), link("https://a.example/1", 1), link("https://a.example/2", 1)));
     reopen();
     DroppedUrls dropped = new DroppedUrls();
-    store.capUrls(new UrlCap(4, dropped));
+    store.capUrls(UrlCap.of(4, dropped));
     assertEquals(1, store.addCandidates(List.of(link("https://a.example/3", 1), link("https://a.example/4", 1),
         link("https://a.example/5", 1))));
     assertEquals(Map.of("https://a.example", 2), dropped.byOrigin);

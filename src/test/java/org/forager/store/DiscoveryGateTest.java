@@ -150,7 +150,7 @@ class DiscoveryGateTest {
   @Test
   void aFullOriginsNewCandidatesAreNotKeptAndOnceKnownFullNotOfferedToTheGate() {
     java.util.Map<String, Integer> dropped = new java.util.HashMap<>();
-    store.capUrls(new UrlCap(2, (origin, count) -> dropped.merge(origin, count, Integer::sum)));
+    store.capUrls(UrlCap.of(2, (origin, count) -> dropped.merge(origin, count, Integer::sum)));
     store.addCandidates(List.of(new Candidate(HOME, 0, Optional.empty()), link("https://a.example/1", HOME)));
     PrivateGate gate = new PrivateGate();
 

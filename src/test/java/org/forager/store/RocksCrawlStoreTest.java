@@ -90,7 +90,7 @@ class RocksCrawlStoreTest extends CrawlStoreConformanceTest {
     assertEquals(1, new ByteReader(rocks().db.get(rocks().meta, Keys.originUrls("https://a.example.org"))).readLongBigEndian());
     assertEquals(1, new ByteReader(rocks().db.get(rocks().meta, Keys.originUrls("http://b.example"))).readLongBigEndian());
     DroppedUrls dropped = new DroppedUrls();
-    store.capUrls(new UrlCap(4, dropped));
+    store.capUrls(UrlCap.of(4, dropped));
     assertEquals(1, store.addCandidates(List.of(link("https://a.example/3", 1), link("https://a.example/4", 1))));
     assertEquals(java.util.Map.of("https://a.example", 1), dropped.byOrigin);
   }

@@ -79,23 +79,21 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   // the cap by a call's worth: a disk's bound, not an exact count.
   private static final String INSERT_NEW = """
       WITH candidate AS (
-        SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[], ?::integer[], ?::integer[])
-          WITH ORDINALITY AS c(origin, url, depth, discovered_from, priority, hops, i)
-      ), cap AS (
-        SELECT ?::bigint AS urls
+        SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[], ?::integer[], ?::integer[], ?::bigint[])
+          WITH ORDINALITY AS c(origin, url, depth, discovered_from, priority, hops, cap, i)
       ), offered AS (
         SELECT c.*, coalesce(n.urls, 0) AS held, count(*) OVER (PARTITION BY c.origin) AS offers
         FROM candidate c LEFT JOIN crawl_url_count n ON n.origin = c.origin
       ), tight AS (
         SELECT o.*, count(*) OVER (PARTITION BY o.origin ORDER BY o.i) AS nth
-        FROM offered o, cap
-        WHERE o.depth > 0 AND o.held + o.offers > cap.urls
+        FROM offered o
+        WHERE o.depth > 0 AND o.held + o.offers > o.cap
           AND NOT EXISTS (SELECT 1 FROM crawl_url u WHERE u.origin = o.origin AND u.url = o.url)
       ), kept AS (
-        SELECT o.origin, o.url, o.depth, o.discovered_from FROM offered o, cap
-        WHERE o.depth = 0 OR o.held + o.offers <= cap.urls
+        SELECT o.origin, o.url, o.depth, o.discovered_from FROM offered o
+        WHERE o.depth = 0 OR o.held + o.offers <= o.cap
         UNION ALL
-        SELECT t.origin, t.url, t.depth, t.discovered_from FROM tight t, cap WHERE t.held + t.nth <= cap.urls
+        SELECT t.origin, t.url, t.depth, t.discovered_from FROM tight t WHERE t.held + t.nth <= t.cap
       ), added AS (
         INSERT INTO crawl_url (origin, url, depth, discovered_from, discovered_at)
         SELECT origin, url, depth, discovered_from, now() FROM kept
@@ -123,7 +121,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       SELECT c.i, NULL::text AS done, false AS dropped
       FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
       UNION ALL
-      SELECT t.i, NULL, true FROM tight t, cap WHERE t.held + t.nth > cap.urls
+      SELECT t.i, NULL, true FROM tight t WHERE t.held + t.nth > t.cap
       UNION ALL
       SELECT NULL, origin, false FROM locked WHERE done_until IS NOT NULL
       """;
@@ -910,7 +908,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       insert.setArray(4, connection.createArrayOf("text", rows.discoveredFrom()));
       insert.setArray(5, connection.createArrayOf("integer", priorities));
       insert.setArray(6, connection.createArrayOf("integer", rows.hops()));
-      insert.setLong(7, cap.perOrigin());
+      insert.setArray(7, connection.createArrayOf("bigint", caps(rows, cap)));
       insert.setInt(8, inlinks);
       boolean[] added = new boolean[rows.urls().length];
       List<String> done = new ArrayList<>();
@@ -933,6 +931,16 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       }
       return added;
     }
+  }
+
+  /** Each candidate's origin's cap, asked once an origin (the rows come in origin order). */
+  private static Long[] caps(CandidateRows rows, UrlCap cap) {
+    String[] origins = rows.origins();
+    Long[] caps = new Long[origins.length];
+    for (int i = 0; i < origins.length; i++) {
+      caps[i] = i > 0 && origins[i].equals(origins[i - 1]) ? caps[i - 1] : cap.of(origins[i]);
+    }
+    return caps;
   }
 
   private static int count(boolean[] added) {
