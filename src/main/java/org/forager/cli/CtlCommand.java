@@ -46,6 +46,9 @@ import picocli.CommandLine.Model.CommandSpec;
       "  set-delay ORIGIN DURATION this origin's delay for the rest of the run (e.g. 5s; never below its",
       "                            robots.txt Crawl-delay); 'default' goes back to the configured one",
       "  add-seed URL...           add seeds (each through the scope and every other gate)",
+      "  retry-failed [HOST_OR_DOMAIN]",
+      "                            make the URLs whose last request failed (no answer, timeout, DNS, 5xx)",
+      "                            due now instead of after their back-off (2, 4, 8 weeks)",
       "  stop                      end the run after the fetches in flight, as SIGTERM does",
       "",
       "Every order is written to the crawl log (kind \"control\", by \"cli\").",
@@ -57,7 +60,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "  forager ctl --data-dir crawl-data set-delay https://www.example.org 10s",
       "  forager ctl --data-dir crawl-data pause",
       "",
-      "block and unblock work with no crawl running too: they are written to the crawl database.",
+      "block, unblock and retry-failed work with no crawl running too: on the crawl database.",
       "Exit status: 0 when the crawl carried out the order, 1 when no crawl runs there or it refused,",
       "2 on bad usage.",
     })
@@ -70,7 +73,7 @@ final class CtlCommand implements Callable<Integer> {
   @Option(names = "--data-dir", paramLabel = "DIR", required = true, description = "The crawl's data directory (block and unblock need no running crawl).")
   Path dataDir;
 
-  @Parameters(index = "0", paramLabel = "ORDER", description = "pause, resume, block, unblock, set-delay, add-seed or stop")
+  @Parameters(index = "0", paramLabel = "ORDER", description = "pause, resume, block, unblock, set-delay, add-seed, retry-failed or stop")
   String order;
 
   @Parameters(index = "1..*", paramLabel = "ARG", description = "The order's arguments.")
@@ -88,21 +91,30 @@ final class CtlCommand implements Callable<Integer> {
     try {
       file = ControlFile.read(dataDir);
     } catch (ControlFile.CopiedException e) {
-      if (order.equals("block") || order.equals("unblock")) return blockWithoutACrawl(args.get(0));
+      if (worksWithoutACrawl()) return withoutACrawl();
       return fail(TerminalText.escape(e.getMessage()));
     } catch (IOException e) {
       return fail(TerminalText.escape(e.getMessage()));
     }
     if (file.isEmpty()) {
       // A block holds across runs, so it is given and lifted between them too: in the database itself.
-      if (order.equals("block") || order.equals("unblock")) return blockWithoutACrawl(args.get(0));
+      if (worksWithoutACrawl()) return withoutACrawl();
       return fail("no crawl is running on " + dataDir + " (no " + ControlFile.in(dataDir) + ")");
     }
     return send(file.get(), body);
   }
 
-  /** Blocks or unblocks a host in the crawl database of a crawl that is not running (logged as when it runs). */
-  private int blockWithoutACrawl(String host) {
+  /** Orders carried out on the crawl database itself when no crawl runs: they hold across runs. */
+  private boolean worksWithoutACrawl() {
+    return order.equals("block") || order.equals("unblock") || order.equals("retry-failed");
+  }
+
+  /**
+   * Blocks or unblocks a host, or makes failed URLs due, in the crawl database of a crawl that is not
+   * running (logged as when it runs).
+   */
+  private int withoutACrawl() {
+    String host = args.isEmpty() ? null : args.get(0);
     CrawlConfig cfg;
     try {
       cfg = StoreOption.resolve(Optional.empty(), Optional.of(dataDir));
@@ -111,7 +123,10 @@ final class CtlCommand implements Callable<Integer> {
     }
     String message;
     try (Crawler crawler = Crawler.open(cfg)) {
-      if (order.equals("block")) {
+      if (order.equals("retry-failed")) {
+        long due = crawler.control().retryFailed(Optional.ofNullable(host), "cli");
+        message = org.forager.crawl.CrawlControl.retryAnswer(due, Optional.ofNullable(host));
+      } else if (order.equals("block")) {
         String blocked = crawler.control().block(host, "cli");
         message = "blocked " + blocked + org.forager.crawl.CrawlControl.alsoBlocked(blocked)
             + ": no request of any kind from the next run on";
@@ -149,9 +164,13 @@ final class CtlCommand implements Callable<Integer> {
         var urls = body.putArray("urls");
         arguments(1, Integer.MAX_VALUE, "URL...").forEach(urls::add);
       }
+      case "retry-failed" -> {
+        arguments(0, 1, "[HOST_OR_DOMAIN]");
+        if (!args.isEmpty()) body.put("host", args.get(0));
+      }
       case "stop" -> arguments(0, 0, "");
       default -> throw new IllegalArgumentException("unknown order '" + TerminalText.escape(order)
-          + "': pause, resume, block, unblock, set-delay, add-seed or stop");
+          + "': pause, resume, block, unblock, set-delay, add-seed, retry-failed or stop");
     }
     return body;
   }
@@ -178,7 +197,7 @@ final class CtlCommand implements Callable<Integer> {
     } catch (ConnectException e) {
       // Left by a crawl that was killed: a block, which holds across runs, goes to the database itself
       // (what matters most after a crash). Should the crawl still run, deaf, its lock says so.
-      if (order.equals("block") || order.equals("unblock")) return blockWithoutACrawl(args.get(0));
+      if (worksWithoutACrawl()) return withoutACrawl();
       return fail("no crawl is running on " + dataDir + ": nothing answers at " + file.url() + " ("
           + ControlFile.in(dataDir) + " is left from a crawl that did not exit cleanly)");
     } catch (HttpTimeoutException e) {

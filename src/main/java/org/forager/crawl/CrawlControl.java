@@ -2,6 +2,7 @@ package org.forager.crawl;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +19,12 @@ import org.forager.frontier.Scheduler;
 import org.forager.policy.Blocklist;
 import org.forager.policy.Gatekeeper;
 import org.forager.policy.Verdict;
+import org.forager.recrawl.Observation;
 import org.forager.record.ControlRecord;
 import org.forager.record.CrawlLog;
 import org.forager.store.Block;
 import org.forager.store.Candidate;
+import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
 import org.forager.store.UrlRecord;
 import org.forager.url.Origin;
@@ -236,6 +239,54 @@ public final class CrawlControl {
     blocklist.replace(blocks.keySet());
     if (was && run != null) wakeOriginsUnder(name, run);
     return was;
+  }
+
+  /**
+   * Makes every URL whose last crawl failed (no answer, a timeout, a name that did not resolve, a 5xx or
+   * 429 after its retries; not a 404 or 410) due now rather than after its back-off (2, 4, 8 weeks with
+   * the default {@code recrawl.interval}): once what failed is mended, its own network or the sites'.
+   * Only those of {@code host} and the hosts under it when given. One scan of the store's URLs; a
+   * running crawl takes their origins up as they come due.
+   *
+   * @param host a host name, a domain, an IP address, or a URL (its host)
+   * @return how many URLs were made due
+   */
+  public long retryFailed(Optional<String> host, String by) {
+    Optional<String> name = host.map(CrawlControl::host);
+    Blocklist under = new Blocklist();
+    name.ifPresent(n -> under.replace(List.of(n)));
+    Instant now = clock.instant();
+    List<String> failed = new ArrayList<>();
+    store.forEachUrl(u -> {
+      if (u.lastCrawl().isEmpty() || !u.nextFetchAt().isAfter(now)) return;
+      CrawlRecord last = u.lastCrawl().get();
+      if (Observation.of(last.outcome(), last.httpStatus(), Optional.empty(), Optional.empty()) != Observation.FAILED) {
+        return;
+      }
+      if (name.isPresent() && under.covering(Origin.ofUrl(u.url()).host()).isEmpty()) return;
+      failed.add(u.url());
+    });
+    long moved = 0;
+    Set<Origin> origins = new java.util.HashSet<>();
+    for (String url : failed) {
+      if (store.bringForward(url, now)) {
+        moved++;
+        origins.add(Origin.ofUrl(url));
+      }
+    }
+    write(ControlRecord.of(now, "retry-failed", who(by), name).withResult(moved + " URLs due now"));
+    Run r;
+    synchronized (this) {
+      r = run;
+    }
+    if (r != null) origins.forEach(r.wake());
+    return moved;
+  }
+
+  /** The answer to {@link #retryFailed}, for people. */
+  public static String retryAnswer(long due, Optional<String> host) {
+    return String.format("%,d URL%s whose last request failed %s due now%s", due, due == 1 ? "" : "s",
+        due == 1 ? "is" : "are", host.map(h -> " (of " + host(h) + " and the hosts under it)").orElse(""));
   }
 
   /**

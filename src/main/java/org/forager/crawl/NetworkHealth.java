@@ -27,8 +27,8 @@ import org.forager.fetch.FetchResult;
  * a row, and a crawl of fewer sites than {@value #KNOWN_GOOD} never holds. Until the first answer of
  * the run, though, no address is known good: a network down from the start (a laptop offline, a
  * resolver that does not answer) holds the crawl once {@value #GOOD_TARGETS} hosts failed before any
- * server and none answered; without it every seed's failure put it off by weeks, and the run after the
- * network was mended found nothing due. Dead seeds failing before the first live one answers (a refused
+ * server and none answered; without it the run gave up every origin (robots.txt unreachable) and ended
+ * having crawled nothing, and charged the pages of origins whose robots.txt was still fresh. Dead seeds failing before the first live one answers (a refused
  * connect is quicker than a page) make such a hold too, for the moment that answer takes: a hold from
  * the start is announced only at its first probe, so a short one says nothing. Any answer counts as the
  * network working: an HTTP response of any status, a TLS or protocol failure, a reset (a server was

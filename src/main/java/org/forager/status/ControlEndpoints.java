@@ -162,6 +162,12 @@ final class ControlEndpoints {
         answer.put("seeds", results);
         answer.put("message", String.join("\n", results.stream().map(r -> r.url() + ": " + r.result()).toList()));
       }
+      case "retry-failed" -> {
+        Optional<String> host = text(order, "host");
+        long due = control.retryFailed(host, by);
+        answer.put("due", due);
+        answer.put("message", CrawlControl.retryAnswer(due, host));
+      }
       case "stop" -> {
         control.stop(by);
         answer.put("message", "stopping after the fetches in flight");

@@ -190,6 +190,47 @@ class CtlCommandTest {
     }
   }
 
+  /**
+   * A page failing at the first run (a 500): it waits 2 weeks (the failure back-off) and the next run,
+   * the page mended, finds nothing due. {@code ctl retry-failed} makes it due now, between runs (on the
+   * database); a host given limits it to that host and those under it.
+   */
+  @Test
+  void retryFailedMakesTheUrlsWhoseRequestFailedDueNow() throws Exception {
+    Path data = tmp.resolve("data");
+    java.util.concurrent.atomic.AtomicBoolean mended = new java.util.concurrent.atomic.AtomicBoolean();
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\n").route("/", ex -> TestSite.respond(ex, mended.get() ? 200 : 500, "text/html",
+          "<p>home</p>"));
+      String seed = site.url("/");
+      Path config = Files.writeString(tmp.resolve("forager.yaml"), """
+          politeness: { min_delay: 10ms, response_time_factor: 0 }
+          network: { allow_private_addresses: true }
+          limits: { fetch_timeout: 2s, max_retries: 0 }
+          """);
+      String[] crawl = {"crawl", "--config", config.toString(), "--seed", seed, "--data-dir", data.toString(), "--quiet"};
+      Main.run(crawl);
+      assertEquals("HTTP_ERROR", TestCrawl.lastOutcome(data, seed));
+      mended.set(true);
+      Main.run(crawl);
+      assertEquals(1, site.count("/"), "the page waits out its back-off");
+      console.reset();
+      assertEquals(0, ctl(data, "retry-failed", "other.example"), console.err());
+      assertTrue(console.out().contains("0 URLs whose last request failed are due now (of other.example and the hosts"
+          + " under it) (no crawl is running: written to its database)"), console.out());
+      assertEquals(0, ctl(data, "retry-failed", "127.0.0.1"), console.err());
+      assertTrue(console.out().contains("1 URL whose last request failed is due now (of 127.0.0.1"), console.out());
+      Main.run(crawl);
+      assertEquals(2, site.count("/"), "fetched again");
+      assertEquals("FETCHED", TestCrawl.log(data).stream().filter(l -> l.path("url").asText().equals(seed))
+          .toList().getLast().get("outcome").asText());
+      List<String> orders = TestCrawl.log(data).stream().filter(l -> l.get("kind").asText().equals("control"))
+          .map(l -> l.get("action").asText() + " " + l.path("target").asText("-") + " " + l.path("result").asText())
+          .toList();
+      assertEquals(List.of("retry-failed other.example 0 URLs due now", "retry-failed 127.0.0.1 1 URLs due now"), orders);
+    }
+  }
+
   private static int ctl(Path data, String... args) {
     String[] all = new String[args.length + 3];
     all[0] = "ctl";

@@ -125,6 +125,17 @@ class ControlApiSecurityTest {
   }
 
   @Test
+  void retryFailedIsAnOrderOfTheApiAnsweredWithHowManyUrlsAreDue() throws Exception {
+    String body = "{\"host\": \"Example.ORG\"}";
+    String answer = RawClient.exchange(base, "POST /api/control/retry-failed HTTP/1.1\nHost: 127.0.0.1:" + port + "\n"
+        + bearer() + "\nContent-Type: application/json\nContent-Length: " + body.length() + "\n\n" + body);
+    assertEquals(200, RawClient.status(answer), answer);
+    assertTrue(answer.contains("\"due\":0"), answer);
+    assertTrue(answer.contains("0 URLs whose last request failed are due now (of example.org and the hosts under it)"),
+        answer);
+  }
+
+  @Test
   void bodiesAreSmallJsonObjects() throws Exception {
     String big = "{\"host\":\"" + "a".repeat(20_000) + "\"}";
     String answer = RawClient.exchange(base, "POST /api/control/block HTTP/1.1\nHost: 127.0.0.1:" + port + "\n"
