@@ -242,11 +242,12 @@ public final class CrawlControl {
   }
 
   /**
-   * Makes every URL whose last crawl failed (no answer, a timeout, a name that did not resolve, a 5xx or
-   * 429 after its retries; not a 404 or 410) due now rather than after its back-off (2, 4, 8 weeks with
-   * the default {@code recrawl.interval}): once what failed is mended, its own network or the sites'.
-   * Only those of {@code host} and the hosts under it when given. One scan of the store's URLs; a
-   * running crawl takes their origins up as they come due.
+   * Makes every URL whose last crawl failed (no answer, a timeout, a name that did not resolve, an HTTP
+   * error other than 404 and 410 after its retries: a 5xx, a 429, a 403) due now rather than after its
+   * back-off (2, 4, 8 weeks with the default {@code recrawl.interval}): once what failed is mended, its
+   * own network or the sites'. Only those of {@code host} and the hosts under it when given. One scan of
+   * the store's URLs, each made due as it is met (nothing held but the scan); a running crawl takes
+   * their origins up as they come due.
    *
    * @param host a host name, a domain, an IP address, or a URL (its host)
    * @return how many URLs were made due
@@ -256,31 +257,28 @@ public final class CrawlControl {
     Blocklist under = new Blocklist();
     name.ifPresent(n -> under.replace(List.of(n)));
     Instant now = clock.instant();
-    List<String> failed = new ArrayList<>();
+    Run r;
+    synchronized (this) {
+      r = run;
+    }
+    long[] moved = {0};
+    Origin[] lastWoken = {null};
     store.forEachUrl(u -> {
       if (u.lastCrawl().isEmpty() || !u.nextFetchAt().isAfter(now)) return;
       CrawlRecord last = u.lastCrawl().get();
       if (Observation.of(last.outcome(), last.httpStatus(), Optional.empty(), Optional.empty()) != Observation.FAILED) {
         return;
       }
-      if (name.isPresent() && under.covering(Origin.ofUrl(u.url()).host()).isEmpty()) return;
-      failed.add(u.url());
+      Origin origin = Origin.ofUrl(u.url());
+      if (name.isPresent() && under.covering(origin.host()).isEmpty()) return;
+      if (!store.bringForward(u.url(), now)) return;
+      moved[0]++;
+      // The URLs come in URL order, an origin's together: each woken once.
+      if (r != null && !origin.equals(lastWoken[0])) r.wake().accept(origin);
+      lastWoken[0] = origin;
     });
-    long moved = 0;
-    Set<Origin> origins = new java.util.HashSet<>();
-    for (String url : failed) {
-      if (store.bringForward(url, now)) {
-        moved++;
-        origins.add(Origin.ofUrl(url));
-      }
-    }
-    write(ControlRecord.of(now, "retry-failed", who(by), name).withResult(moved + " URLs due now"));
-    Run r;
-    synchronized (this) {
-      r = run;
-    }
-    if (r != null) origins.forEach(r.wake());
-    return moved;
+    write(ControlRecord.of(now, "retry-failed", who(by), name).withResult(moved[0] + " URLs due now"));
+    return moved[0];
   }
 
   /** The answer to {@link #retryFailed}, for people. */
@@ -388,8 +386,8 @@ public final class CrawlControl {
         .orElseThrow(() -> new IllegalArgumentException("not an http(s) origin: \"" + abbreviate(text) + "\""));
   }
 
-  /** A host to block as given: a name, a domain, an IP address (a port is dropped), or a URL. */
-  static String host(String text) {
+  /** A host as an order names it (block, unblock, retry-failed): a name, a domain, an IP address (a port is dropped), or a URL. */
+  public static String host(String text) {
     String t = text.strip();
     if (t.contains("://")) return origin(t).host();
     // host:port or [v6]:port: the host is blocked on every port.

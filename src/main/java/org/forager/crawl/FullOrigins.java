@@ -56,8 +56,9 @@ final class FullOrigins implements UrlCap.Dropped {
       named.add(origin);
     }
     long max = maxUrls(origin);
-    Notice.printf("forager: %s holds %,d URLs (%s): its new links are not kept", origin, max,
+    String line = String.format("forager: %s holds %,d URLs (%s): its new links are not kept", origin, max,
         max == config.limits().maxUrlsPerOrigin() ? "limits.max_urls_per_origin" : "its sites rule's max_urls");
+    Notice.println(line);
   }
 
   /** New URLs dropped so far in the run. */

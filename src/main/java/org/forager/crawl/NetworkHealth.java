@@ -27,7 +27,8 @@ import org.forager.fetch.FetchResult;
  * a row, and a crawl of fewer sites than {@value #KNOWN_GOOD} never holds. Until the first answer of
  * the run, though, no address is known good: a network down from the start (a laptop offline, a
  * resolver that does not answer) holds the crawl once {@value #GOOD_TARGETS} hosts failed before any
- * server and none answered; without it the run gave up every origin (robots.txt unreachable) and ended
+ * server (no route, no answer to the connect, the name servers failing: not a refused connect, which a
+ * host sent) and none answered; without it the run gave up every origin (robots.txt unreachable) and ended
  * having crawled nothing, and charged the pages of origins whose robots.txt was still fresh. Dead seeds failing before the first live one answers (a refused
  * connect is quicker than a page) make such a hold too, for the moment that answer takes: a hold from
  * the start is announced only at its first probe, so a short one says nothing. Any answer counts as the
@@ -154,7 +155,10 @@ final class NetworkHealth {
     synchronized (this) {
       if (down) return true;
       if (!everAnswered) { // nothing known good yet: hosts failing with no answer from anywhere
-        failingFromStart.add(target);
+        // By host (one host's many addresses, say AAAA ones without an IPv6 route, are one), and not a
+        // refused connect: a host sent that reset, so the network works and the site is dead.
+        if (refused(f)) return false;
+        failingFromStart.add(host);
         if (failingFromStart.size() < GOOD_TARGETS) return false;
         hold(now, String.format("forager: no server has answered since the crawl started and %d hosts take no"
             + " request (last: %s %s): the network looks down; the crawl holds, trying one request every %d s",
@@ -241,6 +245,11 @@ final class NetworkHealth {
   private static String name(Object target) {
     return target instanceof InetSocketAddress a ? a.getAddress().getHostAddress() + ":" + a.getPort()
         : target.toString();
+  }
+
+  /** A connect the host refused (a reset): the network reached it. */
+  private static boolean refused(FetchResult.Failure f) {
+    return f.kind() == FetchResult.FailureKind.NETWORK && f.message() != null && f.message().contains("Connection refused");
   }
 
   /**

@@ -163,10 +163,20 @@ final class ControlEndpoints {
         answer.put("message", String.join("\n", results.stream().map(r -> r.url() + ": " + r.result()).toList()));
       }
       case "retry-failed" -> {
+        // A scan of every URL: longer than a client waits on a large crawl. Answered at once; the crawl
+        // log's control line says how many when it is done.
         Optional<String> host = text(order, "host");
-        long due = control.retryFailed(host, by);
-        answer.put("due", due);
-        answer.put("message", CrawlControl.retryAnswer(due, host));
+        Optional<String> name = host.map(CrawlControl::host); // a bad one is a 400, now
+        Thread.ofVirtual().name("forager-retry-failed").start(() -> {
+          try {
+            control.retryFailed(name, by);
+          } catch (RuntimeException e) {
+            System.getLogger("org.forager.status").log(System.Logger.Level.WARNING, "retry-failed failed", e);
+          }
+        });
+        answer.put("message", "making the URLs whose last request failed due now"
+            + name.map(h -> " (of " + h + " and the hosts under it)").orElse("")
+            + ", in one scan of the crawl database: its line in the crawl log says how many when done");
       }
       case "stop" -> {
         control.stop(by);

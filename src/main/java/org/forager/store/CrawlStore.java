@@ -257,7 +257,7 @@ public interface CrawlStore extends AutoCloseable {
 
   /**
    * Applies {@code limits.max_urls_per_origin} to the URLs added from now on: a new URL (not a seed,
-   * depth 0) of an origin holding {@link UrlCap#perOrigin} URLs already is not stored (nor, where the
+   * depth 0) of an origin holding its cap ({@link UrlCap#of(String)}) of URLs already is not stored (nor, where the
    * store offers its candidates to a gate, offered to it), and {@link UrlCap#dropped} hears of it.
    * Known URLs are recorded whatever the count. Until called: {@link UrlCap#NONE}. No default, as for
    * {@link #leases}: a wrapper must forward it.

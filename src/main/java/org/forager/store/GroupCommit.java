@@ -262,6 +262,7 @@ final class GroupCommit {
       }
     }
     if (interrupted) caller.interrupt();
+    originUrls.tell();
     int added = 0;
     for (WriteRequest request : requests) added += request.result();
     return added;
@@ -442,14 +443,15 @@ final class GroupCommit {
     Optional<WriteRequest.Known> known = knownNow(request, url, written);
     if (known.isPresent()) return writeCrawl(request, refused.refusal(), known, null, batch, written);
     Candidate candidate = pending.candidate();
+    // Past the cap a refusal is not kept either (else links robots.txt disallows would fill the disk
+    // unbounded). Its line is logged: only the calls in flight as the origin fills, since later lookups
+    // drop its new candidates before the gate (OriginUrlCounts.isFull).
+    if (!originUrls.admit(pending.origin(), candidate.depth())) return 0;
     int inlinks = request.firstCrawl ? 1 : 0;
     double priority = Ranking.dequantize(Ranking.quantize(candidate.ranking().priority(url, candidate.depth(), inlinks)));
     UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
         request.now, 0, Optional.empty(), Instant.EPOCH, priority, inlinks, candidate.hops());
-    // Counted even past the cap: its line is logged, and the log names no URL the store lacks. Only the
-    // refusals of the calls in flight as a group first finds the origin full: from then on a lookup
-    // drops its origin's new candidates before the gate (OriginUrlCounts.isFull).
-    return writeCrawl(request, refused.refusal(), Optional.empty(), fresh, batch, written);
+    return writeCrawl(request, refused.refusal(), Optional.empty(), fresh, batch, written, true);
   }
 
   /**
@@ -788,9 +790,16 @@ final class GroupCommit {
    */
   private int writeCrawl(WriteRequest request, CrawlRecord crawl, Optional<WriteRequest.Known> known,
       UrlRecord unknown, BatchBytes batch, Map<String, WriteRequest.Known> written) throws RocksDBException {
+    return writeCrawl(request, crawl, known, unknown, batch, written, false);
+  }
+
+  /** {@code counted}: a new URL its caller counted in already ({@link OriginUrlCounts#admit}). */
+  private int writeCrawl(WriteRequest request, CrawlRecord crawl, Optional<WriteRequest.Known> known,
+      UrlRecord unknown, BatchBytes batch, Map<String, WriteRequest.Known> written, boolean counted)
+      throws RocksDBException {
     String url = crawl.url();
     String origin = CandidateBatch.origin(url);
-    if (known.isEmpty()) originUrls.add(origin); // a crawl or refusal recorded is kept whatever the count
+    if (known.isEmpty() && !counted) originUrls.add(origin); // a crawl recorded is kept whatever the count
     boolean own = request.record.isPresent() && request.record.get() == crawl;
     UrlRecord previous = known.map(WriteRequest.Known::url).orElseGet(() -> unknown != null ? unknown
         : new UrlRecord(url, 0, Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));

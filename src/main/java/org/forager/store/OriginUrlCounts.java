@@ -27,6 +27,9 @@ final class OriginUrlCounts {
   private final Set<String> changed = new HashSet<>();
   /** Per origin, the URLs the group being built dropped. */
   private final Map<String, Integer> dropped = new HashMap<>();
+  /** What written groups dropped, not told yet. */
+  private final java.util.concurrent.ConcurrentLinkedQueue<Map.Entry<String, Integer>> untold =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
   /**
    * Origins at their cap, so that a call's lookup drops their new URLs before its gate is asked (no
    * refusal logged for a URL never kept). Only ever a hint: the count under the lock decides.
@@ -61,18 +64,27 @@ final class OriginUrlCounts {
     long[] count = countOf(origin);
     if (depth > 0 && count[0] >= count[1]) {
       dropped.merge(origin, 1, Integer::sum);
-      if (full.size() < LIMIT) full.add(origin);
+      markFull(origin);
       return false;
     }
     count[0]++;
     changed.add(origin);
+    if (count[0] >= count[1]) markFull(origin); // the next calls' lookups drop before the gate
     return true;
+  }
+
+  /** Notes a full origin for the lookups; past {@value #LIMIT} the set starts again (a group finds each anew). */
+  private void markFull(String origin) {
+    if (full.size() >= LIMIT && !full.contains(origin)) full.clear();
+    full.add(origin);
   }
 
   /** Counts a new URL of {@code origin} whatever its count (a crawl recorded on a URL the store lacked). */
   void add(String origin) throws RocksDBException {
-    countOf(origin)[0]++;
+    long[] count = countOf(origin);
+    count[0]++;
     changed.add(origin);
+    if (count[0] >= count[1]) markFull(origin);
   }
 
   /** Puts the counts the group changed into its batch, before it is written. */
@@ -82,12 +94,17 @@ final class OriginUrlCounts {
     }
   }
 
-  /** The group is written: tells the cap's listener what it dropped. */
+  /** The group is written: what it dropped is told once the lock is let go ({@link #tell}). */
   void written() {
     changed.clear();
-    for (Map.Entry<String, Integer> d : dropped.entrySet()) cap.dropped().dropped(d.getKey(), d.getValue());
+    for (Map.Entry<String, Integer> d : dropped.entrySet()) untold.add(Map.entry(d.getKey(), d.getValue()));
     dropped.clear();
     if (counts.size() > LIMIT) counts.clear();
+  }
+
+  /** Tells the cap's listener what written groups dropped; outside the lock (the listener may print). */
+  void tell() {
+    for (Map.Entry<String, Integer> d; (d = untold.poll()) != null; ) cap.dropped().dropped(d.getKey(), d.getValue());
   }
 
   /** The group failed, nothing of it written: the counts are read again from the store. */

@@ -112,24 +112,34 @@ class NetworkHealthTest {
     assertEquals(1, notes.size());
     assertTrue(notes.get(0).startsWith("the run ended while the network looked down"), notes.toString());
   }
+  private static FetchResult unreachable() {
+    return failure(FetchResult.FailureKind.NETWORK, "NoRouteToHostException: No route to host", true);
+  }
+
   @Test
   void beforeAnyAnswerThreeHostsFailingHoldTheCrawlSilentlyUntilAProbeGoesOut() {
-    assertFalse(health.observe(ip("192.0.2.1"), "a.test", refused()));
+    assertFalse(health.observe(ip("192.0.2.1"), "a.test", unreachable()));
     assertFalse(health.observe(null, "b.test", failure(FetchResult.FailureKind.DNS, "DNS server failure (SERVFAIL)", false)));
-    assertFalse(health.observe(ip("192.0.2.1"), "a.test", refused()), "one address twice is one");
-    assertTrue(health.observe(ip("192.0.2.3"), "c.test", refused()), "three hosts, none answered: down from the start");
+    assertFalse(health.observe(ip("192.0.2.9"), "a.test", unreachable()), "one host twice is one, whatever its address");
+    assertTrue(health.observe(ip("192.0.2.3"), "c.test", unreachable()), "three hosts, none answered: down from the start");
     assertTrue(health.down());
     assertFalse(health.observe(ip("192.0.2.4"), "d.test", answer()));
     assertFalse(health.down(), "an answer ends it");
     assertEquals(List.of(), notes, "never announced (no probe went out): dead seeds, not the network");
-    for (int i = 0; i < 10; i++) assertFalse(health.observe(ip("10.0.0." + i), "dead" + i + ".test", refused()));
+    for (int i = 0; i < 10; i++) assertFalse(health.observe(ip("10.0.0." + i), "dead" + i + ".test", unreachable()));
     assertFalse(health.down(), "once a server answered, only addresses known good count");
+  }
+
+  @Test
+  void beforeAnyAnswerRefusedConnectsAreDeadSitesNotTheNetwork() {
+    for (int i = 0; i < 10; i++) assertFalse(health.observe(ip("192.0.2." + i), "h" + i + ".test", refused()));
+    assertFalse(health.down(), "a host sent each reset: the network works");
   }
 
   @Test
   void aHoldFromTheStartIsAnnouncedAtItsFirstProbeAndNotedWhenItEnds() {
     NetworkHealth probing = new NetworkHealth(0, notes::add);
-    for (int i = 0; i < 3; i++) probing.observe(ip("192.0.2." + i), "h" + i + ".test", refused());
+    for (int i = 0; i < 3; i++) probing.observe(ip("192.0.2." + i), "h" + i + ".test", unreachable());
     assertTrue(probing.down());
     assertTrue(probing.mayRequest(), "the probe");
     probing.observe(ip("192.0.2.0"), "h0.test", answer());

@@ -74,11 +74,11 @@ class UrlCapCrawlTest {
       List<JsonNode> log = TestCrawl.log(data);
       List<String> trapLogged = log.stream().map(a -> a.get("url").asText())
           .filter(u -> u.startsWith(trapOrigin + "/") && !u.endsWith("/robots.txt")).toList();
-      // The cap, and the refusals logged by calls in flight as the origin filled (kept: the log names no
-      // URL the store lacks); without the cap, the 400 pages' 8,800 URLs.
-      assertTrue(trapUrls.size() >= 60 && trapUrls.size() <= 70, trapUrls.size() + " URLs kept");
-      assertTrue(trapUrls.containsAll(trapLogged), "every URL logged is kept");
-      assertTrue(trapLogged.size() <= trapUrls.size(), trapLogged.size() + " lines");
+      // The cap (without it, the 400 pages' 8,800 URLs); every page fetched is one of them. The refusals
+      // logged by calls in flight as the origin filled may not be kept: a few lines, no more.
+      assertEquals(60, trapUrls.size(), "the trap's URLs: the cap");
+      assertTrue(trapLogged.stream().filter(u -> !u.contains("/private/")).allMatch(trapUrls::contains));
+      assertTrue(trapLogged.stream().filter(u -> !trapUrls.contains(u)).count() <= 10, trapLogged.toString());
       assertEquals(20, otherKept[0], "the other site: its sites rule's cap, its count its own");
       String lines = terminal.toString(StandardCharsets.UTF_8);
       assertEquals(2, lines.lines().filter(l -> l.contains(" URLs (")).count(), lines);

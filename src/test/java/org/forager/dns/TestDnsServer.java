@@ -101,6 +101,12 @@ final class TestDnsServer implements AutoCloseable {
     return this;
   }
 
+  /** Answers again after {@link #silentForAll} (the name server is back). */
+  TestDnsServer answering() {
+    silentForAll = false;
+    return this;
+  }
+
   /** Questions received about {@code name}, of any type. */
   int asked(String name) {
     AtomicInteger count = asked.get(name(name));

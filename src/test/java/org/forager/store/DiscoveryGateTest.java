@@ -143,14 +143,14 @@ class DiscoveryGateTest {
     assertEquals(2, store.urlCount());
   }
   /**
-   * An origin at its URL cap: its new candidates are not kept, but a refusal the gate made (its line
-   * logged) is; once a group found the origin full, its next unknown candidates are dropped before the
-   * gate is asked, so no refusal is logged for them.
+   * An origin at its URL cap: its new candidates are not kept, a refusal the gate made neither (else
+   * links robots.txt disallows would fill the disk); once a group found the origin full, its next
+   * unknown candidates are dropped before the gate is asked, so no refusal is logged for them.
    */
   @Test
   void aFullOriginsNewCandidatesAreNotKeptAndOnceKnownFullNotOfferedToTheGate() {
     java.util.Map<String, Integer> dropped = new java.util.HashMap<>();
-    store.capUrls(UrlCap.of(2, (origin, count) -> dropped.merge(origin, count, Integer::sum)));
+    store.capUrls(UrlCap.of(3, (origin, count) -> dropped.merge(origin, count, Integer::sum)));
     store.addCandidates(List.of(new Candidate(HOME, 0, Optional.empty()), link("https://a.example/1", HOME)));
     PrivateGate gate = new PrivateGate();
 
@@ -158,8 +158,8 @@ class DiscoveryGateTest {
         link("https://a.example/new", HOME)), List.of(), gate);
     assertEquals(Set.of("https://a.example/private/x", "https://a.example/new"), Set.copyOf(gate.asked),
         "not known full yet: asked");
-    assertEquals(1, store.url("https://a.example/private/x").orElseThrow().fetchCount(), "its line is logged: kept");
-    assertEquals(Optional.empty(), store.url("https://a.example/new"));
+    assertTrue(store.url("https://a.example/new").isPresent(), "the third URL: the cap");
+    assertEquals(Optional.empty(), store.url("https://a.example/private/x"), "past the cap the refusal is not kept");
     assertEquals(java.util.Map.of("https://a.example", 1), dropped);
 
     PrivateGate later = new PrivateGate();
@@ -168,6 +168,23 @@ class DiscoveryGateTest {
     assertEquals(List.of(), later.asked, "known full: dropped before the gate");
     assertEquals(1, later.decided);
     assertEquals(java.util.Map.of("https://a.example", 3), dropped);
+    assertEquals(3, store.urlCount());
+  }
+
+  /** A page whose new links robots.txt all disallows: refusals, not new URLs, and held to the cap all the same. */
+  @Test
+  void refusalsAloneAreHeldToTheCap() {
+    java.util.Map<String, Integer> dropped = new java.util.HashMap<>();
+    store.capUrls(UrlCap.of(3, (origin, count) -> dropped.merge(origin, count, Integer::sum)));
+    store.addCandidates(List.of(new Candidate(HOME, 0, Optional.empty()), link("https://a.example/1", HOME)));
+    store.record(List.of(), fetched(HOME), List.of(link("https://a.example/private/x", HOME),
+        link("https://a.example/private/y", HOME), link("https://a.example/private/z", HOME)), List.of(), new PrivateGate());
+    assertEquals(3, store.urlCount(), "one refusal kept: the cap");
+    assertEquals(java.util.Map.of("https://a.example", 2), dropped);
+    PrivateGate later = new PrivateGate();
+    store.record(List.of(), fetched("https://a.example/1"), List.of(link("https://a.example/private/w", HOME)),
+        List.of(), later);
+    assertEquals(List.of(), later.asked, "full since the count reached the cap: dropped before the gate");
     assertEquals(3, store.urlCount());
   }
 }

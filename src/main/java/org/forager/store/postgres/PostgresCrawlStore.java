@@ -12,13 +12,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -464,7 +464,16 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     CandidateRows rows = CandidateRows.of(candidates);
     if (rows.isEmpty()) return 0;
     Integer[] priorities = rows.priorities(0);
-    return groups.submit(Optional.empty(), connection -> count(insertNew(connection, rows, priorities, 0)));
+    // Drops are told once the transaction committed, as its last attempt found them.
+    java.util.concurrent.atomic.AtomicReference<Map<String, Integer>> drops = new java.util.concurrent.atomic.AtomicReference<>();
+    int added = groups.submit(Optional.empty(), connection -> {
+      Map<String, Integer> dropped = new TreeMap<>();
+      int n = count(insertNew(connection, rows, priorities, 0, dropped));
+      drops.set(dropped);
+      return n;
+    });
+    tellDropped(drops.get());
+    return added;
   }
 
   @Override
@@ -514,10 +523,11 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     SqlTime.micros(record.nextFetchAt());
     // A stale holder's crawl is refused whole (the fence): the new holder's view of the URL (and of
     // what it links to) is the one kept; the URL is still due for it, so it is fetched again.
+    java.util.concurrent.atomic.AtomicReference<Map<String, Integer>> drops = new java.util.concurrent.atomic.AtomicReference<>();
     groups.submit(Optional.of(origin), connection -> {
       int fetchCount = crawl(connection, origin, record);
       if (fetchCount == 0) {
-        insertNew(connection, self, self.priorities(0), 0);
+        insertNew(connection, self, self.priorities(0), 0, new TreeMap<>()); // a seed's: never dropped
         fetchCount = crawl(connection, origin, record);
         if (fetchCount == 0) {
           throw new StoreException("crawl database " + database.name + ": no due row for " + record.url());
@@ -527,10 +537,13 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       // Only a page's first crawl counts its links: its new links are stored with that inlink.
       // Every link is ranked up front (rankings are cheap and pure); the insert keeps the new ones'.
       boolean first = fetchCount == 1;
-      boolean[] added = insertNew(connection, rows, rows.priorities(first ? 1 : 0), first ? 1 : 0);
+      Map<String, Integer> dropped = new TreeMap<>();
+      boolean[] added = insertNew(connection, rows, rows.priorities(first ? 1 : 0), first ? 1 : 0, dropped);
+      drops.set(dropped);
       if (first) Inlinks.count(connection, rows, added);
       return null;
     });
+    tellDropped(drops.get());
   }
 
   /**
@@ -833,13 +846,14 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       }
     });
   }
-  /** This store's leases: a database shared by a fleet always leases origins. */
+
   /** {@inheritDoc} Read from {@code crawl_url_count}, which every insert of new URLs keeps. */
   @Override
   public void capUrls(UrlCap cap) {
     this.cap = Objects.requireNonNull(cap, "cap");
   }
 
+  /** This store's leases: a database shared by a fleet always leases origins. */
   @Override
   public Optional<OriginLeases> leases() {
     return Optional.of(this);
@@ -898,9 +912,8 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
    *
    * @return which of the candidates were added, by index
    */
-  private boolean[] insertNew(Connection connection, CandidateRows rows, Integer[] priorities, int inlinks)
-      throws SQLException {
-    UrlCap cap = this.cap;
+  private boolean[] insertNew(Connection connection, CandidateRows rows, Integer[] priorities, int inlinks,
+      Map<String, Integer> dropped) throws SQLException {
     try (PreparedStatement insert = connection.prepareStatement(INSERT_NEW)) {
       insert.setArray(1, connection.createArrayOf("text", rows.origins()));
       insert.setArray(2, connection.createArrayOf("text", rows.urls()));
@@ -912,7 +925,6 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       insert.setInt(8, inlinks);
       boolean[] added = new boolean[rows.urls().length];
       List<String> done = new ArrayList<>();
-      Map<String, Integer> dropped = new TreeMap<>();
       try (ResultSet ordinals = insert.executeQuery()) {
         while (ordinals.next()) {
           int i = ordinals.getInt(1);
@@ -921,8 +933,6 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
           else added[i - 1] = true;
         }
       }
-      // Told before the commit: a transaction retried after a deadlock tells its drops again.
-      dropped.forEach(cap.dropped()::dropped);
       if (!done.isEmpty()) {
         try (PreparedStatement reopen = connection.prepareStatement(REOPEN)) {
           reopen.setArray(1, connection.createArrayOf("text", done.toArray()));
@@ -931,6 +941,11 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
       }
       return added;
     }
+  }
+
+  /** Tells the cap's listener what a committed call dropped (null: nothing to tell). */
+  private void tellDropped(Map<String, Integer> dropped) {
+    if (dropped != null) dropped.forEach(cap.dropped()::dropped);
   }
 
   /** Each candidate's origin's cap, asked once an origin (the rows come in origin order). */
