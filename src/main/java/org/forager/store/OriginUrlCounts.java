@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.rocksdb.RocksDBException;
 
 /**
@@ -28,8 +29,7 @@ final class OriginUrlCounts {
   /** Per origin, the URLs the group being built dropped. */
   private final Map<String, Integer> dropped = new HashMap<>();
   /** What written groups dropped, not told yet. */
-  private final java.util.concurrent.ConcurrentLinkedQueue<Map.Entry<String, Integer>> untold =
-      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Map.Entry<String, Integer>> untold = new ConcurrentLinkedQueue<>();
   /**
    * Origins at their cap, so that a call's lookup drops their new URLs before its gate is asked (no
    * refusal logged for a URL never kept). Only ever a hint: the count under the lock decides.
@@ -45,10 +45,6 @@ final class OriginUrlCounts {
     this.cap = cap;
     full.clear();
     counts.clear();
-  }
-
-  UrlCap cap() {
-    return cap;
   }
 
   /** Whether new URLs of {@code origin} at {@code depth} are dropped, as far as a group found lately. */

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.forager.config.CrawlConfig;
@@ -465,7 +466,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     if (rows.isEmpty()) return 0;
     Integer[] priorities = rows.priorities(0);
     // Drops are told once the transaction committed, as its last attempt found them.
-    java.util.concurrent.atomic.AtomicReference<Map<String, Integer>> drops = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<Map<String, Integer>> drops = new AtomicReference<>();
     int added = groups.submit(Optional.empty(), connection -> {
       Map<String, Integer> dropped = new TreeMap<>();
       int n = count(insertNew(connection, rows, priorities, 0, dropped));
@@ -523,7 +524,7 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
     SqlTime.micros(record.nextFetchAt());
     // A stale holder's crawl is refused whole (the fence): the new holder's view of the URL (and of
     // what it links to) is the one kept; the URL is still due for it, so it is fetched again.
-    java.util.concurrent.atomic.AtomicReference<Map<String, Integer>> drops = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<Map<String, Integer>> drops = new AtomicReference<>();
     groups.submit(Optional.of(origin), connection -> {
       int fetchCount = crawl(connection, origin, record);
       if (fetchCount == 0) {
