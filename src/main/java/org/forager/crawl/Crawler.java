@@ -273,10 +273,10 @@ public final class Crawler implements AutoCloseable {
 
   private RunSummary runLocked() throws InterruptedException {
     Instant started = clock.instant();
-    FullOrigins fullOrigins = new FullOrigins(config);
+    RunSummary summary = new RunSummary();
+    FullOrigins fullOrigins = new FullOrigins(config, summary);
     store.capUrls(fullOrigins.cap());
     addSeeds();
-    RunSummary summary = new RunSummary();
     ActionBudget budget = new ActionBudget(config.maxActions());
     Map<Origin, OriginCrawler> crawlers = new ConcurrentHashMap<>();
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -371,7 +371,7 @@ public final class Crawler implements AutoCloseable {
       try {
         runScheduler(s, crawlers, summary);
         if (summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) > 0) noteRefusedSeeds(gatekeeper, summary);
-        fullOrigins.noteIn(summary);
+        fullOrigins.note();
       } finally {
         earlySends.close();
         control.detach();

@@ -2,7 +2,6 @@ package org.forager.crawl;
 
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.forager.config.CrawlConfig;
 import org.forager.record.RunSummary;
 import org.forager.store.UrlCap;
@@ -20,13 +19,14 @@ final class FullOrigins implements UrlCap.Dropped {
   private static final int NAMED = 10;
 
   private final CrawlConfig config;
-  private final AtomicLong dropped = new AtomicLong();
+  private final RunSummary summary;
   /** Guarded by {@code this}. */
   private final Set<String> named = new HashSet<>();
   private boolean moreNamed;
 
-  FullOrigins(CrawlConfig config) {
+  FullOrigins(CrawlConfig config, RunSummary summary) {
     this.config = config;
+    this.summary = summary;
   }
 
   /** The cap to give the store. */
@@ -45,7 +45,7 @@ final class FullOrigins implements UrlCap.Dropped {
 
   @Override
   public void dropped(String origin, int count) {
-    dropped.addAndGet(count);
+    summary.urlsNotKept(count);
     synchronized (this) {
       if (named.contains(origin) || moreNamed) return;
       if (named.size() == NAMED) {
@@ -61,14 +61,9 @@ final class FullOrigins implements UrlCap.Dropped {
     Notice.println(line);
   }
 
-  /** New URLs dropped so far in the run. */
-  long dropped() {
-    return dropped.get();
-  }
-
-  /** Adds the run's note to {@code summary} when it dropped any URL. */
-  void noteIn(RunSummary summary) {
-    long n = dropped.get();
+  /** Adds the run's note to its summary when the store dropped any URL. */
+  void note() {
+    long n = summary.urlsNotKept();
     if (n == 0) return;
     summary.note(String.format("%,d new URL%s not kept: %s origin held limits.max_urls_per_origin (%,d) URLs"
         + " or its sites rule's max_urls (the first named on the terminal)", n, n == 1 ? "" : "s",

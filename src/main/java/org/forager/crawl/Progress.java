@@ -105,10 +105,12 @@ final class Progress implements AutoCloseable {
       if (maxActions < Long.MAX_VALUE / 2 && rate > 0 && actions < maxActions) {
         eta = String.format(", max actions in %s", format(Duration.ofSeconds((long) ((maxActions - actions) / rate))));
       }
+      long notKept = summary.urlsNotKept();
+      String full = notKept == 0 ? "" : String.format(" (%,d new not kept: origins full)", notKept);
       return String.format("forager: %s  %,d actions (%,d pages fetched, %,d blocked, %,d errors)  %.0f/s  "
-              + "%,d origins active  %,d URLs known%s",
+              + "%,d origins active  %,d URLs known%s%s",
           format(Duration.ofNanos(now - startNanos)), actions, fetched, blocked, errors, rate,
-          scheduler.activeOrigins(), knownUrls.getAsLong(), eta);
+          scheduler.activeOrigins(), knownUrls.getAsLong(), full, eta);
     }
   }
 

@@ -31,6 +31,8 @@ public final class RunSummary {
   private final Queue<String> notes = new ConcurrentLinkedQueue<>();
   private final AtomicInteger noteCount = new AtomicInteger();
   private final AtomicLong bytes = new AtomicLong();
+  /** New URLs the store did not keep: their origin held limits.max_urls_per_origin URLs. */
+  private final AtomicLong urlsNotKept = new AtomicLong();
   /** URLs refused for their query ({@link Gatekeeper#QUERY_REFUSED}): the default refuses every query. */
   private final AtomicLong queryRefusals = new AtomicLong();
 
@@ -120,6 +122,16 @@ public final class RunSummary {
   /** The notes of the run so far, in order, at most {@link #MAX_NOTES}. */
   public List<String> notes() {
     return List.copyOf(notes);
+  }
+
+  /** Counts new URLs the store did not keep, their origin full. */
+  public void urlsNotKept(long count) {
+    urlsNotKept.addAndGet(count);
+  }
+
+  /** New URLs the store did not keep in this run, their origin full. */
+  public long urlsNotKept() {
+    return urlsNotKept.get();
   }
 
   public long bytes() {

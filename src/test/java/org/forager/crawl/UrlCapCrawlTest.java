@@ -86,6 +86,7 @@ class UrlCapCrawlTest {
           + " max_urls): its new links are not kept"), lines);
       assertTrue(lines.contains("forager: " + trapOrigin + " holds 60 URLs (limits.max_urls_per_origin): its new links"
           + " are not kept"), lines);
+      assertTrue(summary.urlsNotKept() > 1_000, summary.urlsNotKept() + " URLs not kept: the progress line's count");
       String rendered = summary.render(Duration.ofSeconds(1));
       assertTrue(rendered.matches("(?s).*note: [0-9,]+ new URLs not kept: their origin held limits.max_urls_per_origin"
           + " \\(60\\) URLs or its sites rule's max_urls.*"), rendered);
