@@ -9,10 +9,9 @@ import org.forager.url.Origin;
 
 /**
  * The origins holding {@code limits.max_urls_per_origin} URLs in the store (or their {@code sites}
- * rule's {@code max_urls}), as the store drops their new
- * URLs: the first few named on the terminal as they fill (a web of traps would flood it), the dropped
- * URLs counted for the run's summary. Told from inside the store's writes: quick, and a terminal line
- * only for the first few. Thread-safe.
+ * rule's {@code max_urls}), as the store drops their new URLs: the first few named on the terminal as
+ * they fill (a web of traps would flood it), the dropped URLs counted for the progress line and the
+ * run's summary. Told by the store after its write, outside its lock. Thread-safe.
  */
 final class FullOrigins implements UrlCap.Dropped {
 
