@@ -74,7 +74,7 @@ final class LiveStatus implements CrawlListener {
     RunView r = run;
     Instant finished = finishedAt;
     if (r == null) {
-      return new StatusReport("waiting", "", now.toString(), 0, new StatusReport.Totals(0, 0, 0, 0, 0, 0, 0, 0, 0),
+      return new StatusReport("waiting", "", now.toString(), 0, new StatusReport.Totals(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
           outcomes(new RunSummary()), rate.points(), List.of(), List.of(), errors.newestFirst(), control());
     }
     RunSummary summary = r.summary();
@@ -95,7 +95,7 @@ final class LiveStatus implements CrawlListener {
     fetched += summary.absentFiles();
     StatusReport.Totals totals = new StatusReport.Totals(summary.actions(), fetched, pagesRequested.get(), failures,
         summary.robotsFetches(), summary.bytes(), r.knownUrls(), r.activeOrigins(),
-        (int) Math.min(Integer.MAX_VALUE, r.originsInScope()));
+        (int) Math.min(Integer.MAX_VALUE, r.originsInScope()), summary.urlsNotKept());
     Instant end = finished == null ? now : finished;
     double elapsed = Math.max(0, Duration.between(r.started(), end).toMillis()) / 1000.0;
     StatusReport.Control control = control();

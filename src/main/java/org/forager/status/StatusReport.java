@@ -60,7 +60,7 @@ record StatusReport(
    * @param origins origins in scope
    */
   record Totals(long actions, long fetched, long pagesRequested, long failures, long robotsFetches, long bytes,
-      long knownUrls, int activeOrigins, int origins) {}
+      long knownUrls, int activeOrigins, int origins, long urlsNotKept) {}
 
   /** One origin's row in the tables. */
   record OriginRow(String origin, long delayMs, int patience, int queued, long pages, boolean givenUp) {

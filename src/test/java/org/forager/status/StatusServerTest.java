@@ -128,6 +128,7 @@ class StatusServerTest {
       RunSummary summary = run.get();
       JsonNode after = client.status();
       assertEquals("finished", after.get("state").asText());
+      assertEquals(0, after.get("totals").get("urls_not_kept").asLong(), "no origin full: " + after);
       assertEquals(summary.actions(), after.get("totals").get("actions").asLong());
       double elapsed = after.get("elapsed_seconds").asDouble();
       assertEquals(elapsed, client.status().get("elapsed_seconds").asDouble(), "elapsed stops with the run");
