@@ -71,13 +71,7 @@ class NetworkOutageCrawlTest {
     try (Crawler crawler = Crawler.open(TestCrawl.config(data, seeds,
         "concurrency: 10\npoliteness: { min_delay: 10ms, response_time_factor: 0 }\n" + resolve)).listener(listener)
         .quiet(true)) {
-      CompletableFuture<RunSummary> run = CompletableFuture.supplyAsync(() -> {
-        try {
-          return crawler.run();
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      });
+      CompletableFuture<RunSummary> run = TestCrawl.runInBackground(crawler);
       assertTrue(blackout.await(60, TimeUnit.SECONDS), "the crawl got going");
       sites.forEach(TestSite::close); // the network goes down: every connect is refused
       assertTrue(held.await(60, TimeUnit.SECONDS), "the crawl holds");

@@ -75,13 +75,7 @@ class NetworkDownAtStartCrawlTest {
               + "network: { allow_private_addresses: true, dns: { servers: [ \"127.0.0.1:" + dns.address().getPort()
               + "\" ], timeout: 1s, negative_ttl: 1s } }\nlimits: { fetch_timeout: 2s, max_retries: 2 }\n"))
           .listener(listener).quiet(true)) {
-        CompletableFuture<RunSummary> run = CompletableFuture.supplyAsync(() -> {
-          try {
-            return crawler.run();
-          } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-        });
+        CompletableFuture<RunSummary> run = TestCrawl.runInBackground(crawler);
         assertTrue(held.await(60, TimeUnit.SECONDS), "the crawl holds");
         Thread.sleep(OUTAGE_MILLIS); // the scenario: the network stays down past retries and a probe
         dns.answering();

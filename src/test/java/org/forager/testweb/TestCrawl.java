@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.forager.config.ConfigLoader;
 import org.forager.config.CrawlConfig;
 import org.forager.config.Overrides;
@@ -64,6 +65,17 @@ public final class TestCrawl {
       yaml.append(i > 0 ? ", " : "").append('"').append(hosts[i]).append("\": \"127.0.0.1\"");
     }
     return yaml.append(" } }\n").toString();
+  }
+
+  /** Runs {@code crawler} on another thread, for a test that acts on it meanwhile; its summary once it ends. */
+  public static CompletableFuture<RunSummary> runInBackground(Crawler crawler) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return crawler.run();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
   }
 
   /** Runs the crawl, then proves from its log that it was polite (fails the test otherwise). */
