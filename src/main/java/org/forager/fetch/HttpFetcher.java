@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.forager.config.CrawlConfig;
@@ -185,6 +186,8 @@ public final class HttpFetcher implements Fetcher {
   /** From a fetch's start to its sweep: twice the timeout, so never before its alarm. */
   private final long sweepAfterNanos;
   private final BodyReader bodyReader;
+  /** The reader of requests that ask for more than the page cap (robots.txt), made at the first. */
+  private final ConcurrentHashMap<Long, BodyReader> largerReaders = new ConcurrentHashMap<>();
   /** Where the heads of requests read through a gate (the crawl's early requests) are written together. */
   private final SendBatch sendBatch = new SendBatch(SendBatch.WINDOW_NANOS);
 
@@ -397,6 +400,13 @@ public final class HttpFetcher implements Fetcher {
     return new Sent(connection, ResponseHeadLimits.read(connection, deadline));
   }
 
+  /** The body reader for {@code request}: the fetcher's own, or one with a larger cap it asks for. */
+  private BodyReader readerFor(FetchRequest request) {
+    if (request.minBodyBytes() <= options.maxPageBytes()) return bodyReader;
+    return largerReaders.computeIfAbsent(request.minBodyBytes(),
+        bytes -> new BodyReader(bytes, options.maxDecompressionRatio()));
+  }
+
   private FetchResult readResponse(FetchRequest request, byte[] requestHead, Sent sent, Abort abort,
       Instant startedAt, long start, long deadline) {
     Connection connection = sent.connection();
@@ -407,7 +417,7 @@ public final class HttpFetcher implements Fetcher {
       try {
         MessageBody wire = bodyOf(connection, head);
         body = wire == null ? Body.EMPTY
-            : bodyReader.read(wire, head.values("Content-Encoding"), deadline, wire.announcedLength());
+            : readerFor(request).read(wire, head.values("Content-Encoding"), deadline, wire.announcedLength());
         // Reused only when the body was read to its end, nothing came after it, and the server keeps
         // the connection open.
         // (and not when its request head is still queued: the server answered before it came)

@@ -105,7 +105,10 @@ public final class RobotsFetcher {
         return new Result(hops, Optional.of(new Refusal(url, other)), definite(404, new byte[0]));
       }
       if (hop > 0 && !pause(delayAfter.applyAsLong(hops.get(hop - 1)))) return new Result(hops, unreachable());
-      FetchResult result = fetcher.fetch(FetchRequest.of(url).connectingTo(address));
+      // Read up to the 500 KiB parsed whatever limits.max_page_bytes: a smaller page cap must not cut
+      // the file short (a cut file is unreachable below, and the origin would never be crawled).
+      FetchResult result = fetcher.fetch(FetchRequest.of(url).connectingTo(address)
+          .readingAtLeast(RobotsRules.MAX_PARSED_BYTES));
       hops.add(result);
       if (!(result instanceof FetchResult.Response response)) {
         // A redirect to an address the network policy refuses was not sent: like a hop the gate
