@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Optional;
 import org.forager.dedup.NearDuplicateIndex;
 import org.forager.fetch.Outcome;
@@ -43,8 +44,10 @@ public final class JsonlExporter {
       NearDuplicates near = new NearDuplicates();
       store.forEachUrl(url -> {
         try {
-          Changes changes = url.fetchCount() > 1 ? Changes.of(store.history(url.url())) : Changes.NONE;
-          write(json, url, changes, near.of(url));
+          List<CrawlRecord> crawls = url.fetchCount() > 1 ? store.history(url.url()) : url.lastCrawl().stream().toList();
+          Changes changes = url.fetchCount() > 1 ? Changes.of(crawls) : Changes.NONE;
+          CurrentRepresentation current = CurrentRepresentation.of(crawls);
+          write(json, url, changes, current, near.of(url, current));
           json.flush();
           out.write('\n');
           count[0]++;
@@ -78,8 +81,8 @@ public final class JsonlExporter {
     private String origin = "";
     private NearDuplicateIndex index = new NearDuplicateIndex();
 
-    Optional<String> of(UrlRecord url) {
-      Optional<CrawlRecord> last = url.lastCrawl();
+    Optional<String> of(UrlRecord url, CurrentRepresentation current) {
+      Optional<CrawlRecord> last = current.body();
       if (last.isEmpty() || last.get().simhash().isEmpty()) return Optional.empty();
       Outcome outcome = last.get().outcome();
       if (outcome == Outcome.DUPLICATE_CONTENT || outcome == Outcome.NON_CANONICAL) return Optional.empty();
@@ -95,9 +98,12 @@ public final class JsonlExporter {
     }
   }
 
-  private static void write(JsonGenerator json, UrlRecord url, Changes changes, Optional<String> nearDuplicateOf)
-      throws IOException {
+  private static void write(JsonGenerator json, UrlRecord url, Changes changes, CurrentRepresentation current,
+      Optional<String> nearDuplicateOf) throws IOException {
     Optional<CrawlRecord> last = url.lastCrawl();
+    // The body's fields come from the representation in force: after a 304, the crawl whose body it
+    // confirmed; the action's own fields (outcome, status, time) from the latest crawl.
+    Optional<CrawlRecord> body = last.isPresent() && last.get().httpStatus() == 304 ? current.body() : last;
     json.writeStartObject();
     json.writeStringField("url", url.url());
     json.writeStringField("origin", Origin.ofUrl(url.url()).toString());
@@ -106,24 +112,24 @@ public final class JsonlExporter {
     if (last.isPresent() && last.get().httpStatus() > 0) json.writeNumberField("http_status", last.get().httpStatus());
     else json.writeNullField("http_status");
     string(json, "fetched_at", last.map(c -> c.fetchedAt().toString()));
-    string(json, "content_type", last.flatMap(CrawlRecord::contentType));
-    if (last.isPresent() && last.get().contentLength() >= 0) json.writeNumberField("content_length", last.get().contentLength());
+    string(json, "content_type", body.flatMap(CrawlRecord::contentType));
+    if (body.isPresent() && body.get().contentLength() >= 0) json.writeNumberField("content_length", body.get().contentLength());
     else json.writeNullField("content_length");
-    string(json, "digest", last.flatMap(CrawlRecord::digest));
+    string(json, "digest", body.flatMap(CrawlRecord::digest));
     string(json, "redirect_to", last.flatMap(CrawlRecord::redirectTo));
-    string(json, "canonical", last.flatMap(CrawlRecord::canonical));
-    json.writeBooleanField("noindex", last.map(CrawlRecord::noindex).orElse(false));
-    json.writeBooleanField("nofollow", last.map(CrawlRecord::nofollow).orElse(false));
+    string(json, "canonical", body.flatMap(CrawlRecord::canonical));
+    json.writeBooleanField("noindex", body.map(CrawlRecord::noindex).orElse(false));
+    json.writeBooleanField("nofollow", body.map(CrawlRecord::nofollow).orElse(false));
     string(json, "discovered_from", url.discoveredFrom());
     json.writeNumberField("depth", url.depth());
     json.writeNumberField("priority", Math.round(url.priority() * 10_000) / 10_000.0);
     json.writeNumberField("inlinks", url.inlinks());
     json.writeNumberField("hops", url.hops());
     json.writeStringField("next_fetch_at", url.nextFetchAt().toString());
-    string(json, "etag", last.flatMap(CrawlRecord::etag));
-    string(json, "last_modified", last.flatMap(CrawlRecord::lastModified));
+    string(json, "etag", current.etag());
+    string(json, "last_modified", current.lastModified());
     json.writeNumberField("fetch_count", url.fetchCount());
-    string(json, "duplicate_of", last.flatMap(CrawlRecord::duplicateOf));
+    string(json, "duplicate_of", body.flatMap(CrawlRecord::duplicateOf));
     string(json, "near_duplicate_of", nearDuplicateOf);
     json.writeNumberField("change_count", changes.count());
     string(json, "last_change", changes.last().map(Object::toString));
