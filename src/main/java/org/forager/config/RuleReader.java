@@ -72,6 +72,11 @@ final class RuleReader {
       throw ConfigException.at(path, ConfigException.quote(host)
           + " is not a host name (write it without scheme, port or path, like \"ads.example.org\")");
     }
+    if (host.indexOf('*') >= 0) {
+      // A '*' is a character of a host name to the URL parser: the rule would match no site at all.
+      throw ConfigException.at(path, ConfigException.quote(host)
+          + " has a wildcard: write the domain alone, like {domain: \"example.org\"}, which covers every host under it");
+    }
     return UrlNormalizer.host(host).orElseThrow(() -> ConfigException.at(path,
         ConfigException.quote(host) + " is not a valid host name"));
   }
@@ -91,6 +96,11 @@ final class RuleReader {
     if (prefix.indexOf('#') >= 0) {
       throw ConfigException.at(path, ConfigException.quote(prefix)
           + " has a fragment (#...), which never reaches a server: no URL could match it");
+    }
+    String host = hostOf(prefix.strip());
+    if (host != null && host.indexOf('*') >= 0) {
+      throw ConfigException.at(path, ConfigException.quote(prefix) + " has a wildcard in its host, which would"
+          + " match no site: use a domain rule, like {domain: \"example.org\"} (it covers every host under it), or a regex");
     }
     String normalized = UrlNormalizer.prefix(prefix).orElseThrow(() -> ConfigException.at(path,
         ConfigException.quote(prefix) + " is not a valid URL prefix"));

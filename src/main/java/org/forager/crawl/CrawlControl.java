@@ -389,6 +389,11 @@ public final class CrawlControl {
   /** A host as an order names it (block, unblock, retry-failed): a name, a domain, an IP address (a port is dropped), or a URL. */
   public static String host(String text) {
     String t = text.strip();
+    if (t.indexOf('*') >= 0) {
+      // A '*' is a character of a host name to the URL parser: "*.example.org" would block no site at all.
+      throw new IllegalArgumentException("\"" + abbreviate(text) + "\" has a wildcard: write the domain alone, like"
+          + " example.org, which covers every host under it");
+    }
     if (t.contains("://")) return origin(t).host();
     // host:port or [v6]:port: the host is blocked on every port.
     int colon = t.startsWith("[") ? t.indexOf("]:") + 1 : t.indexOf(':') == t.lastIndexOf(':') ? t.indexOf(':') : -1;

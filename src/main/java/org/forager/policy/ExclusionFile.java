@@ -35,6 +35,13 @@ public final class ExclusionFile {
   /** How long the file must be left alone before a change is read: writers take a moment. */
   static final long SETTLE_MILLIS = 1_000;
 
+  /**
+   * A '*' is a character of a host name to the URL parser: a rule with one would match no site at all,
+   * and an operator answering "stop crawling *.example.org" would believe it done.
+   */
+  private static final String WILDCARD =
+      "a wildcard, which would match no site: write the domain alone, like example.org (it covers every host under it)";
+
   private record Rules(FileTime modified, HostRules hosts, List<String> prefixes) {}
 
   private final Path file;
@@ -145,6 +152,7 @@ public final class ExclusionFile {
       String line = (hash >= 0 ? raw.substring(0, hash) : raw).strip();
       if (line.isEmpty()) continue;
       if (line.contains("://")) {
+        if (wildcardHost(line)) throw bad(file, at, raw, WILDCARD);
         prefixes.add(UrlNormalizer.prefix(line).orElseThrow(() -> bad(file, at, raw, "not an http(s) URL prefix")));
       } else if (line.regionMatches(true, 0, "host:", 0, 5)) {
         hosts.add(hostOf(file, at, raw, line.substring(5)));
@@ -162,8 +170,17 @@ public final class ExclusionFile {
     if (colon > host.lastIndexOf(']') && host.substring(colon + 1).chars().allMatch(Character::isDigit)) {
       host = host.substring(0, colon);
     }
+    if (host.indexOf('*') >= 0) throw bad(file, number, raw, WILDCARD);
     return UrlNormalizer.host(host)
         .orElseThrow(() -> bad(file, number, raw, "not a host name, a domain or an http(s) URL prefix"));
+  }
+
+  /** Whether the host of a prefix line (after its scheme, up to its path) holds a '*'. */
+  private static boolean wildcardHost(String line) {
+    int start = line.indexOf("://") + 3;
+    int end = start;
+    while (end < line.length() && "/?#".indexOf(line.charAt(end)) < 0) end++;
+    return line.substring(start, end).indexOf('*') >= 0;
   }
 
   private static IllegalArgumentException bad(Path file, int number, String line, String why) {

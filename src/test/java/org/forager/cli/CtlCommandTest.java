@@ -135,6 +135,11 @@ class CtlCommandTest {
     assertEquals(0, ctl(data, "block", "example.org"), console.err());
     assertTrue(console.out().contains("blocked example.org and every host under it: no request of any kind from "
         + "the next run on (no crawl is running: written to its database)"), console.out());
+    console.reset();
+    // A '*' is a host character to the URL parser: "*.example.org" was blocked, and blocked nothing.
+    assertEquals(2, ctl(data, "block", "*.example.org"));
+    assertTrue(console.err().contains("\"*.example.org\" has a wildcard: write the domain alone, like example.org, which"
+        + " covers every host under it"), console.err());
     assertEquals(0, ctl(data, "block", "127.0.0.2"), console.err());
     assertTrue(console.out().contains("blocked 127.0.0.2: no request of any kind"), "an address covers itself only: "
         + console.out());

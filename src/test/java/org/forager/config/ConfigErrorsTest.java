@@ -146,6 +146,12 @@ class ConfigErrorsTest {
         arguments("do_not_crawl: [ { host: a.example, prefix: \"https://a.example/x\" } ]",
             "config: do_not_crawl[0]: needs exactly one of host, domain, prefix, regex"),
         arguments("do_not_crawl: [ {} ]", "config: do_not_crawl[0]: needs exactly one of host, domain, prefix, regex"),
+        // A '*' is a host character to the URL parser: such a rule was accepted and excluded nothing.
+        arguments("do_not_crawl: [ { domain: \"*.example.org\" } ]", "config: do_not_crawl[0].domain: \"*.example.org\" has"
+            + " a wildcard: write the domain alone, like {domain: \"example.org\"}, which covers every host under it"),
+        arguments("do_not_crawl: [ { prefix: \"https://*.example.org/\" } ]", "config: do_not_crawl[0].prefix:"
+            + " \"https://*.example.org/\" has a wildcard in its host, which would match no site: use a domain rule, like"
+            + " {domain: \"example.org\"} (it covers every host under it), or a regex"),
         arguments("do_not_crawl: [ ads.example.org ]",
             "config: do_not_crawl[0]: must be a map (key: value), found \"ads.example.org\""),
         arguments("do_not_crawl: [ { host: \"https://ads.example.org/\" } ]",

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,6 +78,17 @@ class ExclusionFileTest {
     Path file = Files.writeString(tmp.resolve("never-crawl.txt"), "example.org\n\nexample.org/private\n");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ExclusionFile.watch(file, 0));
     assertTrue(e.getMessage().contains("line 3: \"example.org/private\""), e.getMessage());
+  }
+
+  /** A '*' is a host character to the URL parser: "*.example.org" was read as a rule and excluded nothing. */
+  @Test
+  void aWildcardHostIsAnErrorNamingItsLine() throws Exception {
+    for (String rule : List.of("*.example.org", "host:*.example.org", "https://*.example.org/private")) {
+      Path file = Files.writeString(tmp.resolve("never-crawl.txt"), "example.com\n" + rule + "\n");
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ExclusionFile.watch(file, 0));
+      assertTrue(e.getMessage().contains("line 2: \"" + rule + "\" is a wildcard, which would match no site: write the"
+          + " domain alone, like example.org"), e.getMessage());
+    }
   }
 
   /**
