@@ -40,8 +40,10 @@ record CrawlContext(
    * @param robotsFetcher fetches and caches robots.txt, through the same fetcher
    * @param ipGate politeness per IP address: which address a request goes to, and its slots
    * @param health whether the crawler's own network works: a crawl holds while it does not
+   * @param borrowedRobots the robots.txt of origins other origins' robots.txt redirect to
    */
-  record Network(Fetcher fetcher, RobotsFetcher robotsFetcher, IpGate ipGate, NetworkHealth health) {}
+  record Network(Fetcher fetcher, RobotsFetcher robotsFetcher, IpGate ipGate, NetworkHealth health,
+      BorrowedRobots borrowedRobots) {}
 
   /**
    * What decides about a URL, before and after its request.

@@ -334,7 +334,8 @@ public final class Crawler implements AutoCloseable {
       HtmlExtractor extractor = new HtmlExtractor(config.productToken(), config.limits().maxUrlLength());
       CrawlContext ctx = new CrawlContext(config, clock, store, extractor,
           new CrawlContext.Network(fetcher, new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
-              ipGate(config, dnsCache, s, fleetAddresses), new NetworkHealth(NETWORK_PROBE_NANOS, summary::note)),
+              ipGate(config, dnsCache, s, fleetAddresses), new NetworkHealth(NETWORK_PROBE_NANOS, summary::note),
+              new BorrowedRobots(store)),
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),

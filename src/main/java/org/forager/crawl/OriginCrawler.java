@@ -188,6 +188,17 @@ final class OriginCrawler implements OriginTask {
           continue;
         }
       }
+      if (robots.needed(ctx.clock().instant()) && robots.awaitingOther()) {
+        // Its robots.txt redirects to another origin's, which that origin's turn reads: no request meanwhile.
+        OptionalLong later = robots.awaitOther();
+        if (later.isPresent()) {
+          if (next != null) todo.addFirst(next);
+          writeRefusals();
+          return later;
+        }
+        if (next != null) todo.addFirst(next);
+        continue; // its rules are in force now (or it was given up)
+      }
       if (robots.needed(ctx.clock().instant())) {
         if (next != null) todo.addFirst(next);
         writeRefusals(); // the steps below end the turn and read or write the origin's state

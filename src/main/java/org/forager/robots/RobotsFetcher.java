@@ -23,10 +23,13 @@ import org.forager.url.UrlNormalizer;
  * Fetches an origin's robots.txt as RFC 9309 section 2.3.1 asks: redirects followed up to five hops,
  * the body kept up to {@link RobotsRules#MAX_PARSED_BYTES}. Every hop goes through the crawl's
  * {@link RequestGate} first (scope, do_not_crawl, the exclusion file), as any request does, and then
- * through the fetcher's network policy. A redirect to a URL the gate refuses, or to another origin
- * (a request outside that origin's own turns would break its politeness), is not followed: the file
- * is then "unavailable" in the RFC's terms (section 2.3.1.3: allow all), as past the redirect limit,
- * since the site gave no rules the crawl may read. Thread-safe.
+ * through the fetcher's network policy. A redirect to another origin's own robots.txt (http to https,
+ * the apex to www) is not requested from this origin's turn (it would break that origin's politeness:
+ * a second request in flight, its delay skipped): the result names that origin
+ * ({@link Result#rulesOf}), whose rules the caller takes once that origin's own turn has read them.
+ * A redirect to a URL the gate refuses, or to any other URL of another origin, is not followed: the
+ * file is then "unavailable" in the RFC's terms (section 2.3.1.3: allow all), as past the redirect
+ * limit, since the site gave no rules the crawl may read. Thread-safe.
  */
 public final class RobotsFetcher {
 
@@ -58,10 +61,17 @@ public final class RobotsFetcher {
    *
    * @param hops every request made, in order (the first is the origin's /robots.txt)
    * @param refused the URL the chain stopped at because the gate refused it, if it did
-   * @param robotsTxt what to keep: status 0 when unreachable; expires at once unless it was a
-   *     definite answer (2xx or 4xx)
+   * @param robotsTxt what to keep: status 0 when unreachable (or when the rules are another origin's,
+   *     not read yet); expires at once unless it was a definite answer (2xx or 4xx)
+   * @param rulesOf the origin whose robots.txt the chain redirected to, not requested: its rules are
+   *     this origin's (RFC 9309 section 2.3.1.2), to be read by that origin's own turn
    */
-  public record Result(List<FetchResult> hops, Optional<Refusal> refused, RobotsTxt robotsTxt) {
+  public record Result(List<FetchResult> hops, Optional<Refusal> refused, RobotsTxt robotsTxt,
+      Optional<Origin> rulesOf) {
+
+    Result(List<FetchResult> hops, Optional<Refusal> refused, RobotsTxt robotsTxt) {
+      this(hops, refused, robotsTxt, Optional.empty());
+    }
 
     Result(List<FetchResult> hops, RobotsTxt robotsTxt) {
       this(hops, Optional.empty(), robotsTxt);
@@ -99,9 +109,11 @@ public final class RobotsFetcher {
       if (hop > 0 && !origin.contains(url)) {
         // A request to another origin from this origin's turn would ignore that origin's delay and its
         // one request in flight (it may be crawling now): not sent. That origin's own robots.txt is
-        // fetched in its own turns when it is crawled.
+        // fetched in its own turns, and its rules are this origin's.
+        Origin target = Origin.ofUrl(url);
+        if (url.equals(target.robotsTxtUrl())) return new Result(hops, Optional.empty(), unreachable(), Optional.of(target));
         Verdict.Rejected other = new Verdict.Rejected(Outcome.BLOCKED_URL_BY_LOCAL_POLICY,
-            "robots.txt redirect to another origin: not requested from this origin's turn");
+            "robots.txt redirect to another origin's URL other than its robots.txt: not requested from this origin's turn");
         return new Result(hops, Optional.of(new Refusal(url, other)), definite(404, new byte[0]));
       }
       if (hop > 0 && !pause(delayAfter.applyAsLong(hops.get(hop - 1)))) return new Result(hops, unreachable());

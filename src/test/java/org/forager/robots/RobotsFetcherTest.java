@@ -68,16 +68,29 @@ class RobotsFetcherTest {
     assertTrue(RobotsRules.of(result.robotsTxt(), ORIGIN.robotsTxtUrl(), "ForagerBot").isAllowed("https://example.org/a"));
   }
 
-  /** A hop to another origin would be a request outside that origin's turns (its delay, its one in flight). */
+  /**
+   * A hop to another origin would be a request outside that origin's turns (its delay, its one in
+   * flight): not requested. To that origin's robots.txt, the result names the origin whose rules these
+   * are; to any other URL of it, the file is unavailable.
+   */
   @Test
-  void aRedirectToAnotherOriginIsNotRequestedAndTheFileIsUnavailable() {
+  void aRedirectToAnotherOriginIsNotRequestedAndNamesThatOriginWhenItIsItsRobotsTxt() {
     Script fetcher = new Script(Map.of(
         "https://example.org/robots.txt", redirect("https://example.org/robots.txt", "https://www.example.org/robots.txt")));
     RobotsFetcher.Result result = new RobotsFetcher(fetcher, Duration.ofMinutes(30), Clock.systemUTC(), RequestGate.OPEN)
         .fetch(ORIGIN);
     assertEquals(List.of("https://example.org/robots.txt"), fetcher.asked);
-    assertEquals("https://www.example.org/robots.txt", result.refused().orElseThrow().url());
-    assertEquals(404, result.robotsTxt().status());
+    assertEquals(Optional.of(Origin.ofUrl("https://www.example.org/")), result.rulesOf());
+    assertTrue(result.refused().isEmpty());
+
+    Script elsewhere = new Script(Map.of(
+        "https://example.org/robots.txt", redirect("https://example.org/robots.txt", "https://www.example.org/rules.txt")));
+    RobotsFetcher.Result other = new RobotsFetcher(elsewhere, Duration.ofMinutes(30), Clock.systemUTC(), RequestGate.OPEN)
+        .fetch(ORIGIN);
+    assertEquals(List.of("https://example.org/robots.txt"), elsewhere.asked);
+    assertEquals("https://www.example.org/rules.txt", other.refused().orElseThrow().url());
+    assertTrue(other.rulesOf().isEmpty());
+    assertEquals(404, other.robotsTxt().status());
   }
 
   @Test

@@ -1,0 +1,94 @@
+package org.forager.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import org.forager.testweb.TestCrawl;
+import org.forager.testweb.TestSite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A robots.txt that redirects to another origin's robots.txt (http to https, the apex to www): RFC 9309
+ * section 2.3.1.2 makes the file reached the first origin's rules. It once counted as "unavailable"
+ * (allow all), and every path the target's rules disallow was requested on the first origin. Now the
+ * first origin waits while the target's own turn reads its robots.txt (no request to the target from
+ * the first origin's turn), then obeys it.
+ */
+@Timeout(60)
+class RobotsRedirectCrawlTest {
+
+  @TempDir Path tmp;
+
+  private static void redirectRobots(TestSite from, String to) {
+    from.route("/robots.txt", ex -> {
+      ex.getResponseHeaders().set("Location", to);
+      TestSite.respond(ex, 301, null, "");
+    });
+  }
+
+  @Test
+  void theTargetsRulesAreObeyedOnTheFirstOriginAndTheTargetSeesOnlyItsOwnTurns() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      redirectRobots(a, b.url("/robots.txt"));
+      a.linking("/", "/private/x", "/open").html("/open", "<p>open</p>").html("/private/x", "<p>secret</p>");
+      b.robots("User-agent: *\nDisallow: /private\n").linking("/");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")),
+          "politeness: { min_delay: 200ms, max_delay: 2s, response_time_factor: 0 }"));
+
+      assertEquals(0, a.count("/private/x"), "disallowed by the robots.txt a's redirects to");
+      assertEquals(1, a.count("/open"));
+      assertEquals("BLOCKED_BY_ROBOTS_TXT", TestCrawl.lastOutcome(data, a.url("/private/x")));
+      assertEquals(List.of("/robots.txt", "/"), b.paths(), "b saw only its own turns' requests");
+      JsonNode redirect = TestCrawl.log(data).stream().filter(l -> l.get("url").asText().equals(a.url("/robots.txt")))
+          .findFirst().orElseThrow();
+      assertTrue(redirect.get("reason").asText().contains("its rules are this origin's (RFC 9309 2.3.1.2)"),
+          redirect.toString());
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  /** http to https, the apex to www: the target is no seed, only in scope; its root brings its turn. */
+  @Test
+  void aTargetThatIsNoSeedIsCrawledForItsRulesInDomainsMode() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      redirectRobots(a, b.url("www.site.test", "/robots.txt"));
+      a.linking("/", "/private/x", "/open").html("/open", "<p>open</p>").html("/private/x", "<p>secret</p>");
+      b.robots("User-agent: *\nDisallow: /private\n").linking("/");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("site.test", "/")),
+          "scope: { mode: domains }\n" + TestCrawl.pinnedToLoopback("site.test", "www.site.test")));
+
+      assertEquals(0, a.count("/private/x"));
+      assertEquals(1, a.count("/open"));
+      assertEquals(List.of("/robots.txt", "/"), b.paths(), "the target's turn: its robots.txt, then its root");
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  /**
+   * A target the crawl does not take on (past scope.max_origins) is never contacted: there are no rules
+   * to read, and the file counts as unavailable (allow all), as the RFC has it past the redirect limit.
+   */
+  @Test
+  void aTargetTheCrawlDoesNotTakeOnLeavesTheFileUnavailable() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      redirectRobots(a, b.url("www.site.test", "/robots.txt"));
+      a.linking("/", "/private/x").html("/private/x", "<p>secret</p>");
+      b.robots("User-agent: *\nDisallow: /private\n").linking("/");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("site.test", "/")),
+          "scope: { mode: domains, max_origins: 1 }\n" + TestCrawl.pinnedToLoopback("site.test", "www.site.test")));
+
+      assertEquals(List.of(), b.paths());
+      assertEquals(1, a.count("/private/x"));
+      assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", TestCrawl.lastOutcome(data, b.url("www.site.test", "/robots.txt")));
+      TestCrawl.assertPolite(data);
+    }
+  }
+}
