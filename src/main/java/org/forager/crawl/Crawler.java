@@ -335,7 +335,7 @@ public final class Crawler implements AutoCloseable {
       CrawlContext ctx = new CrawlContext(config, clock, store, extractor,
           new CrawlContext.Network(fetcher, new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
               ipGate(config, dnsCache, s, fleetAddresses), new NetworkHealth(NETWORK_PROBE_NANOS, summary::note),
-              new BorrowedRobots(store)),
+              new BorrowedRobots(store, config.robots().cacheTtl())),
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
@@ -89,6 +91,32 @@ class RobotsRedirectCrawlTest {
       assertEquals(1, a.count("/private/x"));
       assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", TestCrawl.lastOutcome(data, b.url("www.site.test", "/robots.txt")));
       TestCrawl.assertPolite(data);
+    }
+  }
+
+  /**
+   * A later run, the rules expired (robots.cache_ttl) and the target with nothing due, so no turn of its
+   * to read them again: its file from the store, an hour old, is used (RFC 9309 lets a crawler use a
+   * cached file up to 24 hours) rather than waited for.
+   */
+  @Test
+  void aLaterRunUsesTheTargetsStoredFileWithinADay() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      redirectRobots(a, b.url("/robots.txt"));
+      a.linking("/", "/open").html("/open", "<p>open</p>").linking("/later", "/private/y").html("/private/y", "<p>y</p>");
+      b.robots("User-agent: *\nDisallow: /private\n").linking("/");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")), ""));
+      assertEquals(List.of("/robots.txt", "/"), b.paths());
+
+      var later = TestCrawl.config(data, List.of(a.url("/later")), "");
+      try (Crawler crawler = Crawler.open(later, Clock.offset(Clock.systemUTC(), Duration.ofHours(1)))) {
+        crawler.run();
+      }
+      assertEquals(2, a.count("/robots.txt"), "a's own robots.txt asked again: its copy had expired");
+      assertEquals(1, a.count("/later"));
+      assertEquals(0, a.count("/private/y"), "b's rules, an hour old, in force");
+      assertEquals(List.of("/robots.txt", "/"), b.paths(), "b not contacted in the later run");
     }
   }
 }
