@@ -69,8 +69,12 @@ public final class Main implements Runnable {
     });
     cli.setParameterExceptionHandler((e, args2) -> {
       CommandLine c = e.getCommandLine();
+      // A URL where crawl takes none (forager crawl https://example.org/) is most likely a seed.
+      String hint = e instanceof CommandLine.UnmatchedArgumentException unmatched && c.getCommandName().equals("crawl")
+          && unmatched.getUnmatched().stream().anyMatch(a -> a.contains("://"))
+          ? "; a seed is given as --seed URL (or --seeds-file FILE)" : "";
       // One line, as every usage error (README): the way to the options in it.
-      c.getErr().println("forager: " + TerminalText.escape(e.getMessage()) + " (see '"
+      c.getErr().println("forager: " + TerminalText.escape(e.getMessage()) + hint + " (see '"
           + c.getCommandSpec().qualifiedName() + " --help')");
       return EXIT_USAGE;
     });

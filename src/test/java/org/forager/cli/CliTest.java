@@ -197,6 +197,10 @@ class CliTest {
     assertEquals(2, Main.run("crawl", "--no-such-flag"));
     assertEquals("forager: Unknown option: '--no-such-flag' (see 'forager crawl --help')\n", console.err(), "one line");
     console.reset();
+    assertEquals(2, Main.run("crawl", "https://example.org/"));
+    assertEquals("forager: Unmatched argument at index 1: 'https://example.org/'; a seed is given as --seed URL (or"
+        + " --seeds-file FILE) (see 'forager crawl --help')\n", console.err(), "the way to give a seed");
+    console.reset();
     Path file = Files.writeString(tmp.resolve("afile"), "");
     assertEquals(2, Main.run("crawl", "--seed", "https://example.org/", "--data-dir", file.toString()));
     assertEquals("forager: the data directory " + file + " is a file, not a directory (--data-dir, data_dir)\n",
