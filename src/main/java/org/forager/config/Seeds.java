@@ -64,6 +64,11 @@ final class Seeds {
         if (number == 1 && line.startsWith("\uFEFF")) line = line.substring(1);
         line = line.strip();
         if (line.isEmpty() || line.startsWith("#")) continue;
+        // The URL parser would take "https://a.org/ https://b.org/" as one URL with a %20 in its path.
+        if (line.chars().anyMatch(Character::isWhitespace)) {
+          throw ConfigException.flag(flag, "line " + number + ": " + ConfigException.quote(line.length() <= 60 ? line
+              : line.substring(0, 60) + "…") + " has a space inside: one URL per line (a space in a URL is written %20)");
+        }
         Optional<String> problem = problem(line, maxUrlLength);
         if (problem.isPresent()) throw ConfigException.flag(flag, "line " + number + ": " + problem.get());
         seeds.add(line);

@@ -272,6 +272,16 @@ class ConfigErrorsTest {
     assertEquals("--seeds-file " + seeds + ": line 4: \"example.org\" is not an http(s) URL", e.getMessage());
   }
 
+  /** Two URLs on a line were read as one, the second a path of the first's with a %20 in it. */
+  @Test
+  void aSeedsFileLineWithTwoUrlsIsRefused() throws IOException {
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "https://a.example/\nhttps://b.example/ https://c.example/\n");
+    Overrides flags = new Overrides(List.of(), Optional.of(seeds), Optional.empty(), Optional.empty());
+    var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), flags));
+    assertEquals("--seeds-file " + seeds + ": line 2: \"https://b.example/ https://c.example/\" has a space inside: one"
+        + " URL per line (a space in a URL is written %20)", e.getMessage());
+  }
+
   @Test
   void seedsLongerThanTheLimitAreRefusedNamingTheFlagOrLine() throws IOException {
     String longUrl = "https://a.example/" + "x".repeat(3000);
