@@ -188,7 +188,13 @@ final class RobotsStep {
       last = c;
       // The origin's own address refused: nothing of it can be fetched. A redirect hop refused only
       // makes the file unavailable (RobotsFetcher).
-      if (c.feedback() == Feedback.REFUSED && i == 0) session.giveUp();
+      if (c.feedback() == Feedback.REFUSED && i == 0) {
+        session.giveUp();
+        // A seed whose name does not exist ends without a word otherwise: the summary's notes name it.
+        if (hop instanceof FetchResult.Failure f && f.kind() == FetchResult.FailureKind.NO_SUCH_HOST) {
+          ctx.outputs().summary().note(session.origin + ": no such host (" + f.message() + "); nothing of it crawled");
+        }
+      }
       Optional<String> location = c.location().flatMap(l -> UrlNormalizer.resolve(hop.url(), l));
       if (hop instanceof FetchResult.Response r) ctx.outputs().warc().write(r);
       // A file cut short (deadline, reset) reads as unreachable (RobotsFetcher): logged TRUNCATED, as a

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
+import org.forager.record.RunSummary;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class NoSuchHostCrawlTest {
       String gone = "http://gone.test:" + site.port();
       String broken = "http://broken.test:" + site.port();
       Path data = tmp.resolve("data");
-      TestCrawl.run(TestCrawl.config(data, List.of(live + "/", gone + "/", broken + "/"),
+      RunSummary summary = TestCrawl.run(TestCrawl.config(data, List.of(live + "/", gone + "/", broken + "/"),
           "network: { allow_private_addresses: true, dns: { servers: [ \"127.0.0.1:" + dns.address().getPort()
               + "\" ], negative_ttl: 1s } }\nlimits: { fetch_timeout: 2s, max_retries: 2 }"));
 
@@ -44,6 +45,9 @@ class NoSuchHostCrawlTest {
       long brokenTries = log.stream().filter(l -> l.path("url").asText().equals(broken + "/robots.txt")).count();
       assertEquals(3, brokenTries, "a server failure is retried: max_retries 2");
       assertEquals("FETCHED", TestCrawl.lastOutcome(data, live + "/a"));
+      // The seed that does not exist is named for the operator, not only counted among robots.txt failures.
+      assertTrue(summary.notes().stream().anyMatch(n -> n.startsWith(gone + ": no such host (")
+          && n.endsWith("); nothing of it crawled")), summary.notes().toString());
     }
   }
 }
