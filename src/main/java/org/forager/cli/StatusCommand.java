@@ -99,7 +99,8 @@ final class StatusCommand implements Callable<Integer> {
     // What explains a crawl with URLs due and no origin active: each of these sends nothing more until
     // the next run (a continuous one: after an hour's rest); the crawl's lines on standard error say why.
     out.printf("%-28s %,d%s%n", "origins given up", givenUpCount[0], givenUpCount[0] == 0 ? ""
-        : " (in their last run: out of patience, robots.txt unreachable, or a Retry-After or Crawl-delay too long;"
+        : " (in their last run: out of patience, robots.txt unreachable, a host name that does not exist, addresses"
+            + " the network policy refuses, or a Retry-After or Crawl-delay too long;"
             + " tried again at the next run, after an hour in a continuous one)");
     givenUp.forEach(origin -> out.printf("  %s%n", TerminalText.escape(origin)));
     if (givenUpCount[0] > MAX_BLOCKS_SHOWN) out.printf("  and %,d more%n", givenUpCount[0] - MAX_BLOCKS_SHOWN);
