@@ -96,6 +96,11 @@ public final class CrawlControl {
     return !blocklist.isEmpty() && blocklist.covering(origin.host()).isPresent();
   }
 
+  /** Whether the whole crawl is paused. */
+  synchronized boolean paused() {
+    return paused;
+  }
+
   boolean paused(Origin origin) {
     return !pausedOrigins.isEmpty() && pausedOrigins.contains(origin);
   }

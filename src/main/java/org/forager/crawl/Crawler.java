@@ -370,7 +370,7 @@ public final class Crawler implements AutoCloseable {
           workingSet == null ? List::of : workingSet::recentlyFinished, ctx.network().health()));
       earlySends.start();
       try {
-        runScheduler(s, crawlers, summary);
+        runScheduler(s, crawlers, summary, ctx.network().health());
         if (summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) > 0) noteRefusedSeeds(gatekeeper, summary);
         fullOrigins.note();
       } finally {
@@ -406,13 +406,14 @@ public final class Crawler implements AutoCloseable {
         perIp.minDelay().toMillis(), fleet);
   }
 
-  private void runScheduler(Scheduler s, Map<Origin, OriginCrawler> crawlers, RunSummary summary)
-      throws InterruptedException {
+  private void runScheduler(Scheduler s, Map<Origin, OriginCrawler> crawlers, RunSummary summary,
+      NetworkHealth health) throws InterruptedException {
     // The time to max_actions is worth a line only when someone chose the number: the default's is
     // no forecast of the crawl's end.
     long chosenMaxActions = config.maxActions() == CrawlConfig.DEFAULT_MAX_ACTIONS ? Long.MAX_VALUE : config.maxActions();
     Progress progress = Progress.start(quiet ? Progress.Mode.QUIET : Progress.Mode.AUTO, summary, s,
-        store::urlCount, chosenMaxActions);
+        store::urlCount, chosenMaxActions, () -> control.paused() ? Optional.of("PAUSED (forager ctl resume)")
+            : health.down() ? Optional.of("HOLDING (the network looks down)") : Optional.empty());
     try {
       s.run(crawlers.values());
     } finally {

@@ -6,7 +6,9 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.forager.fetch.Outcome;
 import org.forager.frontier.Scheduler;
 import org.forager.record.RunSummary;
@@ -35,8 +37,12 @@ final class Progress implements AutoCloseable {
     this.out = out;
   }
 
+  /**
+   * @param held why the crawl sends nothing now, when it does not (paused, the network down): said
+   *     first on the line, so that a forgotten pause is not read as a slow crawl
+   */
   static Progress start(Mode mode, RunSummary summary, Scheduler scheduler, LongSupplier knownUrls,
-      long maxActions) {
+      long maxActions, Supplier<Optional<String>> held) {
     PrintStream out = System.err;
     boolean terminal = mode == Mode.AUTO && isTerminal();
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -46,7 +52,7 @@ final class Progress implements AutoCloseable {
     });
     if (mode == Mode.QUIET) return new Progress(timer, false, out);
     Duration period = terminal ? Duration.ofSeconds(1) : Duration.ofSeconds(10);
-    Ticker ticker = new Ticker(summary, scheduler, knownUrls, maxActions, System.nanoTime());
+    Ticker ticker = new Ticker(summary, scheduler::activeOrigins, knownUrls, held, maxActions, System.nanoTime());
     timer.scheduleAtFixedRate(() -> {
       try {
         String line = ticker.line(System.nanoTime());
@@ -68,19 +74,22 @@ final class Progress implements AutoCloseable {
    * Makes the progress line: counts are the run's, the rate is over the last period. Only the timer
    * thread calls it. Every value is a number Forager counted: no crawled text is printed.
    */
-  private static final class Ticker {
+  static final class Ticker {
     private final RunSummary summary;
-    private final Scheduler scheduler;
+    private final IntSupplier activeOrigins;
     private final LongSupplier knownUrls;
+    private final Supplier<Optional<String>> held;
     private final long maxActions;
     private final long startNanos;
     private long lastActions;
     private long lastNanos;
 
-    Ticker(RunSummary summary, Scheduler scheduler, LongSupplier knownUrls, long maxActions, long startNanos) {
+    Ticker(RunSummary summary, IntSupplier activeOrigins, LongSupplier knownUrls, Supplier<Optional<String>> held,
+        long maxActions, long startNanos) {
       this.summary = summary;
-      this.scheduler = scheduler;
+      this.activeOrigins = activeOrigins;
       this.knownUrls = knownUrls;
+      this.held = held;
       this.maxActions = maxActions;
       this.startNanos = startNanos;
       this.lastNanos = startNanos;
@@ -107,10 +116,11 @@ final class Progress implements AutoCloseable {
       }
       long notKept = summary.urlsNotKept();
       String full = notKept == 0 ? "" : String.format(" (%,d new not kept: origins full)", notKept);
-      return String.format("forager: %s  %,d actions (%,d pages fetched, %,d blocked, %,d errors)  %.0f/s  "
+      String state = held.get().map(why -> why + "  ").orElse("");
+      return String.format("forager: %s  %s%,d actions (%,d pages fetched, %,d blocked, %,d errors)  %.0f/s  "
               + "%,d origins active  %,d URLs known%s%s",
-          format(Duration.ofNanos(now - startNanos)), actions, fetched, blocked, errors, rate,
-          scheduler.activeOrigins(), knownUrls.getAsLong(), full, eta);
+          format(Duration.ofNanos(now - startNanos)), state, actions, fetched, blocked, errors, rate,
+          activeOrigins.getAsInt(), knownUrls.getAsLong(), full, eta);
     }
   }
 
