@@ -41,6 +41,7 @@ import org.forager.recrawl.RecrawlPolicy;
 import org.forager.record.CrawlLog;
 import org.forager.record.RunSummary;
 import org.forager.robots.RobotsFetcher;
+import org.forager.store.AgendaEntry;
 import org.forager.store.Candidate;
 import org.forager.store.Ranking;
 import org.forager.store.CrawlStore;
@@ -372,6 +373,7 @@ public final class Crawler implements AutoCloseable {
       try {
         runScheduler(s, crawlers, summary, ctx.network().health());
         if (summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) > 0) noteRefusedSeeds(gatekeeper, summary);
+        if (summary.actions() == 0 && !stopRequested && leases == null) noteNothingDone(summary, started);
         fullOrigins.note();
       } finally {
         earlySends.close();
@@ -520,6 +522,24 @@ public final class Crawler implements AutoCloseable {
       if (url.isPresent() && gatekeeper.check(url.get(), 0) instanceof Verdict.Rejected refused) {
         summary.note("seed " + url.get() + " is not requested: " + refused.reason());
       }
+    }
+  }
+
+  /**
+   * A run that did nothing says why rather than ending on "TOTAL 0": no URL was due (the next due time,
+   * from the store's agenda), or the origins with work were given up or blocked in an earlier run.
+   */
+  private void noteNothingDone(RunSummary summary, Instant started) {
+    Optional<AgendaEntry> next = store.agenda(Instant.MAX, Optional.empty(), 1).stream().findFirst();
+    if (next.isEmpty()) {
+      summary.note("nothing was due: every known URL is crawled and none comes due again (recrawl settings); a new"
+          + " --seed adds work");
+    } else if (next.get().at().isAfter(started)) {
+      summary.note("nothing was due: the next URL comes due at " + next.get().at() + " (recrawl settings; forager"
+          + " ctl retry-failed makes the failed ones due now)");
+    } else {
+      summary.note("URLs may be due, but no origin with work was crawled: given up in its last run, or blocked"
+          + " (forager status lists them)");
     }
   }
 
