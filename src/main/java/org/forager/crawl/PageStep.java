@@ -49,8 +49,11 @@ final class PageStep {
   /** Whether the last page crawled offered any candidate: new URLs or inlinks may reorder the origin's next. */
   private boolean offeredCandidates;
   private List<DueCandidate> heldAfter = List.of();
-  /** OUT_OF_SCOPE actions of the page being crawled, logged after its own. */
-  private final List<CrawlAction> outOfScopeTargets = new ArrayList<>();
+  /**
+   * The page's redirect or canonical target when it is not followed (out of scope, past an origin
+   * limit, a trap limit): its action, logged after the page's own.
+   */
+  private final List<CrawlAction> droppedTargets = new ArrayList<>();
   /** Refusals logged and not in the store yet, in the order they were refused: {@link #refuse}. */
   private final List<CrawlRecord> unwrittenRefusals = new ArrayList<>();
   /** Why a candidate of the origin is refused as it is found, if it is ({@link DiscoveryGate}). */
@@ -265,7 +268,11 @@ final class PageStep {
         length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt,
         duplicateOf, simhash);
     List<Candidate> admitted = ctx.run().origins().admit(session.origin, discovered);
-    outOfScopeLinks += discovered.size() - admitted.size(); // past scope.max_origins
+    if (admitted.size() < discovered.size()) { // past scope.max_origins or max_origins_per_domain
+      outOfScopeLinks += discovered.size() - admitted.size();
+      droppedTargets(discovered, admitted, redirectTo, "redirect", url);
+      droppedTargets(discovered, admitted, canonical, "canonical", url);
+    }
     // The log first: a request made is always in the log (the audit's evidence), even when the store
     // or the log then fails; after a crash in between, the next run fetches the URL again. The lines
     // reach the OS together, just before the store write (one system call, not one a line).
@@ -276,7 +283,7 @@ final class PageStep {
         duplicateOf.map(first -> "duplicate of " + first).or(() -> unfollowed)
             .or(() -> OriginSession.reasonOf(result)), outOfScopeLinks).withRetryAfter(classification.retryAfter()),
         result));
-    logOutOfScopeTargets();
+    logDroppedTargets();
     List<Candidate> toStore = notCrawledLately(admitted);
     // The store says what the URLs the origin holds next are once this page's candidates are in. The
     // turn's refusals go with the page's write, before it: one store call.
@@ -342,9 +349,25 @@ final class PageStep {
     return next == '/' || next == '?' || next == '#';
   }
 
-  private void logOutOfScopeTargets() {
-    for (CrawlAction target : outOfScopeTargets) session.logBeforeWrite(target);
-    outOfScopeTargets.clear();
+  /**
+   * The page's {@code target} (a redirect's or a canonical's) when it was offered and the origins
+   * refused it (past scope.max_origins or max_origins_per_domain): OUT_OF_SCOPE, said in the log.
+   */
+  private void droppedTargets(List<Candidate> discovered, List<Candidate> admitted, Optional<String> target,
+      String what, String from) {
+    if (target.isEmpty() || session.origin.contains(target.get())) return;
+    String url = target.get();
+    if (discovered.stream().noneMatch(c -> c.url().equals(url)) || admitted.stream().anyMatch(c -> c.url().equals(url))) {
+      return;
+    }
+    droppedTargets.add(CrawlAction.withoutRequest(session.ctx.clock().instant(), CrawlAction.Kind.PAGE, url,
+        Outcome.OUT_OF_SCOPE, 1, session.politeness.delayMillis(), what + " of " + from
+            + ": its origin is past scope.max_origins or scope.max_origins_per_domain"));
+  }
+
+  private void logDroppedTargets() {
+    for (CrawlAction target : droppedTargets) session.logBeforeWrite(target);
+    droppedTargets.clear();
   }
 
   /** Links to URLs of the origin crawled lately change nothing in the store: not sent there. */
@@ -446,8 +469,15 @@ final class PageStep {
     int hops = ctx.policy().gatekeeper().scope().hopsTo(target, fromHops);
     if (offer(discovered, target, depth, hops, from)) return;
     Optional<String> outOfScope = ctx.policy().gatekeeper().outOfScope(target, hops);
-    if (outOfScope.isEmpty()) return; // a trap limit: like any link
-    outOfScopeTargets.add(CrawlAction.withoutRequest(ctx.clock().instant(), CrawlAction.Kind.PAGE, target,
+    if (outOfScope.isEmpty()) {
+      // A trap limit or a skipped extension: the target is not followed, and the log says why.
+      if (ctx.policy().gatekeeper().check(target, depth, hops) instanceof Verdict.Rejected rejected) {
+        droppedTargets.add(CrawlAction.withoutRequest(ctx.clock().instant(), CrawlAction.Kind.PAGE, target,
+            rejected.outcome(), 1, session.politeness.delayMillis(), what + " of " + from + ": " + rejected.reason()));
+      }
+      return;
+    }
+    droppedTargets.add(CrawlAction.withoutRequest(ctx.clock().instant(), CrawlAction.Kind.PAGE, target,
         Outcome.OUT_OF_SCOPE, 1, session.politeness.delayMillis(), what + " of " + from + ": " + outOfScope.get()));
     if (fromSeed) {
       ctx.outputs().summary().note("seed " + from + " " + (what.equals("redirect") ? "redirects to " : "names as canonical ")

@@ -47,6 +47,42 @@ class ScopeCrawlTest {
     }
   }
 
+  /**
+   * A redirect to an origin past scope.max_origins, or to a URL past a trap limit, was dropped with no
+   * line of its own (a count in the page's out_of_scope_links at most): each is said in the log now.
+   */
+  @Test
+  void aRedirectPastMaxOriginsOrATrapLimitIsLoggedNotDroppedInSilence() throws Exception {
+    try (TestSite apex = TestSite.start(); TestSite www = TestSite.start()) {
+      String target = www.url("www.example.test", "/");
+      String deep = apex.url("example.test", "/" + "x".repeat(120));
+      apex.route("/", ex -> {
+        ex.getResponseHeaders().set("Location", target);
+        TestSite.respond(ex, 301, null, "");
+      }).route("/long", ex -> {
+        ex.getResponseHeaders().set("Location", deep);
+        TestSite.respond(ex, 302, null, "");
+      });
+      www.linking("/", "/a");
+      Path data = tmp.resolve("data");
+      String seed = apex.url("example.test", "/");
+      TestCrawl.run(TestCrawl.config(data, List.of(seed, apex.url("example.test", "/long")),
+          "scope: { mode: domains, max_origins: 1 }\nlimits: { max_url_length: 100, fetch_timeout: 2s, max_retries: 2 }\n"
+              + TestCrawl.pinnedToLoopback("example.test", "www.example.test")));
+
+      assertEquals(List.of(), www.paths(), "past max_origins: not contacted");
+      List<JsonNode> log = TestCrawl.log(data);
+      JsonNode out = log.stream().filter(a -> a.get("url").asText().equals(target)).findFirst().orElseThrow();
+      assertEquals("OUT_OF_SCOPE", out.get("outcome").asText());
+      assertTrue(out.get("reason").asText().startsWith("redirect of " + seed + ": its origin is past scope.max_origins"),
+          out.toString());
+      JsonNode tooLong = log.stream().filter(a -> a.get("url").asText().equals(deep)).findFirst().orElseThrow();
+      assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", tooLong.get("outcome").asText());
+      assertTrue(tooLong.get("reason").asText().startsWith("redirect of " + apex.url("example.test", "/long") + ": "),
+          tooLong.toString());
+    }
+  }
+
   @Test
   void aCanonicalOnAnotherOriginIsLoggedOutOfScopeAndLinksOutOfScopeAreCounted() throws Exception {
     try (TestSite site = TestSite.start(); TestSite other = TestSite.start()) {
