@@ -336,7 +336,11 @@ public final class Crawler implements AutoCloseable {
       CrawlContext ctx = new CrawlContext(config, clock, store, extractor,
           new CrawlContext.Network(fetcher, new RobotsFetcher(fetcher, config.robots().cacheTtl(), clock, gatekeeper),
               ipGate(config, dnsCache, s, fleetAddresses), new NetworkHealth(NETWORK_PROBE_NANOS, summary::note),
-              new BorrowedRobots(store, config.robots().cacheTtl())),
+              new BorrowedRobots(store, config.robots().cacheTtl(), wake, origin -> {
+                OriginCrawler c = crawlers.get(origin);
+                if (c != null && s.wake(c)) return;
+                if (workingSet != null && workingSet.takeUp(origin)) s.sourceChanged();
+              })),
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),
@@ -374,6 +378,7 @@ public final class Crawler implements AutoCloseable {
         runScheduler(s, crawlers, summary, ctx.network().health());
         if (summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) > 0) noteRefusedSeeds(gatekeeper, summary);
         if (summary.actions() == 0 && !stopRequested && leases == null) noteNothingDone(summary, started);
+        noteBorrowedRobots(ctx.network().borrowedRobots(), summary);
         fullOrigins.note();
       } finally {
         earlySends.close();
@@ -540,6 +545,20 @@ public final class Crawler implements AutoCloseable {
     } else {
       summary.note("URLs may be due, but no origin with work was crawled: given up in its last run, or blocked"
           + " (forager status lists them)");
+    }
+  }
+
+  /** Origins still waiting for the robots.txt theirs redirects to are crawled in a later run: said. */
+  private static void noteBorrowedRobots(BorrowedRobots borrowed, RunSummary summary) {
+    int waiting = borrowed.waiting();
+    long overflowed = borrowed.overflowedCount();
+    if (waiting > 0) {
+      summary.note(String.format("%,d origin%s waited for the robots.txt of the origin %s redirects to, not read in this"
+          + " run: crawled in a later one", waiting, waiting == 1 ? "" : "s", waiting == 1 ? "its own" : "theirs"));
+    }
+    if (overflowed > 0) {
+      summary.note(String.format("%,d origin%s put off: %,d origins waited already for the robots.txt their own"
+          + " redirects to", overflowed, overflowed == 1 ? "" : "s", BorrowedRobots.MAX_WAITERS));
     }
   }
 

@@ -163,7 +163,7 @@ final class OriginCrawler implements OriginTask {
     while (true) {
       if (session.givenUp() || ctx.run().budget().exhausted()) return finish();
       PendingUrl next = nextPending();
-      if (next == null && (closed.isPresent() || !sitemaps.hasWork())) {
+      if (next == null && (closed.isPresent() || !sitemaps.hasWork()) && !robotsWanted(closed)) {
         if (retries.isEmpty()) {
           if (ctx.run().continuous()) pagesFetched = 0; // caught up: the next pass has its own page budget
           return finish();
@@ -189,15 +189,17 @@ final class OriginCrawler implements OriginTask {
         }
       }
       if (robots.needed(ctx.clock().instant()) && robots.awaitingOther()) {
-        // Its robots.txt redirects to another origin's, which that origin's turn reads: no request meanwhile.
-        OptionalLong later = robots.awaitOther();
-        if (later.isPresent()) {
-          if (next != null) todo.addFirst(next);
-          writeRefusals();
-          return later;
-        }
+        // Its robots.txt redirects to another origin's, which that origin's turn reads: no request
+        // meanwhile, and no place in the working set taken (that turn wakes this origin when it is over).
         if (next != null) todo.addFirst(next);
-        continue; // its rules are in force now (or it was given up)
+        if (!robots.awaitOther()) return finish();
+        if (session.givenUp()) return finish();
+        saveState(); // the rules taken, in the store for origins whose robots.txt redirects here in turn
+        if (robots.hasRules()) ctx.network().borrowedRobots().settled(origin, true);
+        // The rules are in force now, and their Crawl-delay with them: the next request waits for it.
+        long allowedAt = session.requestAllowedAt();
+        if (allowedAt - System.nanoTime() > 0) return OptionalLong.of(allowedAt);
+        continue;
       }
       if (robots.needed(ctx.clock().instant())) {
         if (next != null) todo.addFirst(next);
@@ -211,6 +213,8 @@ final class OriginCrawler implements OriginTask {
           session.releaseIpSlot(false); // held still only when no request was sent after all
         }
         saveState();
+        // In the store now: origins whose robots.txt redirects here may read it.
+        if (robots.hasRules()) ctx.network().borrowedRobots().settled(origin, true);
         return afterRequest(false);
       }
       if (sitemaps.hasNext(robots.rules())) {
@@ -472,6 +476,10 @@ final class OriginCrawler implements OriginTask {
     writeRefusals(); // before settle() reads what the origin holds (saveState too would)
     saveState();
     settle();
+    // Origins whose robots.txt redirects here learn that this turn is over: they read the rules from
+    // the store, or, without any, are put off (unless this origin waits for another's in turn).
+    BorrowedRobots borrowed = ctx.network().borrowedRobots();
+    if (loaded && borrowed.awaited(origin) && !robots.awaitingOther()) borrowed.settled(origin, robots.hasRules());
     if (session.givenUp() && ctx.run().continuous() && restUntil == null) {
       // An hour, or as long as the server's Retry-After asked, whichever is longer.
       Instant hour = ctx.clock().instant().plus(GIVEN_UP_REST);
@@ -479,6 +487,15 @@ final class OriginCrawler implements OriginTask {
       ctx.run().wakeAt().accept(origin, restUntil);
     }
     return OptionalLong.empty();
+  }
+
+  /**
+   * Whether this origin's robots.txt is to be read although nothing else is to be done: other origins'
+   * robots.txt redirect to it and wait for its rules.
+   */
+  private boolean robotsWanted(Optional<Verdict.Rejected> closed) {
+    return closed.isEmpty() && robots.needed(ctx.clock().instant()) && !robots.awaitingOther()
+        && ctx.network().borrowedRobots().awaited(origin);
   }
 
   private PendingUrl nextPending() {

@@ -168,6 +168,19 @@ final class OriginWorkingSet implements TaskSource {
   }
 
   /**
+   * Has an origin not in the working set taken up in this run, whether or not the agenda lists it: one
+   * with nothing due whose robots.txt other origins wait for ({@link BorrowedRobots}).
+   *
+   * @return whether the scheduler should ask for more now
+   */
+  synchronized boolean takeUp(Origin origin) {
+    if (active.containsKey(origin) || revisits.contains(origin)) return false;
+    if (revisits.size() < MAX_REVISITS) revisits.add(origin);
+    else passAgain = true;
+    return true;
+  }
+
+  /**
    * Continuous: the alarm asked for by the last pass (or a finished origin) went off; a new pass
    * starts if none is under way.
    *

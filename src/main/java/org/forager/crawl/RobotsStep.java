@@ -5,8 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 import org.forager.crawl.Classification.Feedback;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Outcome;
@@ -27,21 +25,12 @@ import org.forager.url.UrlNormalizer;
 final class RobotsStep {
 
   private final OriginSession session;
-  /**
-   * How long an origin waits for the rules of the origin its robots.txt redirects to; then it is put
-   * off to a later run (its rules unknown, nothing of it may be fetched).
-   */
-  static final long MAX_AWAIT_NANOS = TimeUnit.MINUTES.toNanos(5);
-  /** How often a waiting origin looks for them (a map read, and a store read of the target's state). */
-  static final long AWAIT_LOOK_NANOS = TimeUnit.SECONDS.toNanos(1);
-
   private RobotsRules rules;
   private Instant expiresAt = Instant.EPOCH;
   private OriginState.RobotsTxt stored;
   private int failures;
   /** The origin whose robots.txt this one's redirects to, while its rules are awaited; else null. */
   private Origin awaited;
-  private long awaitedSince;
 
   RobotsStep(OriginSession session) {
     this.session = session;
@@ -67,92 +56,115 @@ final class RobotsStep {
     failures = 0;
   }
 
-  /**
-   * Uses a fetched (or stored) robots.txt; its Crawl-delay becomes part of the origin's delay. Origins
-   * whose robots.txt redirects here are told ({@link BorrowedRobots}).
-   */
+  /** Uses a fetched (or stored) robots.txt; its Crawl-delay becomes part of the origin's delay. */
   void use(OriginState.RobotsTxt txt) {
     CrawlContext ctx = session.ctx;
     stored = txt;
     rules = RobotsRules.of(txt, session.origin.robotsTxtUrl(), ctx.config().productToken());
     expiresAt = txt.expiresAt();
     if (rules.isReachable()) session.politeness.crawlDelay(rules.crawlDelay());
-    ctx.network().borrowedRobots().read(session.origin, txt);
   }
 
-  /** Whether the origin waits for the rules of the origin its robots.txt redirects to. */
+  /** Whether the rules in force were read: not missing, not unreachable (expired or not). */
+  boolean hasRules() {
+    return rules != null && rules.isReachable();
+  }
+
+  /**
+   * Whether the origin waits for the rules of the origin its robots.txt redirects to: since its last
+   * robots.txt fetch, or, taken up again, as the crawl's {@link BorrowedRobots} remembers.
+   */
   boolean awaitingOther() {
+    if (awaited == null) awaited = session.ctx.network().borrowedRobots().targetOf(session.origin).orElse(null);
     return awaited != null;
   }
 
   /**
-   * While {@link #awaitingOther}: takes the other origin's rules once its own turn has read them and
-   * returns empty; returns empty too once the wait is over (the origin given up); else when to look
-   * again ({@link System#nanoTime}). No request of this origin's meanwhile: its rules are unknown.
+   * While {@link #awaitingOther}: takes the other origin's rules once its turn has them in the store
+   * and returns true; gives the origin up (no rules: nothing may be fetched) when that turn ended
+   * without them, and returns true; returns false while they are still to come (the origin leaves the
+   * working set, and is woken when that turn is over). Sends nothing.
    */
-  OptionalLong awaitOther() {
+  boolean awaitOther() {
     CrawlContext ctx = session.ctx;
-    Optional<OriginState.RobotsTxt> theirs = ctx.network().borrowedRobots().rulesOf(awaited, ctx.clock().instant());
+    BorrowedRobots board = ctx.network().borrowedRobots();
+    Optional<OriginState.RobotsTxt> theirs = board.rulesOf(awaited, ctx.clock().instant());
     if (theirs.isPresent()) {
       adopt(theirs.get());
-      return OptionalLong.empty();
+      return true;
     }
-    if (System.nanoTime() - awaitedSince < MAX_AWAIT_NANOS) return OptionalLong.of(System.nanoTime() + AWAIT_LOOK_NANOS);
+    if (!board.failed(awaited)) return false;
     Origin target = awaited;
-    awaited = null;
+    stopWaiting();
     session.giveUp();
-    Notice.printf("forager: %s: its robots.txt redirects to %s, whose robots.txt was not read within %d minutes;"
-        + " %s", session.origin, target.robotsTxtUrl(), TimeUnit.NANOSECONDS.toMinutes(MAX_AWAIT_NANOS),
-        ctx.run().continuous() ? session.putOff() : "putting the origin off to a later run");
-    return OptionalLong.empty();
+    Notice.printf("forager: %s: its robots.txt redirects to %s, which could not be read; %s", session.origin,
+        target.robotsTxtUrl(), ctx.run().continuous() ? session.putOff() : "putting the origin off to a later run");
+    return true;
   }
 
   /** The awaited origin's robots.txt becomes this origin's (RFC 9309 section 2.3.1.2). */
   private void adopt(OriginState.RobotsTxt theirs) {
-    awaited = null;
+    stopWaiting();
     use(theirs);
     failures = 0;
     checkCrawlDelay();
   }
 
+  private void stopWaiting() {
+    session.ctx.network().borrowedRobots().done(session.origin);
+    awaited = null;
+  }
+
   /**
    * The chain ended at {@code target}'s robots.txt, not requested from this turn: its rules are this
-   * origin's. Taken at once when known (read in this run, or in force in the store); else the origin
-   * waits while {@code target}'s turn reads them: its root is offered like a redirect's target, so that
-   * the target is crawled (robots.txt first). A target this run does not crawl (past scope.max_origins,
-   * say) has no rules to give: the file counts as unavailable (allow all), as before.
+   * origin's. Taken at once when the target's store has them; else the origin waits for the target's
+   * turn, which is taken up for it (its root offered like a redirect's target, so that a target in
+   * scope but unknown to the crawl is crawled at all). A loop of such redirects, or a target this run
+   * does not take on (past scope.max_origins, or outside the seeds' domains for an origin outside them
+   * too), has no rules to give: the file counts as unavailable (allow all), as past the redirect limit.
    */
   private void rulesOf(Origin target, String redirect) {
     CrawlContext ctx = session.ctx;
     BorrowedRobots board = ctx.network().borrowedRobots();
-    board.await(target);
-    awaited = target;
-    awaitedSince = System.nanoTime();
     Optional<OriginState.RobotsTxt> theirs = board.rulesOf(target, ctx.clock().instant());
     if (theirs.isPresent()) {
       adopt(theirs.get());
       return;
     }
     String root = target + "/";
-    int hops = ctx.policy().gatekeeper().scope().hopsTo(root, 0);
-    List<Candidate> admitted = ctx.policy().gatekeeper().isCandidate(root, 1, hops)
-        ? ctx.run().origins().admit(session.origin, List.of(new Candidate(root, 1, Optional.of(redirect), hops,
+    var scope = ctx.policy().gatekeeper().scope();
+    // Hops from this origin: known only inside the seeds' domains (0); a target outside them, reached
+    // from an origin outside them too, would be one hop further than this origin's unknown count.
+    boolean reachable = scope.contains(root) || scope.contains(session.origin + "/");
+    int hops = scope.hopsTo(root, 0);
+    List<Candidate> admitted = reachable && ctx.policy().gatekeeper().isCandidate(root, 0, hops)
+        ? ctx.run().origins().admit(session.origin, List.of(new Candidate(root, 0, Optional.of(redirect), hops,
             ctx.policy().ranking())))
         : List.of();
-    if (admitted.isEmpty()) {
-      awaited = null;
-      session.log(session.refusal(CrawlAction.Kind.ROBOTS, target.robotsTxtUrl(), new Verdict.Rejected(
-          Outcome.BLOCKED_URL_BY_LOCAL_POLICY, "robots.txt redirect to an origin this crawl does not take on: no"
-          + " rules to read, unavailable (RFC 9309 2.3.1.3)"), failures + 1));
-      Instant now = ctx.clock().instant();
-      use(new OriginState.RobotsTxt(404, new byte[0], now, now.plus(ctx.config().robots().cacheTtl())));
-      failures = 0;
+    BorrowedRobots.Start start = admitted.isEmpty() ? null : board.await(session.origin, target);
+    if (start == BorrowedRobots.Start.WAITING) {
+      awaited = target;
+      ctx.store().addCandidates(admitted);
       return;
     }
-    // A new root puts the target on the agenda; a known one leaves it to the URLs it has due (a target
-    // with none and no rules in force is not crawled in this run: the wait ends, the origin put off).
-    ctx.store().addCandidates(admitted);
-    session.wakeOtherOrigins(admitted);
+    if (start == BorrowedRobots.Start.FAILED) {
+      awaited = target;
+      awaitOther(); // gives the origin up, saying why
+      return;
+    }
+    if (start == BorrowedRobots.Start.FULL) {
+      // No place to wait in: put off to a later run, counted for the summary (no line each: there are many).
+      session.giveUp();
+      board.overflowed();
+      return;
+    }
+    String why = start == null ? "an origin this crawl does not take on" : "an origin whose robots.txt redirects back, a loop";
+    session.log(session.refusal(CrawlAction.Kind.ROBOTS, target.robotsTxtUrl(), new Verdict.Rejected(
+        Outcome.BLOCKED_URL_BY_LOCAL_POLICY, "robots.txt redirect to " + why + ": no rules to read, unavailable"
+        + " (RFC 9309 2.3.1.2)"), failures + 1));
+    Instant now = ctx.clock().instant();
+    use(new OriginState.RobotsTxt(404, new byte[0], now, now.plus(ctx.config().robots().cacheTtl())));
+    failures = 0;
   }
 
   /** Fetches robots.txt: this turn's request (with its redirects). */

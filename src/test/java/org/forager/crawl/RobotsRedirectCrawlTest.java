@@ -119,4 +119,100 @@ class RobotsRedirectCrawlTest {
       assertEquals(List.of("/robots.txt", "/"), b.paths(), "b not contacted in the later run");
     }
   }
+
+  /**
+   * The target's Crawl-delay holds from the first origin's first page on: the wait's end went straight to
+   * the page, 2 s after robots.txt where 3 s were asked (review of session 65).
+   */
+  @Test
+  void theTargetsCrawlDelayHoldsFromTheFirstPage() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      redirectRobots(a, b.url("/robots.txt"));
+      a.linking("/", "/p1").linking("/p1");
+      b.robots("User-agent: *\nCrawl-delay: 1\n").linking("/");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")), ""));
+      List<Long> starts = TestCrawl.log(data).stream().filter(l -> l.get("url").asText().startsWith(a.url("/")))
+          .map(l -> java.time.Instant.parse(l.get("ts").asText()).toEpochMilli()).sorted().toList();
+      assertEquals(3, starts.size(), "robots.txt, /, /p1");
+      for (int i = 1; i < starts.size(); i++) {
+        assertTrue(starts.get(i) - starts.get(i - 1) >= 1000, "Crawl-delay 1 s between a's requests: " + starts);
+      }
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  /**
+   * A waiting origin leaves the working set: with room for one origin, it once held its place and its
+   * target could not get in until the wait ran out (review of session 65).
+   */
+  @Test
+  void aWaitingOriginLeavesItsPlaceToItsTarget() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      redirectRobots(a, b.url("www.site.test", "/robots.txt"));
+      a.linking("/", "/private/x", "/open").html("/open", "<p>open</p>").html("/private/x", "<p>secret</p>");
+      b.robots("User-agent: *\nDisallow: /private\n").linking("/");
+      Path data = tmp.resolve("data");
+      long started = System.nanoTime();
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("site.test", "/")), "scope: { mode: domains }\n"
+          + "concurrency: 1\nlimits: { max_active_origins: 2, fetch_timeout: 2s, max_retries: 2 }\n"
+          + TestCrawl.pinnedToLoopback("site.test", "www.site.test")));
+      assertEquals(1, a.count("/open"));
+      assertEquals(0, a.count("/private/x"));
+      assertTrue(System.nanoTime() - started < 30_000_000_000L, "no wait ran out");
+    }
+  }
+
+  /** A target whose robots.txt cannot be read puts the first origin off at once, not after a long wait. */
+  @Test
+  void aTargetWhoseRobotsTxtFailsPutsTheFirstOriginOffAtOnce() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      redirectRobots(a, b.url("/robots.txt"));
+      a.linking("/", "/open");
+      b.route("/robots.txt", ex -> TestSite.respond(ex, 503, "text/plain", "down"));
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")),
+          "limits: { fetch_timeout: 2s, max_retries: 1 }"));
+      assertEquals(List.of("/robots.txt"), a.paths(), "a's rules are b's, unreadable: nothing else of a fetched");
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  /** Two origins whose robots.txt redirect to each other: a loop, read as past the redirect limit. */
+  @Test
+  void aLoopBetweenTwoOriginsIsUnavailableNotAWait() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      redirectRobots(a, b.url("/robots.txt"));
+      redirectRobots(b, a.url("/robots.txt"));
+      a.linking("/", "/open").html("/open", "<p>a</p>");
+      b.linking("/", "/open").html("/open", "<p>b</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")), ""));
+      assertEquals(1, a.count("/open"));
+      assertEquals(1, b.count("/open"));
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  /** A target with nothing due, its file older than a day: it is taken up for its robots.txt alone. */
+  @Test
+  void aTargetWithNothingDueIsTakenUpForItsRobotsTxt() throws Exception {
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      redirectRobots(a, b.url("/robots.txt"));
+      a.linking("/", "/open").html("/open", "<p>open</p>").linking("/later", "/private/y").html("/private/y", "<p>y</p>");
+      b.robots("User-agent: *\nDisallow: /private\n").linking("/");
+      Path data = tmp.resolve("data");
+      String config = "sitemaps: { enabled: false }\nrecrawl: { interval: 7d }";
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("/"), b.url("/")), config));
+
+      var later = TestCrawl.config(data, List.of(a.url("/later")), config);
+      try (Crawler crawler = Crawler.open(later, Clock.offset(Clock.systemUTC(), Duration.ofHours(25)))) {
+        crawler.run();
+      }
+      assertEquals(1, a.count("/later"));
+      assertEquals(0, a.count("/private/y"));
+      assertEquals(List.of("/robots.txt", "/", "/robots.txt"), b.paths(), "b's robots.txt read again, nothing else");
+      TestCrawl.assertPolite(data);
+    }
+  }
 }
