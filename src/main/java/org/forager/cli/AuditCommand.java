@@ -24,8 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = {
-      "Checks a crawl's log for politeness: one request in flight, every delay and Retry-After kept,",
-      "robots.txt first.",
+      "Checks a crawl's log for politeness: one request in flight, delays kept, robots.txt first.",
       "",
       "Reads the crawl log of a crawl (logs/crawl.jsonl and its rotated crawl-*.jsonl.gz parts, in",
       "order) and checks, origin by origin, that no two requests were in",

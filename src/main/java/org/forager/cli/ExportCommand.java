@@ -124,8 +124,9 @@ final class ExportCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("forager: " + e.getMessage());
       return Main.EXIT_RUNTIME;
     }
-    spec.commandLine().getErr().printf("forager: packaged %,d WARC files (%,d captures, %,d pages) into %s (%,d bytes)%n",
-        summary.warcFiles(), summary.captures(), summary.pages(), output, summary.bytes());
+    spec.commandLine().getErr().printf("forager: packaged %,d WARC file%s (%,d captures, %,d pages) into %s (%,d bytes)%n",
+        summary.warcFiles(), summary.warcFiles() == 1 ? "" : "s", summary.captures(), summary.pages(), output,
+        summary.bytes());
     return 0;
   }
 
