@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
@@ -51,10 +53,38 @@ final class ConfigReader {
 
   private ConfigReader() {}
 
+  /** Sections whose keys are often written at the top level by mistake ({@code min_delay: 1s}). */
+  private static final Map<String, List<String>> NESTED = new LinkedHashMap<>();
+
+  static {
+    NESTED.put("politeness", POLITENESS_KEYS);
+    NESTED.put("limits", LIMITS_KEYS);
+    NESTED.put("recrawl", RECRAWL_KEYS);
+    NESTED.put("robots", List.of("cache_ttl"));
+    NESTED.put("store", STORE_KEYS);
+    NESTED.put("status", STATUS_KEYS);
+  }
+
+  /** A top-level key that belongs in a section: named with its place, rather than every top-level key listed. */
+  private static void misplacedKey(JsonNode root) {
+    if (!root.isObject()) return;
+    for (var names = root.fieldNames(); names.hasNext(); ) {
+      String key = names.next();
+      if (ROOT_KEYS.contains(key)) continue;
+      for (var section : NESTED.entrySet()) {
+        if (section.getValue().contains(key)) {
+          throw ConfigException.at("", "unknown key '" + key + "' (did you mean '" + section.getKey() + "." + key
+              + "'? it goes under " + section.getKey() + ":)");
+        }
+      }
+    }
+  }
+
   /** The configuration a file's tree describes; {@code tree} empty means an empty file, all defaults. */
   static CrawlConfig read(Optional<JsonNode> tree) {
     CrawlConfig defaults = CrawlConfig.defaults();
     if (tree.isEmpty()) return defaults;
+    misplacedKey(tree.get());
     Section root = Section.of("", tree.get(), ROOT_KEYS);
     Politeness politeness = politeness(root.section("politeness", POLITENESS_KEYS));
     Limits limits = limits(root.section("limits", LIMITS_KEYS));

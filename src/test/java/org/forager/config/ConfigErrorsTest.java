@@ -84,6 +84,8 @@ class ConfigErrorsTest {
         arguments("colour: blue", "config: unknown key 'colour' (known keys: user_agent, seeds, data_dir, max_actions,"
             + " concurrency, politeness, robots, recrawl, skip_extensions, limits, do_not_crawl, url_query_parameters,"
             + " network, store, warc, sitemaps, do_not_crawl_file, fleet, status, duplicates, scope, sites, log)"),
+        arguments("min_delay: 2s", "config: unknown key 'min_delay' (did you mean 'politeness.min_delay'? it goes under"
+            + " politeness:)"),
         arguments("politeness: { per_ip: { max_in_flight: 0 } }",
             "config: politeness.per_ip.max_in_flight: must be ≥ 1"),
         arguments("politeness: { per_ip: { max_in_flight: two } }",
