@@ -91,7 +91,10 @@ public final class ExclusionFile {
   }
 
   private static String unreadable(Path file, IOException e) {
-    return "do_not_crawl_file " + file + " cannot be read: " + org.forager.io.IoFailures.reason(e, file);
+    // A relative path is read from the working directory, which a resumed crawl may not share: said.
+    String where = file.isAbsolute() ? "" : " (a relative path, read from the working directory "
+        + Path.of("").toAbsolutePath() + ")";
+    return "do_not_crawl_file " + file + " cannot be read: " + org.forager.io.IoFailures.reason(e, file) + where;
   }
 
   /** Why the URL is excluded, when it is. */
