@@ -97,8 +97,12 @@ final class CaptureRecords {
     // rawBody holds (content coding kept).
     payloadDigest.ifPresent(d -> f.add("WARC-Payload-Digest", d));
     if (revisit) f.add("WARC-Profile", SERVER_NOT_MODIFIED_PROFILE);
-    f.add("WARC-Record-ID", responseId)
-        .add("WARC-Target-URI", response.url());
+    f.add("WARC-Record-ID", responseId);
+    // Replay tools find the capture a server-not-modified revisit stands for by this field alone
+    // (pywb, wabac.js; neither reads WARC-Profile): the URI is the record's own. No WARC-Refers-To-Date:
+    // the store keeps no capture time that matches a record's WARC-Date, and both tools do without it.
+    if (revisit) f.add("WARC-Refers-To-Target-URI", response.url());
+    f.add("WARC-Target-URI", response.url());
     if (!revisit) {
       response.truncation().ifPresent(why ->
           f.add("WARC-Truncated", truncationReason(why).name().toLowerCase(Locale.ROOT)));

@@ -18,6 +18,8 @@ final class ArchivedSite {
 
   /** Text only page A's body has: what a replay of it must show. */
   static final String PAGE_A_TEXT = "Hello from page A, archived by Forager";
+  /** Text only the page behind an ETag has: the second crawl gets a 304 for it (a revisit record). */
+  static final String PAGE_ETAG_TEXT = "Tagged page, unchanged since the first crawl";
 
   private ArchivedSite() {}
 
@@ -41,7 +43,8 @@ final class ArchivedSite {
     site.route("/etag", ex -> {
       ex.getResponseHeaders().set("ETag", "\"v1\"");
       if ("\"v1\"".equals(ex.getRequestHeaders().getFirst("If-None-Match"))) TestSite.respond(ex, 304, null, "");
-      else TestSite.respond(ex, 200, "text/html", "<html><head><title>Tagged</title></head><body>etag</body></html>");
+      else TestSite.respond(ex, 200, "text/html", "<html><head><title>Tagged</title></head><body>" + PAGE_ETAG_TEXT
+          + "</body></html>");
     });
     var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 0s }\n" + extraYaml);
     TestCrawl.run(config);

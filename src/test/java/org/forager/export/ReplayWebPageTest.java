@@ -31,6 +31,21 @@ class ReplayWebPageTest {
 
   @Test
   void aCrawledPageReplaysFromTheWaczInReplayWebPage() throws Exception {
+    replays("/a", ArchivedSite.PAGE_A_TEXT);
+  }
+
+  /**
+   * A page the second crawl found unchanged (a 304: its latest capture a server-not-modified revisit)
+   * replays with the body of the capture before it: ReplayWeb.page finds that capture by the revisit's
+   * WARC-Refers-To-Target-URI, which the revisit once lacked ("Archived Page Not Found").
+   */
+  @Test
+  void aPageRecrawledUnchangedReplaysThroughItsRevisit() throws Exception {
+    replays("/etag", ArchivedSite.PAGE_ETAG_TEXT);
+  }
+
+  /** Crawls the archived site, exports its WACZ, and opens {@code path} in ReplayWeb.page: {@code text} must show. */
+  private void replays(String path, String text) throws Exception {
     String why = "replay a page of the exported WACZ in ReplayWeb.page";
     Optional<Path> chromium = Chromium.binary();
     Optional<NodeTools> tools = NodeTools.find();
@@ -45,7 +60,7 @@ class ReplayWebPageTest {
     String pageUrl;
     try (TestSite site = TestSite.start()) {
       ArchivedSite.crawl(site, data, "");
-      pageUrl = site.url("/a");
+      pageUrl = site.url(path);
     }
     Path wacz = tmp.resolve("crawl.wacz");
     assertEquals(0, Main.run("export", "--data-dir", data.toString(), "--format", "wacz", "--output", wacz.toString()));
@@ -61,9 +76,9 @@ class ReplayWebPageTest {
         "/replay/", app, "/replay/index.html", app, "/replay/ui.js", ui,
         "/replay/sw.js", replayWebPage.get().resolve("sw.js"), "/crawl.wacz", wacz))) {
       NodeTools.Result result = tools.get().runScript(Duration.ofSeconds(120), "replay-check.mjs",
-          chromium.get().toString(), server.url("/"), ArchivedSite.PAGE_A_TEXT, "60000");
+          chromium.get().toString(), server.url("/"), text, "60000");
       assertEquals(0, result.exitCode(), "the replayed page shows its text:\n" + result.stdout() + result.stderr());
-      assertTrue(result.stdout().contains("found in frame ") && result.stdout().contains("/a"), result.stdout());
+      assertTrue(result.stdout().contains("found in frame ") && result.stdout().contains(path), result.stdout());
       // The check itself can fail: a text the archive does not hold is not found.
       NodeTools.Result control = tools.get().runScript(Duration.ofSeconds(60), "replay-check.mjs",
           chromium.get().toString(), server.url("/"), "text that was never crawled", "3000");

@@ -57,6 +57,7 @@ final class JwarcCaptures {
           .blockDigest(Digests.sha1(head))
           .body(MediaType.HTTP_RESPONSE, head);
       ip.ifPresent(a -> b.addHeader("WARC-IP-Address", a));
+      b.addHeader("WARC-Refers-To-Target-URI", response.url());
       if (hasRequest) b.concurrentTo(urn(requestId));
       records.add(b.build());
     } else {

@@ -135,6 +135,8 @@ class WarcRecorderTest {
     assertEquals(Responses.STARTED, revisit.date());
     assertEquals(List.of(records.get(1).record().id()), revisit.concurrentTo());
     assertEquals(Optional.empty(), revisit.payloadDigest());
+    // What pywb and wabac.js look the original capture up by: without it neither can replay the 304.
+    assertEquals(Optional.of("http://example.org/same"), revisit.headers().first("WARC-Refers-To-Target-URI"));
     HttpResponse http = records.get(2).response().orElseThrow();
     assertEquals(304, http.status());
     assertEquals(Optional.of("\"v1\""), http.headers().first("ETag"));
