@@ -2,6 +2,7 @@ package org.forager.crawl;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,7 +32,7 @@ import org.forager.fetch.AddressPicker;
 import org.forager.fetch.Fetcher;
 import org.forager.fetch.HttpFetcher;
 import org.forager.fetch.Outcome;
-import org.forager.frontier.IpSlots;
+import org.forager.frontier.Slots;
 import org.forager.frontier.Scheduler;
 import org.forager.io.IoFailures;
 import org.forager.policy.Gatekeeper;
@@ -408,7 +409,7 @@ public final class Crawler implements AutoCloseable {
     CrawlConfig.PerIp perIp = config.politeness().perIp();
     // A task that found its address busy is woken when a slot comes free; the recheck is only a
     // fallback, so it may be as long as a request can take.
-    IpSlots slots = new IpSlots(perIp.maxInFlight(), perIp.minDelay(), config.limits().fetchTimeout(), s::hurry);
+    Slots<InetAddress> slots = new Slots<>(perIp.maxInFlight(), perIp.minDelay(), config.limits().fetchTimeout(), s::hurry);
     return new IpGate(AddressPicker.of(HttpFetcher.Options.from(config, dnsCache)), slots,
         perIp.minDelay().toMillis(), fleet);
   }

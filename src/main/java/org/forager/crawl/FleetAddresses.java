@@ -10,7 +10,7 @@ import org.forager.store.OriginLeases;
  * Per-IP politeness across a fleet (docs/crawl-loop.md, "Politeness per IP address"): this process
  * sends a request to an address only while it holds the address's lease in the shared store ({@link
  * OriginLeases#holdAddress}), so every origin of one address is crawled by one process at a time, and
- * the per-IP limits each process keeps ({@code frontier.IpSlots}) hold for the whole fleet. A lease is
+ * the per-IP limits each process keeps ({@code frontier.Slots}) hold for the whole fleet. A lease is
  * asked for once and renewed when a third of it has passed, while the address is in use: a store call
  * per address every {@code fleet.lease / 3} at most, not one per request. An address another process
  * holds is asked again a third of a lease later. Thread-safe; what it remembers is bounded by the

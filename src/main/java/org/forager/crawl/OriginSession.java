@@ -10,7 +10,7 @@ import java.util.Set;
 import org.forager.config.Sites;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Outcome;
-import org.forager.frontier.IpSlots;
+import org.forager.frontier.Slots;
 import org.forager.frontier.OriginTask;
 import org.forager.policy.Verdict;
 import org.forager.record.CrawlAction;
@@ -41,8 +41,9 @@ final class OriginSession {
   final CrawledUrls crawled = new CrawledUrls();
   private boolean requested;
   private long lastRequestEnd;
-  /** The per-IP slot this turn's request holds, if it holds one. */
-  private IpSlots.Slot ipSlot;
+  /** The per-IP slot this turn's request holds, if it holds one, and its address. */
+  private Slots.Slot ipSlot;
+  private InetAddress ipSlotAddress;
   /** The address of this turn's (or the last) request, when its host resolved. */
   private Optional<InetAddress> requestAddress = Optional.empty();
   private long notBefore;
@@ -79,7 +80,7 @@ final class OriginSession {
     // A robots.txt redirect's hop to another host went to an address of its own: it says nothing of
     // this origin's address or name.
     boolean own = isOwnUrl(result.url());
-    InetAddress address = own && ipSlot != null ? ipSlot.address() : null;
+    InetAddress address = own && ipSlot != null ? ipSlotAddress : null;
     // An address that took no connection: the host's next request tries its next address, if it has one.
     if (result instanceof FetchResult.Failure f && f.unconnected() && address != null) {
       ctx.network().ipGate().addresses().unreachable(address, origin.port());
@@ -119,11 +120,12 @@ final class OriginSession {
       return OptionalLong.of(System.nanoTime() + fleet.get().recheckNanos());
     }
     return switch (ctx.network().ipGate().slots().take(requestAddress.get(), task)) {
-      case IpSlots.Slot slot -> {
+      case Slots.Slot slot -> {
         ipSlot = slot;
+        ipSlotAddress = requestAddress.get();
         yield OptionalLong.empty();
       }
-      case IpSlots.Wait wait -> OptionalLong.of(wait.readyAt());
+      case Slots.Wait wait -> OptionalLong.of(wait.readyAt());
     };
   }
 
@@ -133,14 +135,14 @@ final class OriginSession {
    */
   void releaseIpSlot(boolean requested) {
     if (ipSlot == null) return;
-    IpSlots.Slot slot = ipSlot;
+    Slots.Slot slot = ipSlot;
     ipSlot = null;
     slot.release(requested);
   }
 
   /** The address this turn's request must connect to: the one its slot was taken for. */
   Optional<InetAddress> requestAddress() {
-    return ipSlot == null ? Optional.empty() : Optional.of(ipSlot.address());
+    return ipSlot == null ? Optional.empty() : Optional.of(ipSlotAddress);
   }
 
   /** The address the last request went to, for the log: the slot's, else the one connected to. */

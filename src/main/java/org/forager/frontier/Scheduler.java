@@ -250,7 +250,7 @@ public final class Scheduler {
   /**
    * Brings the next turn of a task waiting for it forward to {@code readyAt} ({@link
    * System#nanoTime()}) when it was to come later, e.g. an origin waiting for its IP address's slot
-   * when the slot comes free ({@link IpSlots}). A task whose turn is running comes back no later than
+   * when the slot comes free ({@link Slots}). A task whose turn is running comes back no later than
    * that if it returns a time; a parked task (finished) or one unknown here is left as it is.
    */
   public void hurry(OriginTask task, long readyAt) {

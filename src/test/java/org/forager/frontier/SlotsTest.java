@@ -12,8 +12,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** {@link IpSlots}: slots per address, the delay between requests to one address, who is woken. */
-class IpSlotsTest {
+/** {@link Slots} keyed by address: slots per address, the delay between requests to one address, who is woken. */
+class SlotsTest {
 
   private static final Duration RECHECK = Duration.ofSeconds(30);
   private static final InetAddress A = address(10, 0, 0, 1);
@@ -29,50 +29,50 @@ class IpSlotsTest {
     }
   }
 
-  private IpSlots slots(int maxInFlight, Duration minDelay) {
-    return new IpSlots(maxInFlight, minDelay, RECHECK,
+  private Slots<InetAddress> slots(int maxInFlight, Duration minDelay) {
+    return new Slots<>(maxInFlight, minDelay, RECHECK,
         (task, readyAt) -> woken.add(((Task) task).name() + "@" + (readyAt - clock.get()) / 1_000_000), clock::get);
   }
 
   @Test
   void oneInFlightPerAddressAndOtherAddressesFree() {
-    IpSlots slots = slots(1, Duration.ZERO);
-    IpSlots.Slot first = assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("x")));
-    IpSlots.Wait wait = assertInstanceOf(IpSlots.Wait.class, slots.take(A, new Task("y")));
+    Slots<InetAddress> slots = slots(1, Duration.ZERO);
+    Slots.Slot first = assertInstanceOf(Slots.Slot.class, slots.take(A, new Task("x")));
+    Slots.Wait wait = assertInstanceOf(Slots.Wait.class, slots.take(A, new Task("y")));
     assertEquals(clock.get() + RECHECK.toNanos(), wait.readyAt(), "the recheck is only the fallback");
-    assertInstanceOf(IpSlots.Slot.class, slots.take(B, new Task("z")));
+    assertInstanceOf(Slots.Slot.class, slots.take(B, new Task("z")));
     first.release(true);
     assertEquals(List.of("y@0"), woken, "the waiting task is woken as the slot comes free");
-    assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("y")));
+    assertInstanceOf(Slots.Slot.class, slots.take(A, new Task("y")));
   }
 
   @Test
   void theDelayCountsFromTheEndOfTheLastRequestToTheAddress() {
-    IpSlots slots = slots(1, Duration.ofMillis(200));
-    IpSlots.Slot first = (IpSlots.Slot) slots.take(A, new Task("x"));
+    Slots<InetAddress> slots = slots(1, Duration.ofMillis(200));
+    Slots.Slot first = (Slots.Slot) slots.take(A, new Task("x"));
     slots.take(A, new Task("y"));
     clock.addAndGet(50_000_000L);
     first.release(true);
     assertEquals(List.of("y@200"), woken, "woken for the time the delay ends");
     clock.addAndGet(150_000_000L);
-    IpSlots.Wait wait = assertInstanceOf(IpSlots.Wait.class, slots.take(A, new Task("y")));
+    Slots.Wait wait = assertInstanceOf(Slots.Wait.class, slots.take(A, new Task("y")));
     assertEquals(clock.get() + 50_000_000L, wait.readyAt(), "the delay's end, exactly: no slot is taken");
     clock.addAndGet(50_000_000L);
-    assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("y")));
+    assertInstanceOf(Slots.Slot.class, slots.take(A, new Task("y")));
   }
 
   @Test
   void aSlotHandedBackUnusedStartsNoDelay() {
-    IpSlots slots = slots(1, Duration.ofSeconds(5));
-    ((IpSlots.Slot) slots.take(A, new Task("x"))).release(false);
-    assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("y")));
+    Slots<InetAddress> slots = slots(1, Duration.ofSeconds(5));
+    ((Slots.Slot) slots.take(A, new Task("x"))).release(false);
+    assertInstanceOf(Slots.Slot.class, slots.take(A, new Task("y")));
   }
 
   @Test
   void maxInFlightTwoAllowsTwoAndWakesOneWaiterPerFreeSlotInTheOrderTheyCame() {
-    IpSlots slots = slots(2, Duration.ZERO);
-    IpSlots.Slot one = (IpSlots.Slot) slots.take(A, new Task("a"));
-    IpSlots.Slot two = assertInstanceOf(IpSlots.Slot.class, slots.take(A, new Task("b")));
+    Slots<InetAddress> slots = slots(2, Duration.ZERO);
+    Slots.Slot one = (Slots.Slot) slots.take(A, new Task("a"));
+    Slots.Slot two = assertInstanceOf(Slots.Slot.class, slots.take(A, new Task("b")));
     slots.take(A, new Task("c"));
     slots.take(A, new Task("d"));
     slots.take(A, new Task("c")); // asking again does not queue twice
@@ -84,27 +84,27 @@ class IpSlotsTest {
 
   @Test
   void releasingTwiceFreesOneSlot() {
-    IpSlots slots = slots(1, Duration.ZERO);
-    IpSlots.Slot slot = (IpSlots.Slot) slots.take(A, new Task("a"));
+    Slots<InetAddress> slots = slots(1, Duration.ZERO);
+    Slots.Slot slot = (Slots.Slot) slots.take(A, new Task("a"));
     slot.release(true);
-    IpSlots.Slot again = (IpSlots.Slot) slots.take(A, new Task("b"));
+    Slots.Slot again = (Slots.Slot) slots.take(A, new Task("b"));
     slot.release(true);
-    assertInstanceOf(IpSlots.Wait.class, slots.take(A, new Task("c")), "b's slot is still taken");
+    assertInstanceOf(Slots.Wait.class, slots.take(A, new Task("c")), "b's slot is still taken");
     again.release(true);
   }
 
   @Test
   void idleAddressesAreNotKept() {
-    IpSlots slots = slots(1, Duration.ofMillis(10));
+    Slots<InetAddress> slots = slots(1, Duration.ofMillis(10));
     for (int i = 0; i < 100_000; i++) {
       InetAddress ip = address(10, (i >> 16) & 255, (i >> 8) & 255, i & 255);
-      ((IpSlots.Slot) slots.take(ip, new Task("t"))).release(true);
+      ((Slots.Slot) slots.take(ip, new Task("t"))).release(true);
       clock.addAndGet(1_000L);
     }
     // 10 ms of delay at one request a microsecond: about 10,000 addresses still owed their delay.
     assertTrue(slots.size() <= 2 * 10_000 + 1024, "kept " + slots.size());
     clock.addAndGet(20_000_000L);
-    ((IpSlots.Slot) slots.take(A, new Task("t"))).release(false);
+    ((Slots.Slot) slots.take(A, new Task("t"))).release(false);
     assertTrue(slots.size() <= 2 * 10_000 + 1024, "kept " + slots.size());
   }
 
