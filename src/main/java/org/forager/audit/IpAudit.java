@@ -36,10 +36,18 @@ final class IpAudit {
   }
 
   private final PolitenessAudit.PerIp limits;
+  /** What a key is, in the violations' names: "IP", or "domain" for a domain crawled as one unit. */
+  private final String unit;
   private final Map<String, Window> windows = new HashMap<>();
 
   IpAudit(PolitenessAudit.PerIp limits) {
+    this(limits, "IP");
+  }
+
+  /** The same checks over another key than the address: a domain crawled as one unit. */
+  IpAudit(PolitenessAudit.PerIp limits, String unit) {
     this.limits = limits;
+    this.unit = unit;
   }
 
   /**
@@ -69,11 +77,11 @@ final class IpAudit {
     w.maxInFlight = Math.max(w.maxInFlight, inFlight);
     w.minGap = Math.min(w.minGap, closest);
     if (inFlight > limits.maxInFlight()) {
-      violations.add(new PolitenessAudit.Violation(ip, file, line, "in flight per IP", String.format(
+      violations.add(new PolitenessAudit.Violation(ip, file, line, "in flight per " + unit, String.format(
           "%d requests in flight to %s at once (at most %d): %s", inFlight, ip, limits.maxInFlight(), url)));
     } else if (closest + PolitenessAudit.ROUNDING_MILLIS < limits.minDelayMillis()) {
-      violations.add(new PolitenessAudit.Violation(ip, file, line, "delay per IP", String.format(
-          "%.1f ms from another request to %s, per-IP delay %d ms: %s", closest, ip, limits.minDelayMillis(), url)));
+      violations.add(new PolitenessAudit.Violation(ip, file, line, "delay per " + unit, String.format(
+          "%.1f ms from another request to %s, per-%s delay %d ms: %s", closest, ip, unit, limits.minDelayMillis(), url)));
     }
     w.requests.add(now);
   }

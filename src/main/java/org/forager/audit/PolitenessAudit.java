@@ -10,9 +10,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.forager.record.CrawlLogFiles;
 import org.forager.url.Origin;
 
@@ -40,6 +41,9 @@ import org.forager.url.Origin;
  *   <li><b>delay per IP</b>: at least {@code min_delay} from the end of one request to an address to
  *       the start of another, less {@link #ROUNDING_MILLIS} (see {@link IpAudit}).
  * </ul>
+ * And for each domain the crawl's {@code sites} rules make one unit ({@code unit: domain},
+ * {@link DomainUnit}), across its hosts: <b>in flight per domain</b> (one at a time) and <b>delay per
+ * domain</b> (the rule's {@code min_delay}).
  * Lines of other kinds sent no request; of those, an operator's {@code set-delay} order ({@code
  * "kind": "control"}) lets the origin's later requests come as soon as the delay it set, when that is
  * shorter than the one logged.
@@ -96,7 +100,7 @@ public final class PolitenessAudit {
    *     could not judge (their robots.txt fetch may be in a deleted part)
    */
   public record Report(long lines, long requests, List<OriginReport> origins, List<IpReport> ips,
-      List<Violation> violations, Optional<CrawlLogFiles.Expired> expired, long unjudged) {
+      List<IpReport> domains, List<Violation> violations, Optional<CrawlLogFiles.Expired> expired, long unjudged) {
     public boolean polite() {
       return violations.isEmpty();
     }
@@ -128,6 +132,12 @@ public final class PolitenessAudit {
 
   private PolitenessAudit() {}
 
+  /**
+   * A domain crawled as one politeness unit (a {@code sites} rule's {@code unit: domain}): one request
+   * in flight across its hosts, and {@code minDelayMillis} between any two.
+   */
+  public record DomainUnit(String domain, long minDelayMillis) {}
+
   /** Audits with the default per-IP settings ({@link PerIp#DEFAULTS}). */
   public static Report audit(Path crawlLog) {
     return audit(crawlLog, PerIp.DEFAULTS);
@@ -141,13 +151,21 @@ public final class PolitenessAudit {
    * @throws UncheckedIOException naming the file that cannot be read
    */
   public static Report audit(Path crawlLog, PerIp perIp) {
+    return audit(crawlLog, perIp, origin -> Optional.empty());
+  }
+
+  /**
+   * Like {@link #audit(Path, PerIp)}, also checking the domains the crawl's {@code sites} rules made one
+   * unit: {@code unitOf} answers an origin's ({@code https://www.example.org}), asked once per origin.
+   */
+  public static Report audit(Path crawlLog, PerIp perIp, Function<String, Optional<DomainUnit>> unitOf) {
     List<Path> parts;
     try {
       parts = CrawlLogFiles.parts(crawlLog);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + crawlLog.toAbsolutePath().getParent() + ": " + e.getMessage(), e);
     }
-    Auditor auditor = new Auditor(perIp);
+    Auditor auditor = new Auditor(perIp, unitOf);
     try {
       auditor.expired = CrawlLogFiles.expired(crawlLog);
     } catch (IOException e) {
@@ -193,8 +211,15 @@ public final class PolitenessAudit {
     Optional<CrawlLogFiles.Expired> expired = Optional.empty();
     long unjudged;
 
-    Auditor(PerIp perIp) {
+    final Function<String, Optional<DomainUnit>> unitOf;
+    /** Each origin's domain unit, when it has one: asked once per origin. */
+    final Map<String, Optional<DomainUnit>> units = new HashMap<>();
+    /** One audit per domain unit, keyed by the domain. */
+    final Map<String, IpAudit> domains = new TreeMap<>();
+
+    Auditor(PerIp perIp, Function<String, Optional<DomainUnit>> unitOf) {
       this.ips = new IpAudit(perIp);
+      this.unitOf = unitOf;
     }
 
     void line(String file, int lineNo, String line) {
@@ -280,6 +305,11 @@ public final class PolitenessAudit {
       }
       String ip = a.path("ip").asText("");
       if (!ip.isEmpty()) ips.request(ip, origin, url, start, end, file, lineNo, violations);
+      Optional<DomainUnit> unit = units.computeIfAbsent(origin, unitOf);
+      if (unit.isPresent()) {
+        domains.computeIfAbsent(unit.get().domain(), d -> new IpAudit(new PerIp(1, unit.get().minDelayMillis()), "domain"))
+            .request(unit.get().domain(), origin, url, start, end, file, lineNo, violations);
+      }
       s.requests++;
       s.lastStartNanos = start;
       s.lastEndNanos = end;
@@ -298,7 +328,9 @@ public final class PolitenessAudit {
         reports.add(new OriginReport(s.origin, s.requests, s.robotsRequests, s.refusals,
             s.minGap == Double.POSITIVE_INFINITY ? Double.NaN : s.minGap, s.requests == 0 ? 0 : s.maxInFlight));
       }
-      return new Report(lines, requests, reports, ips.reports(), violations, expired, unjudged);
+      List<IpReport> domainReports = new ArrayList<>();
+      domains.values().forEach(d -> domainReports.addAll(d.reports()));
+      return new Report(lines, requests, reports, ips.reports(), domainReports, violations, expired, unjudged);
     }
   }
 }

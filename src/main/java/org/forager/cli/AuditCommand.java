@@ -13,6 +13,7 @@ import org.forager.config.CrawlConfig;
 import org.forager.config.Durations;
 import org.forager.config.Overrides;
 import org.forager.record.CrawlLogFiles;
+import org.forager.url.Origin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -72,6 +73,7 @@ final class AuditCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     // The limits the crawl ran with: a crawl allowed 16 requests in flight per address is no violation at 2.
     CrawlConfig.PerIp configured;
+    CrawlConfig crawlConfig;
     try {
       Optional<Path> file = Optional.ofNullable(config);
       if (file.isEmpty()) {
@@ -82,9 +84,10 @@ final class AuditCommand implements Callable<Integer> {
               + " the defaults unless given (--config, --per-ip-max-in-flight, --per-ip-min-delay)%n", e.config);
         }
       }
-      configured = file.map(f -> ConfigLoader.load(Optional.of(f),
-          new Overrides(List.of(), Optional.empty(), Optional.of(dataDir), Optional.empty())).politeness().perIp())
-          .orElse(CrawlConfig.PerIp.defaults());
+      crawlConfig = file.map(f -> ConfigLoader.load(Optional.of(f),
+          new Overrides(List.of(), Optional.empty(), Optional.of(dataDir), Optional.empty())))
+          .orElse(CrawlConfig.defaults());
+      configured = crawlConfig.politeness().perIp();
     } catch (ConfigException e) {
       spec.commandLine().getErr().println("forager: " + e.getMessage());
       return Main.EXIT_USAGE;
@@ -97,7 +100,9 @@ final class AuditCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("forager: --per-ip-min-delay: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
-    PolitenessAudit.Report report = PolitenessAudit.audit(log, perIp);
+    // The domains its sites rules made one unit (unit: domain), as the crawl's configuration has them.
+    PolitenessAudit.Report report = PolitenessAudit.audit(log, perIp, origin -> crawlConfig.siteSettings(
+        Origin.ofUrl(origin + "/")).domainUnit().map(u -> new PolitenessAudit.DomainUnit(u.domain(), u.minDelay().toMillis())));
     if (!quiet) {
       out.printf("%-40s %9s %7s %9s %12s %10s%n", "origin", "requests", "robots", "refusals", "min gap ms", "in flight");
       for (PolitenessAudit.OriginReport o : report.origins()) {
@@ -110,6 +115,12 @@ final class AuditCommand implements Callable<Integer> {
       for (PolitenessAudit.IpReport ip : report.ips()) {
         out.printf("%-40s %9d %7d %12s %10d%n", ip.ip(), ip.requests(), ip.origins(), gap(ip.minGapMillis()),
             ip.maxInFlight());
+      }
+    }
+    if (!quiet && !report.domains().isEmpty()) {
+      out.printf("%-40s %9s %7s %12s %10s%n", "domain (one unit)", "requests", "origins", "min gap ms", "in flight");
+      for (PolitenessAudit.IpReport d : report.domains()) {
+        out.printf("%-40s %9d %7d %12s %10d%n", d.ip(), d.requests(), d.origins(), gap(d.minGapMillis()), d.maxInFlight());
       }
     }
     for (PolitenessAudit.Violation v : report.violations()) {

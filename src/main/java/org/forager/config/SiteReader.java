@@ -18,10 +18,11 @@ import org.forager.config.Sites.Rule;
 final class SiteReader {
 
   static final List<String> SETTING_KEYS = List.of(
-      "min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay", "max_pages", "max_urls");
+      "min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay", "max_pages", "max_urls",
+      "unit");
   static final List<String> KEYS = List.of(
       "host", "domain", "min_delay", "max_delay", "response_time_factor", "max_retry_after", "max_crawl_delay",
-      "max_pages", "max_urls");
+      "max_pages", "max_urls", "unit");
 
   private SiteReader() {}
 
@@ -68,8 +69,25 @@ final class SiteReader {
     rule = with(rule, section.get("max_crawl_delay", Values::duration), Rule::withMaxCrawlDelay);
     rule = with(rule, section.get("max_pages", (p, n) -> Values.wholeNumber(p, n, 1, Long.MAX_VALUE)),
         Rule::withMaxPages);
-    return with(rule, section.get("max_urls", (p, n) -> Values.wholeNumber(p, n, 1, Long.MAX_VALUE)),
+    rule = with(rule, section.get("max_urls", (p, n) -> Values.wholeNumber(p, n, 1, Long.MAX_VALUE)),
         Rule::withMaxUrls);
+    if (section.get("unit", SiteReader::unit).orElse(false)) {
+      if (rule.host() != null) {
+        throw ConfigException.at(path + ".unit", "domain needs a domain rule: write domain: "
+            + ConfigException.quote(rule.host()) + " to crawl it and its subdomains as one unit");
+      }
+      rule = rule.withDomainUnit();
+    }
+    return rule;
+  }
+
+  /** {@code unit}: {@code domain} (the rule's hosts as one politeness unit) or {@code origin} (each its own). */
+  private static boolean unit(String path, JsonNode node) {
+    String text = Values.nonBlank(path, node);
+    if (text.equals("domain")) return true;
+    if (text.equals("origin")) return false;
+    throw ConfigException.at(path, ConfigException.quote(text) + " is not a politeness unit (use origin, the"
+        + " default: each origin its own, or domain: every host of the domain as one)");
   }
 
   private static <T> Rule with(Rule rule, Optional<T> value, java.util.function.BiFunction<Rule, T, Rule> setter) {

@@ -112,6 +112,18 @@ public final class Sites {
   /** What holds for the hosts governed by a chain of rules (see {@link #chainOf}). */
   static Settings merge(List<Rule> chain, Politeness global, long maxPagesPerOrigin) {
     if (chain.isEmpty()) return new Settings(global, maxPagesPerOrigin);
+    Settings own = mergeValues(chain, global, maxPagesPerOrigin);
+    // The most specific rule that makes its domain one unit: its own values give the unit's delay.
+    for (int i = 0; i < chain.size(); i++) {
+      Rule rule = chain.get(i);
+      if (!rule.domainUnit()) continue;
+      Duration unitDelay = mergeValues(chain.subList(i, chain.size()), global, maxPagesPerOrigin).politeness().minDelay();
+      return new Settings(own.politeness(), own.maxPagesPerOrigin(), Optional.of(new DomainUnit(rule.domain(), unitDelay)));
+    }
+    return own;
+  }
+
+  private static Settings mergeValues(List<Rule> chain, Politeness global, long maxPagesPerOrigin) {
     Politeness politeness = new Politeness(
         first(chain, Rule::minDelay).orElse(global.minDelay()),
         first(chain, Rule::maxDelay).orElse(global.maxDelay()),
@@ -149,8 +161,30 @@ public final class Sites {
    *
    * @param politeness its politeness settings (robots.txt Crawl-delay still comes on top)
    * @param maxPagesPerOrigin its page budget per run (or per pass in continuous mode)
+   * @param domainUnit the domain whose hosts are crawled as one politeness unit with this origin's,
+   *     when a rule says so ({@code unit: domain})
    */
-  public record Settings(Politeness politeness, long maxPagesPerOrigin) {}
+  public record Settings(Politeness politeness, long maxPagesPerOrigin, Optional<DomainUnit> domainUnit) {
+
+    public Settings {
+      Objects.requireNonNull(domainUnit, "domainUnit");
+    }
+
+    /** Settings of an origin that is a politeness unit of its own. */
+    public Settings(Politeness politeness, long maxPagesPerOrigin) {
+      this(politeness, maxPagesPerOrigin, Optional.empty());
+    }
+  }
+
+  /**
+   * A domain crawled as one politeness unit ({@code unit: domain}): one request in flight at once to
+   * all of its hosts (every scheme and port), and {@code minDelay} from the end of one to the start of
+   * the next, on top of each origin's own delay.
+   *
+   * @param domain the rule's domain, normalized
+   * @param minDelay the rule's {@code min_delay} (as it inherits it)
+   */
+  public record DomainUnit(String domain, Duration minDelay) {}
 
   /**
    * One {@code sites} rule: exactly one of {@code host} (this host exactly) and {@code domain} (the
@@ -166,9 +200,11 @@ public final class Sites {
       Optional<Duration> maxRetryAfter,
       Optional<Duration> maxCrawlDelay,
       OptionalLong maxPages,
-      OptionalLong maxUrls) {
+      OptionalLong maxUrls,
+      boolean domainUnit) {
 
     public Rule {
+      if (domainUnit && domain == null) throw new IllegalArgumentException("unit: domain needs a domain rule");
       if ((host == null) == (domain == null)) throw new IllegalArgumentException("exactly one of host, domain");
       Objects.requireNonNull(minDelay, "minDelay");
       Objects.requireNonNull(maxDelay, "maxDelay");
@@ -184,7 +220,7 @@ public final class Sites {
         OptionalDouble responseTimeFactor, Optional<Duration> maxRetryAfter, Optional<Duration> maxCrawlDelay,
         OptionalLong maxPages) {
       this(host, domain, minDelay, maxDelay, responseTimeFactor, maxRetryAfter, maxCrawlDelay, maxPages,
-          OptionalLong.empty());
+          OptionalLong.empty(), false);
     }
 
     /** A rule for exactly this host (normalized form), setting nothing yet. */
@@ -201,37 +237,43 @@ public final class Sites {
 
     public Rule withMinDelay(Duration minDelay) {
       return new Rule(host, domain, Optional.of(minDelay), maxDelay, responseTimeFactor, maxRetryAfter,
-          maxCrawlDelay, maxPages, maxUrls);
+          maxCrawlDelay, maxPages, maxUrls, domainUnit);
     }
 
     public Rule withMaxDelay(Duration maxDelay) {
       return new Rule(host, domain, minDelay, Optional.of(maxDelay), responseTimeFactor, maxRetryAfter,
-          maxCrawlDelay, maxPages, maxUrls);
+          maxCrawlDelay, maxPages, maxUrls, domainUnit);
     }
 
     public Rule withResponseTimeFactor(double responseTimeFactor) {
       return new Rule(host, domain, minDelay, maxDelay, OptionalDouble.of(responseTimeFactor), maxRetryAfter,
-          maxCrawlDelay, maxPages, maxUrls);
+          maxCrawlDelay, maxPages, maxUrls, domainUnit);
     }
 
     public Rule withMaxRetryAfter(Duration maxRetryAfter) {
       return new Rule(host, domain, minDelay, maxDelay, responseTimeFactor, Optional.of(maxRetryAfter),
-          maxCrawlDelay, maxPages, maxUrls);
+          maxCrawlDelay, maxPages, maxUrls, domainUnit);
     }
 
     public Rule withMaxCrawlDelay(Duration maxCrawlDelay) {
       return new Rule(host, domain, minDelay, maxDelay, responseTimeFactor, maxRetryAfter,
-          Optional.of(maxCrawlDelay), maxPages, maxUrls);
+          Optional.of(maxCrawlDelay), maxPages, maxUrls, domainUnit);
     }
 
     public Rule withMaxPages(long maxPages) {
       return new Rule(host, domain, minDelay, maxDelay, responseTimeFactor, maxRetryAfter, maxCrawlDelay,
-          OptionalLong.of(maxPages), maxUrls);
+          OptionalLong.of(maxPages), maxUrls, domainUnit);
     }
 
     public Rule withMaxUrls(long maxUrls) {
       return new Rule(host, domain, minDelay, maxDelay, responseTimeFactor, maxRetryAfter, maxCrawlDelay, maxPages,
-          OptionalLong.of(maxUrls));
+          OptionalLong.of(maxUrls), domainUnit);
+    }
+
+    /** This domain rule, its hosts crawled as one politeness unit ({@code unit: domain}). */
+    public Rule withDomainUnit() {
+      return new Rule(host, domain, minDelay, maxDelay, responseTimeFactor, maxRetryAfter, maxCrawlDelay, maxPages,
+          maxUrls, true);
     }
 
     /** The host or domain named. */

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import org.forager.config.CrawlConfig;
 import org.forager.extract.HtmlExtractor;
 import org.forager.fetch.Fetcher;
+import org.forager.frontier.Slots;
 import org.forager.policy.Gatekeeper;
 import org.forager.record.CrawlLog;
 import org.forager.record.RunSummary;
@@ -41,9 +42,10 @@ record CrawlContext(
    * @param ipGate politeness per IP address: which address a request goes to, and its slots
    * @param health whether the crawler's own network works: a crawl holds while it does not
    * @param borrowedRobots the robots.txt of origins other origins' robots.txt redirect to
+   * @param domainSlots politeness per domain, for the domains a sites rule makes one unit
    */
   record Network(Fetcher fetcher, RobotsFetcher robotsFetcher, IpGate ipGate, NetworkHealth health,
-      BorrowedRobots borrowedRobots) {}
+      BorrowedRobots borrowedRobots, Slots<String> domainSlots) {}
 
   /**
    * What decides about a URL, before and after its request.

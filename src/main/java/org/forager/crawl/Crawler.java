@@ -341,7 +341,9 @@ public final class Crawler implements AutoCloseable {
                 OriginCrawler c = crawlers.get(origin);
                 if (c != null && s.wake(c)) return;
                 if (workingSet != null && workingSet.takeUp(origin)) s.sourceChanged();
-              })),
+              }),
+              // One request in flight per domain a sites rule makes one unit; each take gives its delay.
+              new Slots<>(1, Duration.ZERO, config.limits().fetchTimeout(), s::hurry)),
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),

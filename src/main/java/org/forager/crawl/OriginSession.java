@@ -44,6 +44,8 @@ final class OriginSession {
   /** The per-IP slot this turn's request holds, if it holds one, and its address. */
   private Slots.Slot ipSlot;
   private InetAddress ipSlotAddress;
+  /** The slot of the origin's domain, when a sites rule makes the domain one unit and this turn holds it. */
+  private Slots.Slot domainSlot;
   /** The address of this turn's (or the last) request, when its host resolved. */
   private Optional<InetAddress> requestAddress = Optional.empty();
   private long notBefore;
@@ -112,11 +114,22 @@ final class OriginSession {
     // when it is its time: taken here, just before a request, so that no turn sending none uses it up).
     NetworkHealth health = ctx.network().health();
     if (!health.mayRequest()) return OptionalLong.of(health.nextProbeAt());
+    // A domain crawled as one unit (sites rule unit: domain): its slot first, then the address's.
+    if (settings.domainUnit().isPresent()) {
+      Sites.DomainUnit unit = settings.domainUnit().get();
+      switch (ctx.network().domainSlots().take(unit.domain(), task, unit.minDelay().toNanos())) {
+        case Slots.Slot slot -> domainSlot = slot;
+        case Slots.Wait wait -> {
+          return OptionalLong.of(wait.readyAt());
+        }
+      }
+    }
     requestAddress = ctx.network().ipGate().address(origin);
     if (requestAddress.isEmpty()) return OptionalLong.empty();
     Optional<FleetAddresses> fleet = ctx.network().ipGate().fleet();
     if (fleet.isPresent() && !fleet.get().mayRequest(requestAddress.get())) {
       // Another process of the fleet holds the address: its origins wait, whichever process leased them.
+      releaseIpSlot(false);
       return OptionalLong.of(System.nanoTime() + fleet.get().recheckNanos());
     }
     return switch (ctx.network().ipGate().slots().take(requestAddress.get(), task)) {
@@ -125,15 +138,24 @@ final class OriginSession {
         ipSlotAddress = requestAddress.get();
         yield OptionalLong.empty();
       }
-      case Slots.Wait wait -> OptionalLong.of(wait.readyAt());
+      case Slots.Wait wait -> {
+        releaseIpSlot(false); // the domain's slot, unused
+        yield OptionalLong.of(wait.readyAt());
+      }
     };
   }
 
   /**
-   * Hands the slot back: after the request ended ({@code requested}), or unused when the turn made
-   * none after all. Nothing when no slot is held.
+   * Hands the slots back (the address's, and the domain's when the origin's domain is one unit): after
+   * the request ended ({@code requested}), or unused when the turn made none after all. Nothing when
+   * none is held.
    */
   void releaseIpSlot(boolean requested) {
+    if (domainSlot != null) {
+      Slots.Slot slot = domainSlot;
+      domainSlot = null;
+      slot.release(requested);
+    }
     if (ipSlot == null) return;
     Slots.Slot slot = ipSlot;
     ipSlot = null;

@@ -55,6 +55,25 @@ class SitesConfigTest {
     assertEquals(Duration.ofSeconds(5), minDelay(config, "https://x.www.example.org"));
   }
 
+  /** unit: domain makes a domain's hosts one politeness unit, with the rule's min_delay as it inherits it. */
+  @Test
+  void aDomainUnitCoversItsHostsWithTheRulesDelay() throws IOException {
+    CrawlConfig config = load("""
+        politeness: { min_delay: 1s, max_delay: 60s }
+        sites:
+          - { domain: "example.org", unit: domain, min_delay: 3s }
+          - { host: "www.example.org", min_delay: 10s }
+          - { domain: "other.org", unit: origin, min_delay: 2s }
+        """);
+    Sites.DomainUnit unit = new Sites.DomainUnit("example.org", Duration.ofSeconds(3));
+    assertEquals(java.util.Optional.of(unit), settings(config, "https://a.example.org").domainUnit());
+    assertEquals(java.util.Optional.of(unit), settings(config, "http://www.example.org:8080").domainUnit(),
+        "a host rule below it keeps its own delay and the domain's unit");
+    assertEquals(Duration.ofSeconds(10), minDelay(config, "https://www.example.org"));
+    assertEquals(java.util.Optional.empty(), settings(config, "https://other.org").domainUnit());
+    assertEquals(java.util.Optional.empty(), settings(config, "https://example.com").domainUnit());
+  }
+
   @Test
   void maxUrlsCascadesLikeTheOtherSettingsOverTheGlobalLimit() throws IOException {
     CrawlConfig config = load("""
@@ -189,7 +208,11 @@ class SitesConfigTest {
         arguments("sites: [ { host: a.example, domain: example, min_delay: 5s } ]",
             "config: sites[0]: needs exactly one of host, domain"),
         arguments("sites: [ { domain: example.org } ]", "config: sites[0]: sets nothing (give at least one of"
-            + " min_delay, max_delay, response_time_factor, max_retry_after, max_crawl_delay, max_pages, max_urls)"),
+            + " min_delay, max_delay, response_time_factor, max_retry_after, max_crawl_delay, max_pages, max_urls, unit)"),
+        arguments("sites: [ { host: www.example.org, unit: domain } ]", "config: sites[0].unit: domain needs a domain"
+            + " rule: write domain: \"www.example.org\" to crawl it and its subdomains as one unit"),
+        arguments("sites: [ { domain: example.org, unit: site } ]", "config: sites[0].unit: \"site\" is not a politeness"
+            + " unit (use origin, the default: each origin its own, or domain: every host of the domain as one)"),
         arguments("sites: [ { domain: example.org, min_dealy: 5s } ]",
             "config: sites[0]: unknown key 'min_dealy' (did you mean 'min_delay'?)"),
         arguments("sites: [ { domain: example.org, max_pages_per_origin: 5 } ]",

@@ -78,7 +78,12 @@ class IpPolitenessCrawlTest {
 
     /** A site with robots.txt, a home page linking to two pages, and the pages, all answered here. */
     TestSite site() throws java.io.IOException {
-      TestSite site = TestSite.start();
+      return site("127.0.0.1");
+    }
+
+    /** {@link #site()} on a loopback address of its own. */
+    TestSite site(String address) throws java.io.IOException {
+      TestSite site = TestSite.start(address, 0);
       site.route("/robots.txt", answer("text/plain", "User-agent: *\nAllow: /\n"));
       site.route("/", answer("text/html", "<a href=\"/1\">1</a><a href=\"/2\">2</a>"));
       site.route("/1", answer("text/html", "<p>one</p>"));
