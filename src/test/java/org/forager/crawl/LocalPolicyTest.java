@@ -76,7 +76,11 @@ class LocalPolicyTest {
       assertEquals(List.of("/robots.txt", "/c0", "/c1", "/c2", "/c3"), site.paths().stream()
           .filter(p -> !p.equals("/sitemap.xml")).toList());
       assertEquals("NON_CANONICAL", TestCrawl.lastOutcome(data, site.url("/c3")));
-      assertNull(TestCrawl.lastOutcome(data, site.url("/c4")), "deeper than max_depth: not a candidate");
+      // Deeper than max_depth: not a candidate, and the log says why the canonical was not followed.
+      assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", TestCrawl.lastOutcome(data, site.url("/c4")));
+      try (var store = org.forager.store.RocksCrawlStore.open(data.resolve("store"))) {
+        assertTrue(store.url(site.url("/c4")).isEmpty(), "not stored");
+      }
     }
   }
 
