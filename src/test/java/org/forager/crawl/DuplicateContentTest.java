@@ -5,17 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.forager.export.JsonlExporter;
-import org.forager.store.RocksCrawlStore;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
@@ -69,7 +62,7 @@ class DuplicateContentTest {
           .filter(l -> l.get("url").asText().equals(site.url("/y/page"))).findFirst().orElseThrow();
       assertEquals("duplicate of " + site.url("/x/page"), logged.get("reason").asText(), logged.toString());
 
-      Map<String, JsonNode> export = export(data);
+      Map<String, JsonNode> export = TestCrawl.export(data);
       assertFalse(export.containsKey(site.url("/y/next")));
       assertEquals(site.url("/x/page"), export.get(site.url("/y/page")).get("duplicate_of").asText());
       assertTrue(export.get(site.url("/x/page")).get("duplicate_of").isNull());
@@ -110,7 +103,7 @@ class DuplicateContentTest {
       var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 0s }");
 
       TestCrawl.run(config);
-      Map<String, JsonNode> first = export(data);
+      Map<String, JsonNode> first = TestCrawl.export(data);
       assertEquals(0, first.get(site.url("/changing")).get("change_count").asInt());
       assertTrue(first.get(site.url("/changing")).get("last_change").isNull());
 
@@ -122,7 +115,7 @@ class DuplicateContentTest {
       assertEquals(List.of("FETCHED", "FETCHED"), outcomes, "the unchanged original is not a duplicate of itself");
       assertEquals("DUPLICATE_CONTENT", TestCrawl.lastOutcome(data, site.url("/y/page")));
 
-      Map<String, JsonNode> second = export(data);
+      Map<String, JsonNode> second = TestCrawl.export(data);
       JsonNode changing = second.get(site.url("/changing"));
       assertEquals(2, changing.get("fetch_count").asInt());
       assertEquals(1, changing.get("change_count").asInt());
@@ -135,17 +128,4 @@ class DuplicateContentTest {
     }
   }
 
-  private static Map<String, JsonNode> export(Path data) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (RocksCrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
-      JsonlExporter.export(store, out);
-    }
-    ObjectMapper json = new ObjectMapper();
-    Map<String, JsonNode> byUrl = new HashMap<>();
-    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
-      JsonNode node = json.readTree(line);
-      byUrl.put(node.get("url").asText(), node);
-    }
-    return byUrl;
-  }
 }

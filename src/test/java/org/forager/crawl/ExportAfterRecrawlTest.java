@@ -5,17 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.forager.export.JsonlExporter;
-import org.forager.store.RocksCrawlStore;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
@@ -55,12 +47,12 @@ class ExportAfterRecrawlTest {
       String url = site.url("/page");
 
       TestCrawl.run(config);
-      JsonNode first = export(data).get(url);
+      JsonNode first = TestCrawl.export(data).get(url);
       assertEquals("NOINDEX", first.get("last_outcome").asText());
       assertTrue(first.get("noindex").asBoolean());
 
       TestCrawl.run(config);
-      JsonNode unchanged = export(data).get(url);
+      JsonNode unchanged = TestCrawl.export(data).get(url);
       assertEquals("NOT_MODIFIED", unchanged.get("last_outcome").asText());
       assertEquals(304, unchanged.get("http_status").asInt());
       assertEquals("fetched", unchanged.get("state").asText());
@@ -75,25 +67,11 @@ class ExportAfterRecrawlTest {
 
       status.set(500);
       TestCrawl.run(config);
-      JsonNode failed = export(data).get(url);
+      JsonNode failed = TestCrawl.export(data).get(url);
       assertEquals("failed", failed.get("state").asText());
       assertEquals(500, failed.get("http_status").asInt());
       assertEquals("\"v1\"", failed.get("etag").asText(), "the validators the next conditional GET sends");
       assertFalse(failed.get("noindex").asBoolean(), "a failure's fields are its own response's");
     }
-  }
-
-  private static Map<String, JsonNode> export(Path data) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (RocksCrawlStore store = RocksCrawlStore.open(data.resolve("store"))) {
-      JsonlExporter.export(store, out);
-    }
-    ObjectMapper json = new ObjectMapper();
-    Map<String, JsonNode> byUrl = new HashMap<>();
-    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
-      JsonNode node = json.readTree(line);
-      byUrl.put(node.get("url").asText(), node);
-    }
-    return byUrl;
   }
 }

@@ -4,12 +4,15 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.forager.config.ConfigLoader;
@@ -17,8 +20,10 @@ import org.forager.config.CrawlConfig;
 import org.forager.config.Overrides;
 import org.forager.audit.PolitenessAudit;
 import org.forager.crawl.Crawler;
+import org.forager.export.JsonlExporter;
 import org.forager.record.CrawlLogFiles;
 import org.forager.record.RunSummary;
+import org.forager.store.RocksCrawlStore;
 import org.forager.warc.WarcIndexes;
 
 /** Runs a real crawl from a YAML configuration in a test's data directory, and reads its outputs. */
@@ -171,6 +176,21 @@ public final class TestCrawl {
   }
 
   /** The outcome of the last action logged for a URL. */
+  /** What {@code forager export} writes of the crawl in {@code dataDir} (embedded store), by URL. */
+  public static Map<String, JsonNode> export(Path dataDir) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (RocksCrawlStore store = RocksCrawlStore.open(dataDir.resolve("store"))) {
+      JsonlExporter.export(store, out);
+    }
+    ObjectMapper json = new ObjectMapper();
+    Map<String, JsonNode> byUrl = new HashMap<>();
+    for (String line : out.toString(UTF_8).split("\n")) {
+      JsonNode node = json.readTree(line);
+      byUrl.put(node.get("url").asText(), node);
+    }
+    return byUrl;
+  }
+
   public static String lastOutcome(Path dataDir, String url) {
     String outcome = null;
     for (JsonNode line : log(dataDir)) {
