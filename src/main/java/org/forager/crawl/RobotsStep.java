@@ -158,7 +158,8 @@ final class RobotsStep {
       board.overflowed();
       return;
     }
-    String why = start == null ? "an origin this crawl does not take on" : "an origin whose robots.txt redirects back, a loop";
+    String why = start == null ? "an origin this crawl does not take on"
+        : "an origin whose robots.txt redirects back, a loop";
     session.log(session.refusal(CrawlAction.Kind.ROBOTS, target.robotsTxtUrl(), new Verdict.Rejected(
         Outcome.BLOCKED_URL_BY_LOCAL_POLICY, "robots.txt redirect to " + why + ": no rules to read, unavailable"
         + " (RFC 9309 2.3.1.2)"), failures + 1));
