@@ -188,21 +188,14 @@ final class OriginCrawler implements OriginTask {
           continue;
         }
       }
-      if (robots.needed(ctx.clock().instant()) && robots.awaitingOther()) {
-        // Its robots.txt redirects to another origin's, which that origin's turn reads: no request
-        // meanwhile, and no place in the working set taken (that turn wakes this origin when it is over).
-        if (next != null) todo.addFirst(next);
-        if (!robots.awaitOther()) return finish();
-        if (session.givenUp()) return finish();
-        saveState(); // the rules taken, in the store for origins whose robots.txt redirects here in turn
-        if (robots.hasRules()) ctx.network().borrowedRobots().settled(origin, true);
-        // The rules are in force now, and their Crawl-delay with them: the next request waits for it.
-        long allowedAt = session.requestAllowedAt();
-        if (allowedAt - System.nanoTime() > 0) return OptionalLong.of(allowedAt);
-        continue;
-      }
       if (robots.needed(ctx.clock().instant())) {
         if (next != null) todo.addFirst(next);
+        if (robots.awaitingOther()) {
+          // Its robots.txt redirects to another origin's, which that origin's turn reads.
+          OptionalLong waiting = awaitOtherRobots();
+          if (waiting != null) return waiting;
+          continue; // the rules are in force now
+        }
         writeRefusals(); // the steps below end the turn and read or write the origin's state
         OptionalLong busy = session.takeIpSlot(this);
         if (busy.isPresent()) return busy;
@@ -487,6 +480,21 @@ final class OriginCrawler implements OriginTask {
       ctx.run().wakeAt().accept(origin, restUntil);
     }
     return OptionalLong.empty();
+  }
+
+  /**
+   * While the origin waits for the robots.txt of the origin its own redirects to: no request meanwhile,
+   * and no place in the working set taken (that origin's turn wakes this one when it is over). Returns
+   * what the turn returns, or null once the rules are in force and a request may go now. Kept out of
+   * the turn's loop: a page's path does not come here.
+   */
+  private OptionalLong awaitOtherRobots() {
+    if (!robots.awaitOther() || session.givenUp()) return finish();
+    saveState(); // the rules taken, in the store for origins whose robots.txt redirects here in turn
+    if (robots.hasRules()) ctx.network().borrowedRobots().settled(origin, true);
+    // The rules are in force now, and their Crawl-delay with them: the next request waits for it.
+    long allowedAt = session.requestAllowedAt();
+    return allowedAt - System.nanoTime() > 0 ? OptionalLong.of(allowedAt) : null;
   }
 
   /**
