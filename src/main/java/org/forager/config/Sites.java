@@ -113,8 +113,9 @@ public final class Sites {
   static Settings merge(List<Rule> chain, Politeness global, long maxPagesPerOrigin) {
     if (chain.isEmpty()) return new Settings(global, maxPagesPerOrigin);
     Settings own = mergeValues(chain, global, maxPagesPerOrigin);
-    // The most specific rule that makes its domain one unit: its own values give the unit's delay.
-    for (int i = 0; i < chain.size(); i++) {
+    // The widest rule that makes its domain one unit (a unit rule inside it would split what it joins):
+    // its own values give the unit's delay.
+    for (int i = chain.size() - 1; i >= 0; i--) {
       Rule rule = chain.get(i);
       if (!rule.domainUnit()) continue;
       Duration unitDelay = mergeValues(chain.subList(i, chain.size()), global, maxPagesPerOrigin).politeness().minDelay();

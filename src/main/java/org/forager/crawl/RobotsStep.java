@@ -178,7 +178,9 @@ final class RobotsStep {
     RobotsFetcher.Result result = ctx.network().robotsFetcher().fetch(session.origin, redirect -> {
       session.politeness.responseTime(redirect.durationMillis());
       delayAfterRedirect.add(session.politeness.delayMillis());
-      return Math.max(session.politeness.delayMillis(), ctx.network().ipGate().minDelayMillis());
+      // The domain's delay too, when its hosts are one unit (sites rule unit: domain): its slot is held.
+      long unit = session.settings.domainUnit().map(u -> u.minDelay().toMillis()).orElse(0L);
+      return Math.max(Math.max(session.politeness.delayMillis(), ctx.network().ipGate().minDelayMillis()), unit);
     }, session.requestAddress());
     if (result.hops().isEmpty()) {
       // Local policy refuses the origin's own robots.txt: without its rules nothing may be fetched.

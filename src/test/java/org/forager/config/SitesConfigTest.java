@@ -72,6 +72,15 @@ class SitesConfigTest {
     assertEquals(Duration.ofSeconds(10), minDelay(config, "https://www.example.org"));
     assertEquals(java.util.Optional.empty(), settings(config, "https://other.org").domainUnit());
     assertEquals(java.util.Optional.empty(), settings(config, "https://example.com").domainUnit());
+
+    // A unit rule inside a wider one does not split it: the widest unit holds.
+    CrawlConfig nested = load("""
+        sites:
+          - { domain: "example.org", unit: domain, min_delay: 3s }
+          - { domain: "sub.example.org", unit: domain, min_delay: 5s }
+        """);
+    assertEquals(java.util.Optional.of(unit), settings(nested, "https://a.sub.example.org").domainUnit());
+    assertEquals(Duration.ofSeconds(5), minDelay(nested, "https://a.sub.example.org"), "each origin keeps its own delay");
   }
 
   @Test

@@ -72,4 +72,30 @@ class DomainUnitCrawlTest {
           audit.violations().toString());
     }
   }
+
+  /**
+   * robots.txt redirect hops keep the domain's delay, not only the origin's (a host rule below the unit
+   * gives the origin a shorter one): the hops once came 20-50 ms apart where the unit asked 400 ms
+   * (review of session 65).
+   */
+  @Test
+  void robotsTxtRedirectHopsKeepTheDomainsDelay() throws Exception {
+    try (TestSite a = TestSite.start()) {
+      a.route("/robots.txt", ex -> {
+        ex.getResponseHeaders().set("Location", "/r2.txt");
+        TestSite.respond(ex, 301, null, "");
+      }).route("/r2.txt", ex -> {
+        ex.getResponseHeaders().set("Location", "/r3.txt");
+        TestSite.respond(ex, 301, null, "");
+      }).route("/r3.txt", ex -> TestSite.respond(ex, 200, "text/plain", "User-agent: *\nAllow: /\n")).linking("/");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(a.url("a.site.test", "/")),
+          "politeness: { min_delay: 20ms, max_delay: 2s, response_time_factor: 0 }\n" + NETWORK
+              + "sites: [ { domain: \"site.test\", unit: domain, min_delay: 400ms }, { host: a.site.test, min_delay: 20ms } ]\n"));
+      assertTrue(a.minIntervalMillis() >= 400, "the domain's delay between every two requests: " + a.minIntervalMillis());
+      PolitenessAudit.Report audit = PolitenessAudit.audit(data.resolve("logs/crawl.jsonl"), PolitenessAudit.PerIp.DEFAULTS,
+          origin -> Optional.of(new PolitenessAudit.DomainUnit("site.test", 400)));
+      assertTrue(audit.polite(), audit.violations().toString());
+    }
+  }
 }
