@@ -1,6 +1,7 @@
 package org.forager.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,11 @@ final class Values {
 
   /** A whole number in {@code [min, max]}. */
   static long wholeNumber(String path, JsonNode node, long min, long max) {
+    // 1e6 and 1000.0 are whole numbers written as decimals: YAML reads them as floats.
+    if (node.isFloatingPointNumber() && Double.isFinite(node.doubleValue())
+        && node.decimalValue().stripTrailingZeros().scale() <= 0) {
+      node = BigIntegerNode.valueOf(node.decimalValue().toBigIntegerExact());
+    }
     if (!node.isIntegralNumber()) throw ConfigException.at(path, describe(node) + " is not a whole number");
     if (!node.canConvertToLong()) {
       throw ConfigException.at(path, node.bigIntegerValue().signum() < 0 ? "must be ≥ " + min : "must be ≤ " + max);

@@ -50,6 +50,14 @@ class ConfigLoaderTest {
     return ConfigLoader.load(Optional.of(write("forager.yaml", yaml)), Overrides.none());
   }
 
+  /** A whole number written as a decimal (YAML reads 1e3 as a float) was "1000.0 is not a whole number". */
+  @Test
+  void aWholeNumberWrittenAsADecimalIsReadAsOne() throws IOException {
+    CrawlConfig config = load("max_actions: 1e3\nlimits: { max_depth: 10.0 }\n");
+    assertEquals(1000, config.maxActions());
+    assertEquals(10, config.limits().maxDepth());
+  }
+
   @Test
   void loadsTheDesignExampleWithEveryValue() throws IOException {
     CrawlConfig config = load(DESIGN_EXAMPLE);
