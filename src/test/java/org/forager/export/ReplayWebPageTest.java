@@ -34,16 +34,6 @@ class ReplayWebPageTest {
     replays("/a", ArchivedSite.PAGE_A_TEXT);
   }
 
-  /**
-   * A page the second crawl found unchanged (a 304: its latest capture a server-not-modified revisit)
-   * replays with the body of the capture before it: ReplayWeb.page finds that capture by the revisit's
-   * WARC-Refers-To-Target-URI, which the revisit once lacked ("Archived Page Not Found").
-   */
-  @Test
-  void aPageRecrawledUnchangedReplaysThroughItsRevisit() throws Exception {
-    replays("/etag", ArchivedSite.PAGE_ETAG_TEXT);
-  }
-
   /** Crawls the archived site, exports its WACZ, and opens {@code path} in ReplayWeb.page: {@code text} must show. */
   private void replays(String path, String text) throws Exception {
     String why = "replay a page of the exported WACZ in ReplayWeb.page";
