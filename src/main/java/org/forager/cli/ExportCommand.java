@@ -3,6 +3,7 @@ package org.forager.cli;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -69,14 +70,16 @@ final class ExportCommand implements Callable<Integer> {
     if (format.equals("wacz")) return wacz(cfg.dataDir());
     try (CrawlStore store = storeOption.open(cfg)) {
       if (output == null) {
-        // System.out keeps its write errors to itself: asked for them, a full disk or a closed pipe
-        // is a failed export, not an empty one with exit status 0.
-        OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
-        JsonlExporter.export(store, out);
-        out.flush();
-        if (System.out.checkError()) {
-          spec.commandLine().getErr().println("forager: cannot write the export to standard output"
-              + " (a full disk or a closed pipe); nothing in the data directory changed");
+        try {
+          OutputStream out = new BufferedOutputStream(StandardOutput.open(), 1 << 16);
+          JsonlExporter.export(store, out);
+          out.flush();
+        } catch (IOException | UncheckedIOException e) {
+          // The reader took what it wanted (forager export | head): no message, the status a shell
+          // gives a process a closed pipe ended (141), as every Unix filter's.
+          if (StandardOutput.readerGone(e)) return Main.EXIT_PIPE_CLOSED;
+          spec.commandLine().getErr().println("forager: cannot write the export to standard output: "
+              + IoFailures.reason(e) + "; nothing in the data directory changed");
           return Main.EXIT_RUNTIME;
         }
       } else {

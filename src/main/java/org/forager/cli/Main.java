@@ -35,6 +35,12 @@ public final class Main implements Runnable {
    * publishing a finished crawl can tell; running again resumes. A continuous crawl's stop is its end: 0.
    */
   public static final int EXIT_STOPPED = 4;
+  /**
+   * Standard output's reader went away before the output ended ({@code forager export | head}): the
+   * status a shell reports for a process a closed pipe's SIGPIPE ended (128 + 13), which the JVM
+   * ignores; nothing is printed.
+   */
+  public static final int EXIT_PIPE_CLOSED = 141;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -47,6 +53,7 @@ public final class Main implements Runnable {
   public static void main(String[] args) {
     Logging.routeToLibraryLog();
     FatalErrors.install();
+    StandardOutput.ownedByProcess();
     // After the two above: what it logs goes to the library log, what kills it is one line.
     boolean crawl = Preload.start(args).isPresent();
     ProcessExit.exit(run(args), crawl);

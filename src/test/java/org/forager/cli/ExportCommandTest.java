@@ -8,8 +8,11 @@ import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.forager.testweb.CapturedConsole;
+import org.forager.testweb.ChildCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,5 +98,31 @@ class ExportCommandTest {
     String written = Files.readString(target);
     assertTrue(written.startsWith("{") && !written.contains("an earlier export"), written);
     assertEquals(2, written.lines().count(), written); // / and /a
+  }
+
+  /**
+   * In a forager process of its own: a reader that closes the pipe ({@code forager export | head}) ends
+   * the export at once, without a word, with the status a shell gives a process a closed pipe ended;
+   * a full disk is named.
+   */
+  @Test
+  void aClosedPipeEndsTheExportQuietlyAndAFullDiskIsNamed() throws Exception {
+    Path err = tmp.resolve("err.txt");
+    Process closed = ChildCrawl.forager(List.of(), List.of("export", "--data-dir", data.toString()))
+        .redirectErrorStream(false).redirectError(err.toFile()).start();
+    // The read end closed before the child can have written: its first write meets no reader.
+    closed.getInputStream().close();
+    assertTrue(closed.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(Main.EXIT_PIPE_CLOSED, closed.exitValue(), Files.readString(err));
+    assertEquals("", Files.readString(err));
+
+    Path full = Path.of("/dev/full");
+    assumeTrue(Files.isWritable(full), "a system with /dev/full");
+    Process disk = ChildCrawl.forager(List.of(), List.of("export", "--data-dir", data.toString()))
+        .redirectErrorStream(false).redirectOutput(full.toFile()).redirectError(err.toFile()).start();
+    assertTrue(disk.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(1, disk.exitValue(), Files.readString(err));
+    assertEquals("forager: cannot write the export to standard output: No space left on device;"
+        + " nothing in the data directory changed\n", Files.readString(err));
   }
 }

@@ -23,12 +23,18 @@ public final class ChildCrawl {
    * standard error goes with standard output unless the caller redirects it.
    */
   public static ProcessBuilder builder(List<String> jvmOptions, Path config, String... args) {
+    List<String> forager = new ArrayList<>(List.of("crawl", "--config", config.toString()));
+    forager.addAll(List.of(args));
+    return forager(jvmOptions, forager);
+  }
+
+  /** The process builder of {@code forager ARGS} (any command), output not yet redirected. */
+  public static ProcessBuilder forager(List<String> jvmOptions, List<String> args) {
     List<String> command = new ArrayList<>(List.of(
         ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED"));
     command.addAll(jvmOptions);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-        "org.forager.cli.Main", "crawl", "--config", config.toString()));
-    command.addAll(List.of(args));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.forager.cli.Main"));
+    command.addAll(args);
     return new ProcessBuilder(command).redirectErrorStream(true);
   }
 
