@@ -114,17 +114,19 @@ final class OriginSession {
     // when it is its time: taken here, just before a request, so that no turn sending none uses it up).
     NetworkHealth health = ctx.network().health();
     if (!health.mayRequest()) return OptionalLong.of(health.nextProbeAt());
+    requestAddress = ctx.network().ipGate().address(origin);
     // A domain crawled as one unit (sites rule unit: domain): its slot first, then the address's.
     if (settings.domainUnit().isPresent()) {
       Sites.DomainUnit unit = settings.domainUnit().get();
       switch (ctx.network().domainSlots().take(unit.domain(), task, unit.minDelay().toNanos())) {
         case Slots.Slot slot -> domainSlot = slot;
         case Slots.Wait wait -> {
+          // Woken for the address's free slot, this task does not take it: the next one waiting for it may.
+          requestAddress.ifPresent(ctx.network().ipGate().slots()::passOn);
           return OptionalLong.of(wait.readyAt());
         }
       }
     }
-    requestAddress = ctx.network().ipGate().address(origin);
     if (requestAddress.isEmpty()) return OptionalLong.empty();
     Optional<FleetAddresses> fleet = ctx.network().ipGate().fleet();
     if (fleet.isPresent() && !fleet.get().mayRequest(requestAddress.get())) {

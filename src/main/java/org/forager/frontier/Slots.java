@@ -158,20 +158,47 @@ public final class Slots<K> {
         k.lastEnd = k.ended ? Math.max(k.lastEnd, now) : now;
         k.ended = true;
       }
-      readyAt = k.ended ? Math.max(now, k.lastEnd + k.minDelayNanos) : now;
-      // One task per free slot, first come first: waking them all would have every one of thousands of
-      // hosts on one address run a turn only to find the slot taken again.
-      Iterator<OriginTask> waiting = k.waiting.iterator();
-      for (int free = maxInFlight - k.inFlight; free > 0 && waiting.hasNext(); free--) {
-        wake.add(waiting.next());
-        waiting.remove();
-      }
+      readyAt = wakeOnePerFreeSlot(k, now, wake);
       if (idle(k, now)) keys.remove(key);
       if (keys.size() >= sweepAt) sweep(now);
     } finally {
       lock.unlock();
     }
     for (OriginTask task : wake) waker.wake(task, readyAt);
+  }
+
+  /**
+   * A task that may have been woken for a free slot of {@code key} does not take it now (another unit
+   * it needs, its domain, is busy): the wake goes on to the next tasks waiting, one per free slot, as
+   * the release would have, else they would wait for their recheck while the slot stays free.
+   */
+  public void passOn(K key) {
+    List<OriginTask> wake = new ArrayList<>();
+    long readyAt;
+    lock.lock();
+    try {
+      Key k = keys.get(key);
+      if (k == null || k.waiting.isEmpty()) return;
+      readyAt = wakeOnePerFreeSlot(k, clock.getAsLong(), wake);
+    } finally {
+      lock.unlock();
+    }
+    for (OriginTask task : wake) waker.wake(task, readyAt);
+  }
+
+  /**
+   * Moves the first waiting tasks, one per free slot, to {@code wake}; returns when they may request.
+   * Under the lock.
+   */
+  private long wakeOnePerFreeSlot(Key k, long now, List<OriginTask> wake) {
+    // One task per free slot, first come first: waking them all would have every one of thousands of
+    // hosts on one address run a turn only to find the slot taken again.
+    Iterator<OriginTask> waiting = k.waiting.iterator();
+    for (int free = maxInFlight - k.inFlight; free > 0 && waiting.hasNext(); free--) {
+      wake.add(waiting.next());
+      waiting.remove();
+    }
+    return k.ended ? Math.max(now, k.lastEnd + k.minDelayNanos) : now;
   }
 
   private static boolean idle(Key k, long now) {

@@ -82,6 +82,26 @@ class SlotsTest {
     assertEquals(List.of("c@0", "d@0"), woken);
   }
 
+  /**
+   * A task woken for a free slot that does not take it (its domain's slot is busy) passes the wake on to
+   * the next one waiting; with no slot free, or none waiting, passing on wakes nobody.
+   */
+  @Test
+  void aWakeNotTakenIsPassedOnToTheNextWaiting() {
+    Slots<InetAddress> slots = slots(1, Duration.ofMillis(100));
+    Slots.Slot held = (Slots.Slot) slots.take(A, new Task("x"));
+    slots.take(A, new Task("y"));
+    slots.take(A, new Task("z"));
+    slots.passOn(A);
+    assertEquals(List.of(), woken, "no slot free: nobody woken");
+    held.release(true);
+    assertEquals(List.of("y@100"), woken);
+    slots.passOn(A); // y's domain is busy: it will not come for the slot
+    assertEquals(List.of("y@100", "z@100"), woken, "the next one waiting, for when the delay ends");
+    slots.passOn(A);
+    assertEquals(List.of("y@100", "z@100"), woken, "nobody left waiting");
+  }
+
   @Test
   void releasingTwiceFreesOneSlot() {
     Slots<InetAddress> slots = slots(1, Duration.ZERO);
