@@ -81,7 +81,8 @@ final class AuditCommand implements Callable<Integer> {
           file = LastRunConfig.recorded(dataDir);
         } catch (LastRunConfig.Unreadable e) {
           out.printf("note: the crawl's last run used --config %s, which cannot be read now: the per-IP limits are"
-              + " the defaults unless given (--config, --per-ip-max-in-flight, --per-ip-min-delay)%n", e.config);
+              + " the defaults unless given (--config, --per-ip-max-in-flight, --per-ip-min-delay), and domains its"
+              + " sites rules made one unit are not checked as one (--config)%n", e.config);
         }
       }
       crawlConfig = file.map(f -> ConfigLoader.load(Optional.of(f),

@@ -162,6 +162,14 @@ class CliTest {
     console.reset();
     assertEquals(3, Main.run("audit", "--data-dir", data.toString(), "--per-ip-max-in-flight", "1"), console.out());
     assertTrue(console.out().contains("NOT POLITE: 3 requests to 2 origins"), console.out());
+
+    // The configuration gone: the audit says what it cannot check, the per-IP limits and the domain units.
+    Files.delete(config);
+    console.reset();
+    assertEquals(3, Main.run("audit", "--data-dir", data.toString()), console.out());
+    assertTrue(console.out().contains("note: the crawl's last run used --config " + config.toAbsolutePath()
+        + ", which cannot be read now: the per-IP limits are the defaults unless given"), console.out());
+    assertTrue(console.out().contains("domains its sites rules made one unit are not checked as one"), console.out());
   }
 
   @Test
