@@ -26,6 +26,7 @@ import org.forager.store.Block;
 import org.forager.store.Candidate;
 import org.forager.store.CrawlRecord;
 import org.forager.store.CrawlStore;
+import org.forager.store.OriginLeases;
 import org.forager.store.UrlRecord;
 import org.forager.url.Origin;
 import org.forager.url.UrlNormalizer;
@@ -124,9 +125,27 @@ public final class CrawlControl {
 
   /** Reads the blocks from the store again: a fleet's other processes block too. */
   synchronized void refreshBlocks() {
+    Set<String> before = Set.copyOf(blocks.keySet());
     blocks.clear();
     for (Block b : store.blocks()) blocks.put(b.host(), b);
     blocklist.replace(blocks.keySet());
+    // Lifted by another process of the fleet: this one may have put origins under it to rest since.
+    for (String lifted : before) {
+      if (!blocks.containsKey(lifted)) endRestsUnder(lifted);
+    }
+  }
+
+  /**
+   * In a fleet, the origins under a lifted block that rest ({@link OriginLeases.Release.Resting}, put
+   * there by a process that found them blocked) are free for any claim at once, not in a minute: a run
+   * whose other work ended meanwhile would end without them.
+   */
+  private void endRestsUnder(String host) {
+    Optional<OriginLeases> leases = store.leases();
+    if (leases.isEmpty()) return;
+    Blocklist lifted = new Blocklist();
+    lifted.replace(List.of(host));
+    leases.get().endRests(origin -> lifted.covering(origin.host()).isPresent() && !blocks(origin));
   }
 
   // --- the orders
@@ -242,6 +261,7 @@ public final class CrawlControl {
     store.unblock(name);
     blocks.remove(name);
     blocklist.replace(blocks.keySet());
+    if (was) endRestsUnder(name);
     if (was && run != null) wakeOriginsUnder(name, run);
     return was;
   }

@@ -334,9 +334,9 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
     Release release;
     if (ctx.run().control().blocks(task.origin)) {
       // Blocked by the operator: its URLs stay due, so "nothing due" would reopen it at once and every
-      // process would claim it over and over; it is looked at again only after a while (an unblock
-      // takes effect within that).
-      release = new Release.DoneUntil(ctx.clock().instant().plus(BLOCKED_REST));
+      // process would claim it over and over; it rests a while, its work still the run's (done until
+      // later, it was never claimed again in this run), and an unblock ends the rest.
+      release = new Release.Resting(ctx.clock().instant().plus(BLOCKED_REST));
     } else if (!givenUp) {
       release = new Release.NothingDue(runCutoff());
     } else if (ctx.run().continuous()) {

@@ -3,6 +3,7 @@ package org.forager.store;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Predicate;
 import org.forager.url.Origin;
 
 /**
@@ -36,6 +37,13 @@ public interface OriginLeases {
 
     /** Done with until {@code doneUntil} whatever is due (out of patience, put off by the site). */
     record DoneUntil(Instant doneUntil) implements Release {}
+
+    /**
+     * Left alone until {@code until} whatever is due, its work still the run's (unlike {@link
+     * DoneUntil}, which a run whose cutoff is earlier never claims again): free for any claim then, or
+     * at once when {@link #endRests} ends the rest. An origin the operator blocked.
+     */
+    record Resting(Instant until) implements Release {}
   }
 
   /**
@@ -63,6 +71,14 @@ public interface OriginLeases {
    * @return whether {@code owner} held it
    */
   boolean release(String owner, Origin origin, Release release);
+
+  /**
+   * Ends the rest ({@link Release.Resting}) of every origin resting now that {@code which} accepts:
+   * free for any claim at once (the operator lifted their block).
+   *
+   * @return how many
+   */
+  int endRests(Predicate<Origin> which);
 
   /** Whether an owner other than {@code owner} holds an unexpired lease (so may still find work, or die). */
   boolean othersHoldLeases(String owner);

@@ -1,12 +1,18 @@
 package org.forager.crawl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.forager.store.Block;
+import org.forager.url.Origin;
 import org.forager.store.CrawlStore;
 import org.forager.store.postgres.PostgresCrawlStore;
 import org.forager.store.postgres.TestPostgres;
@@ -191,6 +197,57 @@ class PostgresCrawlTest {
       assertEquals(1, server.maxInFlight, "one request in flight to the address across the fleet");
     } finally {
       sites.forEach(TestSite::close);
+    }
+  }
+
+  /**
+   * In a fleet, a host unblocked during the run is crawled in that run: an origin a process found
+   * blocked rests a minute, and was released "done until" then, which no claim of the run takes (its
+   * cutoff is earlier): the run ended with the origin's URLs due, exit status 0. The unblock ends the rest.
+   */
+  @Test
+  void aHostUnblockedDuringTheRunIsCrawledInIt() throws Exception {
+    String url = postgres.freshSchema();
+    String schema = url.substring(url.indexOf("currentSchema=") + "currentSchema=".length());
+    CountDownLatch unblocked = new CountDownLatch(1);
+    try (TestSite a = TestSite.start(); TestSite b = TestSite.start()) {
+      // a's second page is held until b is unblocked: the run is still under way then.
+      a.linking("/", "/held").route("/held", ex -> {
+        try {
+          unblocked.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        TestSite.respond(ex, 200, "text/html", "<p>held</p>");
+      });
+      b.linking("/", "/1").linking("/1");
+      try (CrawlStore store = PostgresCrawlStore.open(url)) {
+        store.block(new Block("b.test", Instant.now(), "cli"));
+      }
+      var config = TestCrawl.config(tmp.resolve("data"), List.of(a.url("a.test", "/"), b.url("b.test", "/")),
+          "store: { kind: postgres, url: \"" + url + "\" }\nfleet: { lease: 4s }\n"
+              + TestCrawl.pinnedToLoopback("a.test", "b.test"));
+      try (Crawler crawler = Crawler.open(config)) {
+        Thread run = Thread.ofPlatform().start(() -> {
+          try {
+            crawler.quiet(true).run();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        String resting = "SELECT count(*)::text FROM " + schema + ".origin_lease WHERE origin = '"
+            + Origin.ofUrl(b.url("b.test", "/")) + "' AND owner IS NULL AND expires_at > now()";
+        while (!postgres.query(resting).equals(List.of("1"))) {
+          assertTrue(run.isAlive(), "the run is under way until b is unblocked");
+          Thread.onSpinWait();
+        }
+        assertEquals(List.of(), b.paths(), "blocked: nothing requested");
+        assertTrue(crawler.control().unblock("b.test", "cli"));
+        unblocked.countDown();
+        run.join(60_000);
+        assertFalse(run.isAlive());
+      }
+      assertEquals(List.of("/robots.txt", "/", "/1"), b.paths(), "unblocked: crawled in the same run");
     }
   }
 }

@@ -51,11 +51,14 @@ final class LeaseTable {
       CASE WHEN EXISTS (SELECT 1 FROM crawl_due WHERE origin = ? AND due_at <= ?) THEN NULL::timestamptz
            ELSE coalesce((SELECT min(due_at) FROM crawl_due WHERE origin = ?), 'infinity') END""";
 
+  // A resting origin (Release.Resting) has no owner, no done_until and expires_at its rest's end: no
+  // claim takes it before, and then any claim does, whatever its cutoff.
   private static final String RELEASE = """
-      UPDATE origin_lease SET owner = NULL, done_until = d.until, expires_at = greatest(now(), d.until)
-      FROM (SELECT %s AS until) d
+      UPDATE origin_lease SET owner = NULL, done_until = d.until, expires_at = greatest(now(), d.until, d.rest)
+      FROM (SELECT %s AS until, %s AS rest) d
       WHERE origin = ? AND owner = ?
       """;
+  private static final String RESTING = "owner IS NULL AND done_until IS NULL AND expires_at > now()";
 
   // A key-share lock, in origin order: a claim (which takes the row FOR UPDATE SKIP LOCKED) cannot
   // move the epoch until the fenced writes commit, and skips the origin meanwhile. KEY SHARE rather
@@ -170,10 +173,13 @@ final class LeaseTable {
         case Release.Unfinished u -> UNFINISHED;
         case Release.DoneUntil d -> DONE_UNTIL;
         case Release.NothingDue n -> NOTHING_DUE;
+        case Release.Resting r -> UNFINISHED;
       };
-      try (PreparedStatement update = connection.prepareStatement(RELEASE.formatted(until))) {
+      String rest = release instanceof Release.Resting ? DONE_UNTIL : UNFINISHED;
+      try (PreparedStatement update = connection.prepareStatement(RELEASE.formatted(until, rest))) {
         int i = 1;
         if (release instanceof Release.DoneUntil d) update.setObject(i++, SqlTime.cutoff(d.doneUntil()));
+        if (release instanceof Release.Resting r) update.setObject(i++, SqlTime.cutoff(r.until()));
         if (release instanceof Release.NothingDue n) {
           update.setString(i++, origin.toString());
           update.setObject(i++, SqlTime.cutoff(n.cutoff()));
@@ -186,6 +192,25 @@ final class LeaseTable {
     });
     if (released) epochs.remove(origin.toString(), epoch);
     return released;
+  }
+
+  /** Resting origins are few (those of blocked hosts): read them all, keep {@code which}'s. */
+  int endRests(java.util.function.Predicate<Origin> which) {
+    return database.inTransaction(connection -> {
+      List<String> ending = new ArrayList<>();
+      try (PreparedStatement select = connection.prepareStatement("SELECT origin FROM origin_lease WHERE " + RESTING);
+          ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          if (which.test(Origin.ofUrl(rows.getString(1)))) ending.add(rows.getString(1));
+        }
+      }
+      if (ending.isEmpty()) return 0;
+      try (PreparedStatement update = connection.prepareStatement(
+          "UPDATE origin_lease SET expires_at = now() WHERE origin = ANY (?) AND " + RESTING)) {
+        update.setArray(1, connection.createArrayOf("text", ending.toArray()));
+        return update.executeUpdate();
+      }
+    });
   }
 
   boolean othersHoldLeases(String owner) {

@@ -881,6 +881,11 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   }
 
   @Override
+  public int endRests(java.util.function.Predicate<Origin> which) {
+    return leases.endRests(which);
+  }
+
+  @Override
   public boolean othersHoldLeases(String owner) {
     return leases.othersHoldLeases(owner);
   }

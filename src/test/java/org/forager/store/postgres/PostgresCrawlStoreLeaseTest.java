@@ -300,6 +300,25 @@ class PostgresCrawlStoreLeaseTest {
     assertEquals(List.of(A), two.claim("two", 5, HOUR, cutoff.plusMillis(1)));
   }
 
+  /**
+   * A resting origin (one found blocked) is no one's and claimed by none until its rest ends, by time or
+   * by endRests, and then by a claim with the same cutoff: its work is still the run's.
+   */
+  @Test
+  void aRestingOriginIsFreeForTheRunOnceItsRestEnds() {
+    one.addScope(List.of(A, B, C));
+    Instant cutoff = Instant.now();
+    assertEquals(List.of(A, B, C), one.claim("one", 5, HOUR, cutoff));
+    assertTrue(one.release("one", A, new Release.Resting(Instant.now().plus(HOUR))));
+    assertTrue(one.release("one", B, new Release.Resting(Instant.now().plus(HOUR))));
+    assertTrue(one.release("one", C, new Release.Resting(Instant.now().minusSeconds(1))));
+    assertFalse(two.othersHoldLeases("two"), "resting is not held");
+    assertEquals(List.of(C), two.claim("two", 5, HOUR, cutoff), "a rest over: free for the same cutoff");
+    assertEquals(1, two.endRests(origin -> origin.equals(B)));
+    assertEquals(List.of(B), two.claim("two", 5, HOUR, cutoff));
+    assertEquals(0, two.endRests(origin -> origin.equals(C)), "held, not resting");
+  }
+
   @Test
   void othersHoldLeasesWhileAnotherOwnersLeaseRuns() {
     one.addScope(List.of(A, B));
