@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.forager.record.CrawlLogFiles;
 import org.forager.url.Origin;
 
@@ -159,13 +160,26 @@ public final class PolitenessAudit {
    * unit: {@code unitOf} answers an origin's ({@code https://www.example.org}), asked once per origin.
    */
   public static Report audit(Path crawlLog, PerIp perIp, Function<String, Optional<DomainUnit>> unitOf) {
+    return audit(crawlLog, perIp, new Sites(unitOf, origin -> 0));
+  }
+
+  /**
+   * What the audit reads from the crawl's configuration, per origin ({@code https://www.example.org}):
+   * its domain unit ({@code sites} rules' {@code unit: domain}), and the {@code min_delay} an origin
+   * returns to when an operator lifts the delay they set ({@code forager ctl set-delay ORIGIN default}),
+   * which the log does not say (0 when unknown: the next request is not judged against the old delay).
+   */
+  public record Sites(Function<String, Optional<DomainUnit>> unitOf, ToLongFunction<String> minDelayMillis) {}
+
+  /** Like {@link #audit(Path, PerIp)}, with what the crawl's configuration says of its sites. */
+  public static Report audit(Path crawlLog, PerIp perIp, Sites sites) {
     List<Path> parts;
     try {
       parts = CrawlLogFiles.parts(crawlLog);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + crawlLog.toAbsolutePath().getParent() + ": " + e.getMessage(), e);
     }
-    Auditor auditor = new Auditor(perIp, unitOf);
+    Auditor auditor = new Auditor(perIp, sites);
     try {
       auditor.expired = CrawlLogFiles.expired(crawlLog);
     } catch (IOException e) {
@@ -212,14 +226,16 @@ public final class PolitenessAudit {
     long unjudged;
 
     final Function<String, Optional<DomainUnit>> unitOf;
+    final ToLongFunction<String> minDelayMillis;
     /** Each origin's domain unit, when it has one: asked once per origin. */
     final Map<String, Optional<DomainUnit>> units = new HashMap<>();
     /** One audit per domain unit, keyed by the domain. */
     final Map<String, IpAudit> domains = new TreeMap<>();
 
-    Auditor(PerIp perIp, Function<String, Optional<DomainUnit>> unitOf) {
+    Auditor(PerIp perIp, Sites sites) {
       this.ips = new IpAudit(perIp);
-      this.unitOf = unitOf;
+      this.unitOf = sites.unitOf();
+      this.minDelayMillis = sites.minDelayMillis();
     }
 
     void line(String file, int lineNo, String line) {
@@ -246,10 +262,12 @@ public final class PolitenessAudit {
       String kind = a.path("kind").asText();
       if (!REQUEST_KINDS.contains(kind)) {
         // Not a crawl action (an operator's order, a kind added later): no request was sent. Only a
-        // delay the operator set matters: the origin's next request may come that soon.
-        if (kind.equals("control") && a.path("action").asText().equals("set-delay") && a.has("delay_ms")) {
-          OriginState s = origins.computeIfAbsent(a.path("target").asText(), OriginState::new);
-          s.operatorDelayMillis = a.path("delay_ms").asLong();
+        // delay the operator set matters: the origin's next request may come that soon. Set back to
+        // the default (no delay_ms): as soon as the origin's configured min_delay.
+        if (kind.equals("control") && a.path("action").asText().equals("set-delay")) {
+          String target = a.path("target").asText();
+          OriginState s = origins.computeIfAbsent(target, OriginState::new);
+          s.operatorDelayMillis = a.has("delay_ms") ? a.path("delay_ms").asLong() : minDelayMillis.applyAsLong(target);
           s.operatorAtNanos = nanos(Instant.parse(a.path("ts").asText()));
         }
         return;

@@ -101,9 +101,12 @@ final class AuditCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("forager: --per-ip-min-delay: " + e.getMessage());
       return Main.EXIT_USAGE;
     }
-    // The domains its sites rules made one unit (unit: domain), as the crawl's configuration has them.
-    PolitenessAudit.Report report = PolitenessAudit.audit(log, perIp, origin -> crawlConfig.siteSettings(
-        Origin.ofUrl(origin + "/")).domainUnit().map(u -> new PolitenessAudit.DomainUnit(u.domain(), u.minDelay().toMillis())));
+    // The domains its sites rules made one unit (unit: domain), and each origin's min_delay, as the
+    // crawl's configuration has them.
+    PolitenessAudit.Report report = PolitenessAudit.audit(log, perIp, new PolitenessAudit.Sites(
+        origin -> crawlConfig.siteSettings(Origin.ofUrl(origin + "/")).domainUnit()
+            .map(u -> new PolitenessAudit.DomainUnit(u.domain(), u.minDelay().toMillis())),
+        origin -> crawlConfig.siteSettings(Origin.ofUrl(origin + "/")).politeness().minDelay().toMillis()));
     if (!quiet) {
       out.printf("%-40s %9s %7s %9s %12s %10s%n", "origin", "requests", "robots", "refusals", "min gap ms", "in flight");
       for (PolitenessAudit.OriginReport o : report.origins()) {

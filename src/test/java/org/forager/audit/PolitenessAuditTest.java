@@ -57,6 +57,28 @@ class PolitenessAuditTest {
   }
 
   /**
+   * An operator's delay set back to the default ({@code set-delay ORIGIN default}, no delay_ms): the next
+   * request may come as soon as the origin's configured min_delay, not the longer delay set before, which
+   * the request before it logged (a false violation after a documented order).
+   */
+  @Test
+  void aDelaySetBackToTheDefaultIsTheConfiguredMinDelayAfterIt() throws Exception {
+    String[] lines = {
+        line("2026-11-21T00:00:00.000Z", "robots", "http://a.example/robots.txt", "FETCHED", 200, 10, 2000),
+        "{\"ts\":\"2026-11-21T00:00:00.100Z\",\"kind\":\"control\",\"action\":\"set-delay\",\"by\":\"cli\","
+            + "\"target\":\"http://a.example\",\"result\":\"default\"}",
+        line("2026-11-21T00:00:00.350Z", "page", "http://a.example/", "FETCHED", 200, 10, 300)};
+    Path log = tmp.resolve("crawl.jsonl");
+    Files.write(log, List.of(lines));
+    PolitenessAudit.Report configured300 = PolitenessAudit.audit(log, PolitenessAudit.PerIp.DEFAULTS,
+        new PolitenessAudit.Sites(origin -> java.util.Optional.empty(), origin -> 300));
+    assertTrue(configured300.polite(), configured300.violations().toString());
+    PolitenessAudit.Report configured500 = PolitenessAudit.audit(log, PolitenessAudit.PerIp.DEFAULTS,
+        new PolitenessAudit.Sites(origin -> java.util.Optional.empty(), origin -> 500));
+    assertEquals(List.of("delay"), configured500.violations().stream().map(PolitenessAudit.Violation::rule).toList());
+  }
+
+  /**
    * A wait the server asked for (retry_after_ms) holds every later request of the origin, the next
    * run's too, however short the delay logged; another origin is not held by it.
    */
