@@ -1,6 +1,7 @@
 package org.forager.crawl;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -32,24 +33,45 @@ final class SitemapQueue {
     this.config = config;
   }
 
-  /** Queues the origin's sitemaps once per run, from its robots.txt. */
-  void start(RobotsRules robots) {
-    if (started || !config.enabled()) return;
+  /**
+   * Queues the origin's sitemaps once per run, from its robots.txt: those on the origin, or {@code
+   * /sitemap.xml} when it lists none there (and the default location is on).
+   *
+   * @return the sitemaps robots.txt lists on other origins, not read here (empty after the first call)
+   */
+  List<String> start(RobotsRules robots) {
+    if (started || !config.enabled()) return List.of();
     started = true;
     List<String> listed = robots.sitemaps();
-    if (listed.isEmpty() && !config.defaultLocation()) return;
-    add(SitemapSources.of(origin, listed));
+    if (listed.isEmpty() && !config.defaultLocation()) return List.of();
+    List<String> sources = SitemapSources.of(origin, listed);
+    List<String> elsewhere = sources.stream().filter(url -> !origin.contains(url)).toList();
+    if (elsewhere.size() < sources.size()) {
+      return add(sources);
+    } else if (config.defaultLocation()) {
+      add(List.of(SitemapSources.defaultLocation(origin)));
+    }
+    return elsewhere;
   }
 
-  /** Children of an index just read (one batch of them); those past the run's allowance are dropped. */
-  void add(List<String> urls) {
+  /**
+   * Children of an index just read (one batch of them); those past the run's allowance are dropped.
+   *
+   * @return those on other origins, not read here
+   */
+  List<String> add(List<String> urls) {
+    List<String> elsewhere = new ArrayList<>();
     for (String url : urls) {
-      if (pending.size() + taken >= config.maxFiles()) return;
+      if (pending.size() + taken >= config.maxFiles()) break;
       Optional<String> normalized = UrlNormalizer.normalize(url);
-      if (normalized.isPresent() && origin.contains(normalized.get()) && seen.add(normalized.get())) {
+      if (normalized.isEmpty()) continue;
+      if (!origin.contains(normalized.get())) {
+        elsewhere.add(normalized.get());
+      } else if (seen.add(normalized.get())) {
         pending.add(normalized.get());
       }
     }
+    return elsewhere;
   }
 
   /** The next file to fetch, while the run's allowance lasts. */

@@ -48,8 +48,20 @@ final class SitemapStep {
 
   /** Whether a sitemap file is waiting to be fetched, now that robots.txt says which there are. */
   boolean hasNext(RobotsRules robots) {
-    queue.start(robots);
+    logElsewhere(queue.start(robots), "the robots.txt of " + session.origin);
     return queue.hasNext();
+  }
+
+  /**
+   * Sitemaps listed (by robots.txt or an index) on another origin: their requests would owe that
+   * origin's delay, not this one's, so they are not read from here (that origin reads a sitemap its own
+   * robots.txt lists). Logged, never dropped in silence.
+   */
+  private void logElsewhere(List<String> urls, String listedBy) {
+    for (String url : urls) {
+      session.log(session.refusal(CrawlAction.Kind.SITEMAP, url, new Verdict.Rejected(Outcome.OUT_OF_SCOPE,
+          "a sitemap on another origin, listed by " + listedBy + ": read only by its own origin"), 1));
+    }
   }
 
   /**
@@ -141,7 +153,7 @@ final class SitemapStep {
           counts[0] += ctx.store().addCandidates(admitted);
           session.wakeOtherOrigins(admitted);
           counts[1] += bringForwardModified(modified);
-        }, queue::add);
+        }, children -> logElsewhere(queue.add(children), "the sitemap index " + response.url()));
     return switch (result) {
       case SitemapResult.Failure failure ->
           failure.reason().startsWith("not a sitemap") ? failure.reason() : "not a sitemap: " + failure.reason();

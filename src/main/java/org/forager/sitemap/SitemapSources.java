@@ -38,7 +38,12 @@ public final class SitemapSources {
       if (urls.size() == MAX_ROBOTS_SITEMAPS) break;
       if (!written.isBlank()) UrlNormalizer.resolve(robots, written.strip()).ifPresent(urls::add);
     }
-    if (urls.isEmpty()) urls.add(origin + "/sitemap.xml");
+    if (urls.isEmpty()) urls.add(defaultLocation(origin));
     return new ArrayList<>(urls);
+  }
+
+  /** {@code /sitemap.xml} at the origin's root, the conventional place. */
+  public static String defaultLocation(Origin origin) {
+    return origin + "/sitemap.xml";
   }
 }

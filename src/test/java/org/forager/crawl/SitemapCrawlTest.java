@@ -108,9 +108,12 @@ class SitemapCrawlTest {
       assertTrue(other.paths().isEmpty(), "another origin's sitemap or page is not fetched");
       List<JsonNode> sitemapActions = TestCrawl.log(data).stream()
           .filter(l -> l.get("kind").asText().equals("sitemap")).toList();
-      assertEquals(3, sitemapActions.size());
+      assertEquals(4, sitemapActions.size(), sitemapActions.toString());
+      // The index's child on another origin: logged as the index is read (before the index's own line), not fetched.
+      assertEquals(other.url("/elsewhere.xml"), sitemapActions.get(0).get("url").asText());
+      assertEquals("OUT_OF_SCOPE", sitemapActions.get(0).get("outcome").asText());
       // 4 listed (crawler-commons dropped the other origin's URL unseen; the gates drop it now), 2 new.
-      assertTrue(sitemapActions.get(1).get("reason").asText().startsWith("sitemap of 4 URLs, 2 new"), sitemapActions.get(1).toString());
+      assertTrue(sitemapActions.get(2).get("reason").asText().startsWith("sitemap of 4 URLs, 2 new"), sitemapActions.get(2).toString());
     }
   }
 
@@ -184,6 +187,32 @@ class SitemapCrawlTest {
           .filter(l -> l.get("kind").asText().equals("sitemap") && l.get("url").asText().startsWith(evil.origin()))
           .toList();
       assertEquals("sitemap of 1 URLs, 0 new", sitemapActions.get(sitemapActions.size() - 1).get("reason").asText());
+    }
+  }
+
+  /**
+   * A robots.txt listing its sitemap on another origin only (www): that one is logged, not fetched from
+   * this origin's turn, and the origin's default location is tried, as when none is listed. Both were
+   * dropped without a word.
+   */
+  @Test
+  void aSitemapListedOnAnotherOriginOnlyIsLoggedAndTheDefaultLocationTried() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      String elsewhere = site.url("www.site.test", "/sm.xml");
+      site.robots("User-agent: *\nAllow: /\nSitemap: " + elsewhere + "\n")
+          .route("/sitemap.xml", ex -> TestSite.respond(ex, 200, "text/xml", urlset(site.url("site.test", "/a"))))
+          .html("/", "<p>home</p>").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      TestCrawl.run(TestCrawl.config(data, List.of(site.url("site.test", "/")),
+          "sitemaps: { enabled: true }\n" + TestCrawl.pinnedToLoopback("site.test", "www.site.test")));
+      assertEquals(List.of("/robots.txt", "/sitemap.xml"), site.paths().subList(0, 2));
+      assertFalse(site.paths().contains("/sm.xml"), site.paths().toString());
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("site.test", "/a")));
+      JsonNode logged = TestCrawl.log(data).stream().filter(l -> l.get("url").asText().equals(elsewhere)).findFirst()
+          .orElseThrow();
+      assertEquals("sitemap", logged.get("kind").asText());
+      assertEquals("OUT_OF_SCOPE", logged.get("outcome").asText());
+      assertTrue(logged.get("reason").asText().contains("another origin"), logged.toString());
     }
   }
 
