@@ -538,6 +538,11 @@ public final class Crawler implements AutoCloseable {
    * from the store's agenda), or the origins with work were given up or blocked in an earlier run.
    */
   private void noteNothingDone(RunSummary summary, Instant started) {
+    if (config.maxActions() == 0) {
+      // Asked for (a killed crawl's outputs mended and nothing crawled, README): no cause to look for.
+      summary.note("--max-actions 0: nothing crawled, as asked (the crawl database, WARC files and log are made whole)");
+      return;
+    }
     Optional<AgendaEntry> next = store.agenda(Instant.MAX, Optional.empty(), 1).stream().findFirst();
     if (next.isEmpty()) {
       summary.note("nothing was due: every known URL is crawled and none comes due again (recrawl settings); a new"

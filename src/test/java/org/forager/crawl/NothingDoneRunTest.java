@@ -33,4 +33,22 @@ class NothingDoneRunTest {
           second.notes().toString());
     }
   }
+
+  /**
+   * {@code --max-actions 0} (the README's way to mend a killed crawl's outputs) did what it was asked:
+   * said so, not "no origin with work was crawled: given up, or blocked" while URLs were due.
+   */
+  @Test
+  void aRunAskedForNoActionSaysSoRatherThanLookingForACause() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/a").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      RunSummary run = TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "").withMaxActions(0));
+      assertEquals(0, run.actions());
+      assertEquals(List.of(), site.paths());
+      assertTrue(run.notes().stream().anyMatch(n -> n.startsWith("--max-actions 0: nothing crawled, as asked")),
+          run.notes().toString());
+      assertTrue(run.notes().stream().noneMatch(n -> n.contains("given up")), run.notes().toString());
+    }
+  }
 }
