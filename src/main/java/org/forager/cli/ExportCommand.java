@@ -42,8 +42,9 @@ final class ExportCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin StoreOption storeOption;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "jsonl",
-      description = "jsonl (default): the URLs; wacz: the WARC files as a WACZ package.")
+  @Option(names = "--format", paramLabel = "FORMAT",
+      description = "jsonl (default): the URLs; wacz (the default for an --output ending in .wacz): the WARC"
+          + " files as a WACZ package.")
   String format;
 
   @Option(names = "--output", paramLabel = "FILE", description = "Write here instead of standard output.")
@@ -51,6 +52,12 @@ final class ExportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    boolean waczName = output != null && output.getFileName().toString().endsWith(".wacz");
+    if (format == null) format = waczName ? "wacz" : "jsonl";
+    if (format.equals("jsonl") && waczName) {
+      return usage("--format jsonl writes JSON lines, which a file named " + output.getFileName()
+          + " would not hold (a WACZ package is --format wacz)");
+    }
     if (!format.equals("jsonl") && !format.equals("wacz")) {
       return usage("--format " + format + " is not supported (use jsonl or wacz)");
     }

@@ -155,11 +155,30 @@ class WaczExportTest {
     assertEquals(2, Main.run("export", "--data-dir", data.toString(), "--format", "wacz"));
     assertEquals(2, Main.run("export", "--data-dir", data.toString(), "--format", "wacz", "--output", tmp.resolve("x.zip").toString()));
     assertEquals(2, Main.run("export", "--data-dir", data.toString(), "--format", "warc"));
+    // JSON lines into a file named .wacz: refused (it once wrote them and said "exported 10 URLs").
+    assertEquals(2, Main.run("export", "--data-dir", data.toString(), "--format", "jsonl", "--output", tmp.resolve("y.wacz").toString()));
     List<String> lines = console.err().lines().toList();
     assertEquals(List.of(
         "forager: --format wacz needs --output FILE.wacz (a WACZ file's name ends in .wacz)",
         "forager: --format wacz needs --output FILE.wacz (a WACZ file's name ends in .wacz)",
-        "forager: --format warc is not supported (use jsonl or wacz)"), lines);
+        "forager: --format warc is not supported (use jsonl or wacz)",
+        "forager: --format jsonl writes JSON lines, which a file named y.wacz would not hold (a WACZ package is --format wacz)"),
+        lines);
+    assertFalse(java.nio.file.Files.exists(tmp.resolve("y.wacz")));
+  }
+
+  /** An --output ending in .wacz without --format is a WACZ package, as its name says. */
+  @Test
+  void anOutputNamedWaczIsAWaczPackageWithoutFormat() throws Exception {
+    Path data = tmp.resolve("data");
+    try (TestSite site = TestSite.start()) {
+      ArchivedSite.crawl(site, data, "");
+    }
+    Path wacz = tmp.resolve("crawl.wacz");
+    assertEquals(0, Main.run("export", "--data-dir", data.toString(), "--output", wacz.toString()), console.err());
+    try (ZipFile zip = new ZipFile(wacz.toFile())) {
+      assertTrue(zip.getEntry("datapackage.json") != null, "a WACZ package");
+    }
   }
 
   /** Each line's offset and length, read from the WARC inside the package, give its record. */
