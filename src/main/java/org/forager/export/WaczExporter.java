@@ -94,10 +94,12 @@ public final class WaczExporter {
   private static List<Path> finishedWarcFiles(Path warcDir) {
     List<Path> gzip = new ArrayList<>();
     List<Path> zstd = new ArrayList<>();
+    List<Path> open = new ArrayList<>();
     if (Files.isDirectory(warcDir)) {
       try (Stream<Path> files = Files.list(warcDir)) {
         for (Path file : files.sorted().toList()) {
           var format = WarcIndexes.formatOf(file.getFileName().toString());
+          if (file.getFileName().toString().endsWith(".open")) open.add(file);
           if (format.isEmpty()) continue;
           (format.get() == RecordCompression.Format.GZIP ? gzip : zstd).add(file);
         }
@@ -110,7 +112,11 @@ public final class WaczExporter {
           + zstd.get(0).getFileName() + (zstd.size() > 1 ? ", …" : "") + "), which a WACZ " + WACZ_VERSION
           + " cannot hold (.warc.gz only): crawl with warc.compression: gzip to export a WACZ");
     }
-    if (gzip.isEmpty()) throw new IllegalArgumentException(warcDir + " holds no finished WARC file to package");
+    if (gzip.isEmpty()) {
+      throw new IllegalArgumentException(warcDir + " holds no finished WARC file to package" + (open.isEmpty() ? ""
+          : ": " + open.get(0).getFileName() + " is still being written (a crawl finishes a file at"
+              + " warc.max_file_size or when it stops; a killed crawl's, at its next run)"));
+    }
     return gzip;
   }
 

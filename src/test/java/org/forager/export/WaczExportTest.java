@@ -167,6 +167,26 @@ class WaczExportTest {
     assertFalse(java.nio.file.Files.exists(tmp.resolve("y.wacz")));
   }
 
+  /**
+   * A data directory whose only WARC file is still being written (a running crawl's first file): the
+   * refusal names it and when it is finished, rather than only "no finished WARC file".
+   */
+  @Test
+  void aWarcFileStillBeingWrittenIsNamedWhenNoneIsFinished() throws Exception {
+    Path data = tmp.resolve("data");
+    try (TestSite site = TestSite.start()) {
+      ArchivedSite.crawl(site, data, "");
+    }
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(data.resolve("warc"))) {
+      for (Path f : files.filter(f -> f.toString().endsWith(".warc.gz")).toList()) {
+        java.nio.file.Files.move(f, f.resolveSibling(f.getFileName() + ".open"));
+      }
+    }
+    assertEquals(1, Main.run("export", "--data-dir", data.toString(), "--output", tmp.resolve("x.wacz").toString()));
+    assertTrue(console.err().contains("holds no finished WARC file to package: forager-"), console.err());
+    assertTrue(console.err().contains(".warc.gz.open is still being written"), console.err());
+  }
+
   /** An --output ending in .wacz without --format is a WACZ package, as its name says. */
   @Test
   void anOutputNamedWaczIsAWaczPackageWithoutFormat() throws Exception {
