@@ -48,8 +48,8 @@ import picocli.CommandLine.Model.CommandSpec;
       "  add-seed URL...           add seeds (each through the scope and every other gate)",
       "  retry-failed [HOST_OR_DOMAIN]",
       "                            make the URLs whose last request failed (no answer, timeout, DNS, an",
-      "                            HTTP error but 404/410)",
-      "                            due now instead of after their back-off (2, 4, 8 weeks)",
+      "                            HTTP error but 404/410) due now instead of after their back-off",
+      "                            (2, 4, 8 weeks)",
       "  stop                      end the run after the fetches in flight, as SIGTERM does",
       "",
       "Every order is written to the crawl log (kind \"control\", by \"cli\").",
@@ -128,9 +128,10 @@ final class CtlCommand implements Callable<Integer> {
         long due = crawler.control().retryFailed(Optional.ofNullable(host), "cli");
         message = org.forager.crawl.CrawlControl.retryAnswer(due, Optional.ofNullable(host));
       } else if (order.equals("block")) {
+        boolean already = crawler.control().blockOf(host).isPresent();
         String blocked = crawler.control().block(host, "cli");
         message = "blocked " + blocked + org.forager.crawl.CrawlControl.alsoBlocked(blocked)
-            + ": no request of any kind from the next run on";
+            + (already ? " (it was blocked already)" : "") + ": no request of any kind from the next run on";
       } else {
         message = crawler.control().unblock(host, "cli") ? "unblocked " + host : host + " was not blocked";
       }

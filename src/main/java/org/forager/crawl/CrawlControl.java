@@ -65,6 +65,7 @@ public final class CrawlControl {
       Consumer<Origin> wake, Map<Origin, OriginCrawler> crawlers) {}
 
   private final CrawlStore store;
+  private final java.util.function.Function<Origin, Duration> configuredMinDelay;
   private final CrawlLog log;
   private final Clock clock;
   private final Runnable stop;
@@ -77,12 +78,24 @@ public final class CrawlControl {
   private Run run;
 
   /** Reads the blocks kept in {@code store}. */
-  CrawlControl(CrawlStore store, CrawlLog log, Clock clock, Runnable stop) {
+  CrawlControl(CrawlStore store, CrawlLog log, Clock clock, Runnable stop,
+      java.util.function.Function<Origin, Duration> configuredMinDelay) {
     this.store = store;
     this.log = log;
     this.clock = clock;
     this.stop = stop;
+    this.configuredMinDelay = configuredMinDelay;
     refreshBlocks();
+  }
+
+  /** The min_delay the crawl's configuration gives the origin: what a delay set below it undercuts. */
+  public Duration configuredMinDelay(Origin origin) {
+    return configuredMinDelay.apply(origin);
+  }
+
+  /** The block in force on {@code host} itself (as {@link #block} would normalize it), if any. */
+  public synchronized Optional<Block> blockOf(String host) {
+    return Optional.ofNullable(blocks.get(host(host)));
   }
 
   // --- read by the crawl

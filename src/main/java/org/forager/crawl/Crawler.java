@@ -112,7 +112,8 @@ public final class Crawler implements AutoCloseable {
     this.dnsCache = dnsCache;
     this.warc = warc;
     this.log = log;
-    this.control = new CrawlControl(store, log, clock, this::stop);
+    this.control = new CrawlControl(store, log, clock, this::stop,
+        origin -> config.siteSettings(origin).politeness().minDelay());
   }
 
   /** Opens (or creates) the data directory: store, WARC directory and crawl log. */

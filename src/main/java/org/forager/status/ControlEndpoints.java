@@ -133,9 +133,12 @@ final class ControlEndpoints {
         }
       }
       case "block" -> {
-        String host = control.block(required(order, "host"), by);
+        String asked = required(order, "host");
+        boolean already = control.blockOf(asked).isPresent();
+        String host = control.block(asked, by);
         answer.put("host", host);
-        answer.put("message", "blocked " + host + CrawlControl.alsoBlocked(host) + ": no further request of any kind");
+        answer.put("message", "blocked " + host + CrawlControl.alsoBlocked(host) + (already ? " (it was blocked already)" : "")
+            + ": no further request of any kind");
       }
       case "unblock" -> {
         String host = required(order, "host");
@@ -146,9 +149,11 @@ final class ControlEndpoints {
         String delay = required(order, "delay");
         Optional<Duration> d = delay.equals("default") ? Optional.empty() : Optional.of(Durations.parse(delay));
         Origin o = control.setDelay(required(order, "origin"), d, by);
+        Duration configured = control.configuredMinDelay(o);
         answer.put("message", d.map(x -> "delay of " + o + " set to " + Durations.format(x)
-            + " (never below its robots.txt Crawl-delay)").orElse("delay of " + o + " back to the configured one")
-            + unknown(o));
+            + " (never below its robots.txt Crawl-delay)" + (x.compareTo(configured) < 0 ? "; below the configured"
+            + " min_delay of " + Durations.format(configured) + ": its server sees requests that much closer" : ""))
+            .orElse("delay of " + o + " back to the configured one") + unknown(o));
       }
       case "add-seed" -> {
         List<String> urls = new ArrayList<>();
@@ -261,7 +266,7 @@ final class ControlEndpoints {
 
     UnknownAction(String action) {
       super("no such order: " + (action.length() > 40 ? action.substring(0, 40) + "..." : action)
-          + " (pause, resume, block, unblock, set-delay, add-seed, stop)");
+          + " (pause, resume, block, unblock, set-delay, add-seed, retry-failed, stop)");
     }
   }
 }

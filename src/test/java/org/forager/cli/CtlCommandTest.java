@@ -62,6 +62,8 @@ class CtlCommandTest {
 
       assertEquals(0, ctl(data, "pause"));
       assertEquals(0, ctl(data, "block", "Blocked.Example:8080"));
+      assertEquals(0, ctl(data, "block", "blocked.example"), "again: said so");
+      assertEquals(0, ctl(data, "set-delay", site.origin(), "5ms"));
       assertEquals(0, ctl(data, "set-delay", site.origin(), "30ms"));
       assertEquals(0, ctl(data, "pause", "https://typo.example"), "kept: the origin may come in later");
       assertEquals(1, ctl(data, "add-seed", site.url("/extra"), "ftp://example.org/"),
@@ -76,6 +78,9 @@ class CtlCommandTest {
       String out = console.out();
       assertTrue(out.contains("paused: no new request starts"), out);
       assertTrue(out.contains("blocked blocked.example and every host under it"), out);
+      assertTrue(out.contains("blocked blocked.example and every host under it (it was blocked already): no further"), out);
+      assertTrue(out.contains("delay of " + site.origin() + " set to 5ms (never below its robots.txt Crawl-delay); below"
+          + " the configured min_delay of 10ms: its server sees requests that much closer\n"), out);
       assertTrue(out.contains("delay of " + site.origin() + " set to 30ms (never below its robots.txt Crawl-delay)\n"),
           out);
       assertTrue(out.contains("paused https://typo.example: it sends no further request until resumed (note: "
@@ -92,7 +97,8 @@ class CtlCommandTest {
 
       List<String> orders = TestCrawl.log(data).stream().filter(l -> l.get("kind").asText().equals("control"))
           .map(l -> l.get("action").asText() + " by " + l.get("by").asText()).toList();
-      assertEquals(List.of("pause by cli", "block by cli", "set-delay by cli", "pause-origin by cli", "add-seed by cli",
+      assertEquals(List.of("pause by cli", "block by cli", "block by cli", "set-delay by cli", "set-delay by cli",
+          "pause-origin by cli", "add-seed by cli",
           "add-seed by cli", "resume by cli", "stop by cli"), orders);
       JsonNode block = TestCrawl.log(data).stream().filter(l -> l.path("action").asText().equals("block"))
           .findFirst().orElseThrow();
