@@ -548,6 +548,11 @@ public final class Crawler implements AutoCloseable {
     if (next.isEmpty()) {
       summary.note("nothing was due: every known URL is crawled and none comes due again (recrawl settings); a new"
           + " --seed adds work");
+    } else if (next.get().at().isAfter(started) && config.sitemaps().enabled()) {
+      // The agenda's time is also when an origin's sitemaps are read again: not always a URL's.
+      summary.note("nothing was due: the next origin comes due at " + next.get().at() + ", for a URL due then or to"
+          + " read its sitemaps again (recrawl settings, sitemaps.reread_after; forager ctl retry-failed makes the"
+          + " failed ones due now)");
     } else if (next.get().at().isAfter(started)) {
       summary.note("nothing was due: the next URL comes due at " + next.get().at() + " (recrawl settings; forager"
           + " ctl retry-failed makes the failed ones due now)");

@@ -23,7 +23,7 @@ class NothingDoneRunTest {
     try (TestSite site = TestSite.start()) {
       site.linking("/", "/a").html("/a", "<p>a</p>");
       Path data = tmp.resolve("data");
-      var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 1d }");
+      var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 1d }\nsitemaps: { enabled: false }");
       RunSummary first = TestCrawl.run(config);
       assertTrue(first.notes().stream().noneMatch(n -> n.startsWith("nothing was due")), first.notes().toString());
 
@@ -31,6 +31,21 @@ class NothingDoneRunTest {
       assertEquals(0, second.actions());
       assertTrue(second.notes().stream().anyMatch(n -> n.startsWith("nothing was due: the next URL comes due at ")),
           second.notes().toString());
+    }
+  }
+
+  /** With sitemaps on, the agenda's next time may be a sitemap re-read, not a URL's: the note says both. */
+  @Test
+  void withSitemapsTheNextTimeIsAnOriginsNotNecessarilyAUrls() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/a").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 7d }\nsitemaps: { enabled: true }");
+      TestCrawl.run(config);
+      RunSummary second = TestCrawl.run(config);
+      assertEquals(0, second.actions());
+      assertTrue(second.notes().stream().anyMatch(n -> n.startsWith("nothing was due: the next origin comes due at ")
+          && n.contains("to read its sitemaps again")), second.notes().toString());
     }
   }
 
