@@ -379,7 +379,7 @@ public final class Crawler implements AutoCloseable {
           workingSet == null ? List::of : workingSet::recentlyFinished, ctx.network().health()));
       earlySends.start();
       try {
-        runScheduler(s, crawlers, summary, ctx.network().health());
+        runScheduler(s, crawlers, summary, ctx.network().health(), fleetAddresses);
         if (summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) > 0) noteRefusedSeeds(gatekeeper, summary);
         if (summary.actions() == 0 && !stopRequested && leases == null) noteNothingDone(summary, started);
         noteBorrowedRobots(ctx.network().borrowedRobots(), summary);
@@ -418,18 +418,28 @@ public final class Crawler implements AutoCloseable {
   }
 
   private void runScheduler(Scheduler s, Map<Origin, OriginCrawler> crawlers, RunSummary summary,
-      NetworkHealth health) throws InterruptedException {
+      NetworkHealth health, Optional<FleetAddresses> fleet) throws InterruptedException {
     // The time to max_actions is worth a line only when someone chose the number: the default's is
     // no forecast of the crawl's end.
     long chosenMaxActions = config.maxActions() == CrawlConfig.DEFAULT_MAX_ACTIONS ? Long.MAX_VALUE : config.maxActions();
     Progress progress = Progress.start(quiet ? Progress.Mode.QUIET : Progress.Mode.AUTO, summary, s,
         store::urlCount, chosenMaxActions, () -> control.paused() ? Optional.of("PAUSED (forager ctl resume)")
-            : health.down() ? Optional.of("HOLDING (the network looks down)") : Optional.empty());
+            : health.down() ? Optional.of("HOLDING (the network looks down)") : fleet.flatMap(Crawler::addressesWaitedFor));
     try {
       s.run(crawlers.values());
     } finally {
       progress.close();
     }
+  }
+
+  /**
+   * Origins whose address another process of the fleet holds wait for it (a process may sit idle a
+   * lease long): the progress line says so rather than show nothing happening.
+   */
+  private static Optional<String> addressesWaitedFor(FleetAddresses fleet) {
+    int n = fleet.heldByOthers();
+    return n == 0 ? Optional.empty() : Optional.of(String.format("WAITING for %,d address%s another process of the"
+        + " fleet holds", n, n == 1 ? "" : "es"));
   }
 
   /**

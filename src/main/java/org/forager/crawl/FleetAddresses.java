@@ -75,6 +75,16 @@ final class FleetAddresses {
     return Math.max(1_000_000L, leaseNanos / 3);
   }
 
+  /** How many addresses another process holds that this one asked for lately (its origins there wait). */
+  int heldByOthers() {
+    long now = System.nanoTime();
+    int n = 0;
+    for (long at : askAgainAt.values()) {
+      if (at - now > 0) n++;
+    }
+    return n;
+  }
+
   /** Gives back every address lease held (the process stops): the others need not wait them out. */
   void releaseAll() {
     for (String a : heldUntil.keySet()) {
