@@ -321,8 +321,10 @@ public final class CrawlControl {
 
   /** The answer to {@link #retryFailed}, for people. */
   public static String retryAnswer(long due, Optional<String> host) {
-    return String.format("%,d URL%s whose last request failed %s due now%s", due, due == 1 ? "" : "s",
-        due == 1 ? "is" : "are", host.map(h -> " (of " + host(h) + " and the hosts under it)").orElse(""));
+    String of = host.map(h -> " (of " + host(h) + " and the hosts under it)").orElse("");
+    // Counted: those moved. A failed URL already due (its back-off over) is crawled as it is.
+    if (due == 0) return "no URL whose last request failed was waiting out its back-off" + of + ": none made due";
+    return String.format("%,d URL%s whose last request failed made due now%s", due, due == 1 ? "" : "s", of);
   }
 
   /**
