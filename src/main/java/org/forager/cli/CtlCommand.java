@@ -50,6 +50,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "                            make the URLs whose last request failed (no answer, timeout, DNS, an",
       "                            HTTP error but 404/410) due now instead of after their back-off",
       "                            (2, 4, 8 weeks)",
+      "  recrawl [HOST_OR_DOMAIN]  make every URL crawled before due now, whatever its recrawl interval",
       "  stop                      end the run after the fetches in flight, as SIGTERM does",
       "",
       "Every order is written to the crawl log (kind \"control\", by \"cli\").",
@@ -61,7 +62,7 @@ import picocli.CommandLine.Model.CommandSpec;
       "  forager ctl --data-dir crawl-data set-delay https://www.example.org 10s",
       "  forager ctl --data-dir crawl-data pause",
       "",
-      "block, unblock and retry-failed work with no crawl running too: on the crawl database.",
+      "block, unblock, retry-failed and recrawl work with no crawl running too: on the crawl database.",
       "Exit status: 0 when the crawl carried out the order, 1 when no crawl runs there or it refused,",
       "2 on bad usage.",
     })
@@ -74,7 +75,7 @@ final class CtlCommand implements Callable<Integer> {
   @Option(names = "--data-dir", paramLabel = "DIR", required = true, description = "The crawl's data directory (block and unblock need no running crawl).")
   Path dataDir;
 
-  @Parameters(index = "0", paramLabel = "ORDER", description = "pause, resume, block, unblock, set-delay, add-seed, retry-failed or stop")
+  @Parameters(index = "0", paramLabel = "ORDER", description = "pause, resume, block, unblock, set-delay, add-seed, retry-failed, recrawl or stop")
   String order;
 
   @Parameters(index = "1..*", paramLabel = "ARG", description = "The order's arguments.")
@@ -107,7 +108,7 @@ final class CtlCommand implements Callable<Integer> {
 
   /** Orders carried out on the crawl database itself when no crawl runs: they hold across runs. */
   private boolean worksWithoutACrawl() {
-    return order.equals("block") || order.equals("unblock") || order.equals("retry-failed");
+    return order.equals("block") || order.equals("unblock") || order.equals("retry-failed") || order.equals("recrawl");
   }
 
   /**
@@ -127,6 +128,9 @@ final class CtlCommand implements Callable<Integer> {
       if (order.equals("retry-failed")) {
         long due = crawler.control().retryFailed(Optional.ofNullable(host), "cli");
         message = org.forager.crawl.CrawlControl.retryAnswer(due, Optional.ofNullable(host));
+      } else if (order.equals("recrawl")) {
+        long due = crawler.control().recrawl(Optional.ofNullable(host), "cli");
+        message = org.forager.crawl.CrawlControl.recrawlAnswer(due, Optional.ofNullable(host));
       } else if (order.equals("block")) {
         boolean already = crawler.control().blockOf(host).isPresent();
         String blocked = crawler.control().block(host, "cli");
@@ -166,13 +170,13 @@ final class CtlCommand implements Callable<Integer> {
         var urls = body.putArray("urls");
         arguments(1, Integer.MAX_VALUE, "URL...").forEach(urls::add);
       }
-      case "retry-failed" -> {
+      case "retry-failed", "recrawl" -> {
         arguments(0, 1, "[HOST_OR_DOMAIN]");
         if (!args.isEmpty()) body.put("host", args.get(0));
       }
       case "stop" -> arguments(0, 0, "");
       default -> throw new IllegalArgumentException("unknown order '" + TerminalText.escape(order)
-          + "': pause, resume, block, unblock, set-delay, add-seed, retry-failed or stop");
+          + "': pause, resume, block, unblock, set-delay, add-seed, retry-failed, recrawl or stop");
     }
     return body;
   }

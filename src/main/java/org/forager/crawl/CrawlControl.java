@@ -291,6 +291,26 @@ public final class CrawlControl {
    * @return how many URLs were made due
    */
   public long retryFailed(Optional<String> host, String by) {
+    return makeDue(host, "retry-failed", by, u -> {
+      CrawlRecord last = u.lastCrawl().orElseThrow();
+      return Observation.of(last.outcome(), last.httpStatus(), Optional.empty(), Optional.empty()) == Observation.FAILED;
+    });
+  }
+
+  /**
+   * Makes every URL crawled before due now, whatever its recrawl interval (a site changed, an
+   * operator wants it fresh): as {@link #retryFailed}, for every crawled URL. Each is fetched again
+   * as a recrawl is, with a conditional GET where the last answer gave validators.
+   *
+   * @param host a host name, a domain, an IP address, or a URL (its host)
+   * @return how many URLs were made due
+   */
+  public long recrawl(Optional<String> host, String by) {
+    return makeDue(host, "recrawl", by, u -> true);
+  }
+
+  /** One scan: each crawled URL {@code which} accepts (of {@code host} when given) made due now. */
+  private long makeDue(Optional<String> host, String action, String by, java.util.function.Predicate<UrlRecord> which) {
     Optional<String> name = host.map(CrawlControl::host);
     Blocklist under = new Blocklist();
     name.ifPresent(n -> under.replace(List.of(n)));
@@ -302,11 +322,7 @@ public final class CrawlControl {
     long[] moved = {0};
     Origin[] lastWoken = {null};
     store.forEachUrl(u -> {
-      if (u.lastCrawl().isEmpty() || !u.nextFetchAt().isAfter(now)) return;
-      CrawlRecord last = u.lastCrawl().get();
-      if (Observation.of(last.outcome(), last.httpStatus(), Optional.empty(), Optional.empty()) != Observation.FAILED) {
-        return;
-      }
+      if (u.lastCrawl().isEmpty() || !u.nextFetchAt().isAfter(now) || !which.test(u)) return;
       Origin origin = Origin.ofUrl(u.url());
       if (name.isPresent() && under.covering(origin.host()).isEmpty()) return;
       if (!store.bringForward(u.url(), now)) return;
@@ -315,8 +331,14 @@ public final class CrawlControl {
       if (r != null && !origin.equals(lastWoken[0])) r.wake().accept(origin);
       lastWoken[0] = origin;
     });
-    write(ControlRecord.of(now, "retry-failed", who(by), name).withResult(moved[0] + " URLs due now"));
+    write(ControlRecord.of(now, action, who(by), name).withResult(moved[0] + " URLs due now"));
     return moved[0];
+  }
+
+  /** The answer to {@link #recrawl}, for people. */
+  public static String recrawlAnswer(long due, Optional<String> host) {
+    String of = host.map(h -> " (of " + host(h) + " and the hosts under it)").orElse("");
+    return String.format("%,d crawled URL%s made due now%s", due, due == 1 ? "" : "s", of);
   }
 
   /** The answer to {@link #retryFailed}, for people. */

@@ -167,19 +167,21 @@ final class ControlEndpoints {
         answer.put("seeds", results);
         answer.put("message", String.join("\n", results.stream().map(r -> r.url() + ": " + r.result()).toList()));
       }
-      case "retry-failed" -> {
+      case "retry-failed", "recrawl" -> {
         // A scan of every URL: longer than a client waits on a large crawl. Answered at once; the crawl
         // log's control line says how many when it is done.
         Optional<String> host = text(order, "host");
         Optional<String> name = host.map(CrawlControl::host); // a bad one is a 400, now
-        Thread.ofVirtual().name("forager-retry-failed").start(() -> {
+        boolean failed = action.equals("retry-failed");
+        Thread.ofVirtual().name("forager-" + action).start(() -> {
           try {
-            control.retryFailed(name, by);
+            if (failed) control.retryFailed(name, by);
+            else control.recrawl(name, by);
           } catch (RuntimeException e) {
-            System.getLogger("org.forager.status").log(System.Logger.Level.WARNING, "retry-failed failed", e);
+            System.getLogger("org.forager.status").log(System.Logger.Level.WARNING, action + " failed", e);
           }
         });
-        answer.put("message", "making the URLs whose last request failed due now"
+        answer.put("message", "making the " + (failed ? "URLs whose last request failed" : "crawled URLs") + " due now"
             + name.map(h -> " (of " + h + " and the hosts under it)").orElse("")
             + ", in one scan of the crawl database: its line in the crawl log says how many when done");
       }
@@ -266,7 +268,7 @@ final class ControlEndpoints {
 
     UnknownAction(String action) {
       super("no such order: " + (action.length() > 40 ? action.substring(0, 40) + "..." : action)
-          + " (pause, resume, block, unblock, set-delay, add-seed, retry-failed, stop)");
+          + " (pause, resume, block, unblock, set-delay, add-seed, retry-failed, recrawl, stop)");
     }
   }
 }

@@ -242,6 +242,40 @@ class CtlCommandTest {
     }
   }
 
+  /**
+   * A crawl whose pages are not due for a week: {@code ctl recrawl}, between runs, makes every crawled
+   * URL due now (of a host when given), and the next run fetches them again, conditionally.
+   */
+  @Test
+  void recrawlMakesEveryCrawledUrlDueNow() throws Exception {
+    Path data = tmp.resolve("data");
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\n").linking("/", "/a").html("/a", "<p>a</p>");
+      Path config = Files.writeString(tmp.resolve("forager.yaml"), """
+          politeness: { min_delay: 10ms, response_time_factor: 0 }
+          network: { allow_private_addresses: true }
+          recrawl: { interval: 7d }
+          sitemaps: { enabled: false }
+          """);
+      String[] crawl = {"crawl", "--config", config.toString(), "--seed", site.url("/"), "--data-dir", data.toString(), "--quiet"};
+      Main.run(crawl);
+      Main.run(crawl);
+      assertEquals(1, site.count("/a"), "not due for a week");
+      console.reset();
+      assertEquals(0, ctl(data, "recrawl", "other.example"), console.err());
+      assertTrue(console.out().contains("0 crawled URLs made due now (of other.example and the hosts under it)"),
+          console.out());
+      assertEquals(0, ctl(data, "recrawl"), console.err());
+      assertTrue(console.out().contains("2 crawled URLs made due now (no crawl is running: written to its database)"),
+          console.out());
+      Main.run(crawl);
+      assertEquals(2, site.count("/"), "fetched again");
+      assertEquals(2, site.count("/a"), "fetched again");
+      assertEquals("recrawl", TestCrawl.log(data).stream().filter(l -> l.get("kind").asText().equals("control"))
+          .toList().getLast().get("action").asText());
+    }
+  }
+
   private static int ctl(Path data, String... args) {
     String[] all = new String[args.length + 3];
     all[0] = "ctl";
