@@ -21,7 +21,8 @@ import org.forager.warc.WarcIndexes;
 /**
  * Packages a crawl's finished WARC files as one WACZ 1.1.1 file (Webrecorder's "Web Archive
  * Collection Zipped", which ReplayWeb.page and pywb open): {@code archive/} the {@code .warc.gz}
- * files as they are, stored; {@code indexes/index.cdx} the merged CDXJ index of all of them;
+ * files as they are, stored; {@code indexes/index.cdx} the merged CDXJ index of all of them (a 304's revisit without its
+ * status, {@link IndexMerge#forReplay});
  * {@code pages/pages.jsonl} the HTML pages ({@link WaczPages}); {@code datapackage.json} each
  * file's path, size and SHA-256, with {@code wacz_version}, {@code created}, {@code software} and
  * the first page as {@code mainPageUrl}; {@code datapackage-digest.json} the SHA-256 of

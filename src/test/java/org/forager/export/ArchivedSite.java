@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.forager.testweb.TestCrawl;
@@ -12,7 +13,8 @@ import org.forager.testweb.TestSite;
 /**
  * A small site crawled twice into a data directory, so that its WARC files hold every kind of
  * record an index must handle: HTML pages with titles (one UTF-8, one gzip-encoded), a text file,
- * a redirect, a 404, robots.txt, and in the second run a 304 (a revisit record).
+ * a redirect, a 404, robots.txt, and in the second run a 304 (a revisit record). The second run
+ * starts in a later second than the first ended.
  */
 final class ArchivedSite {
 
@@ -48,7 +50,19 @@ final class ArchivedSite {
     });
     var config = TestCrawl.config(data, List.of(site.url("/")), "recrawl: { interval: 0s }\n" + extraYaml);
     TestCrawl.run(config);
+    untilTheNextSecond(Instant.now());
     TestCrawl.run(config);
+  }
+
+  /**
+   * Returns once the clock is past {@code time}'s second, so that no capture of the second run has a
+   * CDXJ timestamp (whole seconds) of the first. Replay tools key a capture by URL and that timestamp:
+   * of two in one second ReplayWeb.page keeps one, the response, and the second run's revisit of
+   * {@code /etag} was replayed only when the runs happened to fall in different seconds.
+   */
+  private static void untilTheNextSecond(Instant time) throws InterruptedException {
+    long next = (time.getEpochSecond() + 1) * 1000;
+    for (long left; (left = next - System.currentTimeMillis()) > 0; ) Thread.sleep(left);
   }
 
   private static byte[] gzip(String text) throws IOException {
