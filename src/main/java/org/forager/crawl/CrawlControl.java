@@ -13,6 +13,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.forager.config.Durations;
 import org.forager.frontier.Scheduler;
@@ -65,7 +67,7 @@ public final class CrawlControl {
       Consumer<Origin> wake, Map<Origin, OriginCrawler> crawlers) {}
 
   private final CrawlStore store;
-  private final java.util.function.Function<Origin, Duration> configuredMinDelay;
+  private final Function<Origin, Duration> configuredMinDelay;
   private final CrawlLog log;
   private final Clock clock;
   private final Runnable stop;
@@ -79,7 +81,7 @@ public final class CrawlControl {
 
   /** Reads the blocks kept in {@code store}. */
   CrawlControl(CrawlStore store, CrawlLog log, Clock clock, Runnable stop,
-      java.util.function.Function<Origin, Duration> configuredMinDelay) {
+      Function<Origin, Duration> configuredMinDelay) {
     this.store = store;
     this.log = log;
     this.clock = clock;
@@ -310,7 +312,7 @@ public final class CrawlControl {
   }
 
   /** One scan: each crawled URL {@code which} accepts (of {@code host} when given) made due now. */
-  private long makeDue(Optional<String> host, String action, String by, java.util.function.Predicate<UrlRecord> which) {
+  private long makeDue(Optional<String> host, String action, String by, Predicate<UrlRecord> which) {
     Optional<String> name = host.map(CrawlControl::host);
     Blocklist under = new Blocklist();
     name.ifPresent(n -> under.replace(List.of(n)));
