@@ -113,7 +113,7 @@ final class PageStep {
     Instant now = ctx.clock().instant();
     String url = pending.candidate().url();
     CrawlRecord record = CrawlRecord.withoutRequest(url, now, rejected.outcome(),
-        ctx.policy().recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now));
+        ctx.policy().recrawls().nextFetchAt(pending.candidate(), rejected.outcome(), 0, Optional.empty(), now).at());
     // The log first: an action the log could not take (a full disk) must not be in the store alone.
     // A crash before the store write has it logged and still due: the next run refuses it again.
     session.logBeforeWrite(session.refusal(CrawlAction.Kind.PAGE, url, rejected, pending.attempt()));
@@ -136,7 +136,7 @@ final class PageStep {
     CrawlContext ctx = session.ctx;
     Instant now = ctx.clock().instant();
     CrawlRecord record = CrawlRecord.withoutRequest(url, now, rejected.get().outcome(),
-        ctx.policy().recrawls().nextFetchAt(pending.candidate(), rejected.get().outcome(), 0, Optional.empty(), now));
+        ctx.policy().recrawls().nextFetchAt(pending.candidate(), rejected.get().outcome(), 0, Optional.empty(), now).at());
     session.logBeforeWrite(session.refusal(CrawlAction.Kind.PAGE, url, rejected.get(), pending.attempt()));
     session.crawled.add(url);
     return Optional.of(record);
@@ -262,8 +262,9 @@ final class PageStep {
       }
     }
 
-    Instant nextFetchAt = feedback(pending, classification, outcome, status, outage,
-        ctx.policy().recrawls().nextFetchAt(candidate, outcome, status, digest, now), now);
+    Recrawls.Next next = ctx.policy().recrawls().nextFetchAt(candidate, outcome, status, digest, now);
+    if (candidate.fetchCount() > 0) ctx.outputs().summary().recrawled(next.seen());
+    Instant nextFetchAt = feedback(pending, classification, outcome, status, outage, next.at(), now);
     CrawlRecord record = new CrawlRecord(url, now, outcome, status, result.durationMillis(), contentType,
         length, digest, redirectTo, canonical, noindex, nofollow, etag, lastModified, nextFetchAt,
         duplicateOf, simhash);

@@ -35,11 +35,15 @@ final class Recrawls {
     this.store = store;
   }
 
-  Instant nextFetchAt(DueCandidate candidate, Outcome outcome, int httpStatus, Optional<String> digest, Instant now) {
+  /** When a URL is due again, and what this action saw of it (for a recrawl: changed or not). */
+  record Next(Instant at, Observation seen) {}
+
+  Next nextFetchAt(DueCandidate candidate, Outcome outcome, int httpStatus, Optional<String> digest, Instant now) {
     Replayed past = candidate.fetchCount() > 0
         ? replay(candidate.url()) : new Replayed(policy.initialState(), Optional.empty());
-    Decision decision = policy.decide(past.state(), Observation.of(outcome, httpStatus, past.digest(), digest), now);
-    return decision instanceof Decision.Recrawl recrawl ? recrawl.at() : RETIRED;
+    Observation seen = Observation.of(outcome, httpStatus, past.digest(), digest);
+    Decision decision = policy.decide(past.state(), seen, now);
+    return new Next(decision instanceof Decision.Recrawl recrawl ? recrawl.at() : RETIRED, seen);
   }
 
   /**

@@ -33,6 +33,9 @@ public final class RunSummary {
   private final AtomicLong bytes = new AtomicLong();
   /** New URLs the store did not keep: their origin held limits.max_urls_per_origin URLs. */
   private final AtomicLong urlsNotKept = new AtomicLong();
+  /** Pages fetched again whose content changed, and those found unchanged (a 304, or the same digest). */
+  private final AtomicLong recrawlsChanged = new AtomicLong();
+  private final AtomicLong recrawlsUnchanged = new AtomicLong();
   /** URLs refused for their query ({@link Gatekeeper#QUERY_REFUSED}): the default refuses every query. */
   private final AtomicLong queryRefusals = new AtomicLong();
 
@@ -124,6 +127,15 @@ public final class RunSummary {
     return List.copyOf(notes);
   }
 
+  /** A page crawled before was fetched again: counts whether its content changed. */
+  public void recrawled(org.forager.recrawl.Observation seen) {
+    switch (seen) {
+      case CHANGED -> recrawlsChanged.getAndIncrement();
+      case UNCHANGED -> recrawlsUnchanged.getAndIncrement();
+      default -> { } // no content compared: the outcome lines count it
+    }
+  }
+
   /** Counts new URLs the store did not keep, their origin full. */
   public void urlsNotKept(long count) {
     urlsNotKept.addAndGet(count);
@@ -147,6 +159,13 @@ public final class RunSummary {
     for (Outcome o : Outcome.values()) {
       long n = pageCount(o);
       if (n > 0) sb.append(String.format("%-28s %,d%n", o.name(), n));
+    }
+    long changed = recrawlsChanged.get();
+    long unchanged = recrawlsUnchanged.get();
+    if (changed + unchanged > 0) {
+      // The outcome lines do not tell a first fetch from a recrawl, nor a changed body from the same one.
+      sb.append(String.format("%-28s %,d (%,d changed, %,d unchanged)%n", "of them recrawled", changed + unchanged,
+          changed, unchanged));
     }
     appendFiles(sb, "robots.txt", robots, "absent (4xx: no rules)", "unreachable (DNS, 5xx, 429 or no whole answer)");
     appendFiles(sb, "sitemaps", sitemaps, "absent (4xx)", "failed");

@@ -68,6 +68,9 @@ class FreshnessTest {
       assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("/new")), "the changed page's new link");
       assertTrue(second.count(Outcome.NOT_MODIFIED) >= 1);
       assertEquals(1, revisits(data), "a 304 is a revisit record in the WARC");
+      // The summary tells recrawls from first fetches, and a changed body from the same one (/, /stable, /changing).
+      String rendered = second.render(java.time.Duration.ofSeconds(1));
+      assertTrue(rendered.matches("(?s).*\\Rof them recrawled +3 \\(1 changed, 2 unchanged\\)\\R.*"), rendered);
     }
   }
 
