@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.forager.fetch.Outcome;
 import org.forager.policy.Gatekeeper;
+import org.forager.recrawl.Observation;
 
 /**
  * Counts of crawl actions by outcome during one run. Thread-safe.
@@ -128,7 +129,7 @@ public final class RunSummary {
   }
 
   /** A page crawled before was fetched again: counts whether its content changed. */
-  public void recrawled(org.forager.recrawl.Observation seen) {
+  public void recrawled(Observation seen) {
     switch (seen) {
       case CHANGED -> recrawlsChanged.getAndIncrement();
       case UNCHANGED -> recrawlsUnchanged.getAndIncrement();
