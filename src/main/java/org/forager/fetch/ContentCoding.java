@@ -8,9 +8,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
+import org.forager.io.MemberBoundedGzipStream;
 
 /**
  * The content codings of a response (RFC 9110 section 8.4) and the streams that undo them. Supported:
@@ -62,7 +62,7 @@ final class ContentCoding {
     InputStream stream = raw;
     try {
       for (String coding : codingsToUndo) {
-        stream = coding.equals("gzip") ? new GZIPInputStream(stream, BUFFER) : inflate(stream);
+        stream = coding.equals("gzip") ? new MemberBoundedGzipStream(stream, BUFFER) : inflate(stream);
       }
       return stream;
     } catch (IOException e) {

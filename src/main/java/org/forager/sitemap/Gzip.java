@@ -3,7 +3,7 @@ package org.forager.sitemap;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.zip.GZIPInputStream;
+import org.forager.io.MemberBoundedGzipStream;
 
 /**
  * Gzip file content (RFC 1952), decoded as a stream: the caller caps what it reads of it, so a gzip
@@ -24,6 +24,6 @@ final class Gzip {
    * @throws IOException when the gzip header is broken (a broken body fails when it is read)
    */
   static InputStream open(byte[] content) throws IOException {
-    return new GZIPInputStream(new ByteArrayInputStream(content), 8192);
+    return new MemberBoundedGzipStream(new ByteArrayInputStream(content), 8192);
   }
 }
