@@ -45,6 +45,15 @@ class WaczExportTest {
   @RegisterExtension final CapturedConsole console = new CapturedConsole();
   @TempDir Path tmp;
 
+  /** The archived site crawled (twice) into {@code data} under the temporary directory, with {@code extraYaml}. */
+  private Path crawled(String extraYaml) throws Exception {
+    Path data = tmp.resolve("data");
+    try (TestSite site = TestSite.start()) {
+      ArchivedSite.crawl(site, data, extraYaml);
+    }
+    return data;
+  }
+
   @Test
   void thePackageHoldsTheWarcFilesStoredWithTheirMergedIndexPagesAndAManifestThatMatches() throws Exception {
     Path data = tmp.resolve("data");
@@ -131,10 +140,7 @@ class WaczExportTest {
 
   @Test
   void warcFilesWithoutAnIndexGetOneAtExport() throws Exception {
-    Path data = tmp.resolve("data");
-    try (TestSite site = TestSite.start()) {
-      ArchivedSite.crawl(site, data, "");
-    }
+    Path data = crawled("");
     Path indexes = data.resolve("indexes");
     Map<Path, String> written = new LinkedHashMap<>();
     for (Path warc : warcFiles(data)) {
@@ -150,10 +156,7 @@ class WaczExportTest {
 
   @Test
   void aZstdCrawlIsRefusedWithOneLineSayingWhyAndNoPackageIsLeft() throws Exception {
-    Path data = tmp.resolve("data");
-    try (TestSite site = TestSite.start()) {
-      ArchivedSite.crawl(site, data, "warc: { compression: zstd }\n");
-    }
+    Path data = crawled("warc: { compression: zstd }\n");
     Path wacz = tmp.resolve("crawl.wacz");
     assertEquals(1, Main.run("export", "--data-dir", data.toString(), "--format", "wacz", "--output", wacz.toString()));
     assertEquals(1, console.err().lines().count(), console.err());
@@ -166,10 +169,7 @@ class WaczExportTest {
 
   @Test
   void badUsageGetsOneLineAndExitStatus2() throws Exception {
-    Path data = tmp.resolve("data");
-    try (TestSite site = TestSite.start()) {
-      ArchivedSite.crawl(site, data, "");
-    }
+    Path data = crawled("");
     assertEquals(2, Main.run("export", "--data-dir", data.toString(), "--format", "wacz"));
     assertEquals(2, Main.run("export", "--data-dir", data.toString(), "--format", "wacz", "--output", tmp.resolve("x.zip").toString()));
     assertEquals(2, Main.run("export", "--data-dir", data.toString(), "--format", "warc"));
@@ -191,10 +191,7 @@ class WaczExportTest {
    */
   @Test
   void aWarcFileStillBeingWrittenIsNamedWhenNoneIsFinished() throws Exception {
-    Path data = tmp.resolve("data");
-    try (TestSite site = TestSite.start()) {
-      ArchivedSite.crawl(site, data, "");
-    }
+    Path data = crawled("");
     try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(data.resolve("warc"))) {
       for (Path f : files.filter(f -> f.toString().endsWith(".warc.gz")).toList()) {
         java.nio.file.Files.move(f, f.resolveSibling(f.getFileName() + ".open"));
@@ -208,10 +205,7 @@ class WaczExportTest {
   /** An --output ending in .wacz without --format is a WACZ package, as its name says. */
   @Test
   void anOutputNamedWaczIsAWaczPackageWithoutFormat() throws Exception {
-    Path data = tmp.resolve("data");
-    try (TestSite site = TestSite.start()) {
-      ArchivedSite.crawl(site, data, "");
-    }
+    Path data = crawled("");
     Path wacz = tmp.resolve("crawl.wacz");
     assertEquals(0, Main.run("export", "--data-dir", data.toString(), "--output", wacz.toString()), console.err());
     try (ZipFile zip = new ZipFile(wacz.toFile())) {
