@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedSet;
 import org.forager.config.CrawlConfig;
+import org.forager.fetch.BodyMemory;
 import org.forager.url.FieldUrl;
 import org.forager.url.UrlNormalizer;
 import org.jsoup.parser.Parser;
@@ -66,9 +67,34 @@ public final class HtmlExtractor {
    * The chars of links kept from one page, each link counted at its length and those dropped for being
    * longer than the URL limit too: what bounds the heap a page's links take and the work of resolving
    * them (100,000 relative links under a 2,000-char base are 200 M chars). A link-heavy page of 2 MiB
-   * has about 40,000 links of 100 chars: 4 M. Links past it are dropped.
+   * has about 40,000 links of 100 chars: 4 M. Links past it are dropped. A page has less when it is
+   * small ({@link #LINK_CHARS_PER_BODY_BYTE}).
    */
   static final int MAX_LINK_CHARS_PER_PAGE = 8 << 20;
+
+  /**
+   * A page keeps at most this many chars of links per byte of its body, or {@link
+   * #MIN_LINK_CHARS_PER_PAGE}: a page's links resolved are rarely longer than the page itself (a link's
+   * markup is at least {@code <a href=x>}), while a hostile page of 60 KB, 4,000 short links under a
+   * 2,000-char {@code <base href>}, resolves to 8 M chars, stored as new URLs on every page of the site.
+   */
+  static final int LINK_CHARS_PER_BODY_BYTE = 4;
+
+  /** The chars of links any page may keep, however small: 10,000 links of 100 chars. */
+  static final int MIN_LINK_CHARS_PER_PAGE = 1 << 20;
+
+  /**
+   * Heap a char of a kept link takes until the turn has written it: its URL (one byte a char), its
+   * store key (one more), the records and sets around them (measured: 3.5 bytes a char live on a page
+   * of 4,150 links of 2,000 chars, docs/robustness.md).
+   */
+  static final int BYTES_PER_LINK_CHAR = 4;
+
+  /** Chars of links a page keeps without asking the turn's memory ({@link BodyMemory}): the usual page. */
+  static final int FREE_LINK_CHARS = 32 * 1024;
+
+  /** Chars of links asked of the turn's memory at once, at least. */
+  private static final int LINK_CHARS_STEP = 256 * 1024;
 
   private static final System.Logger LOG = System.getLogger(HtmlExtractor.class.getName());
 
@@ -135,7 +161,7 @@ public final class HtmlExtractor {
     Charsets.Decision decision = Charsets.detect(body, contentTypeHeader);
     int robots = 0;
     for (String value : xRobotsTagHeaders) robots |= RobotsDirectives.ofHeader(value, productToken);
-    Budget budget = new Budget();
+    Budget budget = new Budget(body.length);
     DocumentScan scan = scan(body, decision, budget);
     robots |= scan.robots();
     boolean noindex = (robots & RobotsDirectives.NOINDEX) != 0;
@@ -157,10 +183,49 @@ public final class HtmlExtractor {
     return new ExtractedPage(links, canonical, noindex, nofollow, decision.charset());
   }
 
-  /** What one page may still spend: chars of markup read by the tree, chars of links. Used by one thread. */
+  /** The chars of links a page of {@code bodyBytes} may keep. */
+  static long linkChars(int bodyBytes) {
+    return Math.min(MAX_LINK_CHARS_PER_PAGE,
+        Math.max(MIN_LINK_CHARS_PER_PAGE, (long) LINK_CHARS_PER_BODY_BYTE * bodyBytes));
+  }
+
+  /**
+   * What one page may still spend: chars of markup read by the tree, chars of links, and the memory its
+   * kept links take, held on the turn's {@link BodyMemory}. Used by one thread.
+   */
   private static final class Budget {
     int treeChars = MAX_TREE_CHARS;
-    long linkChars = MAX_LINK_CHARS_PER_PAGE;
+    long linkChars;
+    /** Chars of links kept, and how many of them the turn's memory covers. */
+    private long keptChars;
+    private long coveredChars = FREE_LINK_CHARS;
+
+    Budget(int bodyBytes) {
+      linkChars = linkChars(bodyBytes);
+    }
+
+    /** Spends a link of {@code chars} found (kept or not): false once the page's budget is used up. */
+    boolean spend(int chars) {
+      linkChars -= chars;
+      return linkChars >= 0;
+    }
+
+    /**
+     * Whether a link of {@code chars} may be kept: false when the turn's memory has no room for it in
+     * time, and then for every link after it.
+     */
+    boolean keep(int chars) {
+      if (keptChars + chars > coveredChars) {
+        long more = Math.max(LINK_CHARS_STEP, keptChars + chars - coveredChars);
+        if (!BodyMemory.holdOnThisTurn(more * BYTES_PER_LINK_CHAR)) {
+          linkChars = -1;
+          return false;
+        }
+        coveredChars += more;
+      }
+      keptChars += chars;
+      return true;
+    }
   }
 
   private DocumentScan scan(byte[] body, Charsets.Decision decision, Budget budget) {
@@ -224,15 +289,14 @@ public final class HtmlExtractor {
     // Where the page leads by itself comes first: the refresh a browser follows.
     RefreshUrls.followed(scan.refreshUrls(), base, maxUrlLength)
         .ifPresent(link -> {
-          budget.linkChars -= link.length();
-          links.add(link);
+          if (budget.spend(link.length()) && budget.keep(link.length())) links.add(link);
         });
     for (String href : scan.hrefs()) {
       if (budget.linkChars <= 0) break;
       Optional<String> link = base.resolve(href);
       if (link.isEmpty()) continue;
-      budget.linkChars -= link.get().length();
-      if (link.get().length() <= maxUrlLength && budget.linkChars >= 0) links.add(link.get());
+      int chars = link.get().length();
+      if (budget.spend(chars) && chars <= maxUrlLength && budget.keep(chars)) links.add(link.get());
     }
     if (depth < MAX_SRCDOC_DEPTH) {
       for (String srcdoc : scan.srcdocs()) {

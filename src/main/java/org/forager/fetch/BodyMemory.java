@@ -13,27 +13,43 @@ import java.util.concurrent.locks.ReentrantLock;
  * a body, or a compression bomb up to its ratio) can no longer fill the heap together: 256 origins at
  * 2 MiB were 512 MiB against a 256 MiB heap. A reader that cannot get its bytes by its fetch's deadline
  * stops there, as at the deadline. One body larger than the whole memory gets it while nobody else
- * holds any. Thread-safe.
+ * holds any.
+ *
+ * <p>The links a page's extraction keeps count too ({@link #holdOnThisTurn}): a hostile page of 100 KB
+ * under a 2,000-char {@code <base href>} resolves to megabytes of URLs, held with their store keys
+ * until the turn has written them; three such pages at once ran a 264 MiB heap out. Thread-safe.
  */
 public final class BodyMemory {
 
   /** Bytes of a body, raw and decoded each, that need no reservation: a page of the usual size. */
   public static final int FREE_BYTES = 64 * 1024;
 
+  /**
+   * How long a page's extraction waits for memory for more of its links before it keeps no more: long
+   * enough for other turns to write theirs, short enough that a turn never waits as long as a fetch.
+   */
+  static final java.time.Duration LINK_WAIT = java.time.Duration.ofSeconds(5);
+
   private static final BodyMemory PROCESS =
-      new BodyMemory(Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4));
+      new BodyMemory(Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4), LINK_WAIT);
   private static final ThreadLocal<Lease> CURRENT = new ThreadLocal<>();
   /** What a fetch outside a turn reads under (tools, tests): never waits, holds nothing. */
   private static final Lease UNBOUNDED = new Lease(null);
 
   private final long capacity;
+  private final long linkWaitNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition released = lock.newCondition();
   private long used;
 
   BodyMemory(long capacity) {
+    this(capacity, LINK_WAIT);
+  }
+
+  BodyMemory(long capacity, java.time.Duration linkWait) {
     if (capacity < 1) throw new IllegalArgumentException("capacity must be positive: " + capacity);
     this.capacity = capacity;
+    this.linkWaitNanos = linkWait.toNanos();
   }
 
   /** The process's: a quarter of the heap, at least 16 MiB. */
@@ -52,6 +68,24 @@ public final class BodyMemory {
     Lease lease = new Lease(this);
     CURRENT.set(lease);
     return lease;
+  }
+
+  /**
+   * Takes {@code bytes} more for the turn running on this thread, for what it keeps beside its bodies
+   * (a page's links): waiting up to {@link #LINK_WAIT} while they do not fit and other turns hold some.
+   * Outside a turn (tools, tests) it never waits.
+   *
+   * @return false when they could not be had in that time, or the thread was interrupted (its flag set
+   *     again): the caller keeps no more
+   */
+  public static boolean holdOnThisTurn(long bytes) {
+    Lease lease = current();
+    if (lease.memory == null) return true;
+    try {
+      return lease.reserve(bytes, System.nanoTime() + lease.memory.linkWaitNanos);
+    } catch (InterruptedIOException e) {
+      return false; // reserve set the thread's flag again
+    }
   }
 
   /** Bytes held by all leases now. */

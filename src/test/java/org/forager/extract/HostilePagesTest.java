@@ -57,16 +57,45 @@ class HostilePagesTest {
   }
 
   @Test
-  void aPageKeepsLinksUpToItsBudgetOfCharsInTheOrderTheyCome() {
-    // 10,000 distinct links of about 1,950 chars under a base within the URL limit: 19.5 M chars.
+  void aLargePageKeepsLinksUpToItsBudgetOfCharsInTheOrderTheyCome() {
+    // 10,000 distinct links of about 1,950 chars under a base within the URL limit: 19.5 M chars, on a
+    // page of 2 MiB: the most any page may keep.
     String base = "/" + "c".repeat(1_900) + "/";
     StringBuilder html = new StringBuilder("<base href='" + base + "'>");
     for (int k = 0; k < 10_000; k++) html.append("<a href=").append(k).append('>');
+    html.append("<!--").append("p".repeat(2 << 20)).append("-->");
     List<String> links = extract(new HtmlExtractor("ForagerBot"), html.toString()).links();
     long chars = links.stream().mapToLong(String::length).sum();
     assertTrue(chars <= HtmlExtractor.MAX_LINK_CHARS_PER_PAGE, chars + " chars");
     assertTrue(chars > HtmlExtractor.MAX_LINK_CHARS_PER_PAGE - 2_000, chars + " chars: the budget used up");
     for (int k = 0; k < links.size(); k++) assertEquals("http://example.org" + base + k, links.get(k));
+  }
+
+  @Test
+  void aSmallPageUnderALongBaseKeepsAMegabyteOfLinks() {
+    // The same links on a page of 110 KB: 4 chars a byte would be 440 K; a page may always keep 1 M.
+    String base = "/" + "c".repeat(1_900) + "/";
+    StringBuilder html = new StringBuilder("<base href='" + base + "'>");
+    for (int k = 0; k < 10_000; k++) html.append("<a href=").append(k).append('>');
+    List<String> links = extract(new HtmlExtractor("ForagerBot"), html.toString()).links();
+    long chars = links.stream().mapToLong(String::length).sum();
+    assertEquals(HtmlExtractor.MIN_LINK_CHARS_PER_PAGE, HtmlExtractor.linkChars(html.length()));
+    assertTrue(chars <= HtmlExtractor.MIN_LINK_CHARS_PER_PAGE, chars + " chars");
+    assertTrue(chars > HtmlExtractor.MIN_LINK_CHARS_PER_PAGE - 2_000, chars + " chars: the budget used up");
+    assertEquals("http://example.org" + base + (links.size() - 1), links.getLast());
+  }
+
+  @Test
+  void aPageOfAMegabyteKeepsFourCharsOfLinksAByte() {
+    String base = "/" + "c".repeat(1_900) + "/";
+    StringBuilder html = new StringBuilder("<base href='" + base + "'>");
+    for (int k = 0; k < 10_000; k++) html.append("<a href=").append(k).append('>');
+    html.append("<!--").append("p".repeat(1 << 20)).append("-->");
+    long budget = HtmlExtractor.linkChars(html.length());
+    assertEquals(4L * html.length(), budget);
+    long chars = extract(new HtmlExtractor("ForagerBot"), html.toString()).links().stream()
+        .mapToLong(String::length).sum();
+    assertTrue(chars <= budget && chars > budget - 2_000, chars + " chars of " + budget);
   }
 
   @Test

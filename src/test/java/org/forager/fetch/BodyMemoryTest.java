@@ -133,4 +133,65 @@ class BodyMemoryTest {
     }
     assertEquals(0, memory.used());
   }
+
+  /** A page of 10,000 links of about 1,950 chars under a 1,900-char base: 19.5 M chars resolved. */
+  private static byte[] linkHeavyPage() {
+    StringBuilder html = new StringBuilder("<base href='/" + "c".repeat(1_900) + "/'>");
+    for (int k = 0; k < 10_000; k++) html.append("<a href=").append(k).append('>');
+    return html.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static List<String> linksOf(byte[] page) {
+    return new org.forager.extract.HtmlExtractor("ForagerBot")
+        .extract("http://example.org/", page, Optional.empty(), List.of(), List.of()).links();
+  }
+
+  @Test
+  void aPagesLinksAreHeldOnItsTurnsMemoryAndWaitForRoomThere() throws Exception {
+    BodyMemory memory = new BodyMemory(6 * MIB);
+    CompletableFuture<Void> holding = new CompletableFuture<>();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    Thread other = Thread.ofVirtual().start(() -> {
+      try (BodyMemory.Lease lease = memory.lease()) {
+        lease.reserve(5 * MIB, LATER); // another turn's large body
+        holding.complete(null);
+        done.get();
+      } catch (Exception e) {
+        holding.completeExceptionally(e);
+      }
+    });
+    holding.get(10, TimeUnit.SECONDS);
+    CompletableFuture<List<String>> links = CompletableFuture.supplyAsync(() -> {
+      try (BodyMemory.Lease lease = memory.lease()) {
+        List<String> kept = linksOf(linkHeavyPage());
+        assertTrue(lease.held() >= 4L * kept.stream().mapToLong(String::length).sum() - 32 * 4096,
+            "the links kept are held: " + lease.held());
+        return kept;
+      }
+    }, Thread.ofVirtual()::start);
+    while (memory.waiting() == 0) Thread.onSpinWait(); // past its free chars, it waits for the other's bytes
+    assertFalse(links.isDone());
+    done.complete(null);
+    other.join();
+    List<String> kept = links.get(10, TimeUnit.SECONDS);
+    assertEquals(linksOf(linkHeavyPage()), kept, "given the room, the page keeps its whole budget of links");
+    assertEquals(0, memory.used());
+  }
+
+  @Test
+  void aPageWhoseLinksFindNoRoomInTimeKeepsThoseItHad() throws Exception {
+    BodyMemory memory = new BodyMemory(2 * MIB, java.time.Duration.ZERO);
+    try (BodyMemory.Lease other = memory.lease()) {
+      assertTrue(other.reserve(2 * MIB, LATER)); // every byte held by another turn
+      List<String> kept = CompletableFuture.supplyAsync(() -> {
+        try (BodyMemory.Lease lease = memory.lease()) {
+          return linksOf(linkHeavyPage());
+        }
+      }, Thread.ofVirtual()::start).get(10, TimeUnit.SECONDS);
+      long chars = kept.stream().mapToLong(String::length).sum();
+      assertTrue(chars > 0 && chars <= 32 * 1024, "the free chars' worth, no more: " + chars);
+      assertEquals(linksOf(linkHeavyPage()).subList(0, kept.size()), kept, "the first ones, in order");
+    }
+    assertEquals(0, memory.used());
+  }
 }
