@@ -76,6 +76,11 @@ final class BatchBytes {
     count++;
   }
 
+  /** The batch's length serialized, in bytes. */
+  int bytes() {
+    return out.size();
+  }
+
   /** How many puts and deletes the batch holds. */
   int count() {
     return count;

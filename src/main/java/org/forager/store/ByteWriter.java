@@ -103,6 +103,11 @@ final class ByteWriter {
     return Arrays.copyOf(buffer, size);
   }
 
+  /** How many bytes have been written. */
+  int size() {
+    return size;
+  }
+
   /** A copy of the bytes written, whatever their number. */
   byte[] copy() {
     return Arrays.copyOf(buffer, size);

@@ -44,6 +44,13 @@ final class GroupCommit {
   private static final byte[] EMPTY = new byte[0];
   /** Calls written together at most; more wait for the next group. */
   private static final int MAX_GROUP = 256;
+  /**
+   * A group takes no further call once its batch is this long: its heap is the batch built, grown by
+   * doubling, then copied for RocksDB. The usual page's call is a few KB (256 of them 1-2 MiB); a
+   * hostile page's links under a 2,000-char base were 4 MB a call, and 30 such calls in one group
+   * (about 360 MB of heap together) ran a 264 MiB heap out.
+   */
+  static final int MAX_GROUP_BYTES = 8 << 20;
   /** URLs whose held inlinks one group writes at most ({@link #drainHeld}). */
   private static final int DRAIN_GROUP = 10_000;
 
@@ -62,6 +69,8 @@ final class GroupCommit {
   private final AtomicLong lookedUp = new AtomicLong();
   /** Groups written (tests); guarded by lock. */
   private long groups;
+  /** Guarded by lock. */
+  private long largestGroupBytes;
   /** Where the origins' live due keys start. */
   private final DueStarts dueStarts = new DueStarts();
   /**
@@ -197,6 +206,16 @@ final class GroupCommit {
     return lookedUp.get();
   }
 
+  /** The longest batch a group built (tests). */
+  long largestGroupBytes() {
+    lock.lock();
+    try {
+      return largestGroupBytes;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** How many groups were written (tests). */
   long groupsWritten() {
     lock.lock();
@@ -288,21 +307,24 @@ final class GroupCommit {
   /** Writes the queued calls as one batch; caller holds the lock. */
   private void writeGroup() {
     List<WriteRequest> group = new ArrayList<>();
-    for (WriteRequest next; group.size() < MAX_GROUP && (next = queue.poll()) != null; ) {
-      group.add(next);
-    }
     groups++;
     applying = recent.latest() + 1;
+    int[] added = new int[MAX_GROUP];
     try {
       BatchBytes batch = groupBatch.clear();
       Map<String, WriteRequest.Known> written = new HashMap<>();
       Set<String> newWork = new HashSet<>();
-      int[] added = new int[group.size()];
       int total = 0;
-      for (int i = 0; i < group.size(); i++) {
-        added[i] = apply(group.get(i), batch, written, newWork);
-        total += added[i];
+      // Each call is taken from the queue as it is applied, so that a group stops at its length; not
+      // within one submission, which is written whole when it can be (its calls are queued together).
+      for (WriteRequest next; group.size() < MAX_GROUP && (next = queue.peek()) != null; ) {
+        if (batch.bytes() >= MAX_GROUP_BYTES && next.waiter() != group.getLast().waiter()) break;
+        queue.poll();
+        group.add(next);
+        added[group.size() - 1] = apply(next, batch, written, newWork);
+        total += added[group.size() - 1];
       }
+      largestGroupBytes = Math.max(largestGroupBytes, batch.bytes());
       if (!written.isEmpty()) {
         long count = urlCount + total;
         // Only a group that adds URLs changes the count (a crawl's record, a refusal or a move adds none).

@@ -835,6 +835,11 @@ public final class RocksCrawlStore implements CrawlStore {
     return writes.groupsWritten();
   }
 
+  /** The longest batch a group of the URL table's calls built (tests). */
+  long largestGroupBytes() {
+    return writes.largestGroupBytes();
+  }
+
   /** How many raises of never-crawled URLs the store holds in memory now (tests). */
   int heldRaises() {
     return writes.heldRaiseCount();

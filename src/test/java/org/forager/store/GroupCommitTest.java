@@ -248,6 +248,53 @@ class GroupCommitTest {
   }
 
   /**
+   * Pages of long links ready together are written in groups of at most {@link
+   * GroupCommit#MAX_GROUP_BYTES} and one call: a hostile page's 500 links under a 2,000-char base are
+   * megabytes of batch, and thirty such calls in one group ran a 264 MiB heap out.
+   */
+  @Test
+  @Timeout(60)
+  void callsOfLongLinksReadyTogetherAreWrittenInGroupsOfBoundedLength() throws Exception {
+    int threads = 12;
+    String base = "/" + "d".repeat(1_900) + "/";
+    try (RocksCrawlStore store = RocksCrawlStore.open(dir)) {
+      store.record(crawl("https://alone.example/", T0), links("https://alone.example" + base, 600));
+      long oneCall = store.largestGroupBytes();
+      assertTrue(oneCall > 2_000_000, oneCall + " bytes");
+      AtomicBoolean open = new AtomicBoolean();
+      List<Thread> pages = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        String own = "https://long" + t + ".example/";
+        pages.add(Thread.ofVirtual().start(() -> {
+          while (!open.get()) LockSupport.park();
+          store.record(crawl(own, T0), links(own.substring(0, own.length() - 1) + base, 600));
+        }));
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      for (Thread page : pages) {
+        while (page.getState() != Thread.State.WAITING) {
+          assertTrue(System.nanoTime() < deadline, "a page thread never parked at the start");
+          Thread.onSpinWait();
+        }
+      }
+      open.set(true);
+      for (Thread page : pages) LockSupport.unpark(page);
+      for (Thread page : pages) assertTrue(page.join(Duration.ofSeconds(30)), "a page's write never returned");
+      for (int t = 0; t < threads; t++) {
+        assertTrue(store.url("https://long" + t + ".example" + base + 599).isPresent(), "every link written");
+      }
+      long largest = store.largestGroupBytes();
+      assertTrue(largest <= GroupCommit.MAX_GROUP_BYTES + oneCall, largest + " bytes in one group");
+    }
+  }
+
+  private static List<Candidate> links(String prefix, int count) {
+    List<Candidate> links = new ArrayList<>();
+    for (int k = 0; k < count; k++) links.add(new Candidate(prefix + k, 1, Optional.empty()));
+    return links;
+  }
+
+  /**
    * A caller that found the lock held by a reader ({@code url()} reads under it) waits without it, and
    * the reader's unlock must wake it: nobody else is writing here, so a caller not woken would wait
    * for ever. The threads are daemons and the store is left open when the writer is stuck, so that
