@@ -80,8 +80,8 @@ public final class HtmlExtractor {
    */
   static final int LINK_CHARS_PER_BODY_BYTE = 4;
 
-  /** The chars of links any page may keep, however small: 10,000 links of 100 chars. */
-  static final int MIN_LINK_CHARS_PER_PAGE = 1 << 20;
+  /** The chars of links any page may keep, however small: 2,500 links of 100 chars. */
+  static final int MIN_LINK_CHARS_PER_PAGE = 256 * 1024;
 
   /**
    * Heap a char of a kept link takes until the turn has written it: its URL (one byte a char), its

@@ -72,11 +72,11 @@ class HostilePagesTest {
   }
 
   @Test
-  void aSmallPageUnderALongBaseKeepsAMegabyteOfLinks() {
-    // The same links on a page of 110 KB: 4 chars a byte would be 440 K; a page may always keep 1 M.
+  void aSmallPageUnderALongBaseKeepsAQuarterMegabyteOfLinks() {
+    // 4,000 such links on a page of 52 KB: 4 chars a byte would be 208 K; a page may always keep 256 K.
     String base = "/" + "c".repeat(1_900) + "/";
     StringBuilder html = new StringBuilder("<base href='" + base + "'>");
-    for (int k = 0; k < 10_000; k++) html.append("<a href=").append(k).append('>');
+    for (int k = 0; k < 4_000; k++) html.append("<a href=").append(k).append('>');
     List<String> links = extract(new HtmlExtractor("ForagerBot"), html.toString()).links();
     long chars = links.stream().mapToLong(String::length).sum();
     assertEquals(HtmlExtractor.MIN_LINK_CHARS_PER_PAGE, HtmlExtractor.linkChars(html.length()));
@@ -86,16 +86,18 @@ class HostilePagesTest {
   }
 
   @Test
-  void aPageOfAMegabyteKeepsFourCharsOfLinksAByte() {
-    String base = "/" + "c".repeat(1_900) + "/";
+  void aPageKeepsFourCharsOfLinksAByteOfIt() {
+    // The hostile page of session 67: 4,150 links under a 1,990-char base, 75 KB with a comment; and the same padded to 1 MiB.
+    String base = "/" + "c".repeat(1_990) + "/";
     StringBuilder html = new StringBuilder("<base href='" + base + "'>");
-    for (int k = 0; k < 10_000; k++) html.append("<a href=").append(k).append('>');
-    html.append("<!--").append("p".repeat(1 << 20)).append("-->");
-    long budget = HtmlExtractor.linkChars(html.length());
-    assertEquals(4L * html.length(), budget);
-    long chars = extract(new HtmlExtractor("ForagerBot"), html.toString()).links().stream()
-        .mapToLong(String::length).sum();
-    assertTrue(chars <= budget && chars > budget - 2_000, chars + " chars of " + budget);
+    for (int k = 0; k < 4_150; k++) html.append("<a href=").append(k).append('>');
+    html.append("<!--").append("p".repeat(20_000)).append("-->");
+    for (String page : List.of(html.toString(), html + "<!--" + "p".repeat(1 << 20) + "-->")) {
+      long budget = HtmlExtractor.linkChars(page.length());
+      assertEquals(4L * page.length(), budget);
+      long chars = extract(new HtmlExtractor("ForagerBot"), page).links().stream().mapToLong(String::length).sum();
+      assertTrue(chars <= budget && chars > budget - 2_100, chars + " chars of " + budget);
+    }
   }
 
   @Test
