@@ -11,15 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +21,9 @@ import java.util.stream.Stream;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
+import org.forager.testweb.RawSite;
 import org.forager.testweb.TestCrawl;
 import org.forager.warc.Digests;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,32 +49,25 @@ class TransferCodingCrawlTest {
   private static final String DEFLATED = "<html><body><a href=\"/b\">b</a></body></html>";
 
   @TempDir Path tmp;
-  private ServerSocket server;
-
-  @AfterEach
-  void stop() throws IOException {
-    if (server != null) server.close();
-  }
 
   @Test
   void pagesWithTransferCodingsAreDecodedStoredReadablyAndBoundedAsContentCodedOnes() throws Exception {
     byte[] bomb = gzippedZeros(64 << 20);
     Map<String, byte[]> responses = new HashMap<>();
     responses.put("/robots.txt", ascii("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"));
-    responses.put("/", chunked("Transfer-Encoding: gzip, chunked", gzip(HOME.getBytes(UTF_8))));
-    responses.put("/deflated", chunked("Transfer-Encoding: deflate, chunked", deflate(DEFLATED.getBytes(UTF_8))));
-    responses.put("/unknown", chunked("Transfer-Encoding: x-foo, chunked", ascii("<a href=\"/never\">n</a>")));
-    responses.put("/bomb-transfer", chunked("Transfer-Encoding: gzip, chunked", bomb));
-    responses.put("/bomb-content", chunked("Content-Encoding: gzip\r\nTransfer-Encoding: chunked", bomb));
-    for (String leaf : List.of("/a", "/b")) {
-      String html = "<p>" + leaf + "</p>";
-      responses.put(leaf, ascii("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + html.length()
-          + "\r\n\r\n" + html));
-    }
-    String origin = serve(responses);
+    responses.put("/", RawSite.chunked("Transfer-Encoding: gzip, chunked", gzip(HOME.getBytes(UTF_8))));
+    responses.put("/deflated", RawSite.chunked("Transfer-Encoding: deflate, chunked", deflate(DEFLATED.getBytes(UTF_8))));
+    responses.put("/unknown", RawSite.chunked("Transfer-Encoding: x-foo, chunked", ascii("<a href=\"/never\">n</a>")));
+    responses.put("/bomb-transfer", RawSite.chunked("Transfer-Encoding: gzip, chunked", bomb));
+    responses.put("/bomb-content", RawSite.chunked("Content-Encoding: gzip\r\nTransfer-Encoding: chunked", bomb));
+    responses.put("/a", RawSite.html("<p>a</p>"));
+    responses.put("/b", RawSite.html("<p>b</p>"));
     Path data = tmp.resolve("data");
-
-    TestCrawl.run(TestCrawl.config(data, List.of(origin + "/"), "limits: { fetch_timeout: 5s, max_retries: 0 }"));
+    String origin;
+    try (RawSite site = RawSite.start(responses)) {
+      origin = site.origin();
+      TestCrawl.run(TestCrawl.config(data, List.of(origin + "/"), "limits: { fetch_timeout: 5s, max_retries: 0 }"));
+    }
 
     // The links of the gzip page, and of the deflate page it links to, were found and crawled.
     assertEquals("FETCHED", TestCrawl.lastOutcome(data, origin + "/"));
@@ -168,64 +154,6 @@ class TransferCodingCrawlTest {
     return TestCrawl.log(data).stream()
         .filter(l -> l.get("kind").asText().equals("page") && l.get("url").asText().equals(url))
         .reduce((first, second) -> second).orElseThrow(() -> new AssertionError("no page line for " + url));
-  }
-
-  /**
-   * A keep-alive HTTP/1.1 server on loopback answering each path with its bytes as they are (a
-   * transfer coding needs a server of our own: the JDK's chunks by itself); closes on a path it lacks.
-   */
-  private String serve(Map<String, byte[]> responses) throws IOException {
-    server = new ServerSocket();
-    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-    Thread.ofVirtual().start(() -> {
-      while (!server.isClosed()) {
-        try {
-          Socket socket = server.accept();
-          Thread.ofVirtual().start(() -> answer(socket, responses));
-        } catch (IOException e) {
-          return; // closed
-        }
-      }
-    });
-    return "http://127.0.0.1:" + server.getLocalPort();
-  }
-
-  private static void answer(Socket socket, Map<String, byte[]> responses) {
-    try (socket) {
-      InputStream in = socket.getInputStream();
-      OutputStream out = socket.getOutputStream();
-      for (String path = path(in); path != null && responses.containsKey(path); path = path(in)) {
-        out.write(responses.get(path));
-        out.flush();
-      }
-    } catch (IOException e) {
-      // the crawler hung up (a cut body, a failed one): as it should
-    }
-  }
-
-  /** The path of the next request on the connection; null when the client closed it. */
-  private static String path(InputStream in) throws IOException {
-    StringBuilder head = new StringBuilder();
-    int c;
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      if ((c = in.read()) < 0) return null;
-      head.append((char) c);
-    }
-    String[] requestLine = head.substring(0, head.indexOf("\r\n")).split(" ");
-    return requestLine[1];
-  }
-
-  private static byte[] chunked(String fields, byte[] body) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(ascii("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + fields + "\r\n\r\n"));
-    for (int at = 0; at < body.length; at += 4096) {
-      byte[] chunk = Arrays.copyOfRange(body, at, Math.min(body.length, at + 4096));
-      out.write(ascii(Integer.toHexString(chunk.length) + "\r\n"));
-      out.write(chunk);
-      out.write(ascii("\r\n"));
-    }
-    out.write(ascii("0\r\n\r\n"));
-    return out.toByteArray();
   }
 
   private static byte[] ascii(String text) {
