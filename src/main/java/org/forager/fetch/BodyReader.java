@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.forager.fetch.FetchResult.Truncation;
 
 /**
@@ -21,6 +22,10 @@ import org.forager.fetch.FetchResult.Truncation;
  * <p>When the body says it is gzip or deflate but does not even start like it, the body is kept as
  * it came (servers do mislabel plain bodies); when decoding fails midway, the body is what was decoded
  * until then, {@link Truncation#UNDECODABLE}.
+ *
+ * <p>Transfer codings besides chunked (RFC 9112 section 7) are undone first, the same way and under
+ * the same caps ({@link TransferDecoding}); the raw body is then the transfer-decoded one, which the
+ * WARC record stores, and every ratio is of the bytes on the wire.
  */
 final class BodyReader {
 
@@ -33,6 +38,11 @@ final class BodyReader {
 
     static Body cutShort(Truncation why) {
       return new Body(new byte[0], new byte[0], Optional.of(why), false);
+    }
+
+    /** This body, cut short for {@code why} (whatever else it was cut by). */
+    Body truncatedBy(Truncation why) {
+      return new Body(raw, decoded, Optional.of(why), false);
     }
   }
 
@@ -58,7 +68,8 @@ final class BodyReader {
   }
 
   /**
-   * @param wire the body after transfer decoding; not closed here
+   * @param wire the body as framed on the connection (chunks or a length undone) with no other transfer
+   *     coding; not closed here
    * @param contentEncoding the Content-Encoding field values, in order
    * @param deadlineNanos a {@link System#nanoTime()} value after which reading stops
    */
@@ -72,12 +83,48 @@ final class BodyReader {
    * sends costs at most that much memory for nothing.
    */
   Body read(InputStream wire, List<String> contentEncoding, long deadlineNanos, long contentLength) {
-    int expected = contentLength < 0 ? 8192 : (int) Math.min(contentLength, PRESIZE_LIMIT);
+    return read(wire, TransferCodings.NONE, contentEncoding, deadlineNanos, contentLength);
+  }
+
+  /**
+   * As {@link #read(InputStream, List, long, long)}, for a body whose transfer codings besides chunked
+   * ({@code transfer}) are still to be undone: the raw body is then what undoing them gives
+   * ({@link TransferDecoding}), the page cap and the ratio bound it as they bound a decoded body, the
+   * ratio is of the bytes on the wire, and a cap that stopped the transfer decoding is why the body
+   * was cut short.
+   */
+  Body read(InputStream wire, TransferCodings transfer, List<String> contentEncoding, long deadlineNanos,
+      long contentLength) {
     BodyMemory.Lease memory = BodyMemory.current();
-    RawCapture raw = new RawCapture(wire, maxBytes, expected, memory, deadlineNanos);
+    if (transfer.toUndo().isEmpty()) {
+      RawCapture raw = capture(wire, memory, deadlineNanos, contentLength);
+      return body(raw, raw::count, contentEncoding, memory, deadlineNanos);
+    }
+    try (TransferDecoding decoding = new TransferDecoding(wire, transfer, maxBytes, maxRatio)) {
+      // A length announced besides is not this body's: the transfer coding frames it (RFC 9112 section 6.3).
+      RawCapture raw = capture(decoding, memory, deadlineNanos, -1);
+      Body body = body(raw, decoding::wireBytes, contentEncoding, memory, deadlineNanos);
+      // The transfer decoding's cap comes first: a content decoder it stopped saw its input end early.
+      return decoding.stop().map(body::truncatedBy).orElse(body);
+    }
+  }
+
+  /** The raw body's copy, its first buffer sized by the announced length ({@code -1}: unknown). */
+  private RawCapture capture(InputStream source, BodyMemory.Lease memory, long deadlineNanos, long contentLength) {
+    int expected = contentLength < 0 ? 8192 : (int) Math.min(contentLength, PRESIZE_LIMIT);
+    return new RawCapture(source, maxBytes, expected, memory, deadlineNanos);
+  }
+
+  /**
+   * The body read through {@code raw}, content codings undone.
+   *
+   * @param wireBytes the bytes read from the wire so far, which the decoded body's ratio is of
+   */
+  private Body body(RawCapture raw, LongSupplier wireBytes, List<String> contentEncoding, BodyMemory.Lease memory,
+      long deadlineNanos) {
     Optional<List<String>> codings = ContentCoding.toUndo(contentEncoding);
     if (codings.isEmpty() || codings.get().isEmpty()) return asReceived(raw, deadlineNanos);
-    return decoded(raw, codings.get(), memory, deadlineNanos);
+    return decoded(raw, wireBytes, codings.get(), memory, deadlineNanos);
   }
 
   private static Body asReceived(RawCapture raw, long deadlineNanos) {
@@ -92,13 +139,14 @@ final class BodyReader {
     return new Body(bytes, bytes, cut, cut.isEmpty() && raw.atEnd());
   }
 
-  private Body decoded(RawCapture raw, List<String> codings, BodyMemory.Lease memory, long deadlineNanos) {
+  private Body decoded(RawCapture raw, LongSupplier wireBytes, List<String> codings, BodyMemory.Lease memory,
+      long deadlineNanos) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(maxBytes, 8192));
     Optional<Truncation> cut;
     InputStream decoder = null;
     try {
       decoder = ContentCoding.decoder(raw, codings);
-      cut = copyCapped(decoder, out, raw, memory, deadlineNanos);
+      cut = copyCapped(decoder, out, raw, wireBytes, memory, deadlineNanos);
       if (cut.isEmpty() && !raw.drain(deadlineNanos)) cut = Optional.of(Truncation.DEADLINE);
     } catch (IOException e) {
       if (!raw.wireFailed() && out.size() == 0) return asReceived(raw, deadlineNanos);
@@ -121,7 +169,7 @@ final class BodyReader {
 
   /** Copies decoded bytes up to the caps; says why when a cap or the deadline cut the body short. */
   private Optional<Truncation> copyCapped(InputStream decoder, ByteArrayOutputStream out, RawCapture raw,
-      BodyMemory.Lease memory, long deadlineNanos) throws IOException {
+      LongSupplier wireBytes, BodyMemory.Lease memory, long deadlineNanos) throws IOException {
     byte[] chunk = new byte[8192];
     while (true) {
       if (System.nanoTime() - deadlineNanos >= 0) return Optional.of(Truncation.DEADLINE);
@@ -134,11 +182,16 @@ final class BodyReader {
       // The decoded copy's growth beyond its free bytes is reserved as the raw one's is (a bomb's output).
       if (!memory.grow(out.size(), out.size() + n, deadlineNanos)) return Optional.of(Truncation.DEADLINE);
       out.write(chunk, 0, n);
-      if (maxRatio > 0 && out.size() > RATIO_FLOOR
-          && out.size() > saturatedProduct(maxRatio, raw.count())) {
-        return Optional.of(Truncation.MAX_DECOMPRESSION_RATIO);
-      }
+      if (overRatio(out.size(), wireBytes.getAsLong(), maxRatio)) return Optional.of(Truncation.MAX_DECOMPRESSION_RATIO);
     }
+  }
+
+  /**
+   * Whether {@code decoded} bytes from {@code wire} bytes are past the ratio cap ({@code maxRatio} 0 or
+   * less: none), which spares the first {@link #RATIO_FLOOR} bytes.
+   */
+  static boolean overRatio(long decoded, long wire, long maxRatio) {
+    return maxRatio > 0 && decoded > RATIO_FLOOR && decoded > saturatedProduct(maxRatio, wire);
   }
 
   private static long saturatedProduct(long a, long b) {

@@ -37,19 +37,28 @@ final class ContentCoding {
     for (String value : contentEncodingValues) {
       for (String token : value.split(",")) {
         String coding = token.strip().toLowerCase(Locale.ROOT);
-        switch (coding) {
-          case "", "identity" -> { }
-          case "gzip", "x-gzip" -> codings.add("gzip");
-          case "deflate" -> codings.add("deflate");
-          default -> {
-            return Optional.empty();
-          }
-        }
+        if (coding.isEmpty() || coding.equals("identity")) continue;
+        Optional<String> known = decodable(coding);
+        if (known.isEmpty()) return Optional.empty();
+        codings.add(known.get());
       }
     }
     if (codings.size() > MAX_LAYERS) return Optional.empty();
     Collections.reverse(codings);
     return Optional.of(codings);
+  }
+
+  /**
+   * The name {@link #decoder} knows {@code coding} by ({@code gzip} or {@code deflate}), for a coding
+   * name in lower case; empty for one it cannot undo. Transfer codings of these names are the same
+   * algorithms (RFC 9112 section 7.2), so {@link TransferCodings} asks here too.
+   */
+  static Optional<String> decodable(String coding) {
+    return switch (coding) {
+      case "gzip", "x-gzip" -> Optional.of("gzip");
+      case "deflate" -> Optional.of("deflate");
+      default -> Optional.empty();
+    };
   }
 
   /**

@@ -31,8 +31,8 @@ public sealed interface FetchResult permits FetchResult.Response, FetchResult.Fa
    * @param requestHead the request line and headers exactly as sent, CRLF-terminated, blank line included
    * @param remoteAddress the IP address connected to, when known
    * @param headers response headers in order, as received
-   * @param rawBody the body as received on the wire after transfer decoding (still content-encoded),
-   *     possibly cut short
+   * @param rawBody the body as received on the wire after transfer decoding (chunked, and gzip or
+   *     deflate when a server sent them as transfer codings), still content-encoded, possibly cut short
    * @param body the body after content decoding (gzip, deflate), at most {@code max_page_bytes}
    * @param truncation why {@code body} and {@code rawBody} were cut short, if they were
    */

@@ -55,7 +55,9 @@ import org.forager.fetch.FetchResult.FailureKind;
  *   <li>The body is decoded here, not by the client, so the caps apply to what is decoded: at most
  *       {@code maxPageBytes} raw and decoded, decoded at most {@code maxDecompressionRatio} times the
  *       raw bytes. At a cap reading stops and the connection is closed, not drained. A body cut
- *       short says why ({@link FetchResult.Truncation}).
+ *       short says why ({@link FetchResult.Truncation}). Transfer codings besides chunked (gzip,
+ *       deflate) are undone the same way, under the same caps ({@link TransferDecoding}); one that
+ *       cannot be undone is {@link FailureKind#PROTOCOL} ({@link TransferCodings}).
  *   <li>A request that fails on a reused keep-alive connection before any byte of a response is
  *       sent once more on a new connection, as is one answered 408 there (see {@code send}); no other
  *       retry.
@@ -413,11 +415,15 @@ public final class HttpFetcher implements Fetcher {
     ResponseHeadLimits.ResponseHead head = sent.head();
     boolean reusable = false;
     try {
-      Body body;
+      Body body = Body.EMPTY;
+      MessageBody wire = null;
       try {
-        MessageBody wire = bodyOf(connection, head);
-        body = wire == null ? Body.EMPTY
-            : readerFor(request).read(wire, head.values("Content-Encoding"), deadline, wire.announcedLength());
+        if (hasBody(head)) {
+          TransferCodings transfer = TransferCodings.of(head.values("Transfer-Encoding"));
+          wire = bodyOf(connection, head, transfer);
+          body = readerFor(request).read(wire, transfer, head.values("Content-Encoding"), deadline,
+              wire.announcedLength());
+        }
         // Reused only when the body was read to its end, nothing came after it, and the server keeps
         // the connection open.
         // (and not when its request head is still queued: the server answered before it came)
@@ -425,7 +431,8 @@ public final class HttpFetcher implements Fetcher {
             && keepsAlive(head)
             && !(wire != null && wire.isUntilClose()) && connection.position == connection.limit;
       } catch (HttpProtocolException e) {
-        // A body whose framing cannot be read (RFC 9112 section 6.3): what came is no body.
+        // A body whose framing or transfer coding cannot be read (RFC 9112 sections 6.1 and 6.3): what
+        // came is no body.
         return failure(request, startedAt, start, FailureKind.PROTOCOL, FailureClassifier.describe(e));
       }
       return new FetchResult.Response(
@@ -448,24 +455,21 @@ public final class HttpFetcher implements Fetcher {
     }
   }
 
-  /**
-   * The response's body on the wire (RFC 9112 section 6.3); null for a response that has none (1xx,
-   * 204, 304). A Content-Length that is not one number is a {@link HttpProtocolException}.
-   */
-  private static MessageBody bodyOf(Connection connection, ResponseHeadLimits.ResponseHead head)
-      throws HttpProtocolException {
+  /** Whether the response has a body (RFC 9112 section 6.3): not a 1xx, 204 or 304. */
+  private static boolean hasBody(ResponseHeadLimits.ResponseHead head) {
     int status = head.status();
-    if (status < 200 || status == 204 || status == 304) return null;
-    String lastCoding = null; // of every Transfer-Encoding field, as one list (empty elements skipped)
-    for (Header h : head.headers()) {
-      if (!h.name().equalsIgnoreCase("Transfer-Encoding")) continue;
-      if (lastCoding == null) lastCoding = "";
-      for (String coding : h.value().split(",")) {
-        if (!coding.isBlank()) lastCoding = coding.strip();
-      }
-    }
-    if (lastCoding != null) {
-      return lastCoding.equalsIgnoreCase("chunked") ? MessageBody.chunked(connection) : MessageBody.untilClose(connection);
+    return status >= 200 && status != 204 && status != 304;
+  }
+
+  /**
+   * The response's body on the wire (RFC 9112 section 6.3): chunks when its transfer codings end in
+   * chunked, until the connection closes for other transfer codings, else as its Content-Length says.
+   * A Content-Length that is not one number is a {@link HttpProtocolException}.
+   */
+  private static MessageBody bodyOf(Connection connection, ResponseHeadLimits.ResponseHead head,
+      TransferCodings transfer) throws HttpProtocolException {
+    if (transfer.present()) {
+      return transfer.chunked() ? MessageBody.chunked(connection) : MessageBody.untilClose(connection);
     }
     long length = contentLength(head);
     return length >= 0 ? MessageBody.ofLength(connection, length) : MessageBody.untilClose(connection);

@@ -5,9 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * A response's body as it comes off its {@link Connection}, transfer coding undone (RFC 9112 section
- * 6): so many bytes ({@code Content-Length}), chunks ({@code Transfer-Encoding: chunked}, their
- * extensions and trailer fields read and dropped), or everything until the server closes. The end
+ * A response's body as it comes off its {@link Connection}, its framing undone (RFC 9112 section
+ * 6; other transfer codings are {@link TransferDecoding}'s): so many bytes ({@code Content-Length}),
+ * chunks ({@code Transfer-Encoding} ending with {@code chunked}, their extensions and trailer fields
+ * read and dropped), or everything until the server closes. The end
  * of the body is the end of the stream; the connection ending before it is an {@link EOFException},
  * bytes that cannot be chunks an {@link HttpProtocolException} (a body cut short either way).
  * {@link #ended} says whether the body was read to its end, so that the connection may carry

@@ -17,9 +17,10 @@ final class HttpHead {
 
   /**
    * The name a {@code Transfer-Encoding} field is stored under. The stored body is
-   * {@code rawBody}, which the fetcher has already transfer-decoded (de-chunked); keeping the field
-   * would make WARC readers de-chunk it again and fail or garble it. Renaming rather than dropping
-   * keeps the fact that the server chunked, as other crawlers do with similar prefixes.
+   * {@code rawBody}, which the fetcher has already transfer-decoded (de-chunked, and a gzip or deflate
+   * transfer coding undone); keeping the field would make WARC readers de-chunk it again and fail or
+   * garble it. Renaming rather than dropping keeps the fact that the server chunked (or compressed),
+   * as other crawlers do with similar prefixes.
    */
   static final String RENAMED_TRANSFER_ENCODING = "X-Forager-Transfer-Encoding";
 

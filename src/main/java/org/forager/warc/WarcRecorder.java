@@ -29,7 +29,8 @@ import org.forager.io.IoFailures;
  * body was cut short, {@code WARC-Truncated} with the reason: {@code length} (a size cap),
  * {@code time} (the fetch deadline), {@code disconnect} (the connection ended early) or
  * {@code unspecified} (the content coding broke off). A received {@code Transfer-Encoding} field is
- * stored as {@code X-Forager-Transfer-Encoding}, because the stored body is no longer chunked.
+ * stored as {@code X-Forager-Transfer-Encoding}, because the stored body is no longer transfer-coded
+ * (neither chunked nor, should the server have sent it so, gzipped).
  *
  * <p>Files: {@code forager-TIMESTAMP-SERIAL-TOKEN.warc.gz} or {@code .warc.zst} (see
  * {@link WarcFileNames}), created on

@@ -3,6 +3,7 @@ package org.forager.export;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,10 +12,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.zip.GZIPOutputStream;
 import java.util.zip.ZipFile;
 import org.forager.cli.Main;
 import org.forager.testweb.Chromium;
 import org.forager.testweb.NodeTools;
+import org.forager.testweb.RawSite;
+import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -53,11 +57,43 @@ class ReplayWebPageTest {
   }
 
   /**
+   * A page its server sent {@code Transfer-Encoding: gzip, chunked} replays as the page: its record
+   * holds it transfer-decoded, with no coding left in its head for a replay to undo (it was once kept
+   * as gzip bytes, which a replay would have served as the page).
+   */
+  @Test
+  void aPageSentWithAGzipTransferCodingReplaysAsThePage() throws Exception {
+    String text = "A page its server sent gzipped as a transfer coding";
+    String page = "<!doctype html><html><head><title>Transfer-coded</title></head><body><p>" + text + "</p></body></html>";
+    Replay replay = replay("replay a transfer-coded page of the exported WACZ in ReplayWeb.page");
+    Path data = tmp.resolve("data");
+    String pageUrl;
+    try (RawSite site = RawSite.start(Map.of(
+        "/robots.txt", RawSite.html(""),
+        "/", RawSite.chunked("Transfer-Encoding: gzip, chunked", gzip(page))))) {
+      TestCrawl.run(TestCrawl.config(data, List.of(site.origin() + "/"), ""));
+      pageUrl = site.origin() + "/";
+    }
+    shows(replay, data, pageUrl, "/", text, false);
+  }
+
+  /**
    * Crawls the archived site, exports its WACZ, and opens {@code path} in ReplayWeb.page: {@code text}
    * must show; with {@code asRevisit}, in the frame of the page's revisit capture (its timestamp).
    */
   private void replays(String path, String text, boolean asRevisit) throws Exception {
-    String why = "replay a page of the exported WACZ in ReplayWeb.page";
+    Replay replay = replay("replay a page of the exported WACZ in ReplayWeb.page");
+    Path data = tmp.resolve("data");
+    String pageUrl;
+    try (TestSite site = TestSite.start()) {
+      ArchivedSite.crawl(site, data, "");
+      pageUrl = site.url(path);
+    }
+    shows(replay, data, pageUrl, path, text, asRevisit);
+  }
+
+  /** Chromium and the npm tools; skips the test (saying what it would have done) without them. */
+  private Replay replay(String why) {
     Optional<Path> chromium = Chromium.binary();
     Optional<NodeTools> tools = NodeTools.find();
     Optional<Path> replayWebPage = tools.flatMap(NodeTools::replayWebPage);
@@ -66,13 +102,18 @@ class ReplayWebPageTest {
       System.err.println("ReplayWebPageTest skipped: " + skip);
       Assumptions.abort(skip);
     }
+    return new Replay(chromium.get(), tools.get(), replayWebPage.get());
+  }
 
-    Path data = tmp.resolve("data");
-    String pageUrl;
-    try (TestSite site = TestSite.start()) {
-      ArchivedSite.crawl(site, data, "");
-      pageUrl = site.url(path);
-    }
+  private record Replay(Path chromium, NodeTools tools, Path replayWebPage) {}
+
+  /**
+   * Exports the WACZ of the crawl in {@code data} and opens {@code pageUrl} in ReplayWeb.page: {@code
+   * text} must show in the frame of {@code path}; with {@code asRevisit}, in the frame of the page's
+   * revisit capture (its timestamp).
+   */
+  private void shows(Replay replay, Path data, String pageUrl, String path, String text, boolean asRevisit)
+      throws Exception {
     Path wacz = tmp.resolve("crawl.wacz");
     assertEquals(0, Main.run("export", "--data-dir", data.toString(), "--format", "wacz", "--output", wacz.toString()));
     Path index = Files.writeString(tmp.resolve("index.html"), "<!doctype html><html><head><meta charset=\"utf-8\">"
@@ -82,12 +123,12 @@ class ReplayWebPageTest {
     // frame that loads before the worker controls it finds it as well.
     Path app = Files.writeString(tmp.resolve("app.html"), "<!doctype html><html><head><script src=\"/ui.js\">"
         + "</script></head><body><replay-app-main></replay-app-main></body></html>");
-    Path ui = replayWebPage.get().resolve("ui.js");
+    Path ui = replay.replayWebPage().resolve("ui.js");
     try (StaticFileServer server = StaticFileServer.start(Map.of("/", index, "/index.html", index, "/ui.js", ui,
         "/replay/", app, "/replay/index.html", app, "/replay/ui.js", ui,
-        "/replay/sw.js", replayWebPage.get().resolve("sw.js"), "/crawl.wacz", wacz))) {
-      NodeTools.Result result = tools.get().runScript(Duration.ofSeconds(120), "replay-check.mjs",
-          chromium.get().toString(), server.url("/"), text, "60000");
+        "/replay/sw.js", replay.replayWebPage().resolve("sw.js"), "/crawl.wacz", wacz))) {
+      NodeTools.Result result = replay.tools().runScript(Duration.ofSeconds(120), "replay-check.mjs",
+          replay.chromium().toString(), server.url("/"), text, "60000");
       assertEquals(0, result.exitCode(), "the replayed page shows its text:\n" + result.stdout() + result.stderr());
       assertTrue(result.stdout().contains("found in frame ") && result.stdout().contains(path), result.stdout());
       if (asRevisit) {
@@ -97,11 +138,19 @@ class ReplayWebPageTest {
         assertTrue(result.stdout().contains("/" + revisit + "mp_/" + pageUrl), revisit + " " + result.stdout());
       }
       // The check itself can fail: a text the archive does not hold is not found.
-      NodeTools.Result control = tools.get().runScript(Duration.ofSeconds(60), "replay-check.mjs",
-          chromium.get().toString(), server.url("/"), "text that was never crawled", "3000");
+      NodeTools.Result control = replay.tools().runScript(Duration.ofSeconds(60), "replay-check.mjs",
+          replay.chromium().toString(), server.url("/"), "text that was never crawled", "3000");
       assertEquals(1, control.exitCode(), control.stdout() + control.stderr());
       assertTrue(control.stdout().startsWith("not found;"), control.stdout() + control.stderr());
     }
+  }
+
+  private static byte[] gzip(String text) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+      out.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+    return bytes.toByteArray();
   }
 
   /** The CDXJ timestamp of {@code url}'s revisit line in the package's index, or of its other line. */

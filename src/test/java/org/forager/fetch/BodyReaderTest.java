@@ -74,6 +74,41 @@ class BodyReaderTest {
     assertEquals(Optional.of(Truncation.MAX_DECOMPRESSION_RATIO), body.truncation());
   }
 
+  /** Both ratios are of the bytes on the wire: a transfer-coded bomb stops where a content-coded one does. */
+  @Test
+  void aBombAsATransferCodingIsCutWhereTheSameBombAsAContentCodingIs() throws IOException {
+    BodyReader roomy = new BodyReader(8 << 20, 100);
+    byte[] bomb = gzip(new byte[10_000_000]);
+    Body asContent = roomy.read(new ByteArrayInputStream(bomb), List.of("gzip"), LATER);
+    Body asTransfer = roomy.read(new ByteArrayInputStream(bomb), new TransferCodings(true, true, List.of("gzip")),
+        List.of(), LATER, -1);
+
+    assertEquals(Optional.of(Truncation.MAX_DECOMPRESSION_RATIO), asContent.truncation());
+    assertEquals(Optional.of(Truncation.MAX_DECOMPRESSION_RATIO), asTransfer.truncation());
+    // Each stops at its first read past 100 times the same wire bytes; reads differ in size only.
+    assertTrue(Math.abs(asTransfer.decoded().length - asContent.decoded().length) <= 8192,
+        asTransfer.decoded().length + " decoded as a transfer coding, " + asContent.decoded().length + " as a content coding");
+    assertTrue(asTransfer.decoded().length <= 100L * asContent.raw().length + 8192);
+  }
+
+  @Test
+  void aTransferCodedBodyOverThePageCapIsCutAtMaxPageBytes() throws IOException {
+    byte[] letters = new byte[200_000];
+    Random random = new Random(7);
+    for (int i = 0; i < letters.length; i++) letters[i] = (byte) ('a' + random.nextInt(26)); // under the ratio
+    Body decodedOver = reader.read(new ByteArrayInputStream(gzip(letters)),
+        new TransferCodings(true, true, List.of("gzip")), List.of(), LATER, -1);
+    byte[] noise = new byte[300_000];
+    new Random(7).nextBytes(noise); // incompressible: the wire's cap is reached first
+    Body wireOver = reader.read(new ByteArrayInputStream(gzip(noise)),
+        new TransferCodings(true, true, List.of("gzip")), List.of(), LATER, -1);
+
+    assertEquals(Optional.of(Truncation.MAX_PAGE_BYTES), decodedOver.truncation());
+    assertEquals(100_000, decodedOver.raw().length);
+    assertEquals(Optional.of(Truncation.MAX_PAGE_BYTES), wireOver.truncation());
+    assertTrue(wireOver.raw().length <= 100_000);
+  }
+
   @Test
   void gzipThatBreaksOffMidwayIsUndecodable() throws IOException {
     byte[] gzip = gzip("<p>hello</p>".repeat(5_000).getBytes());
