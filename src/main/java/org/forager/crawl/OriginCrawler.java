@@ -113,6 +113,11 @@ final class OriginCrawler implements OriginTask {
   /**
    * {@inheritDoc} Whatever way it ends, the turn's refusals are in the store by then ({@link
    * PageStep#writeRefusals}): between turns the store holds all the origin's crawl actions.
+   *
+   * <p>An {@link Error} the crawl survives ({@link InternalErrors}) is the failure of the URL it was
+   * thrown for when the steps know one (they record it and the origin goes on); thrown anywhere else in
+   * the turn, it stops the origin for the run, as an unexpected exception does, and the turn returns
+   * finished. Any other {@code Error} is thrown on: the run ends.
    */
   @Override
   public OptionalLong turn() {
@@ -129,6 +134,13 @@ final class OriginCrawler implements OriginTask {
         e.addSuppressed(again);
       }
       throw e;
+    } catch (Error e) {
+      InternalErrors.containedOrThrow(e);
+      failed = true; // as for an exception: the working set does not take the origin up again this run
+      if (session != null) session.abandonRequest(); // the slots given back, a request cut short ended
+      ctx.run().internalErrors().contained(origin.toString(), "that origin stops for this run", e);
+      writeRefusals(); // a store failure here is the crawl's (thrown: the scheduler reports it)
+      return OptionalLong.empty();
     }
   }
 
