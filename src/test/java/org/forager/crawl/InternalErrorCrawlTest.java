@@ -103,6 +103,29 @@ class InternalErrorCrawlTest {
   }
 
   @Test
+  void aGateThatOverflowsTheStackOnAUrlRefusesItAndItsOriginGoesOn() throws Exception {
+    try (TestSite bad = TestSite.start(); TestSite good = TestSite.start()) {
+      bad.linking("/", DEEP_PATH, "/a").html("/a", "<p>a</p>");
+      good.linking("/", "/g1").html("/g1", "<p>1</p>");
+      Path data = tmp.resolve("data");
+      String deep = bad.url("bad.test", DEEP_PATH);
+      // Long enough for the deep path to be a candidate: the regex meets it at its turn, before any request.
+      Crawler crawler = run(config(data, List.of(bad.url("bad.test", "/"), good.url("good.test", "/")),
+          "limits: { fetch_timeout: 2s, max_retries: 2, max_url_length: 20000 }\n"));
+      assertEquals(Optional.empty(), crawler.fatalError());
+      assertEquals(1, crawler.unexpectedErrors());
+      JsonNode line = lastLine(data, deep);
+      assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", line.get("outcome").asText(), "refused: the gates could not clear it");
+      assertTrue(line.get("reason").asText().contains("StackOverflowError"), line.get("reason").asText());
+      assertEquals(0, bad.paths().stream().filter(p -> p.startsWith("/private/")).count(), "never requested");
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, bad.url("bad.test", "/a")));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, good.url("good.test", "/g1")));
+      assertEquals("blocked", TestCrawl.export(data).get(deep).get("state").asText(), "recorded: not judged again");
+      TestCrawl.assertPolite(data);
+    }
+  }
+
+  @Test
   void aGateThatOverflowsTheStackOnASitemapRefusesItAndItsOriginGoesOn() throws Exception {
     try (TestSite bad = TestSite.start(); TestSite good = TestSite.start()) {
       String deepSitemap = bad.url("bad.test", DEEP_PATH);
