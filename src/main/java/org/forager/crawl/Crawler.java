@@ -480,7 +480,10 @@ public final class Crawler implements AutoCloseable {
     this.ranking = (url, depth, inlinks) -> {
       try {
         return ranking.priority(url, depth, inlinks);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
+        // An Error too (a stack overflow in the hook): thrown inside a group write, it would fail the
+        // writes of every origin in the group. One the JVM cannot go on after is still thrown.
+        if (e instanceof Error error) InternalErrors.containedOrThrow(error);
         if (told.compareAndSet(false, true)) {
           Notice.println("forager: the priority hook failed on " + url + " (" + e + "); such URLs rank 0");
         }

@@ -168,6 +168,28 @@ class InternalErrorCrawlTest {
   }
 
   @Test
+  void aPriorityHookThatOverflowsTheStackRanksTheUrlZeroAndTheCrawlGoesOn() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/a", "/deep").html("/a", "<p>a</p>").html("/deep", "<p>deep</p>");
+      Path data = tmp.resolve("data");
+      try (Crawler crawler = Crawler.open(config(data, List.of(site.url("bad.test", "/")), "")).quiet(true)) {
+        // Asked inside the store's group write: thrown there, it failed the writes of every origin in the group.
+        crawler.priority((url, depth, inlinks) -> {
+          if (url.endsWith("/deep")) throw new StackOverflowError("thrown by a test");
+          return 0.5;
+        });
+        crawler.run();
+        assertEquals(Optional.empty(), crawler.fatalError());
+        var deep = crawler.store().url(site.url("bad.test", "/deep"));
+        assertTrue(deep.isPresent(), "the link was stored with its page");
+        assertEquals(0.0, deep.get().priority());
+      }
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("bad.test", "/deep")), "ranked 0, crawled all the same");
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, site.url("bad.test", "/a")));
+    }
+  }
+
+  @Test
   void anOutOfMemoryErrorStillEndsTheRun() throws Exception {
     try (TestSite bad = TestSite.start(); TestSite good = TestSite.start()) {
       bad.linking("/", "/a").html("/a", "<p>a</p>");
