@@ -32,7 +32,7 @@ import org.forager.url.Origin;
  *       #ROUNDING_MILLIS}, in the same run or a later one;
  *   <li><b>robots.txt first</b>: in each run no page of the origin is requested before a robots.txt
  *       request, and none after a robots.txt fetch that ended unreachable (timeout, network error, 5xx,
- *       429, a file cut short) until a later one succeeds.
+ *       429, a file cut short, the crawler's own failure on it) until a later one succeeds.
  * </ul>
  * And for each IP address the log names ({@code ip}; logs written before it was logged have none,
  * and are checked per origin only), across origins, with the crawl's {@code politeness.per_ip}
@@ -308,6 +308,7 @@ public final class PolitenessAudit {
       if (robots) {
         s.robotsRequests++;
         s.robotsOk = !(outcome.equals("TIMEOUT") || outcome.equals("NETWORK_ERROR") || outcome.equals("DNS_ERROR")
+            || outcome.equals("INTERNAL_ERROR")
             || outcome.equals("RATE_LIMITED") || outcome.equals("TRUNCATED")
             || (outcome.equals("HTTP_ERROR") && a.path("http_status").asInt() >= 500));
       } else if (!s.robotsOk && s.requests == 0 && expired.isPresent()

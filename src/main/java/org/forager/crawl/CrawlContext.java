@@ -79,10 +79,11 @@ record CrawlContext(
    * @param control the operator's orders: origins paused or blocked, delays set
    * @param pageGate how many pages are read and processed at once, and whose first
    * @param earlySends whether origins send their next request as their turn ends (through the gate)
+   * @param internalErrors told of the errors the crawl survives as one URL's or origin's failure
    */
   record Run(ActionBudget budget, boolean continuous, Consumer<Origin> wake, BiConsumer<Origin, Instant> wakeAt,
       KnownOrigins origins, CrawlControl control, PageGate pageGate,
-      EarlySends earlySends) {}
+      EarlySends earlySends, InternalErrors internalErrors) {}
 
   /**
    * How a sitemap entry ranks: by its {@code <priority>} ({@link Ranking#sitemapEntry}) unless the

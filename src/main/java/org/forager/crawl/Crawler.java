@@ -349,7 +349,7 @@ public final class Crawler implements AutoCloseable {
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),
           new CrawlContext.Run(budget, continuous, wake, wakeAt, origins, control,
-              PageGate.forThisMachine(), earlySends));
+              PageGate.forThisMachine(), earlySends, new InternalErrors(this::countUnexpected)));
       context.set(ctx);
       FleetCoordinator fleet = null;
       if (leases != null) {
@@ -480,7 +480,10 @@ public final class Crawler implements AutoCloseable {
     this.ranking = (url, depth, inlinks) -> {
       try {
         return ranking.priority(url, depth, inlinks);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
+        // An Error too (a stack overflow in the hook): thrown inside a group write, it would fail the
+        // writes of every origin in the group. One the JVM cannot go on after is still thrown.
+        if (e instanceof Error error) InternalErrors.containedOrThrow(error);
         if (told.compareAndSet(false, true)) {
           Notice.println("forager: the priority hook failed on " + url + " (" + e + "); such URLs rank 0");
         }
@@ -526,7 +529,10 @@ public final class Crawler implements AutoCloseable {
     return Optional.ofNullable(fatal);
   }
 
-  /** Turns that failed with an unexpected exception in this run. */
+  /**
+   * Turns that failed with an unexpected exception in this run, and errors the run went on after as
+   * the failure of one URL or origin (a {@code StackOverflowError} processing a page: INTERNAL_ERROR).
+   */
   public long unexpectedErrors() {
     return unexpectedErrors.sum();
   }
@@ -612,11 +618,12 @@ public final class Crawler implements AutoCloseable {
   }
 
   private void unexpected(Object task, Throwable e) {
-    unexpectedErrors.increment();
     String where = task instanceof OriginCrawler c ? c.origin().toString() : String.valueOf(task);
     if (e instanceof Error) {
-      // The run cannot be trusted to finish (out of memory, ...): it ends, and says so. Nothing is
-      // printed here: the command line's handler prints the one line that says what to change.
+      unexpectedErrors.increment();
+      // The run cannot be trusted to finish (out of memory, a class that cannot load, ...): it ends,
+      // and says so. Nothing is printed here: the command line's handler prints the one line that says
+      // what to change. The errors a crawl survives are contained before they get here (InternalErrors).
       synchronized (this) {
         if (fatal == null) fatal = "internal error crawling " + where + ": " + e;
       }
@@ -624,6 +631,7 @@ public final class Crawler implements AutoCloseable {
       return;
     }
     if (isOutputFailure(e)) {
+      unexpectedErrors.increment();
       // The crawl cannot record what it fetches (disk full, store broken): every further fetch would be
       // wasted on the site, so stop at once.
       stopBecause("cannot record the crawl: " + e.getMessage());
@@ -632,6 +640,16 @@ public final class Crawler implements AutoCloseable {
     Notice.println("forager: unexpected error crawling " + where + "; that origin stops for this run: " + e
         + " (stack trace in logs/library.log)");
     LOG.error("unexpected error crawling {}", where, e);
+    countUnexpected(e);
+  }
+
+  /**
+   * Counts an unexpected error the crawl went on after (an exception that stopped its origin, an error
+   * contained as one URL's failure: {@link InternalErrors}); more than the budget within a minute stop
+   * the crawl.
+   */
+  private void countUnexpected(Throwable e) {
+    unexpectedErrors.increment();
     if (errorBudget.overBudget(System.nanoTime())) {
       stopBecause("more than " + MAX_UNEXPECTED_ERRORS_PER_MINUTE + " unexpected errors within a minute (last: "
           + e + ")");

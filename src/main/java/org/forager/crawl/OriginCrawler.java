@@ -113,6 +113,11 @@ final class OriginCrawler implements OriginTask {
   /**
    * {@inheritDoc} Whatever way it ends, the turn's refusals are in the store by then ({@link
    * PageStep#writeRefusals}): between turns the store holds all the origin's crawl actions.
+   *
+   * <p>An {@link Error} the crawl survives ({@link InternalErrors}) is the failure of the URL it was
+   * thrown for when the steps know one (they record it and the origin goes on); thrown anywhere else in
+   * the turn, it stops the origin for the run, as an unexpected exception does, and the turn returns
+   * finished. Any other {@code Error} is thrown on: the run ends.
    */
   @Override
   public OptionalLong turn() {
@@ -129,6 +134,13 @@ final class OriginCrawler implements OriginTask {
         e.addSuppressed(again);
       }
       throw e;
+    } catch (Error e) {
+      InternalErrors.containedOrThrow(e);
+      failed = true; // as for an exception: the working set does not take the origin up again this run
+      if (session != null) session.abandonRequest(); // the slots given back, a request cut short ended
+      ctx.run().internalErrors().contained(origin.toString(), "that origin stops for this run", e);
+      writeRefusals(); // a store failure here is the crawl's (thrown: the scheduler reports it)
+      return OptionalLong.empty();
     }
   }
 
@@ -232,12 +244,13 @@ final class OriginCrawler implements OriginTask {
         session.giveUp();
         return finish();
       }
-      if (!robots.rules().isAllowed(next.candidate().url())) {
+      Optional<Verdict.Rejected> disallowed = robotsRefusal(next);
+      if (disallowed.isPresent()) {
         if (!ctx.run().budget().tryTake()) {
           todo.addFirst(next);
           return finish();
         }
-        pages.refuse(next, new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"));
+        pages.refuse(next, disallowed.get());
         refusedSinceRead++;
         continue;
       }
@@ -366,17 +379,56 @@ final class OriginCrawler implements OriginTask {
    * a URL robots.txt disallows: an embedder's {@code UrlGate} is not asked twice for the others.
    */
   private Optional<Verdict.Rejected> refusedAsFound(PendingUrl pending) {
-    if (robots.needed(ctx.clock().instant()) || robots.rules().isAllowed(pending.candidate().url())
+    if (robots.needed(ctx.clock().instant())) return Optional.empty();
+    Optional<Verdict.Rejected> disallowed = robotsRefusal(pending);
+    if (disallowed.isEmpty()
         || session.givenUp() || pagesFetched >= session.settings.maxPagesPerOrigin()
         || ctx.run().control().blocks(origin) || closedByLocalPolicy().isPresent()
         || localRefusal(pending).isPresent()) {
       return Optional.empty();
     }
-    return Optional.of(new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"));
+    return disallowed;
   }
 
-  /** The configured gates and the caller's, in that order; robots.txt comes after them. */
+  /**
+   * The configured gates and the caller's, in that order; robots.txt comes after them. A gate that fails
+   * on the URL with an {@link Error} the crawl survives (a do_not_crawl regex overflowing the stack on a
+   * long URL, the embedder's gate) refuses it: it could not say the URL may be fetched ({@link
+   * #refusedOnError}).
+   */
   private Optional<Verdict.Rejected> localRefusal(PendingUrl pending) {
+    try {
+      return localRefusalUnguarded(pending);
+    } catch (Error e) {
+      return Optional.of(refusedOnError(pending, Outcome.BLOCKED_URL_BY_LOCAL_POLICY, e));
+    }
+  }
+
+  /** Why robots.txt refuses the URL, if it does; failing on it, it refuses it ({@link #refusedOnError}). */
+  private Optional<Verdict.Rejected> robotsRefusal(PendingUrl pending) {
+    try {
+      return robots.rules().isAllowed(pending.candidate().url()) ? Optional.empty() : Optional.of(ROBOTS_REFUSAL);
+    } catch (Error e) {
+      return Optional.of(refusedOnError(pending, Outcome.BLOCKED_BY_ROBOTS_TXT, e));
+    }
+  }
+
+  private static final Verdict.Rejected ROBOTS_REFUSAL = new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt");
+
+  /**
+   * A gate's {@link Error} on a URL, contained ({@link InternalErrors}): the URL is refused as that gate
+   * refuses (fail closed: no request for what the gates could not clear), its reason naming the error,
+   * and recorded so, due again when a refusal is; no request was made, so it costs the origin no patience.
+   * The origin goes on.
+   */
+  private Verdict.Rejected refusedOnError(PendingUrl pending, Outcome outcome, Error e) {
+    InternalErrors.containedOrThrow(e);
+    ctx.run().internalErrors().contained(pending.candidate().url(), "refused without a request (" + outcome
+        + "); its origin goes on", e);
+    return new Verdict.Rejected(outcome, InternalErrors.gateReason(e));
+  }
+
+  private Optional<Verdict.Rejected> localRefusalUnguarded(PendingUrl pending) {
     String url = pending.candidate().url();
     if (ctx.policy().gatekeeper().check(url, pending.candidate().depth(), pending.candidate().hops())
         instanceof Verdict.Rejected rejected) {

@@ -41,6 +41,11 @@ final class OriginSession {
   final CrawledUrls crawled = new CrawledUrls();
   private boolean requested;
   private long lastRequestEnd;
+  /** Whether this turn's request is on its way: from {@link #requestStarting} until it ended. */
+  private boolean requestOpen;
+  /** When this turn's request started, by the wall clock (as the crawl log says) and {@link System#nanoTime()}. */
+  private java.time.Instant requestStartedAt = java.time.Instant.EPOCH;
+  private long requestStartNanos;
   /** The per-IP slot this turn's request holds, if it holds one, and its address. */
   private Slots.Slot ipSlot;
   private InetAddress ipSlotAddress;
@@ -77,6 +82,7 @@ final class OriginSession {
    * is the network's, not the URL's.
    */
   boolean requestEnded(FetchResult result) {
+    requestOpen = false;
     requested = true;
     lastRequestEnd = System.nanoTime();
     // A robots.txt redirect's hop to another host went to an address of its own: it says nothing of
@@ -92,6 +98,52 @@ final class OriginSession {
     if (!own) return ctx.network().health().down();
     return ctx.network().health().observe(address == null ? null : new InetSocketAddress(address, origin.port()),
         origin.host(), result);
+  }
+
+  /**
+   * This turn's request is about to be sent (a page's, robots.txt's with its redirects, a sitemap's):
+   * should the crawler fail on it before it is logged, {@link #failedRequest} logs it from here.
+   */
+  void requestStarting() {
+    requestOpen = true;
+    requestStartedAt = java.time.Instant.now();
+    requestStartNanos = System.nanoTime();
+  }
+
+  /**
+   * The log line of this turn's request, which the crawler failed on ({@link InternalErrors}) before
+   * its own line was logged: outcome INTERNAL_ERROR, what came back when the fetch returned ({@code
+   * result}), else the time from {@link #requestStarting}, when the request's slots were held already, to
+   * its end: when a fetch that threw ends, now, as {@link #requestEnded} would have ended it (the
+   * origin's delay and its address's count from here, and the slots are free from here).
+   */
+  CrawlAction failedRequest(CrawlAction.Kind kind, String url, int attempt, Optional<FetchResult> result, Error e) {
+    abandonRequest();
+    Optional<String> reason = Optional.of(InternalErrors.reason(e));
+    if (result.isPresent()) {
+      return action(result.get(), kind, Outcome.INTERNAL_ERROR, Optional.empty(), attempt, reason);
+    }
+    // In whole milliseconds cut down, as a fetch's: a later end than the request's would overlap the next
+    // request to its address (the audit allows for the cut, not for more).
+    long durationMillis = Math.max(0, (lastRequestEnd - requestStartNanos) / 1_000_000L);
+    return new CrawlAction(requestStartedAt, kind, url, Outcome.INTERNAL_ERROR, 0, Optional.empty(), 0, durationMillis,
+        Optional.empty(), Optional.empty(), attempt, politeness.delayMillis(), reason, 0,
+        requestAddress.map(InetAddress::getHostAddress));
+  }
+
+  /**
+   * After an error the turn could not go on from: a request still on its way (its fetch threw) ends
+   * now, with {@link #requestEnded}'s bookkeeping (the delays count from here); the slots are given back.
+   */
+  void abandonRequest() {
+    if (!requestOpen) {
+      releaseIpSlot(false);
+      return;
+    }
+    requestOpen = false;
+    requested = true;
+    lastRequestEnd = System.nanoTime();
+    releaseIpSlot(true);
   }
 
   /** Whether {@code url} (normalized) is of this origin. */

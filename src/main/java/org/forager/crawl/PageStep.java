@@ -48,6 +48,13 @@ final class PageStep {
   private final String originPrefix;
   /** Whether the last page crawled offered any candidate: new URLs or inlinks may reorder the origin's next. */
   private boolean offeredCandidates;
+  /**
+   * How far the URL being crawled got, for a failure of the crawler's own on it ({@link #failed}): what
+   * its fetch returned (null before), whether its request's line is logged, whether its record is written.
+   */
+  private FetchResult fetched;
+  private boolean requestLogged;
+  private boolean recorded;
   private List<DueCandidate> heldAfter = List.of();
   /**
    * The page's redirect or canonical target when it is not followed (out of scope, past an origin
@@ -162,6 +169,9 @@ final class PageStep {
    * While early requests are on ({@link EarlySends}), the response is read and processed through the
    * run's {@link PageGate}: the request goes out at once, then the turn waits for its permit.
    *
+   * <p>An {@link Error} the crawl survives ({@link InternalErrors}), from the fetch to the store's
+   * write, is the URL's failure ({@link #failed}): this returns as after any page.
+   *
    * @param held the never-crawled URLs the origin holds next, in the store's due order (empty when it
    *     holds recrawls too): {@link #heldAfter} says what they are once the page's candidates are in
    * @param progress the pages the origin has fetched this run, this one included (the gate's order)
@@ -171,16 +181,76 @@ final class PageStep {
     DueCandidate candidate = pending.candidate();
     FetchRequest request = new FetchRequest(candidate.url(), candidate.etag(), candidate.lastModified())
         .connectingTo(session.requestAddress());
+    fetched = null;
+    requestLogged = false;
+    recorded = false;
     Runnable afterGate;
-    if (ctx.run().earlySends().on()) {
-      try (PageGate.Pass pass = ctx.run().pageGate().pass(progress)) {
-        FetchResult result = ctx.network().fetcher().fetch(request, pass);
-        afterGate = process(pending, held, result);
+    try {
+      session.requestStarting();
+      if (ctx.run().earlySends().on()) {
+        try (PageGate.Pass pass = ctx.run().pageGate().pass(progress)) {
+          FetchResult result = ctx.network().fetcher().fetch(request, pass);
+          afterGate = process(pending, held, result);
+        }
+      } else {
+        afterGate = process(pending, held, ctx.network().fetcher().fetch(request));
       }
-    } else {
-      afterGate = process(pending, held, ctx.network().fetcher().fetch(request));
+    } catch (Error e) {
+      // From the fetch (a decoder) to the write: this URL's failure, not the run's (InternalErrors).
+      failed(pending, InternalErrors.containedOrThrow(e));
+      return;
     }
     afterGate.run();
+  }
+
+  /**
+   * The crawler failed on the URL being crawled ({@link InternalErrors}): its request is logged
+   * INTERNAL_ERROR, unless its own line was logged already (one line a request, as the audit reads
+   * them), and the URL is recorded so, with no candidate, due again as a failed URL is ({@code forager
+   * ctl retry-failed} makes it due at once): no later turn or run fetches it and meets the same error
+   * again. It costs the origin a patience point, as a persistent failure does, and the origin goes on
+   * with its next URL: one pathological page must not cost a site's other pages, and a site whose every
+   * page sets the error off runs out of patience. Once the URL is recorded, what failed after it
+   * (telling other origins of their new URLs) costs nothing more.
+   */
+  private void failed(PendingUrl pending, Error e) {
+    CrawlContext ctx = session.ctx;
+    DueCandidate candidate = pending.candidate();
+    String url = candidate.url();
+    Optional<FetchResult> result = Optional.ofNullable(fetched);
+    droppedTargets.clear();
+    newElsewhere.clear();
+    // The URLs the origin holds next are read again from the store, where this one is due no longer.
+    heldAfter = List.of();
+    offeredCandidates = true;
+    if (recorded) {
+      ctx.run().internalErrors().contained(url, "after its crawl was recorded; the crawl goes on", e);
+      return;
+    }
+    if (!requestLogged) {
+      session.logBeforeWrite(session.failedRequest(CrawlAction.Kind.PAGE, url, pending.attempt(), result, e));
+    }
+    Instant now = ctx.clock().instant();
+    int status = result.orElse(null) instanceof FetchResult.Response r ? r.status() : 0;
+    Optional<String> contentType = result.orElse(null) instanceof FetchResult.Response r
+        ? KeptHeaders.contentType(r) : Optional.empty();
+    CrawlRecord record = new CrawlRecord(url, now, Outcome.INTERNAL_ERROR, status,
+        result.map(FetchResult::durationMillis).orElse(0L), contentType, -1, Optional.empty(), Optional.empty(),
+        Optional.empty(), false, false, Optional.empty(), Optional.empty(),
+        ctx.policy().recrawls().nextFetchAt(candidate, Outcome.INTERNAL_ERROR, status, Optional.empty(), now).at());
+    try {
+      session.handOverLog(); // the log first, as for any page
+      ctx.store().record(unwrittenRefusals, record, List.of(), List.of());
+    } catch (RuntimeException storeFailure) {
+      storeFailure.addSuppressed(e); // the crawl's failure now (an output: it stops), with what led to it
+      throw storeFailure;
+    } finally {
+      unwrittenRefusals.clear();
+    }
+    session.crawled.add(url);
+    ctx.run().internalErrors().contained(url, "recorded as INTERNAL_ERROR, not fetched again until"
+        + " forager ctl retry-failed; its origin goes on", e);
+    session.losePatience(Outcome.INTERNAL_ERROR + " for " + url);
   }
 
   /**
@@ -192,6 +262,7 @@ final class PageStep {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
     String url = candidate.url();
+    fetched = result;
     boolean outage = session.requestEnded(result);
     Instant now = ctx.clock().instant();
 
@@ -284,6 +355,7 @@ final class PageStep {
         duplicateOf.map(first -> "duplicate of " + first).or(() -> unfollowed)
             .or(() -> OriginSession.reasonOf(result)), outOfScopeLinks).withRetryAfter(classification.retryAfter()),
         result));
+    requestLogged = true;
     logDroppedTargets();
     List<Candidate> toStore = notCrawledLately(admitted);
     // The store says what the URLs the origin holds next are once this page's candidates are in. The
@@ -293,6 +365,7 @@ final class PageStep {
       // The page's line and the turn's refusals reach the OS when the gate has decided (gate.decided),
       // before the write.
       List<DueCandidate> after = ctx.store().record(unwrittenRefusals, record, toStore, held, gate);
+      recorded = true;
       if (!held.isEmpty()) heldAfter = after;
     } finally {
       unwrittenRefusals.clear();
@@ -442,6 +515,10 @@ final class PageStep {
           response.status(), response.headers(), response.body(), discovered.stream().map(Candidate::url).toList()));
     } catch (RuntimeException e) {
       Notice.println("forager: the page listener failed on " + response.url() + ": " + e);
+    } catch (Error e) {
+      // The page is recorded: the listener's error is the embedder's, said and counted, and the crawl goes on.
+      session.ctx.run().internalErrors().contained(response.url(), "in the page listener; the page is recorded as"
+          + " crawled", InternalErrors.containedOrThrow(e));
     }
   }
 

@@ -105,7 +105,8 @@ final class Progress implements AutoCloseable {
       long pages = actions - summary.fileActions();
       long errors = summary.pageCount(Outcome.HTTP_ERROR) + summary.pageCount(Outcome.NETWORK_ERROR)
           + summary.pageCount(Outcome.DNS_ERROR)
-          + summary.pageCount(Outcome.TIMEOUT) + summary.pageCount(Outcome.RATE_LIMITED);
+          + summary.pageCount(Outcome.TIMEOUT) + summary.pageCount(Outcome.RATE_LIMITED)
+          + summary.pageCount(Outcome.INTERNAL_ERROR);
       long blocked = summary.pageCount(Outcome.BLOCKED_BY_ROBOTS_TXT)
           + summary.pageCount(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) + summary.pageCount(Outcome.BLOCKED_BY_NETWORK_POLICY)
           + summary.pageCount(Outcome.OUT_OF_SCOPE);

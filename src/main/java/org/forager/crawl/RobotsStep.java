@@ -31,6 +31,8 @@ final class RobotsStep {
   private int failures;
   /** The origin whose robots.txt this one's redirects to, while its rules are awaited; else null. */
   private Origin awaited;
+  /** Whether the fetch under way has logged its requests' lines (an internal error then adds none). */
+  private boolean loggedHops;
 
   RobotsStep(OriginSession session) {
     this.session = session;
@@ -59,8 +61,9 @@ final class RobotsStep {
   /** Uses a fetched (or stored) robots.txt; its Crawl-delay becomes part of the origin's delay. */
   void use(OriginState.RobotsTxt txt) {
     CrawlContext ctx = session.ctx;
-    stored = txt;
+    // Parsed first: a file the parser fails on is not kept (saved, it would fail every later run's load).
     rules = RobotsRules.of(txt, session.origin.robotsTxtUrl(), ctx.config().productToken());
+    stored = txt;
     expiresAt = txt.expiresAt();
     if (rules.isReachable()) session.politeness.crawlDelay(rules.crawlDelay());
   }
@@ -168,8 +171,32 @@ final class RobotsStep {
     failures = 0;
   }
 
-  /** Fetches robots.txt: this turn's request (with its redirects). */
+  /**
+   * Fetches robots.txt: this turn's request (with its redirects). An {@link Error} the crawl survives
+   * ({@link InternalErrors}) while it is fetched or read leaves the origin with no rules: its request
+   * is logged INTERNAL_ERROR (unless its lines were logged already) and the origin is put off to a
+   * later run, as when robots.txt cannot be reached (the next run fetches it again: one request a run).
+   */
   void fetch() {
+    loggedHops = false;
+    try {
+      session.requestStarting();
+      fetchUnguarded();
+    } catch (Error e) {
+      failed(InternalErrors.containedOrThrow(e));
+    }
+  }
+
+  private void failed(Error e) {
+    String url = session.origin.robotsTxtUrl();
+    if (!loggedHops) session.log(session.failedRequest(CrawlAction.Kind.ROBOTS, url, failures + 1, Optional.empty(), e));
+    session.giveUp();
+    CrawlContext ctx = session.ctx;
+    ctx.run().internalErrors().contained(url, "no rules read; " + (ctx.run().continuous() ? session.putOff()
+        : "putting the origin off to a later run"), e);
+  }
+
+  private void fetchUnguarded() {
     CrawlContext ctx = session.ctx;
     // Every hop goes to the origin's host, so to the address whose slot is held; between hops both the
     // origin's delay and the address's are owed. A redirect is a request like any other: its response
@@ -224,6 +251,7 @@ final class RobotsStep {
           : note(hop);
       session.log(session.action(hop, CrawlAction.Kind.ROBOTS, outcome, location, attempt, note, delay)
           .withRetryAfter(session.isOwnUrl(hop.url()) ? c.retryAfter() : Optional.empty()));
+      loggedHops = true;
     }
     if (result.rulesOf().isPresent()) {
       rulesOf(result.rulesOf().get(), hops.getLast().url());

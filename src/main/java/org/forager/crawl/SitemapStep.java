@@ -25,6 +25,10 @@ final class SitemapStep {
 
   private final OriginSession session;
   private final SitemapQueue queue;
+  /** How far the file being fetched got, for an internal error ({@link #fetch}): sent, what came back, logged. */
+  private boolean requestSent;
+  private FetchResult fetched;
+  private boolean logged;
 
   SitemapStep(OriginSession session) {
     this.session = session;
@@ -73,8 +77,36 @@ final class SitemapStep {
     fetch(queue.next().orElseThrow(), robots);
   }
 
+  /**
+   * {@link #fetchUnguarded}, where an {@link Error} the crawl survives ({@link InternalErrors}) is the
+   * file's failure: before its request, the file is refused (the gates could not say it may be
+   * fetched: closed, as a gate that refuses); after it, the request is logged INTERNAL_ERROR unless its
+   * line was already, and costs the origin a patience point, as a persistent failure does. The origin
+   * goes on (its next sitemap, its pages); what the file's entries added before the error stays. The
+   * file is read again at the next reading of the origin's sitemaps, as after any failure.
+   */
   private void fetch(String url, RobotsRules robots) {
+    requestSent = false;
+    logged = false;
+    try {
+      fetchUnguarded(url, robots);
+    } catch (Error e) {
+      InternalErrors.containedOrThrow(e);
+      if (!requestSent) {
+        session.log(session.refusal(CrawlAction.Kind.SITEMAP, url,
+            new Verdict.Rejected(Outcome.BLOCKED_URL_BY_LOCAL_POLICY, InternalErrors.gateReason(e)), 1));
+      } else if (!logged) {
+        session.log(session.failedRequest(CrawlAction.Kind.SITEMAP, url, 1, Optional.ofNullable(fetched), e));
+      }
+      session.ctx.run().internalErrors().contained(url, (requestSent ? "the sitemap is not read" : "the sitemap is"
+          + " refused") + "; its origin goes on", e);
+      if (requestSent) session.losePatience(Outcome.INTERNAL_ERROR + " for sitemap " + url);
+    }
+  }
+
+  private void fetchUnguarded(String url, RobotsRules robots) {
     CrawlContext ctx = session.ctx;
+    fetched = null;
     if (ctx.policy().gatekeeper().checkRequest(url) instanceof Verdict.Rejected rejected) {
       session.log(session.refusal(CrawlAction.Kind.SITEMAP, url, rejected, 1));
       return;
@@ -84,12 +116,16 @@ final class SitemapStep {
           new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"), 1));
       return;
     }
+    session.requestStarting();
+    requestSent = true;
     FetchResult result = ctx.network().fetcher().fetch(FetchRequest.of(url).connectingTo(session.requestAddress()));
+    fetched = result;
     if (session.requestEnded(result)) {
       // The crawler's network is down: the file is read again once it is back, as if not asked. Logged
       // as it failed: a request was made.
       session.log(session.action(result, CrawlAction.Kind.SITEMAP, ctx.policy().classifier().classify(result).outcome(),
           Optional.empty(), 1, Optional.empty()));
+      logged = true;
       queue.again(url);
       return;
     }
@@ -121,6 +157,7 @@ final class SitemapStep {
     session.log(session.action(result, CrawlAction.Kind.SITEMAP, outcome,
         classification.location().flatMap(l -> UrlNormalizer.resolve(url, l)), 1, note)
         .withRetryAfter(classification.retryAfter()));
+    logged = true;
   }
 
   private String read(FetchResult.Response response) {

@@ -72,7 +72,7 @@ public final class JsonlExporter {
           UNSUPPORTED_CONTENT_TYPE -> "fetched";
       case REDIRECT -> "redirect";
       case BLOCKED_BY_ROBOTS_TXT, BLOCKED_URL_BY_LOCAL_POLICY, BLOCKED_BY_NETWORK_POLICY, OUT_OF_SCOPE -> "blocked";
-      case HTTP_ERROR, RATE_LIMITED, NETWORK_ERROR, DNS_ERROR, TIMEOUT -> "failed";
+      case HTTP_ERROR, RATE_LIMITED, NETWORK_ERROR, DNS_ERROR, TIMEOUT, INTERNAL_ERROR -> "failed";
     };
   }
 

@@ -371,7 +371,9 @@ public final class HttpFetcher implements Fetcher {
             && connection.received == receivedBefore;
         if (unanswered) pool.discardUnanswered(connection); else pool.discard(connection);
         if (!unanswered) throw e;
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
+        // An Error too: the crawl may go on after it (a stack overflow), and the connection, in the middle
+        // of an exchange, must be closed rather than kept open and counted taken for ever.
         pool.discard(connection);
         throw e;
       }
@@ -384,7 +386,7 @@ public final class HttpFetcher implements Fetcher {
     pool.opened(connection);
     try {
       return roundTrip(connection, head, gate, deadline);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | Error e) {
       pool.discard(connection);
       throw e;
     }

@@ -40,7 +40,14 @@ public enum Outcome {
   NETWORK_ERROR,
   /** The host name did not resolve (no such name, no address): no connection was made. */
   DNS_ERROR,
-  TIMEOUT;
+  TIMEOUT,
+  /**
+   * The crawler itself failed on the URL after its request was sent (a bug: a parser overflowing the
+   * stack, an assertion): the request is this line's (with what came back, if anything), the URL is
+   * recorded failed and waits like one ({@code forager ctl retry-failed} makes it due), and the crawl
+   * goes on; the stack trace is in {@code logs/library.log}.
+   */
+  INTERNAL_ERROR;
 
   /** Whether a gate refused the URL before any request was made. */
   public boolean isBlocked() {

@@ -17,7 +17,10 @@ public enum Observation {
   BLOCKED,
   /** 404 Not Found or 410 Gone. */
   GONE,
-  /** Any other error that outlived the run's retries: 5xx, other 4xx, rate limit, network error, timeout. */
+  /**
+   * Any other error that outlived the run's retries: 5xx, other 4xx, rate limit, network error, timeout;
+   * or the crawler's own failure on the URL (INTERNAL_ERROR).
+   */
   FAILED;
 
   /**
@@ -38,7 +41,8 @@ public enum Observation {
       case REDIRECT -> REDIRECT;
       case BLOCKED_BY_ROBOTS_TXT, BLOCKED_URL_BY_LOCAL_POLICY, BLOCKED_BY_NETWORK_POLICY, OUT_OF_SCOPE -> BLOCKED;
       case HTTP_ERROR -> httpStatus == 404 || httpStatus == 410 ? GONE : FAILED;
-      case RATE_LIMITED, NETWORK_ERROR, DNS_ERROR, TIMEOUT -> FAILED;
+      // The crawler failed on it (a bug): waits like a failure, and ctl retry-failed makes it due once mended.
+      case RATE_LIMITED, NETWORK_ERROR, DNS_ERROR, TIMEOUT, INTERNAL_ERROR -> FAILED;
     };
   }
 

@@ -11,9 +11,13 @@ import org.forager.record.CrawlAction;
 /** The last failures of a run, newest first, bounded. Thread-safe. */
 final class RecentErrors {
 
-  /** The outcomes that mean something went wrong with the site or the network, not a policy's choice. */
+  /**
+   * The outcomes that mean something went wrong with the site, the network or the crawler's processing
+   * of a URL (INTERNAL_ERROR), not a policy's choice.
+   */
   static final Set<Outcome> FAILURES = EnumSet.of(Outcome.HTTP_ERROR, Outcome.RATE_LIMITED,
-      Outcome.NETWORK_ERROR, Outcome.DNS_ERROR, Outcome.TIMEOUT, Outcome.BLOCKED_BY_NETWORK_POLICY);
+      Outcome.NETWORK_ERROR, Outcome.DNS_ERROR, Outcome.TIMEOUT, Outcome.BLOCKED_BY_NETWORK_POLICY,
+      Outcome.INTERNAL_ERROR);
 
   /**
    * One failure.
