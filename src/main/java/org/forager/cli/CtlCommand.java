@@ -163,6 +163,8 @@ final class CtlCommand implements Callable<Integer> {
       case "block", "unblock" -> body.put("host", arguments(1, 1, "HOST_OR_DOMAIN").get(0));
       case "set-delay" -> {
         List<String> a = arguments(2, 2, "ORIGIN DURATION");
+        // Said here, without a crawl to ask: the crawl's answer would be the same.
+        if (!a.get(1).equals("default")) org.forager.config.Durations.parse(a.get(1));
         body.put("origin", a.get(0));
         body.put("delay", a.get(1));
       }
@@ -175,7 +177,8 @@ final class CtlCommand implements Callable<Integer> {
         if (!args.isEmpty()) body.put("host", args.get(0));
       }
       case "stop" -> arguments(0, 0, "");
-      default -> throw new IllegalArgumentException("unknown order '" + TerminalText.escape(order)
+      default -> throw new IllegalArgumentException((order.startsWith("-") ? "unknown option '" : "unknown order '")
+          + TerminalText.escape(order)
           + "': pause, resume, block, unblock, set-delay, add-seed, retry-failed, recrawl or stop");
     }
     return body;

@@ -70,6 +70,9 @@ public final class Main implements Runnable {
     // The descriptions are laid out in lines of up to 105 columns; picocli's 80 wrapped them again,
     // mid-sentence and inside URLs. After the subcommands: the width is set on those added so far.
     cli.setUsageHelpWidth(110);
+    // An order's arguments are its own: a negative delay (set-delay ORIGIN -1s) is its error, not an unknown option.
+    CommandLine ctl = cli.getSubcommands().get("ctl");
+    if (ctl != null) ctl.setUnmatchedOptionsArePositionalParams(true);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       commandLine.getErr().println("forager: " + TerminalText.escape(message(e)));
       return EXIT_RUNTIME;

@@ -161,6 +161,23 @@ class CtlCommandTest {
     }
   }
 
+  /** A negative delay was picocli's "Unknown option: '-1s'"; it is the order's own error now, said without a crawl. */
+  @Test
+  void aBadDelayIsSaidAsSuchWithoutACrawlToAsk() throws Exception {
+    Path data = Files.createDirectories(tmp.resolve("data"));
+    assertEquals(2, ctl(data, "set-delay", "https://example.org", "-1s"));
+    assertEquals("forager: \"-1s\" is negative; a duration must be ≥ 0\n", console.err());
+    console.reset();
+    assertEquals(2, ctl(data, "set-delay", "https://example.org", "5x"));
+    assertTrue(console.err().startsWith("forager: \"5x\" has an unknown unit \"x\""), console.err());
+    console.reset();
+    assertEquals(2, ctl(data, "--bogus", "pause"));
+    assertTrue(console.err().startsWith("forager: unknown option '--bogus'"), console.err());
+    console.reset();
+    assertEquals(1, ctl(data, "set-delay", "https://example.org", "default"), "valid: on to the crawl, none runs");
+    assertTrue(console.err().startsWith("forager: no crawl is running on "), console.err());
+  }
+
   /**
    * A copy of a running crawl's data directory (a backup) carried its control file: ctl on the copy
    * paused the crawl itself, and status called the copy running (review of session 61).
