@@ -3,6 +3,7 @@ package org.forager.crawl;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.forager.store.OriginLeases;
 
@@ -20,9 +21,14 @@ import org.forager.store.OriginLeases;
  * from when the call that took or renewed it was sent, on the monotonic clock): more than the
  * request's own timeout, which a fleet's configuration keeps under half the lease. Address leases
  * guard no writes, so they carry no epoch (docs/fleet.md, "Fencing").
+ *
+ * <p>A domain crawled as one unit (a sites rule's {@code unit: domain}) has a lease of the same kind
+ * ({@link #domainWait}): one process at a time sends requests to its hosts, whatever their addresses.
  */
 final class FleetAddresses {
 
+  /** How a domain's lease is keyed among the addresses': no address starts so. */
+  static final String DOMAIN_KEY = "domain:";
   /** Addresses remembered before the expired ones are swept. */
   private static final int SWEEP_AT = 10_000;
 
@@ -34,6 +40,8 @@ final class FleetAddresses {
   private final Map<String, Long> heldUntil = new ConcurrentHashMap<>();
   /** Address → when to ask again for one another process holds. */
   private final Map<String, Long> askAgainAt = new ConcurrentHashMap<>();
+  /** Domain lease → when its first request may go, for one newly taken ({@link #domainWait}). */
+  private final Map<String, Long> firstRequestAt = new ConcurrentHashMap<>();
 
   FleetAddresses(OriginLeases leases, String owner, Duration lease) {
     this.leases = leases;
@@ -44,7 +52,33 @@ final class FleetAddresses {
 
   /** Whether this process may send a request to {@code address} now (it holds, or just took, its lease). */
   boolean mayRequest(InetAddress address) {
-    String a = address.getHostAddress();
+    return hold(address.getHostAddress());
+  }
+
+  /**
+   * For a domain crawled as one unit (a sites rule's {@code unit: domain}), whose hosts may be on many
+   * addresses: empty when this process may send a request to one of its hosts now, else when to ask
+   * again ({@link System#nanoTime()}). Its lease is an address lease keyed {@code domain:NAME}, which no
+   * address spells. A lease this process did not hold a moment ago waits {@code minDelayNanos} before
+   * its first request: the process that held it may have sent its last request just before it let go.
+   */
+  OptionalLong domainWait(String domain, long minDelayNanos) {
+    String key = DOMAIN_KEY + domain;
+    long now = System.nanoTime();
+    Long until = heldUntil.get(key);
+    boolean held = until != null && until - now > 0;
+    if (!hold(key)) return OptionalLong.of(askAgainAt.getOrDefault(key, now + recheckNanos()));
+    if (!held) firstRequestAt.put(key, now + minDelayNanos);
+    Long first = firstRequestAt.get(key);
+    if (first == null || first - now <= 0) {
+      if (first != null) firstRequestAt.remove(key);
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(first);
+  }
+
+  /** Takes or renews the lease of {@code key} (an address, or a domain's): whether a request may go now. */
+  private boolean hold(String a) {
     long now = System.nanoTime();
     Long until = heldUntil.get(a);
     if (until != null && until - now > leaseNanos * 2 / 3) return true;
@@ -79,8 +113,8 @@ final class FleetAddresses {
   int heldByOthers() {
     long now = System.nanoTime();
     int n = 0;
-    for (long at : askAgainAt.values()) {
-      if (at - now > 0) n++;
+    for (Map.Entry<String, Long> e : askAgainAt.entrySet()) {
+      if (e.getValue() - now > 0 && !e.getKey().startsWith(DOMAIN_KEY)) n++;
     }
     return n;
   }
@@ -100,5 +134,6 @@ final class FleetAddresses {
   private void sweep(long now) {
     heldUntil.values().removeIf(until -> until - now <= 0);
     askAgainAt.values().removeIf(at -> at - now <= 0);
+    firstRequestAt.values().removeIf(at -> at - now <= 0);
   }
 }

@@ -168,6 +168,7 @@ final class OriginSession {
     if (!health.mayRequest()) return OptionalLong.of(health.nextProbeAt());
     requestAddress = ctx.network().ipGate().address(origin);
     // A domain crawled as one unit (sites rule unit: domain): its slot first, then the address's.
+    Optional<FleetAddresses> fleet = ctx.network().ipGate().fleet();
     if (settings.domainUnit().isPresent()) {
       Sites.DomainUnit unit = settings.domainUnit().get();
       switch (ctx.network().domainSlots().take(unit.domain(), task, unit.minDelay().toNanos())) {
@@ -178,9 +179,16 @@ final class OriginSession {
           return OptionalLong.of(wait.readyAt());
         }
       }
+      // In a fleet the unit is the whole fleet's: another process may hold the domain's lease.
+      OptionalLong domainWait = fleet.isPresent()
+          ? fleet.get().domainWait(unit.domain(), unit.minDelay().toNanos()) : OptionalLong.empty();
+      if (domainWait.isPresent()) {
+        releaseIpSlot(false);
+        requestAddress.ifPresent(ctx.network().ipGate().slots()::passOn);
+        return domainWait;
+      }
     }
     if (requestAddress.isEmpty()) return OptionalLong.empty();
-    Optional<FleetAddresses> fleet = ctx.network().ipGate().fleet();
     if (fleet.isPresent() && !fleet.get().mayRequest(requestAddress.get())) {
       // Another process of the fleet holds the address: its origins wait, whichever process leased them.
       releaseIpSlot(false);

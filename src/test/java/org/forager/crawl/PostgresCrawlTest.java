@@ -201,6 +201,56 @@ class PostgresCrawlTest {
   }
 
   /**
+   * A domain crawled as one unit (sites rule {@code unit: domain}) is one unit across the fleet: its
+   * hosts on four addresses (so no address lease joins them), two processes. Each process kept the unit
+   * for the origins it leased, so two processes holding different hosts of the domain sent two requests
+   * at once; now a process requests the domain's hosts only while it holds the domain's lease, and waits
+   * the unit's delay when it takes the lease over. Seen from the server: one in flight, the delay kept.
+   */
+  @Test
+  void aDomainUnitIsOneUnitAcrossTheFleet() throws Exception {
+    String url = postgres.freshSchema();
+    IpPolitenessCrawlTest.SharedServer server = new IpPolitenessCrawlTest.SharedServer(1, 200);
+    String[] hosts = {"a.site.test", "b.site.test", "c.site.test", "d.site.test"};
+    List<TestSite> sites = new java.util.ArrayList<>();
+    try {
+      StringBuilder resolve = new StringBuilder();
+      List<String> seeds = new java.util.ArrayList<>();
+      for (int i = 0; i < hosts.length; i++) {
+        sites.add(server.site("127.0.0." + (i + 1)));
+        resolve.append(i == 0 ? "" : ", ").append('"').append(hosts[i]).append("\": \"127.0.0.").append(i + 1).append('"');
+        seeds.add(sites.get(i).url(hosts[i], "/"));
+      }
+      String yaml = "store: { kind: postgres, url: \"" + url + "\" }\nconcurrency: 2\n"
+          + "fleet: { lease: 3s }\nlimits: { fetch_timeout: 1s }\n"
+          + "politeness: { min_delay: 20ms, max_delay: 2s, response_time_factor: 0 }\n"
+          + "network: { allow_private_addresses: true, resolve: { " + resolve + " } }\n"
+          + "sites: [ { domain: \"site.test\", unit: domain, min_delay: 150ms } ]\n";
+      List<Thread> processes = new java.util.ArrayList<>();
+      List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      for (int p = 0; p < 2; p++) {
+        var config = TestCrawl.config(tmp.resolve("process" + p), seeds, yaml);
+        processes.add(Thread.ofPlatform().start(() -> {
+          try (Crawler crawler = Crawler.open(config)) {
+            crawler.quiet(true).run();
+          } catch (Throwable e) {
+            failures.add(e);
+          }
+        }));
+      }
+      for (Thread t : processes) t.join(90_000);
+      assertEquals(List.of(), failures);
+      for (TestSite site : sites) {
+        assertTrue(site.paths().containsAll(List.of("/", "/1", "/2")), "every page of every site: " + site.paths());
+      }
+      assertEquals(1, server.maxInFlight, "one request in flight to the domain across the fleet");
+      assertTrue(server.minGapMillis() >= 150, "the domain's delay between any two: " + server.minGapMillis() + " ms");
+    } finally {
+      sites.forEach(TestSite::close);
+    }
+  }
+
+  /**
    * In a fleet, a host unblocked during the run is crawled in that run: an origin a process found
    * blocked rests a minute, and was released "done until" then, which no claim of the run takes (its
    * cutoff is earlier): the run ended with the origin's URLs due, exit status 0. The unblock ends the rest.
