@@ -124,7 +124,7 @@ final class CtlCommand implements Callable<Integer> {
       return fail("no crawl is running on " + dataDir + ", and " + e.getMessage());
     }
     String message;
-    try (Crawler crawler = Crawler.open(cfg)) {
+    try (Crawler crawler = Crawler.builder(cfg).forControlOnly().open()) {
       if (order.equals("retry-failed")) {
         long due = crawler.control().retryFailed(Optional.ofNullable(host), "cli");
         message = org.forager.crawl.CrawlControl.retryAnswer(due, Optional.ofNullable(host));

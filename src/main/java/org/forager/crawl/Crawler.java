@@ -148,6 +148,7 @@ public final class Crawler implements AutoCloseable {
     private UnaryOperator<CrawlStore> decorateStore = UnaryOperator.identity();
     private Function<CachingResolver, Fetcher> fetcher;
     private Clock clock = Clock.systemUTC();
+    private boolean repairOutputs = true;
 
     private Builder(CrawlConfig config) {
       this.config = java.util.Objects.requireNonNull(config);
@@ -177,15 +178,25 @@ public final class Crawler implements AutoCloseable {
       return this;
     }
 
+    /**
+     * For an order given without a crawl running ({@code forager ctl block} on a stopped crawl): WARC
+     * files a killed run left open are left for the next run to finish and index, not worked on (and
+     * told of) here.
+     */
+    public Builder forControlOnly() {
+      this.repairOutputs = false;
+      return this;
+    }
+
     /** Opens (or creates) the data directory: store, WARC directory and crawl log. */
     public Crawler open() {
       return Crawler.open(config, decorateStore, clock,
-          fetcher != null ? fetcher : dns -> new HttpFetcher(HttpFetcher.Options.from(config, dns)));
+          fetcher != null ? fetcher : dns -> new HttpFetcher(HttpFetcher.Options.from(config, dns)), repairOutputs);
     }
   }
 
   private static Crawler open(CrawlConfig config, UnaryOperator<CrawlStore> decorateStore, Clock clock,
-      Function<CachingResolver, Fetcher> newFetcher) {
+      Function<CachingResolver, Fetcher> newFetcher, boolean repairOutputs) {
     Path dataDir = config.dataDir();
     try {
       Files.createDirectories(dataDir);
@@ -197,14 +208,14 @@ public final class Crawler implements AutoCloseable {
     try {
       // The store's lock makes this process the directory's only writer: files left open by a killed
       // run can be finished safely.
-      for (WarcRepair.Repaired r : WarcRepair.repair(dataDir.resolve("warc"))) {
+      for (WarcRepair.Repaired r : repairOutputs ? WarcRepair.repair(dataDir.resolve("warc")) : List.<WarcRepair.Repaired>of()) {
         Notice.printf("forager: finished WARC file %s left open by an interrupted run (%,d bytes kept, "
             + "%,d torn bytes cut)%n", r.file().getFileName(), r.keptBytes(), r.cutBytes());
       }
       // Their indexes, and any other finished file's a kill left unwritten: the index directory is to
       // hold one for every finished WARC file, whatever interrupted the run that wrote it.
       Path indexDir = dataDir.resolve(WarcIndexes.DIRECTORY);
-      for (Path unindexed : WarcIndexes.unindexed(dataDir.resolve("warc"), indexDir)) {
+      for (Path unindexed : repairOutputs ? WarcIndexes.unindexed(dataDir.resolve("warc"), indexDir) : List.<Path>of()) {
         try {
           WarcIndexes.ensure(indexDir, unindexed);
           Notice.printf("forager: indexed WARC file %s (its CDXJ index was not written)%n", unindexed.getFileName());

@@ -161,6 +161,33 @@ class CtlCommandTest {
     }
   }
 
+  /**
+   * An order given with no crawl running leaves the WARC files a killed run left open to the next run:
+   * `ctl block` printed that it had finished and indexed them, as if it were a crawl.
+   */
+  @Test
+  void anOrderWithoutACrawlLeavesAKilledRunsWarcFilesToTheNextRun() throws Exception {
+    Path data = tmp.resolve("data");
+    try (TestSite site = TestSite.start()) {
+      site.robots("User-agent: *\n").linking("/");
+      org.forager.testweb.TestCrawl.run(org.forager.testweb.TestCrawl.config(data, List.of(site.url("/")), ""));
+    }
+    Path finished;
+    try (var files = Files.list(data.resolve("warc"))) {
+      finished = files.filter(p -> p.toString().endsWith(".warc.gz")).findFirst().orElseThrow();
+    }
+    Path open = finished.resolveSibling(finished.getFileName() + ".open"); // as a kill leaves it
+    Files.move(finished, open);
+    console.reset();
+    assertEquals(0, ctl(data, "block", "example.org"), console.err());
+    assertEquals("", console.err());
+    assertTrue(Files.exists(open), "left open for the next run");
+    try (Crawler next = Crawler.open(TestCrawl.config(data, List.of(), ""))) {
+      assertTrue(Files.exists(finished), "the next run finishes it");
+    }
+    assertTrue(console.err().contains("left open by an interrupted run"), console.err());
+  }
+
   /** A negative delay was picocli's "Unknown option: '-1s'"; it is the order's own error now, said without a crawl. */
   @Test
   void aBadDelayIsSaidAsSuchWithoutACrawlToAsk() throws Exception {
