@@ -11,6 +11,7 @@ import org.forager.crawl.Classification.Feedback;
 import org.forager.dedup.SimHash;
 import org.forager.extract.ExtractedPage;
 import org.forager.fetch.FetchRequest;
+import org.forager.fetch.BodyMemory;
 import org.forager.fetch.FetchResult;
 import org.forager.fetch.Outcome;
 import org.forager.policy.Verdict;
@@ -100,6 +101,15 @@ final class PageStep {
   }
 
   /** Why a redirect leads nowhere the crawl can follow: its Location is no http(s) URL. */
+  /** The log's reason for a page whose links were cut short (docs/extraction.md, "The links' budget"). */
+  static String linksCutReason(ExtractedPage.LinksCut why, int kept) {
+    return switch (why) {
+      case PAGE_BUDGET -> "links cut at the page's budget: " + kept + " kept";
+      case MEMORY -> "links cut: no memory for more within " + BodyMemory.LINK_WAIT.toSeconds() + " s (the crawl's"
+          + " pages hold it): " + kept + " kept";
+    };
+  }
+
   private static Optional<String> unfollowedRedirect(Outcome outcome, Optional<String> redirectTo, FetchResult result) {
     if (outcome != Outcome.REDIRECT || redirectTo.isPresent() || !(result instanceof FetchResult.Response r)) {
       return Optional.empty();
@@ -282,6 +292,7 @@ final class PageStep {
     long length = -1;
     int status = 0;
     int outOfScopeLinks = 0;
+    Optional<String> linksCut = Optional.empty();
 
     if (result instanceof FetchResult.Response response) {
       // One SHA-1 of the body serves the WARC payload digest and the log's digest.
@@ -318,6 +329,7 @@ final class PageStep {
             offerTarget(discovered, canonical.get(), candidate.depth() + 1, candidate.hops(), url, "canonical", fromSeed);
           } else {
             outOfScopeLinks = offerLinks(discovered, page.links(), candidate);
+            linksCut = page.linksCut().map(why -> linksCutReason(why, page.links().size()));
             outcome = noindex ? Outcome.NOINDEX : response.truncated() ? Outcome.TRUNCATED : Outcome.FETCHED;
           }
         } else {
@@ -349,11 +361,13 @@ final class PageStep {
     // or the log then fails; after a crash in between, the next run fetches the URL again. The lines
     // reach the OS together, just before the store write (one system call, not one a line).
     Optional<String> unfollowed = unfollowedRedirect(outcome, redirectTo, result);
+    Optional<String> cut = linksCut;
     session.logBeforeWrite(session.sentTo(new CrawlAction(result.startedAt(), CrawlAction.Kind.PAGE, url, outcome, status,
         contentType, Math.max(length, 0), result.durationMillis(), redirectTo, digest, pending.attempt(),
         session.politeness.delayMillis(),
         duplicateOf.map(first -> "duplicate of " + first).or(() -> unfollowed)
-            .or(() -> OriginSession.reasonOf(result)), outOfScopeLinks).withRetryAfter(classification.retryAfter()),
+            .or(() -> OriginSession.reasonOf(result)).or(() -> cut), outOfScopeLinks)
+        .withRetryAfter(classification.retryAfter()),
         result));
     requestLogged = true;
     logDroppedTargets();

@@ -83,18 +83,31 @@ public final class HtmlExtractor {
   /** The chars of links any page may keep, however small: 2,500 links of 100 chars. */
   static final int MIN_LINK_CHARS_PER_PAGE = 256 * 1024;
 
+  /** The links any page keeps at most: a sitemap file's own limit (sitemaps.org: 50,000 URLs). */
+  static final int MAX_LINKS_PER_PAGE = 50_000;
+
+  /**
+   * Heap a kept link takes until the turn has written it, besides its chars: its string, candidate,
+   * store records, set and map entries (measured: about 400 bytes a link of 31 chars on a page of
+   * 160,000 such links; an attacker's review, session 67).
+   */
+  static final int BYTES_PER_LINK = 320;
+
   /**
    * Heap a char of a kept link takes until the turn has written it: its URL (one byte a char), its
-   * store key (one more), the records and sets around them (measured: 3.5 bytes a char live on a page
-   * of 4,150 links of 2,000 chars, docs/robustness.md).
+   * store key (one more), the records around them (measured: 3.5 bytes a char live on a page of 4,150
+   * links of 2,000 chars, docs/robustness.md).
    */
   static final int BYTES_PER_LINK_CHAR = 4;
 
-  /** Chars of links a page keeps without asking the turn's memory ({@link BodyMemory}): the usual page. */
-  static final int FREE_LINK_CHARS = 32 * 1024;
+  /**
+   * Heap of links a page keeps without asking the turn's memory ({@link BodyMemory}): the usual page's
+   * 100-400 links.
+   */
+  static final int FREE_LINK_BYTES = 256 * 1024;
 
-  /** Chars of links asked of the turn's memory at once, at least. */
-  private static final int LINK_CHARS_STEP = 256 * 1024;
+  /** Heap of links asked of the turn's memory at once, at least. */
+  private static final int LINK_BYTES_STEP = 1 << 20;
 
   private static final System.Logger LOG = System.getLogger(HtmlExtractor.class.getName());
 
@@ -171,7 +184,7 @@ public final class HtmlExtractor {
     if (page.isEmpty()) {
       // Nothing can be resolved against it; the caller always passes the URL it fetched, so
       // this is a bug upstream, but not a reason to fail the page.
-      return new ExtractedPage(List.of(), Optional.empty(), noindex, nofollow, decision.charset());
+      return new ExtractedPage(List.of(), Optional.empty(), noindex, nofollow, decision.charset(), Optional.empty());
     }
     String pageBase = page.get();
     // URLs in the document have their query in the document's encoding (URL Standard); the Link header's is UTF-8.
@@ -180,7 +193,7 @@ public final class HtmlExtractor {
         .flatMap(target -> UrlNormalizer.resolve(pageBase, FieldUrl.text(target)))
         .or(() -> scan.canonicalHref().flatMap(base::resolve));
     List<String> links = nofollow ? List.of() : links(scan, base, 0, budget);
-    return new ExtractedPage(links, canonical, noindex, nofollow, decision.charset());
+    return new ExtractedPage(links, canonical, noindex, nofollow, decision.charset(), budget.cut);
   }
 
   /** The chars of links a page of {@code bodyBytes} may keep. */
@@ -190,15 +203,18 @@ public final class HtmlExtractor {
   }
 
   /**
-   * What one page may still spend: chars of markup read by the tree, chars of links, and the memory its
-   * kept links take, held on the turn's {@link BodyMemory}. Used by one thread.
+   * What one page may still spend: chars of markup read by the tree, chars and number of links, and the
+   * memory its kept links take, held on the turn's {@link BodyMemory}; and why it kept no more links,
+   * once it did not. Used by one thread.
    */
   private static final class Budget {
     int treeChars = MAX_TREE_CHARS;
     long linkChars;
-    /** Chars of links kept, and how many of them the turn's memory covers. */
-    private long keptChars;
-    private long coveredChars = FREE_LINK_CHARS;
+    private int linksKept;
+    /** Heap the kept links take, and how much of it the turn's memory covers. */
+    private long keptBytes;
+    private long coveredBytes = FREE_LINK_BYTES;
+    private Optional<ExtractedPage.LinksCut> cut = Optional.empty();
 
     Budget(int bodyBytes) {
       linkChars = linkChars(bodyBytes);
@@ -207,24 +223,37 @@ public final class HtmlExtractor {
     /** Spends a link of {@code chars} found (kept or not): false once the page's budget is used up. */
     boolean spend(int chars) {
       linkChars -= chars;
-      return linkChars >= 0;
+      if (linkChars >= 0) return true;
+      stop(ExtractedPage.LinksCut.PAGE_BUDGET);
+      return false;
     }
 
     /**
-     * Whether a link of {@code chars} may be kept: false when the turn's memory has no room for it in
-     * time, and then for every link after it.
+     * Whether a link of {@code chars} may be kept: false past {@link #MAX_LINKS_PER_PAGE}, or when the
+     * turn's memory has no room for it in time; then for every link after it too.
      */
     boolean keep(int chars) {
-      if (keptChars + chars > coveredChars) {
-        long more = Math.max(LINK_CHARS_STEP, keptChars + chars - coveredChars);
-        if (!BodyMemory.holdOnThisTurn(more * BYTES_PER_LINK_CHAR)) {
-          linkChars = -1;
+      if (linksKept == MAX_LINKS_PER_PAGE) {
+        stop(ExtractedPage.LinksCut.PAGE_BUDGET);
+        return false;
+      }
+      long bytes = BYTES_PER_LINK + (long) BYTES_PER_LINK_CHAR * chars;
+      if (keptBytes + bytes > coveredBytes) {
+        long more = Math.max(LINK_BYTES_STEP, keptBytes + bytes - coveredBytes);
+        if (!BodyMemory.holdOnThisTurn(more)) {
+          stop(ExtractedPage.LinksCut.MEMORY);
           return false;
         }
-        coveredChars += more;
+        coveredBytes += more;
       }
-      keptChars += chars;
+      keptBytes += bytes;
+      linksKept++;
       return true;
+    }
+
+    private void stop(ExtractedPage.LinksCut why) {
+      linkChars = -1;
+      if (cut.isEmpty()) cut = Optional.of(why);
     }
   }
 

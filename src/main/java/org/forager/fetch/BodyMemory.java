@@ -28,7 +28,7 @@ public final class BodyMemory {
    * How long a page's extraction waits for memory for more of its links before it keeps no more: long
    * enough for other turns to write theirs, short enough that a turn never waits as long as a fetch.
    */
-  static final java.time.Duration LINK_WAIT = java.time.Duration.ofSeconds(5);
+  public static final java.time.Duration LINK_WAIT = java.time.Duration.ofSeconds(5);
 
   private static final BodyMemory PROCESS =
       new BodyMemory(Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4), LINK_WAIT);

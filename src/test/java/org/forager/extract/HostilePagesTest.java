@@ -100,6 +100,21 @@ class HostilePagesTest {
     }
   }
 
+  /**
+   * A page of 160,000 short links held some 400 bytes of heap a link until written: four such sites ran
+   * the default heap out (an attacker's review, session 67). A page keeps 50,000 at most, and says so.
+   */
+  @Test
+  void aPageKeepsFiftyThousandLinksAtMostAndSaysItsLinksWereCut() {
+    StringBuilder html = new StringBuilder();
+    for (int k = 0; k < 60_000; k++) html.append("<a href=/").append(k).append('>');
+    ExtractedPage page = extract(new HtmlExtractor("ForagerBot"), html.toString());
+    assertEquals(HtmlExtractor.MAX_LINKS_PER_PAGE, page.links().size());
+    assertEquals("http://example.org/49999", page.links().getLast());
+    assertEquals(Optional.of(ExtractedPage.LinksCut.PAGE_BUDGET), page.linksCut());
+    assertEquals(Optional.empty(), extract(new HtmlExtractor("ForagerBot"), "<a href=/a>a</a>").linksCut());
+  }
+
   @Test
   void aPageTooLargeForTheTreeIsReadToItsEndWithoutIt() {
     // Links foster-parented out of a table, two of them: the page needs jsoup's tree, which puts both
