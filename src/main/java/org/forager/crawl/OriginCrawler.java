@@ -128,6 +128,7 @@ final class OriginCrawler implements OriginTask {
       return next;
     } catch (RuntimeException e) {
       failed = true; // the scheduler reports it; the working set does not take the origin up again this run
+      if (session != null) session.requestOver(); // the slots given back, a request cut short ended
       try {
         writeRefusals(); // as they were written at once before: a failure after them leaves them in
       } catch (RuntimeException again) {
@@ -135,9 +136,9 @@ final class OriginCrawler implements OriginTask {
       }
       throw e;
     } catch (Error e) {
+      if (session != null) session.requestOver(); // whatever comes of the error, the address is not held
       InternalErrors.containedOrThrow(e);
       failed = true; // as for an exception: the working set does not take the origin up again this run
-      if (session != null) session.abandonRequest(); // the slots given back, a request cut short ended
       ctx.run().internalErrors().contained(origin.toString(), "that origin stops for this run", e);
       writeRefusals(); // a store failure here is the crawl's (thrown: the scheduler reports it)
       return OptionalLong.empty();
@@ -215,7 +216,7 @@ final class OriginCrawler implements OriginTask {
         try {
           robots.fetch();
         } finally {
-          session.releaseIpSlot(false); // held still only when no request was sent after all
+          session.requestOver(); // held still only when no request was sent after all, or the step threw
         }
         saveState();
         // In the store now: origins whose robots.txt redirects here may read it.
@@ -231,7 +232,7 @@ final class OriginCrawler implements OriginTask {
         try {
           sitemaps.fetchNext(robots.rules());
         } finally {
-          session.releaseIpSlot(false);
+          session.requestOver();
         }
         return afterRequest(true);
       }
@@ -270,7 +271,7 @@ final class OriginCrawler implements OriginTask {
       try {
         pages.crawl(next, held, pagesFetched);
       } finally {
-        session.releaseIpSlot(false);
+        session.requestOver();
       }
       if (held.isEmpty()) return afterRequest(pages.offeredCandidates());
       hold(pages.heldAfter());

@@ -211,6 +211,7 @@ final class RobotsStep {
     }, session.requestAddress());
     if (result.hops().isEmpty()) {
       // Local policy refuses the origin's own robots.txt: without its rules nothing may be fetched.
+      session.requestNotSent();
       RobotsFetcher.Refusal refusal = result.refused().orElseThrow();
       session.log(session.refusal(CrawlAction.Kind.ROBOTS, refusal.url(), refusal.verdict(), 1));
       session.giveUp();
