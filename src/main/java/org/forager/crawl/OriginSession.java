@@ -122,7 +122,7 @@ final class OriginSession {
    * its end: when a fetch that threw ends, now, as {@link #requestEnded} would have ended it (the
    * origin's delay and its address's count from here, and the slots are free from here).
    */
-  CrawlAction failedRequest(CrawlAction.Kind kind, String url, int attempt, Optional<FetchResult> result, Error e) {
+  CrawlAction failedRequest(CrawlAction.Kind kind, String url, int attempt, Optional<FetchResult> result, Throwable e) {
     requestOver();
     Optional<String> reason = Optional.of(InternalErrors.reason(e));
     if (result.isPresent()) {

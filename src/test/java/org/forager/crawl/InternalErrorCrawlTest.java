@@ -8,10 +8,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.forager.config.CrawlConfig;
-import org.forager.fetch.FetchRequest;
-import org.forager.fetch.FetchResult;
-import org.forager.fetch.Fetcher;
-import org.forager.fetch.HttpFetcher;
 import org.forager.testweb.TestCrawl;
 import org.forager.testweb.TestSite;
 import org.junit.jupiter.api.Test;
@@ -263,65 +259,6 @@ class InternalErrorCrawlTest {
       assertTrue(good.requests().size() < 1 + pages.length + 1, "the run ended before the other origin's end");
       assertEquals(0, bad.count("/a"));
       TestCrawl.assertPolite(data);
-    }
-  }
-
-  /**
-   * A request whose fetch threw after it went out (an embedder's HTTP stack with a bug) released its
-   * address's slot as if it had never been sent: the next request to the address, another origin's,
-   * went out at once instead of politeness.per_ip.min_delay after it.
-   */
-  @Test
-  void aRequestWhoseFetchThrowsStillHoldsItsAddressUntilItEndsAndItsDelayCountsFromThere() throws Exception {
-    try (TestSite bad = TestSite.start(); TestSite good = TestSite.start()) {
-      bad.linking("/", "/boom", "/a").html("/a", "<p>a</p>");
-      bad.route("/boom", ex -> {
-        try {
-          Thread.sleep(200); // the other origin waits for the address meanwhile
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        TestSite.respond(ex, 200, "text/html", "<p>boom</p>");
-      });
-      good.linking("/", "/g1", "/g2", "/g3", "/g4");
-      for (int i = 1; i <= 4; i++) good.html("/g" + i, "<p>" + i + "</p>");
-      Path data = tmp.resolve("data");
-      long perIpDelayMillis = 300;
-      CrawlConfig config = TestCrawl.config(data, List.of(bad.url("bad.test", "/"), good.url("good.test", "/")),
-          TestCrawl.pinnedToLoopback("bad.test", "good.test") + "politeness: { min_delay: 20ms, max_delay: 2s,"
-              + " response_time_factor: 0, per_ip: { max_in_flight: 1, min_delay: " + perIpDelayMillis + "ms } }\n");
-      Fetcher http = new HttpFetcher(HttpFetcher.Options.from(config, HttpFetcher.Options.dnsCache(config)));
-      List<long[]> requests = java.util.Collections.synchronizedList(new java.util.ArrayList<>()); // start, end
-      Fetcher buggy = new Fetcher() {
-        @Override
-        public FetchResult fetch(FetchRequest request) {
-          long start = System.nanoTime();
-          try {
-            FetchResult result = http.fetch(request);
-            if (request.url().endsWith("/boom")) throw new IllegalStateException("thrown by a test, after the request");
-            return result;
-          } finally {
-            requests.add(new long[] {start, System.nanoTime()});
-          }
-        }
-
-        @Override
-        public void close() {
-          http.close();
-        }
-      };
-      try (Crawler crawler = Crawler.builder(config).fetcher(buggy).open()) {
-        crawler.quiet(true).run();
-        assertEquals(Optional.empty(), crawler.fatalError());
-      }
-      assertEquals(1, bad.count("/boom"));
-      assertEquals(1, good.count("/g4"), "the address's later requests still went out");
-      List<long[]> sorted = requests.stream().sorted(java.util.Comparator.comparingLong(r -> r[0])).toList();
-      for (int i = 1; i < sorted.size(); i++) {
-        long gapMillis = (sorted.get(i)[0] - sorted.get(i - 1)[1]) / 1_000_000;
-        assertTrue(gapMillis >= perIpDelayMillis - 5, "request " + i + " of " + sorted.size() + " to 127.0.0.1 went "
-            + gapMillis + " ms after the one before ended: " + bad.paths() + " " + good.paths());
-      }
     }
   }
 }
