@@ -500,9 +500,39 @@ public final class Crawler implements AutoCloseable {
     return this;
   }
 
-  /** Who is told of the run as it happens (one listener; set before {@link #run}). */
+  /**
+   * Who is told of the run as it happens (one listener; set before {@link #run}). An exception its
+   * {@link CrawlListener#action} throws (it must not) is said once and otherwise ignored.
+   */
   public Crawler listener(CrawlListener listener) {
-    this.listener = java.util.Objects.requireNonNull(listener, "listener");
+    java.util.Objects.requireNonNull(listener, "listener");
+    // Told as each action is logged, inside the step that made it: an exception there would be taken
+    // for the URL's own failure (InternalErrors), its request logged twice.
+    java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+    this.listener = new CrawlListener() {
+      @Override
+      public void runStarted(RunView run) {
+        listener.runStarted(run);
+      }
+
+      @Override
+      public void action(org.forager.record.CrawlAction action) {
+        try {
+          listener.action(action);
+        } catch (RuntimeException e) {
+          if (told.compareAndSet(false, true)) {
+            Notice.println("forager: the crawl listener failed on " + action.url() + " (" + e + "); its failures"
+                + " are ignored (stack trace in logs/library.log)");
+            LOG.warn("the crawl listener failed on {}; its failures are ignored", action.url(), e);
+          }
+        }
+      }
+
+      @Override
+      public void runFinished() {
+        listener.runFinished();
+      }
+    };
     return this;
   }
 

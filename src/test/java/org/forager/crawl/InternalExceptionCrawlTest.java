@@ -199,6 +199,33 @@ class InternalExceptionCrawlTest {
     }
   }
 
+  /**
+   * A crawl listener is told of each action as it is logged, inside the step that made it: its
+   * exception (it must not throw) is not the URL's failure, which would log the request twice.
+   */
+  @Test
+  void aCrawlListenerThatThrowsCostsNoPage() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/a").html("/a", "<p>a</p>");
+      Path data = tmp.resolve("data");
+      try (Crawler crawler = Crawler.open(config(data, List.of(site.url("bad.test", "/")), "")).quiet(true)) {
+        crawler.listener(new CrawlListener() {
+          @Override
+          public void action(org.forager.record.CrawlAction action) {
+            throw new IllegalStateException("thrown by a test");
+          }
+        });
+        crawler.run();
+        assertEquals(Optional.empty(), crawler.fatalError());
+        assertEquals(0, crawler.unexpectedErrors());
+      }
+      String a = site.url("bad.test", "/a");
+      assertEquals(1, lines(data, a).size());
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, a));
+      TestCrawl.assertPolite(data);
+    }
+  }
+
   /** An output that cannot be written (a full disk) is the crawl's failure, not the URL's: it stops. */
   @Test
   void anOutputFailureInAPagesStepStillStopsTheCrawlAndRecordsNothingForTheUrl() throws Exception {
