@@ -7,7 +7,8 @@ import org.forager.record.CrawlAction;
  * Register one with {@link Crawler#listener}.
  *
  * <p>Implementations must be safe for concurrent use: {@link #action} is called on the turn threads of
- * many origins at once. They must be quick and must not throw: they run inside the crawl loop.
+ * many origins at once. They must be quick and must not throw: they run inside the crawl loop (an
+ * exception of {@link #action} is said once and otherwise ignored; the action stays logged).
  */
 public interface CrawlListener {
 

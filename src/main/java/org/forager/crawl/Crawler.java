@@ -94,7 +94,8 @@ public final class Crawler implements AutoCloseable {
   private volatile String fatal;
   private volatile Scheduler scheduler;
   private volatile boolean stopRequested;
-  private boolean closed;
+  /** Whether {@link #closeOutputs} began: an exception a turn meets from then on is the close's ({@link InternalErrors}). */
+  private volatile boolean closed;
   private final java.util.concurrent.locks.ReentrantLock runLock = new java.util.concurrent.locks.ReentrantLock();
   private volatile boolean quiet;
   private volatile boolean continuous;
@@ -360,7 +361,7 @@ public final class Crawler implements AutoCloseable {
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),
           new CrawlContext.Run(budget, continuous, wake, wakeAt, origins, control,
-              PageGate.forThisMachine(), earlySends, new InternalErrors(this::countUnexpected)));
+              PageGate.forThisMachine(), earlySends, new InternalErrors(this::countUnexpected, () -> closed)));
       context.set(ctx);
       FleetCoordinator fleet = null;
       if (leases != null) {
@@ -494,7 +495,7 @@ public final class Crawler implements AutoCloseable {
       } catch (RuntimeException | Error e) {
         // An Error too (a stack overflow in the hook): thrown inside a group write, it would fail the
         // writes of every origin in the group. One the JVM cannot go on after is still thrown.
-        if (e instanceof Error error) InternalErrors.containedOrThrow(error);
+        if (e instanceof Error error && !InternalErrors.survivable(error)) throw error;
         if (told.compareAndSet(false, true)) {
           Notice.println("forager: the priority hook failed on " + url + " (" + e + "); such URLs rank 0");
         }
@@ -510,9 +511,39 @@ public final class Crawler implements AutoCloseable {
     return this;
   }
 
-  /** Who is told of the run as it happens (one listener; set before {@link #run}). */
+  /**
+   * Who is told of the run as it happens (one listener; set before {@link #run}). An exception its
+   * {@link CrawlListener#action} throws (it must not) is said once and otherwise ignored.
+   */
   public Crawler listener(CrawlListener listener) {
-    this.listener = java.util.Objects.requireNonNull(listener, "listener");
+    java.util.Objects.requireNonNull(listener, "listener");
+    // Told as each action is logged, inside the step that made it: an exception there would be taken
+    // for the URL's own failure (InternalErrors), its request logged twice.
+    java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+    this.listener = new CrawlListener() {
+      @Override
+      public void runStarted(RunView run) {
+        listener.runStarted(run);
+      }
+
+      @Override
+      public void action(org.forager.record.CrawlAction action) {
+        try {
+          listener.action(action);
+        } catch (RuntimeException e) {
+          if (told.compareAndSet(false, true)) {
+            Notice.println("forager: the crawl listener failed on " + action.url() + " (" + e + "); its failures"
+                + " are ignored (stack trace in logs/library.log)");
+            LOG.warn("the crawl listener failed on {}; its failures are ignored", action.url(), e);
+          }
+        }
+      }
+
+      @Override
+      public void runFinished() {
+        listener.runFinished();
+      }
+    };
     return this;
   }
 
@@ -542,7 +573,8 @@ public final class Crawler implements AutoCloseable {
 
   /**
    * Turns that failed with an unexpected exception in this run, and errors the run went on after as
-   * the failure of one URL or origin (a {@code StackOverflowError} processing a page: INTERNAL_ERROR).
+   * the failure of one URL or origin (a {@code StackOverflowError} or a {@code NullPointerException}
+   * processing a page: INTERNAL_ERROR).
    */
   public long unexpectedErrors() {
     return unexpectedErrors.sum();
@@ -641,13 +673,15 @@ public final class Crawler implements AutoCloseable {
       stop();
       return;
     }
-    if (isOutputFailure(e)) {
+    if (InternalErrors.isOutputFailure(e)) {
       unexpectedErrors.increment();
       // The crawl cannot record what it fetches (disk full, store broken): every further fetch would be
       // wasted on the site, so stop at once.
       stopBecause("cannot record the crawl: " + e.getMessage());
       return;
     }
+    // What the turns did not contain (InternalErrors): an exception of an interrupted turn, or of one
+    // that met the outputs closing; or a task's other than an origin's turn.
     Notice.println("forager: unexpected error crawling " + where + "; that origin stops for this run: " + e
         + " (stack trace in logs/library.log)");
     LOG.error("unexpected error crawling {}", where, e);
@@ -655,9 +689,9 @@ public final class Crawler implements AutoCloseable {
   }
 
   /**
-   * Counts an unexpected error the crawl went on after (an exception that stopped its origin, an error
-   * contained as one URL's failure: {@link InternalErrors}); more than the budget within a minute stop
-   * the crawl.
+   * Counts an unexpected error the crawl went on after (an error or exception contained as one URL's
+   * or origin's failure: {@link InternalErrors}; an exception that stopped its origin); more than the
+   * budget within a minute stop the crawl.
    */
   private void countUnexpected(Throwable e) {
     unexpectedErrors.increment();
@@ -665,16 +699,6 @@ public final class Crawler implements AutoCloseable {
       stopBecause("more than " + MAX_UNEXPECTED_ERRORS_PER_MINUTE + " unexpected errors within a minute (last: "
           + e + ")");
     }
-  }
-
-  private static boolean isOutputFailure(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof java.io.UncheckedIOException || t instanceof java.io.IOException
-          || t instanceof org.forager.store.StoreException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private synchronized void stopBecause(String why) {

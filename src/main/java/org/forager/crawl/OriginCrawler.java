@@ -114,10 +114,11 @@ final class OriginCrawler implements OriginTask {
    * {@inheritDoc} Whatever way it ends, the turn's refusals are in the store by then ({@link
    * PageStep#writeRefusals}): between turns the store holds all the origin's crawl actions.
    *
-   * <p>An {@link Error} the crawl survives ({@link InternalErrors}) is the failure of the URL it was
-   * thrown for when the steps know one (they record it and the origin goes on); thrown anywhere else in
-   * the turn, it stops the origin for the run, as an unexpected exception does, and the turn returns
-   * finished. Any other {@code Error} is thrown on: the run ends.
+   * <p>An error or exception the crawl survives ({@link InternalErrors}: a bug, not an output failure)
+   * is the failure of the URL it was thrown for when the steps know one (they record it and the origin
+   * goes on); thrown anywhere else in the turn, it stops the origin for the run, and the turn returns
+   * finished. What the crawl does not survive is thrown on, for the scheduler to report: an output
+   * failure stops the crawl, an {@code Error} the JVM cannot go on after ends the run.
    */
   @Override
   public OptionalLong turn() {
@@ -126,19 +127,21 @@ final class OriginCrawler implements OriginTask {
       OptionalLong next = turnUnguarded();
       writeRefusals();
       return next;
-    } catch (RuntimeException e) {
-      failed = true; // the scheduler reports it; the working set does not take the origin up again this run
-      try {
-        writeRefusals(); // as they were written at once before: a failure after them leaves them in
-      } catch (RuntimeException again) {
-        e.addSuppressed(again);
+    } catch (RuntimeException | Error e) {
+      if (session != null) session.requestOver(); // whatever comes of it, the address is not held
+      InternalErrors errors = ctx.run().internalErrors();
+      boolean containable = errors.containable(e);
+      if (!containable && e instanceof Error) throw e; // the run ends
+      failed = true; // the working set does not take the origin up again this run
+      if (!containable) {
+        try {
+          writeRefusals(); // as they were written at once before: a failure after them leaves them in
+        } catch (RuntimeException again) {
+          e.addSuppressed(again);
+        }
+        throw e;
       }
-      throw e;
-    } catch (Error e) {
-      InternalErrors.containedOrThrow(e);
-      failed = true; // as for an exception: the working set does not take the origin up again this run
-      if (session != null) session.abandonRequest(); // the slots given back, a request cut short ended
-      ctx.run().internalErrors().contained(origin.toString(), "that origin stops for this run", e);
+      errors.contained(origin.toString(), "that origin stops for this run", e);
       writeRefusals(); // a store failure here is the crawl's (thrown: the scheduler reports it)
       return OptionalLong.empty();
     }
@@ -215,7 +218,7 @@ final class OriginCrawler implements OriginTask {
         try {
           robots.fetch();
         } finally {
-          session.releaseIpSlot(false); // held still only when no request was sent after all
+          session.requestOver(); // held still only when no request was sent after all, or the step threw
         }
         saveState();
         // In the store now: origins whose robots.txt redirects here may read it.
@@ -231,7 +234,7 @@ final class OriginCrawler implements OriginTask {
         try {
           sitemaps.fetchNext(robots.rules());
         } finally {
-          session.releaseIpSlot(false);
+          session.requestOver();
         }
         return afterRequest(true);
       }
@@ -270,7 +273,7 @@ final class OriginCrawler implements OriginTask {
       try {
         pages.crawl(next, held, pagesFetched);
       } finally {
-        session.releaseIpSlot(false);
+        session.requestOver();
       }
       if (held.isEmpty()) return afterRequest(pages.offeredCandidates());
       hold(pages.heldAfter());
@@ -301,9 +304,12 @@ final class OriginCrawler implements OriginTask {
     return restUntil != null && session != null && session.givenUp();
   }
 
-  /** Whether the origin was given up for this run (out of patience, page limit, put off by the site). */
+  /**
+   * Whether the origin was given up for this run (out of patience, page limit, put off by the site), or
+   * stopped by a failure of the crawler's ({@link #failed}).
+   */
   boolean givenUp() {
-    return session != null && session.givenUp();
+    return failed || session != null && session.givenUp();
   }
 
   /**
@@ -392,14 +398,15 @@ final class OriginCrawler implements OriginTask {
 
   /**
    * The configured gates and the caller's, in that order; robots.txt comes after them. A gate that fails
-   * on the URL with an {@link Error} the crawl survives (a do_not_crawl regex overflowing the stack on a
-   * long URL, the embedder's gate) refuses it: it could not say the URL may be fetched ({@link
+   * on the URL with an error or exception the crawl survives (a do_not_crawl regex overflowing the
+   * stack, the embedder's gate throwing) refuses it: it could not say the URL may be fetched ({@link
    * #refusedOnError}).
    */
   private Optional<Verdict.Rejected> localRefusal(PendingUrl pending) {
     try {
       return localRefusalUnguarded(pending);
-    } catch (Error e) {
+    } catch (RuntimeException | Error e) {
+      if (!ctx.run().internalErrors().containable(e)) throw e;
       return Optional.of(refusedOnError(pending, Outcome.BLOCKED_URL_BY_LOCAL_POLICY, e));
     }
   }
@@ -408,7 +415,8 @@ final class OriginCrawler implements OriginTask {
   private Optional<Verdict.Rejected> robotsRefusal(PendingUrl pending) {
     try {
       return robots.rules().isAllowed(pending.candidate().url()) ? Optional.empty() : Optional.of(ROBOTS_REFUSAL);
-    } catch (Error e) {
+    } catch (RuntimeException | Error e) {
+      if (!ctx.run().internalErrors().containable(e)) throw e;
       return Optional.of(refusedOnError(pending, Outcome.BLOCKED_BY_ROBOTS_TXT, e));
     }
   }
@@ -416,13 +424,12 @@ final class OriginCrawler implements OriginTask {
   private static final Verdict.Rejected ROBOTS_REFUSAL = new Verdict.Rejected(Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt");
 
   /**
-   * A gate's {@link Error} on a URL, contained ({@link InternalErrors}): the URL is refused as that gate
-   * refuses (fail closed: no request for what the gates could not clear), its reason naming the error,
-   * and recorded so, due again when a refusal is; no request was made, so it costs the origin no patience.
-   * The origin goes on.
+   * A gate's error or exception on a URL, contained ({@link InternalErrors}): the URL is refused as that
+   * gate refuses (fail closed: no request for what the gates could not clear), its reason naming the
+   * error, and recorded so, due again when a refusal is; no request was made, so it costs the origin no
+   * patience. The origin goes on.
    */
-  private Verdict.Rejected refusedOnError(PendingUrl pending, Outcome outcome, Error e) {
-    InternalErrors.containedOrThrow(e);
+  private Verdict.Rejected refusedOnError(PendingUrl pending, Outcome outcome, Throwable e) {
     ctx.run().internalErrors().contained(pending.candidate().url(), "refused without a request (" + outcome
         + "); its origin goes on", e);
     return new Verdict.Rejected(outcome, InternalErrors.gateReason(e));

@@ -110,6 +110,11 @@ final class OriginSession {
     requestStartNanos = System.nanoTime();
   }
 
+  /** The request {@link #requestStarting} announced was not sent after all (a gate refused it). */
+  void requestNotSent() {
+    requestOpen = false;
+  }
+
   /**
    * The log line of this turn's request, which the crawler failed on ({@link InternalErrors}) before
    * its own line was logged: outcome INTERNAL_ERROR, what came back when the fetch returned ({@code
@@ -117,8 +122,8 @@ final class OriginSession {
    * its end: when a fetch that threw ends, now, as {@link #requestEnded} would have ended it (the
    * origin's delay and its address's count from here, and the slots are free from here).
    */
-  CrawlAction failedRequest(CrawlAction.Kind kind, String url, int attempt, Optional<FetchResult> result, Error e) {
-    abandonRequest();
+  CrawlAction failedRequest(CrawlAction.Kind kind, String url, int attempt, Optional<FetchResult> result, Throwable e) {
+    requestOver();
     Optional<String> reason = Optional.of(InternalErrors.reason(e));
     if (result.isPresent()) {
       return action(result.get(), kind, Outcome.INTERNAL_ERROR, Optional.empty(), attempt, reason);
@@ -132,10 +137,14 @@ final class OriginSession {
   }
 
   /**
-   * After an error the turn could not go on from: a request still on its way (its fetch threw) ends
-   * now, with {@link #requestEnded}'s bookkeeping (the delays count from here); the slots are given back.
+   * The turn is done with its request, however its step ended (returned or threw): a request still on
+   * its way (its fetch threw, or what followed it before {@link #requestEnded}) ends now, with {@link
+   * #requestEnded}'s bookkeeping: a request sent is a request, whatever the crawler made of it, so the
+   * origin's delay and its address's count from here. The slots are given back, unused when no request
+   * was sent; nothing when they are back already. Every step's caller ends so, on every path: a slot
+   * handed back as unused after its request went out let the next request to the address go at once.
    */
-  void abandonRequest() {
+  void requestOver() {
     if (!requestOpen) {
       releaseIpSlot(false);
       return;

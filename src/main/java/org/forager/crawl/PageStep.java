@@ -179,8 +179,9 @@ final class PageStep {
    * While early requests are on ({@link EarlySends}), the response is read and processed through the
    * run's {@link PageGate}: the request goes out at once, then the turn waits for its permit.
    *
-   * <p>An {@link Error} the crawl survives ({@link InternalErrors}), from the fetch to the store's
-   * write, is the URL's failure ({@link #failed}): this returns as after any page.
+   * <p>An error or exception the crawl survives ({@link InternalErrors}: a bug the page set off, not an
+   * output failure), from the fetch to the store's write, is the URL's failure ({@link #failed}): this
+   * returns as after any page.
    *
    * @param held the never-crawled URLs the origin holds next, in the store's due order (empty when it
    *     holds recrawls too): {@link #heldAfter} says what they are once the page's candidates are in
@@ -205,9 +206,10 @@ final class PageStep {
       } else {
         afterGate = process(pending, held, ctx.network().fetcher().fetch(request));
       }
-    } catch (Error e) {
+    } catch (RuntimeException | Error e) {
       // From the fetch (a decoder) to the write: this URL's failure, not the run's (InternalErrors).
-      failed(pending, InternalErrors.containedOrThrow(e));
+      if (!ctx.run().internalErrors().containable(e)) throw e;
+      failed(pending, e);
       return;
     }
     afterGate.run();
@@ -223,7 +225,7 @@ final class PageStep {
    * page sets the error off runs out of patience. Once the URL is recorded, what failed after it
    * (telling other origins of their new URLs) costs nothing more.
    */
-  private void failed(PendingUrl pending, Error e) {
+  private void failed(PendingUrl pending, Throwable e) {
     CrawlContext ctx = session.ctx;
     DueCandidate candidate = pending.candidate();
     String url = candidate.url();
@@ -252,7 +254,8 @@ final class PageStep {
       session.handOverLog(); // the log first, as for any page
       ctx.store().record(unwrittenRefusals, record, List.of(), List.of());
     } catch (RuntimeException storeFailure) {
-      storeFailure.addSuppressed(e); // the crawl's failure now (an output: it stops), with what led to it
+      // The crawl's failure now (an output: it stops), with what led to it (a store's may be that one).
+      if (storeFailure != e) storeFailure.addSuppressed(e);
       throw storeFailure;
     } finally {
       unwrittenRefusals.clear();
@@ -531,8 +534,9 @@ final class PageStep {
       Notice.println("forager: the page listener failed on " + response.url() + ": " + e);
     } catch (Error e) {
       // The page is recorded: the listener's error is the embedder's, said and counted, and the crawl goes on.
-      session.ctx.run().internalErrors().contained(response.url(), "in the page listener; the page is recorded as"
-          + " crawled", InternalErrors.containedOrThrow(e));
+      InternalErrors errors = session.ctx.run().internalErrors();
+      if (!errors.containable(e)) throw e;
+      errors.contained(response.url(), "in the page listener; the page is recorded as crawled", e);
     }
   }
 

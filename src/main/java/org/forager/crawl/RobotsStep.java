@@ -172,22 +172,24 @@ final class RobotsStep {
   }
 
   /**
-   * Fetches robots.txt: this turn's request (with its redirects). An {@link Error} the crawl survives
-   * ({@link InternalErrors}) while it is fetched or read leaves the origin with no rules: its request
-   * is logged INTERNAL_ERROR (unless its lines were logged already) and the origin is put off to a
-   * later run, as when robots.txt cannot be reached (the next run fetches it again: one request a run).
+   * Fetches robots.txt: this turn's request (with its redirects). An error or exception the crawl
+   * survives ({@link InternalErrors}) while it is fetched or read leaves the origin with no rules: its
+   * request is logged INTERNAL_ERROR (unless its lines were logged already) and the origin is put off
+   * to a later run, as when robots.txt cannot be reached (the next run fetches it again: one request a
+   * run).
    */
   void fetch() {
     loggedHops = false;
     try {
       session.requestStarting();
       fetchUnguarded();
-    } catch (Error e) {
-      failed(InternalErrors.containedOrThrow(e));
+    } catch (RuntimeException | Error e) {
+      if (!session.ctx.run().internalErrors().containable(e)) throw e;
+      failed(e);
     }
   }
 
-  private void failed(Error e) {
+  private void failed(Throwable e) {
     String url = session.origin.robotsTxtUrl();
     if (!loggedHops) session.log(session.failedRequest(CrawlAction.Kind.ROBOTS, url, failures + 1, Optional.empty(), e));
     session.giveUp();
@@ -211,6 +213,7 @@ final class RobotsStep {
     }, session.requestAddress());
     if (result.hops().isEmpty()) {
       // Local policy refuses the origin's own robots.txt: without its rules nothing may be fetched.
+      session.requestNotSent();
       RobotsFetcher.Refusal refusal = result.refused().orElseThrow();
       session.log(session.refusal(CrawlAction.Kind.ROBOTS, refusal.url(), refusal.verdict(), 1));
       session.giveUp();

@@ -78,8 +78,8 @@ final class SitemapStep {
   }
 
   /**
-   * {@link #fetchUnguarded}, where an {@link Error} the crawl survives ({@link InternalErrors}) is the
-   * file's failure: before its request, the file is refused (the gates could not say it may be
+   * {@link #fetchUnguarded}, where an error or exception the crawl survives ({@link InternalErrors}) is
+   * the file's failure: before its request, the file is refused (the gates could not say it may be
    * fetched: closed, as a gate that refuses); after it, the request is logged INTERNAL_ERROR unless its
    * line was already, and costs the origin a patience point, as a persistent failure does. The origin
    * goes on (its next sitemap, its pages); what the file's entries added before the error stays. The
@@ -90,8 +90,8 @@ final class SitemapStep {
     logged = false;
     try {
       fetchUnguarded(url, robots);
-    } catch (Error e) {
-      InternalErrors.containedOrThrow(e);
+    } catch (RuntimeException | Error e) {
+      if (!session.ctx.run().internalErrors().containable(e)) throw e;
       if (!requestSent) {
         session.log(session.refusal(CrawlAction.Kind.SITEMAP, url,
             new Verdict.Rejected(Outcome.BLOCKED_URL_BY_LOCAL_POLICY, InternalErrors.gateReason(e)), 1));

@@ -5,9 +5,11 @@ import java.util.Optional;
 /**
  * An extra gate of the embedding program's, asked after the configured local policy and before
  * robots.txt for every candidate about to be fetched. A refusal is a crawl action with outcome
- * {@code BLOCKED_URL_BY_LOCAL_POLICY} and the reason given. Must be thread-safe. An {@link Error} it
- * throws that the crawl can go on after (a stack overflow, an assertion) refuses the URL the same way,
- * its reason naming the error (docs/robustness.md, "Internal errors").
+ * {@code BLOCKED_URL_BY_LOCAL_POLICY} and the reason given. Must be thread-safe. An exception it throws
+ * (a {@code NullPointerException}: a bug), or an {@link Error} the crawl can go on after (a stack
+ * overflow, an assertion), refuses the URL the same way, its reason naming it, and counts among the
+ * run's unexpected errors (docs/robustness.md, "Internal errors"); an output failure it throws (an
+ * {@code UncheckedIOException}) stops the crawl.
  */
 @FunctionalInterface
 public interface UrlGate {

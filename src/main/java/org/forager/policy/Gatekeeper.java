@@ -20,6 +20,12 @@ import org.forager.url.Origin;
  * skip_extensions, max_url_length, max_depth, then max_repeated_path_segments. robots.txt and the
  * network policy come after it, in the crawl loop and the fetcher. Immutable and thread-safe.
  *
+ * <p>One exception to that order: a URL longer than max_url_length is refused for it before any
+ * {@code do_not_crawl} regex is run over it. {@code java.util.regex} recurses once per repetition of
+ * a group, and a rule with nested groups overflows the stack on a URL some thousands of characters
+ * long, which a hostile redirect or sitemap can name; no such URL is ever a candidate, so no rule
+ * needs to see it.
+ *
  * <p>Three uses: {@link #isCandidate} decides at discovery whether a link becomes a crawl candidate
  * at all (scope and the trap limits: such URLs are never stored); {@link #check} runs every gate on
  * a candidate about to be fetched, so rules added since the URL was stored still apply; {@link
@@ -147,7 +153,6 @@ public final class Gatekeeper implements RequestGate {
     Optional<String> beyond = outOfScope(url, hops);
     if (beyond.isPresent()) return local(beyond.get());
     if (hasSkippedExtension(url)) return local("skip_extensions");
-    if (url.length() > maxUrlLength) return local("longer than limits.max_url_length " + maxUrlLength);
     if (depth > maxDepth) return local("deeper than limits.max_depth " + maxDepth);
     if (hasRepeatedSegments(url)) {
       return local("a path segment repeats more than limits.max_repeated_path_segments " + maxRepeatedSegments);
@@ -181,8 +186,10 @@ public final class Gatekeeper implements RequestGate {
   /**
    * The gates that decide whether a (normalized) URL may be requested at all, for any purpose:
    * scope, the operator's blocks ({@link Blocklist}), {@code do_not_crawl}, the exclusion file and
-   * {@code url_query_parameters}. The trap limits
-   * and skip_extensions are for pages only: a robots.txt or a sitemap ({@code .xml.gz}) is not a page.
+   * {@code url_query_parameters}; and max_url_length, before the {@code do_not_crawl} regexes (see
+   * above): a robots.txt redirect or a sitemap that long is refused as a page would be. The other trap
+   * limits and skip_extensions are for pages only: a robots.txt or a sitemap ({@code .xml.gz}) is not a
+   * page.
    */
   @Override
   public Verdict checkRequest(String url) {
@@ -198,6 +205,8 @@ public final class Gatekeeper implements RequestGate {
     for (String prefix : doNotCrawlPrefixes) {
       if (url.startsWith(prefix)) return local("do_not_crawl prefix " + prefix);
     }
+    // Before the regexes: a user's rule may overflow the stack on a long enough URL (see above).
+    if (url.length() > maxUrlLength) return local("longer than limits.max_url_length " + maxUrlLength);
     for (Pattern regex : doNotCrawlRegexes) {
       if (regex.matcher(url).matches()) return local("do_not_crawl regex " + regex.pattern());
     }

@@ -18,17 +18,22 @@ import org.junit.jupiter.api.io.TempDir;
  * An {@link Error} set off by one URL is that URL's failure, not the run's: once, the first one (a
  * {@code StackOverflowError} in a body of empty gzip members) ended the whole crawl before the page was
  * logged, and every resume fetched the page again and ended again. The stack overflow here is a real
- * one: {@code java.util.regex} recurses once per repetition of a group, and a {@code do_not_crawl} regex
- * with a repeated group overflows the stack on a URL some thousands of characters long (a redirect's
- * target is checked against it, whatever its length, to say why it is not followed).
+ * one: {@code java.util.regex} recurses once per repetition of a group, through every level of nested
+ * groups, and a {@code do_not_crawl} regex of eight levels overflows the stack on a URL of some hundreds
+ * of characters, well within limits.max_url_length (a longer URL is refused as too long before any
+ * regex runs over it: {@link #aRedirectLongerThanTheUrlLimitIsDroppedAsTooLongAndSetsNothingOff}).
  */
 @Timeout(60)
 class InternalErrorCrawlTest {
 
-  /** A rule a user may write; on a long path of its letters it recurses once per letter. */
-  private static final String REGEX_RULE = "do_not_crawl: [ { regex: \".*/private/((a|b)|c)+\" } ]\n";
-  /** A path it overflows the stack on, even compiled (about 4,000 characters do then): 14,009. */
-  private static final String DEEP_PATH = "/private/" + "ab".repeat(7_000);
+  /** A rule a user may write; on a path of its letters it recurses through its eight levels once a letter. */
+  private static final String REGEX_RULE =
+      "do_not_crawl: [ { regex: \".*/private/(((((((a|b)|c)|d)|e)|f)|g)|h)+\" } ]\n";
+  /**
+   * A path it overflows the stack on, even compiled (about 600 characters do then): 1,809 characters,
+   * a URL within limits.max_url_length (2048).
+   */
+  private static final String DEEP_PATH = "/private/" + "ab".repeat(900);
 
   @TempDir Path tmp;
 
@@ -59,7 +64,8 @@ class InternalErrorCrawlTest {
     try (TestSite bad = TestSite.start(); TestSite good = TestSite.start()) {
       bad.linking("/", "/r", "/a").html("/a", "<p>a</p>").html("/b", "<p>b</p>");
       bad.route("/r", ex -> {
-        ex.getResponseHeaders().set("Location", DEEP_PATH);
+        // Not followed (skip_extensions): checked against every gate, its rules first, to say why.
+        ex.getResponseHeaders().set("Location", DEEP_PATH + ".zip");
         TestSite.respond(ex, 302, "text/html", "");
       });
       good.linking("/", "/g1", "/g2").html("/g1", "<p>1</p>").html("/g2", "<p>2</p>");
@@ -102,6 +108,44 @@ class InternalErrorCrawlTest {
     }
   }
 
+  /**
+   * A redirect's target is checked against every gate to say why it is not followed: once a hostile
+   * page's 14,000-character Location ran the do_not_crawl regexes over it and overflowed the stack (so
+   * did robots.txt's). A URL that long is never a candidate: refused as too long before any regex.
+   */
+  @Test
+  void aRedirectLongerThanTheUrlLimitIsDroppedAsTooLongAndSetsNothingOff() throws Exception {
+    String tooLong = "/private/" + "ab".repeat(7_000);
+    try (TestSite bad = TestSite.start()) {
+      bad.route("/robots.txt", ex -> {
+        ex.getResponseHeaders().set("Location", tooLong);
+        TestSite.respond(ex, 301, "text/html", "");
+      });
+      bad.linking("/", "/r", "/a").html("/a", "<p>a</p>");
+      bad.route("/r", ex -> {
+        ex.getResponseHeaders().set("Location", tooLong);
+        TestSite.respond(ex, 302, "text/html", "");
+      });
+      Path data = tmp.resolve("data");
+      Crawler crawler = run(config(data, List.of(bad.url("bad.test", "/")), ""));
+      assertEquals(Optional.empty(), crawler.fatalError());
+      assertEquals(0, crawler.unexpectedErrors(), "no internal error");
+      String target = bad.url("bad.test", tooLong);
+      List<JsonNode> refusals = TestCrawl.log(data).stream().filter(l -> l.get("url").asText().equals(target)).toList();
+      assertEquals(2, refusals.size(), "robots.txt's hop and the page's target: " + refusals);
+      for (JsonNode refusal : refusals) {
+        assertEquals("BLOCKED_URL_BY_LOCAL_POLICY", refusal.get("outcome").asText());
+        assertTrue(refusal.get("reason").asText().endsWith("longer than limits.max_url_length 2048"),
+            refusal.get("reason").asText());
+      }
+      assertEquals("REDIRECT", TestCrawl.lastOutcome(data, bad.url("bad.test", "/r")));
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, bad.url("bad.test", "/a")),
+          "robots.txt's redirect refused: unavailable, allow all (RFC 9309 2.3.1.2)");
+      assertEquals(0, bad.paths().stream().filter(p -> p.startsWith("/private/")).count(), "never requested");
+      TestCrawl.assertPolite(data);
+    }
+  }
+
   @Test
   void aGateThatOverflowsTheStackOnAUrlRefusesItAndItsOriginGoesOn() throws Exception {
     try (TestSite bad = TestSite.start(); TestSite good = TestSite.start()) {
@@ -109,9 +153,8 @@ class InternalErrorCrawlTest {
       good.linking("/", "/g1").html("/g1", "<p>1</p>");
       Path data = tmp.resolve("data");
       String deep = bad.url("bad.test", DEEP_PATH);
-      // Long enough for the deep path to be a candidate: the regex meets it at its turn, before any request.
-      Crawler crawler = run(config(data, List.of(bad.url("bad.test", "/"), good.url("good.test", "/")),
-          "limits: { fetch_timeout: 2s, max_retries: 2, max_url_length: 20000 }\n"));
+      // A candidate: the regex meets it at its turn, before any request.
+      Crawler crawler = run(config(data, List.of(bad.url("bad.test", "/"), good.url("good.test", "/")), ""));
       assertEquals(Optional.empty(), crawler.fatalError());
       assertEquals(1, crawler.unexpectedErrors());
       JsonNode line = lastLine(data, deep);

@@ -92,7 +92,8 @@ class Review5AgendaDefectsTest {
    * run") without settling its agenda entry, so every later pass of the agenda (one per entry coming
    * due: here each second, as another origin's page is due every second) takes it up again and it
    * fails again; 20 within a minute stop the whole crawl. Before the agenda it stayed stopped until a
-   * link woke it.
+   * link woke it. The failure is a bug met outside any URL's step (which would be that URL's failure
+   * alone): the store's read of the origin's due URLs throws.
    */
   @Test
   void aContinuousCrawlDoesNotRetakeAnOriginWhoseTurnFailedAtEveryPass() throws Exception {
@@ -106,13 +107,20 @@ class Review5AgendaDefectsTest {
       Path data = tmp.resolve("data");
       CrawlConfig config = TestCrawl.config(data, List.of(site.url("good.test", "/"), site.url("bad.test", "/")),
           "recrawl: { interval: 1s }\n" + TestCrawl.pinnedToLoopback("good.test", "bad.test"));
-      try (Crawler crawler = Crawler.open(config).quiet(true).continuous(true).gate((url, depth) -> {
-        if (url.contains("bad.test")) {
-          failures.incrementAndGet();
-          throw new IllegalStateException("a bug met on this origin's URLs");
-        }
-        return java.util.Optional.empty();
-      })) {
+      java.util.function.UnaryOperator<org.forager.store.CrawlStore> buggyDueRead = store ->
+          (org.forager.store.CrawlStore) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+              new Class<?>[] {org.forager.store.CrawlStore.class}, (proxy, method, args) -> {
+                if (method.getName().equals("due") && args[0].toString().contains("bad.test")) {
+                  failures.incrementAndGet();
+                  throw new IllegalStateException("a bug met on this origin's URLs");
+                }
+                try {
+                  return method.invoke(store, args);
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                  throw e.getCause();
+                }
+              });
+      try (Crawler crawler = Crawler.open(config, buggyDueRead).quiet(true).continuous(true)) {
         Thread run = Thread.ofPlatform().start(() -> {
           try {
             crawler.run();

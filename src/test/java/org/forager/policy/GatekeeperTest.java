@@ -55,6 +55,27 @@ class GatekeeperTest {
     assertEquals(Verdict.ALLOWED, g.check("https://example.org/calendar/24/05", 0));
   }
 
+  /**
+   * java.util.regex recurses once per repetition of a group: a rule with nested groups overflowed the
+   * stack on a redirect's or a sitemap's URL some thousands of characters long, checked against the
+   * rules only to say why it was not followed. No URL longer than max_url_length is ever a candidate:
+   * it is refused as too long before any regex runs over it, for a page and for any request.
+   */
+  @Test
+  void aUrlLongerThanMaxUrlLengthIsRefusedAsSuchBeforeAnyRegexRunsOverIt() {
+    Gatekeeper g = gatekeeper(List.of(
+        DoNotCrawlRule.prefix("https://example.org/excluded/"),
+        DoNotCrawlRule.regex(".*/private/(((((((a|b)|c)|d)|e)|f)|g)|h)+")), List.of());
+    String deep = "https://example.org/private/" + "ab".repeat(50_000); // overflows the stack when matched
+    assertEquals("longer than limits.max_url_length 60", reason(g.check(deep, 0)));
+    assertEquals("longer than limits.max_url_length 60", reason(g.checkRequest(deep)), "a sitemap, a robots.txt redirect");
+    assertFalse(g.isCandidate(deep, 1));
+    assertEquals("do_not_crawl prefix https://example.org/excluded/",
+        reason(g.checkRequest("https://example.org/excluded/" + "a".repeat(100))), "the rules that cannot overflow first");
+    assertEquals("do_not_crawl regex .*/private/(((((((a|b)|c)|d)|e)|f)|g)|h)+",
+        reason(g.check("https://example.org/private/abab", 0)), "within the limit, the regex says it");
+  }
+
   /** A domain rule covers the domain and its subdomains; rules are matched in normalized form. */
   @Test
   void doNotCrawlDomainCoversSubdomainsAndNotLookalikes() {
