@@ -81,7 +81,7 @@ public final class Crawler implements AutoCloseable {
   private final WarcRecorder warc;
   private final CrawlLog log;
   private final CrawlControl control;
-  /** More unexpected errors than this within a minute stop the crawl. */
+  /** Unexpected errors on more origins than this within a minute stop the crawl. */
   static final int MAX_UNEXPECTED_ERRORS_PER_MINUTE = 20;
   /** How often a fleet process reads the operators' blocks again. */
   static final long BLOCKS_REFRESH_SECONDS = 5;
@@ -685,7 +685,7 @@ public final class Crawler implements AutoCloseable {
     Notice.println("forager: unexpected error crawling " + where + "; that origin stops for this run: " + e
         + " (stack trace in logs/library.log)");
     LOG.error("unexpected error crawling {}", where, e);
-    countUnexpected(e);
+    countUnexpected(where, e);
   }
 
   /**
@@ -693,10 +693,10 @@ public final class Crawler implements AutoCloseable {
    * or origin's failure: {@link InternalErrors}; an exception that stopped its origin); more than the
    * budget within a minute stop the crawl.
    */
-  private void countUnexpected(Throwable e) {
+  private void countUnexpected(String origin, Throwable e) {
     unexpectedErrors.increment();
-    if (errorBudget.overBudget(System.nanoTime())) {
-      stopBecause("more than " + MAX_UNEXPECTED_ERRORS_PER_MINUTE + " unexpected errors within a minute (last: "
+    if (errorBudget.overBudget(System.nanoTime(), origin)) {
+      stopBecause("unexpected errors on more than " + MAX_UNEXPECTED_ERRORS_PER_MINUTE + " sites within a minute (last: "
           + e + ")");
     }
   }

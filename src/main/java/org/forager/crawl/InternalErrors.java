@@ -1,7 +1,7 @@
 package org.forager.crawl;
 
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * What a crawl survives as the failure of the one URL (or origin) being processed when it was thrown,
@@ -33,14 +33,15 @@ final class InternalErrors {
   /** The most causes looked through (a chain may loop). */
   private static final int MAX_CAUSES = 32;
 
-  private final Consumer<Throwable> counted;
+  private final BiConsumer<String, Throwable> counted;
   private final BooleanSupplier closing;
 
   /**
-   * @param counted told of each error contained: the run's count and budget of unexpected errors
+   * @param counted told of each error contained, with the origin it was on: the run's count and budget of
+   *     unexpected errors
    * @param closing whether the crawler's outputs (fetcher, log, WARC files, store) are being closed
    */
-  InternalErrors(Consumer<Throwable> counted, BooleanSupplier closing) {
+  InternalErrors(BiConsumer<String, Throwable> counted, BooleanSupplier closing) {
     this.counted = counted;
     this.closing = closing;
   }
@@ -126,6 +127,15 @@ final class InternalErrors {
     Notice.println("forager: internal error on " + shown + ": " + e + "; " + consequence
         + " (stack trace in logs/library.log)");
     LOG.error("internal error on {}; {}", what, consequence, e);
-    counted.accept(e);
+    counted.accept(originOf(what), e);
+  }
+
+  /** The origin of {@code what} (a URL, or an origin), for the budget; itself when it is neither. */
+  private static String originOf(String what) {
+    try {
+      return org.forager.url.Origin.ofUrl(what).toString();
+    } catch (RuntimeException notAUrl) {
+      return what;
+    }
   }
 }

@@ -426,12 +426,14 @@ final class OriginCrawler implements OriginTask {
   /**
    * A gate's error or exception on a URL, contained ({@link InternalErrors}): the URL is refused as that
    * gate refuses (fail closed: no request for what the gates could not clear), its reason naming the
-   * error, and recorded so, due again when a refusal is; no request was made, so it costs the origin no
-   * patience. The origin goes on.
+   * error, and recorded so, due again when a refusal is. No request was made, but the site's URLs set
+   * the errors off: each costs the origin a patience point, so that a site whose every URL does is given
+   * up after a few, not told of on the terminal URL after URL. The origin goes on while it has patience.
    */
   private Verdict.Rejected refusedOnError(PendingUrl pending, Outcome outcome, Throwable e) {
     ctx.run().internalErrors().contained(pending.candidate().url(), "refused without a request (" + outcome
-        + "); its origin goes on", e);
+        + "); a patience point of its origin", e);
+    if (session != null) session.losePatience(outcome + " on an internal error for " + pending.candidate().url());
     return new Verdict.Rejected(outcome, InternalErrors.gateReason(e));
   }
 

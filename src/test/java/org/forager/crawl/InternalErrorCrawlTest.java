@@ -168,6 +168,28 @@ class InternalErrorCrawlTest {
     }
   }
 
+  /**
+   * One page of 25 links that each set off a gate's overflow stopped the whole crawl ("more than 20
+   * unexpected errors within a minute"): an attacker's review, session 67. Now one site's errors cost its
+   * own patience (five), and only errors on many sites stop the crawl.
+   */
+  @Test
+  void oneSitesBurstOfErrorsCostsItsPatienceNotTheCrawl() throws Exception {
+    try (TestSite bad = TestSite.start(); TestSite good = TestSite.start()) {
+      String[] deep = new String[25];
+      for (int i = 0; i < deep.length; i++) deep[i] = DEEP_PATH + "/" + i;
+      bad.linking("/", deep);
+      good.linking("/", "/g1", "/g2").html("/g1", "<p>1</p>").html("/g2", "<p>2</p>");
+      Path data = tmp.resolve("data");
+      Crawler crawler = run(config(data, List.of(bad.url("bad.test", "/"), good.url("good.test", "/")), ""));
+      assertEquals(Optional.empty(), crawler.fatalError(), "the crawl was not stopped");
+      assertEquals(5, crawler.unexpectedErrors(), "five: then the site is out of patience");
+      assertEquals("FETCHED", TestCrawl.lastOutcome(data, good.url("good.test", "/g2")));
+      assertEquals(0, bad.paths().stream().filter(p -> p.startsWith("/private/")).count(), "never requested");
+      TestCrawl.assertPolite(data);
+    }
+  }
+
   @Test
   void aGateThatOverflowsTheStackOnASitemapRefusesItAndItsOriginGoesOn() throws Exception {
     try (TestSite bad = TestSite.start(); TestSite good = TestSite.start()) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class InternalErrorsTest {
 
   private final AtomicBoolean closing = new AtomicBoolean();
-  private final InternalErrors errors = new InternalErrors(e -> { }, closing::get);
+  private final InternalErrors errors = new InternalErrors((origin, e) -> { }, closing::get);
 
   @Test
   void aBugOnePageSetsOffIsContained() {
