@@ -211,6 +211,10 @@ final class PageStep {
       if (!ctx.run().internalErrors().containable(e)) throw e;
       failed(pending, e);
       return;
+    } finally {
+      // Not kept to the origin's next turn: a response held by each of a thousand origins between their
+      // turns was 60 MB more live heap, twice the promotions and 3 % more CPU a crawl (session 67).
+      fetched = null;
     }
     afterGate.run();
   }
