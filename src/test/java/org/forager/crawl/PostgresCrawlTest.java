@@ -177,20 +177,7 @@ class PostgresCrawlTest {
           + "fleet: { lease: 3s }\nlimits: { fetch_timeout: 1s }\n"
           + "politeness: { min_delay: 20ms, max_delay: 2s, response_time_factor: 0 }\n"
           + TestCrawl.pinnedToLoopback(IpPolitenessCrawlTest.HOSTS);
-      List<Thread> processes = new java.util.ArrayList<>();
-      List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-      for (int p = 0; p < 2; p++) {
-        var config = TestCrawl.config(tmp.resolve("process" + p), seeds, yaml);
-        processes.add(Thread.ofPlatform().start(() -> {
-          try (Crawler crawler = Crawler.open(config)) {
-            crawler.quiet(true).run();
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
-      }
-      for (Thread t : processes) t.join(90_000);
-      assertEquals(List.of(), failures);
+      crawlAsTwoProcesses(seeds, yaml);
       for (TestSite site : sites) {
         assertTrue(site.paths().containsAll(List.of("/", "/1", "/2")), "every page of every site: " + site.paths());
       }
@@ -198,6 +185,24 @@ class PostgresCrawlTest {
     } finally {
       sites.forEach(TestSite::close);
     }
+  }
+
+  /** Two processes of a fleet (in threads, each its own data directory) crawl the seeds to the end. */
+  private void crawlAsTwoProcesses(List<String> seeds, String yaml) throws InterruptedException {
+    List<Thread> processes = new java.util.ArrayList<>();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    for (int p = 0; p < 2; p++) {
+      var config = TestCrawl.config(tmp.resolve("process" + p), seeds, yaml);
+      processes.add(Thread.ofPlatform().start(() -> {
+        try (Crawler crawler = Crawler.open(config)) {
+          crawler.quiet(true).run();
+        } catch (Throwable e) {
+          failures.add(e);
+        }
+      }));
+    }
+    for (Thread t : processes) t.join(90_000);
+    assertEquals(List.of(), failures);
   }
 
   /**
@@ -226,20 +231,7 @@ class PostgresCrawlTest {
           + "politeness: { min_delay: 20ms, max_delay: 2s, response_time_factor: 0 }\n"
           + "network: { allow_private_addresses: true, resolve: { " + resolve + " } }\n"
           + "sites: [ { domain: \"site.test\", unit: domain, min_delay: 150ms } ]\n";
-      List<Thread> processes = new java.util.ArrayList<>();
-      List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-      for (int p = 0; p < 2; p++) {
-        var config = TestCrawl.config(tmp.resolve("process" + p), seeds, yaml);
-        processes.add(Thread.ofPlatform().start(() -> {
-          try (Crawler crawler = Crawler.open(config)) {
-            crawler.quiet(true).run();
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }));
-      }
-      for (Thread t : processes) t.join(90_000);
-      assertEquals(List.of(), failures);
+      crawlAsTwoProcesses(seeds, yaml);
       for (TestSite site : sites) {
         assertTrue(site.paths().containsAll(List.of("/", "/1", "/2")), "every page of every site: " + site.paths());
       }

@@ -229,16 +229,7 @@ class GroupCommitTest {
         }));
       }
       // Every one parked at the start, then all unparked at once: ready together, as a crawl's pages.
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      for (Thread page : pages) {
-        while (page.getState() != Thread.State.WAITING) {
-          assertTrue(System.nanoTime() < deadline, "a page thread never parked at the start");
-          Thread.onSpinWait();
-        }
-      }
-      open.set(true);
-      for (Thread page : pages) LockSupport.unpark(page);
-      for (Thread page : pages) assertTrue(page.join(Duration.ofSeconds(30)), "a page's write never returned");
+      startTogether(pages, open);
       for (int t = 0; t < threads; t++) {
         assertEquals(1, store.url("https://ready.example/" + t).orElseThrow().fetchCount());
       }
@@ -270,22 +261,30 @@ class GroupCommitTest {
           store.record(crawl(own, T0), links(own.substring(0, own.length() - 1) + base, 600));
         }));
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      for (Thread page : pages) {
-        while (page.getState() != Thread.State.WAITING) {
-          assertTrue(System.nanoTime() < deadline, "a page thread never parked at the start");
-          Thread.onSpinWait();
-        }
-      }
-      open.set(true);
-      for (Thread page : pages) LockSupport.unpark(page);
-      for (Thread page : pages) assertTrue(page.join(Duration.ofSeconds(30)), "a page's write never returned");
+      startTogether(pages, open);
       for (int t = 0; t < threads; t++) {
         assertTrue(store.url("https://long" + t + ".example" + base + 599).isPresent(), "every link written");
       }
       long largest = store.largestGroupBytes();
       assertTrue(largest <= GroupCommit.MAX_GROUP_BYTES + oneCall, largest + " bytes in one group");
     }
+  }
+
+  /**
+   * Once every page thread is parked at its start (waiting for {@code open}), opens it and unparks them
+   * all at once, then waits for every one's write.
+   */
+  private static void startTogether(List<Thread> pages, AtomicBoolean open) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    for (Thread page : pages) {
+      while (page.getState() != Thread.State.WAITING) {
+        assertTrue(System.nanoTime() < deadline, "a page thread never parked at the start");
+        Thread.onSpinWait();
+      }
+    }
+    open.set(true);
+    for (Thread page : pages) LockSupport.unpark(page);
+    for (Thread page : pages) assertTrue(page.join(Duration.ofSeconds(30)), "a page's write never returned");
   }
 
   private static List<Candidate> links(String prefix, int count) {
