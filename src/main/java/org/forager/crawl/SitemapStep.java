@@ -101,6 +101,8 @@ final class SitemapStep {
       session.ctx.run().internalErrors().contained(url, (requestSent ? "the sitemap is not read" : "the sitemap is"
           + " refused") + "; its origin goes on", e);
       if (requestSent) session.losePatience(Outcome.INTERNAL_ERROR + " for sitemap " + url);
+    } finally {
+      fetched = null; // not kept to the origin's next turn: a sitemap file may be megabytes
     }
   }
 
