@@ -101,6 +101,12 @@ final class RocksTuning implements AutoCloseable {
         .setCacheIndexAndFilterBlocksWithHighPriority(true)
         .setPinTopLevelIndexAndFilter(true)
         .setIndexType(IndexType.kTwoLevelIndexSearch)
+        // Index entries prefix-compressed, 16 to a restart point (RocksDB's default is 1: every entry a
+        // whole key). Adjacent URLs of a hostile site share a 2,000-byte prefix and a data block holds one
+        // or two of them, so the index was as large as the data and its pinned top-level partitions grew
+        // the cache past its share: peak RSS 702-853 MiB with three such sites, 423-433 MiB with this
+        // (docs/robustness.md, "Link-heavy pages under a long base").
+        .setIndexBlockRestartInterval(16)
         .setPartitionFilters(bloom);
     if (bloom) {
       table.setFilterPolicy(own(new BloomFilter(BLOOM_BITS_PER_KEY)));
