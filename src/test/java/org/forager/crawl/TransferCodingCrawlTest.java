@@ -18,9 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import java.util.zip.Deflater;
-import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
+import org.forager.testweb.Compressed;
 import org.forager.testweb.RawSite;
 import org.forager.testweb.TestCrawl;
 import org.forager.warc.Digests;
@@ -52,11 +51,12 @@ class TransferCodingCrawlTest {
 
   @Test
   void pagesWithTransferCodingsAreDecodedStoredReadablyAndBoundedAsContentCodedOnes() throws Exception {
-    byte[] bomb = gzippedZeros(64 << 20);
+    byte[] bomb = Compressed.gzippedZeros(64 << 20);
     Map<String, byte[]> responses = new HashMap<>();
     responses.put("/robots.txt", ascii("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"));
     responses.put("/", RawSite.chunked("Transfer-Encoding: gzip, chunked", gzip(HOME.getBytes(UTF_8))));
-    responses.put("/deflated", RawSite.chunked("Transfer-Encoding: deflate, chunked", deflate(DEFLATED.getBytes(UTF_8))));
+    responses.put("/deflated", RawSite.chunked("Transfer-Encoding: deflate, chunked",
+        Compressed.deflated(DEFLATED.getBytes(UTF_8), false)));
     responses.put("/unknown", RawSite.chunked("Transfer-Encoding: x-foo, chunked", ascii("<a href=\"/never\">n</a>")));
     responses.put("/bomb-transfer", RawSite.chunked("Transfer-Encoding: gzip, chunked", bomb));
     responses.put("/bomb-content", RawSite.chunked("Content-Encoding: gzip\r\nTransfer-Encoding: chunked", bomb));
@@ -164,26 +164,6 @@ class TransferCodingCrawlTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
       gz.write(data);
-    }
-    return out.toByteArray();
-  }
-
-  private static byte[] deflate(byte[] data) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Deflater deflater = new Deflater();
-    try (DeflaterOutputStream z = new DeflaterOutputStream(out, deflater)) {
-      z.write(data);
-    } finally {
-      deflater.end();
-    }
-    return out.toByteArray();
-  }
-
-  private static byte[] gzippedZeros(long size) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] zeros = new byte[1 << 20];
-    try (GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16)) {
-      for (long written = 0; written < size; written += zeros.length) gz.write(zeros);
     }
     return out.toByteArray();
   }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -19,11 +18,11 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.zip.GZIPOutputStream;
 import org.forager.fetch.FetchResult.Failure;
 import org.forager.fetch.FetchResult.FailureKind;
 import org.forager.fetch.FetchResult.Response;
 import org.forager.fetch.FetchResult.Truncation;
+import org.forager.testweb.Compressed;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -119,7 +118,7 @@ class HttpFetcherHostileServerTest {
 
   @Test
   void gzipBombIsCappedWithFlatMemory() throws Exception {
-    byte[] bomb = gzippedZeros(256L << 20); // 256 MiB of zeros in about 256 KiB
+    byte[] bomb = Compressed.gzippedZeros(256L << 20); // 256 MiB of zeros in about 256 KiB
     server = new RawServer(socket -> {
       readRequestHead(socket.getInputStream());
       OutputStream out = socket.getOutputStream();
@@ -141,7 +140,7 @@ class HttpFetcherHostileServerTest {
 
   @Test
   void decompressionRatioCapStopsABombEarly() throws Exception {
-    byte[] bomb = gzippedZeros(64L << 20);
+    byte[] bomb = Compressed.gzippedZeros(64L << 20);
     FetchResult result = fetch(socket -> {
       readRequestHead(socket.getInputStream());
       OutputStream out = socket.getOutputStream();
@@ -477,15 +476,6 @@ class HttpFetcherHostileServerTest {
 
     Failure failure = assertInstanceOf(Failure.class, fetcher.fetch(FetchRequest.of(url)));
     assertEquals(FailureKind.NETWORK, failure.kind(), failure.message());
-  }
-
-  private static byte[] gzippedZeros(long size) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] zeros = new byte[1 << 20];
-    try (GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16)) {
-      for (long written = 0; written < size; written += zeros.length) gz.write(zeros);
-    }
-    return out.toByteArray();
   }
 
   /** Bytes allocated on the heap by this thread while running {@code action}. */

@@ -16,14 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.zip.Deflater;
-import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
 import org.forager.fetch.FetchResult.Failure;
 import org.forager.fetch.FetchResult.FailureKind;
 import org.forager.fetch.FetchResult.Response;
 import org.forager.fetch.FetchResult.Truncation;
 import org.forager.io.MemberBoundedGzipStream;
+import org.forager.testweb.Compressed;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,7 +64,7 @@ class TransferCodingFetchTest {
   @Test
   void deflateTransferCodingsZlibWrappedOrRawAreDecoded() throws IOException {
     for (boolean raw : new boolean[] {false, true}) {
-      serve(chunked("Transfer-Encoding: deflate, chunked", deflate(ascii(PAGE), raw)));
+      serve(chunked("Transfer-Encoding: deflate, chunked", Compressed.deflated(ascii(PAGE), raw)));
       assertEquals(PAGE, text(whole(fetch("/")).body()), raw ? "raw deflate" : "zlib");
       stop();
     }
@@ -243,7 +242,7 @@ class TransferCodingFetchTest {
    */
   @Test
   void aBombAsATransferCodingIsCutAtTheRatioAsOneAsAContentCoding() throws IOException {
-    byte[] bomb = gzippedZeros(64 << 20);
+    byte[] bomb = Compressed.gzippedZeros(64 << 20);
     long cap = 8 << 20;
     serve(chunked("Content-Encoding: gzip\r\nTransfer-Encoding: chunked", bomb), cap, 100);
     Response asContent = assertInstanceOf(Response.class, fetch("/"));
@@ -266,7 +265,7 @@ class TransferCodingFetchTest {
 
   @Test
   void aBombAsATransferCodingIsCutAtThePageCapWithFlatMemory() throws IOException {
-    byte[] bomb = gzippedZeros(256 << 20);
+    byte[] bomb = Compressed.gzippedZeros(256 << 20);
     serve(chunked("Transfer-Encoding: gzip, chunked", bomb), 1 << 20, 0); // the page cap alone must hold
     fetch("/warm-up"); // class loading is not the fetch's memory
     FetchResult[] result = new FetchResult[1];
@@ -337,26 +336,6 @@ class TransferCodingFetchTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
       gz.write(data);
-    }
-    return out.toByteArray();
-  }
-
-  private static byte[] deflate(byte[] data, boolean raw) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, raw);
-    try (DeflaterOutputStream z = new DeflaterOutputStream(out, deflater)) {
-      z.write(data);
-    } finally {
-      deflater.end();
-    }
-    return out.toByteArray();
-  }
-
-  private static byte[] gzippedZeros(long size) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] zeros = new byte[1 << 20];
-    try (GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16)) {
-      for (long written = 0; written < size; written += zeros.length) gz.write(zeros);
     }
     return out.toByteArray();
   }
