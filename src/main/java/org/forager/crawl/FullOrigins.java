@@ -9,7 +9,7 @@ import org.forager.url.Origin;
 
 /**
  * The origins holding {@code limits.max_urls_per_origin} URLs in the store (or their {@code sites}
- * rule's {@code max_urls}), as the store drops their new URLs: the first few named on the terminal as
+ * rule's {@code max_urls}; a long URL counting as several, {@link UrlCap#weight}), as the store drops their new URLs: the first few named on the terminal as
  * they fill (a web of traps would flood it), the dropped URLs counted for the progress line and the
  * run's summary. Told by the store after its write, outside its lock. Thread-safe.
  */
@@ -55,7 +55,7 @@ final class FullOrigins implements UrlCap.Dropped {
       named.add(origin);
     }
     long max = maxUrls(origin);
-    String line = String.format("forager: %s holds %,d URLs (%s): its new links are not kept", origin, max,
+    String line = String.format("forager: %s reached its cap of %,d URLs (%s): its new links are not kept", origin, max,
         max == config.limits().maxUrlsPerOrigin() ? "limits.max_urls_per_origin" : "its sites rule's max_urls");
     Notice.println(line);
   }

@@ -432,7 +432,7 @@ final class GroupCommit {
         continue;
       }
       Candidate candidate = pending.candidate();
-      if (!originUrls.admit(pending.origin(), candidate.depth())) continue; // its origin is full
+      if (!originUrls.admit(pending.origin(), candidate.depth(), url)) continue; // its origin is full
       int inlinks = request.firstCrawl ? 1 : 0;
       double priority = Ranking.dequantize(Ranking.quantize(candidate.ranking().priority(url, candidate.depth(), inlinks)));
       UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
@@ -468,7 +468,7 @@ final class GroupCommit {
     // Past the cap a refusal is not kept either (else links robots.txt disallows would fill the disk
     // unbounded). Its line is logged: only the calls in flight as the origin fills, since later lookups
     // drop its new candidates before the gate (OriginUrlCounts.isFull).
-    if (!originUrls.admit(pending.origin(), candidate.depth())) return 0;
+    if (!originUrls.admit(pending.origin(), candidate.depth(), url)) return 0;
     int inlinks = request.firstCrawl ? 1 : 0;
     double priority = Ranking.dequantize(Ranking.quantize(candidate.ranking().priority(url, candidate.depth(), inlinks)));
     UrlRecord fresh = new UrlRecord(url, candidate.depth(), candidate.discoveredFrom(),
@@ -821,7 +821,7 @@ final class GroupCommit {
       throws RocksDBException {
     String url = crawl.url();
     String origin = CandidateBatch.origin(url);
-    if (known.isEmpty() && !counted) originUrls.add(origin); // a crawl recorded is kept whatever the count
+    if (known.isEmpty() && !counted) originUrls.add(origin, url); // a crawl recorded is kept whatever the count
     boolean own = request.record.isPresent() && request.record.get() == crawl;
     UrlRecord previous = known.map(WriteRequest.Known::url).orElseGet(() -> unknown != null ? unknown
         : new UrlRecord(url, 0, Optional.empty(), request.now, 0, Optional.empty(), Instant.EPOCH));

@@ -10,8 +10,8 @@ import org.rocksdb.RocksDBException;
 
 /**
  * How many URLs the embedded store holds of each origin ({@code 'U' origin} in the meta family, 8
- * bytes), for {@link UrlCap}: a group adding URLs of an origin puts its new count in its own batch, so
- * the count is exact across crashes. The counts a run touches are kept in memory (the origins of
+ * bytes), each counted {@link UrlCap#weight} times, for {@link UrlCap}: a group adding URLs of an
+ * origin puts its new count in its own batch, so the count is exact across crashes. The counts a run touches are kept in memory (the origins of
  * {@value #LIMIT} at most, then forgotten and read again when needed: a read per origin after that).
  * Used under the group commit's lock, but for {@link #isFull}, which the lookups ask without it.
  */
@@ -53,17 +53,18 @@ final class OriginUrlCounts {
   }
 
   /**
-   * Counts a new URL of {@code origin} at {@code depth} unless the origin holds its cap already (a seed,
-   * depth 0, is always counted in); whether it is to be stored.
+   * Counts a new URL of {@code origin} at {@code depth}, {@link UrlCap#weight} times, unless that would
+   * take the origin past its cap (a seed, depth 0, is always counted in); whether it is to be stored.
    */
-  boolean admit(String origin, int depth) throws RocksDBException {
+  boolean admit(String origin, int depth, String url) throws RocksDBException {
     long[] count = countOf(origin);
-    if (depth > 0 && count[0] >= count[1]) {
+    int weight = UrlCap.weight(url);
+    if (depth > 0 && count[0] + weight > count[1]) {
       dropped.merge(origin, 1, Integer::sum);
-      markFull(origin);
+      if (count[0] >= count[1]) markFull(origin); // else a shorter URL may still fit
       return false;
     }
-    count[0]++;
+    count[0] += weight;
     changed.add(origin);
     if (count[0] >= count[1]) markFull(origin); // the next calls' lookups drop before the gate
     return true;
@@ -76,9 +77,9 @@ final class OriginUrlCounts {
   }
 
   /** Counts a new URL of {@code origin} whatever its count (a crawl recorded on a URL the store lacked). */
-  void add(String origin) throws RocksDBException {
+  void add(String origin, String url) throws RocksDBException {
     long[] count = countOf(origin);
-    count[0]++;
+    count[0] += UrlCap.weight(url);
     changed.add(origin);
     if (count[0] >= count[1]) markFull(origin);
   }

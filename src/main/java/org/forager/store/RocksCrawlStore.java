@@ -186,7 +186,7 @@ public final class RocksCrawlStore implements CrawlStore {
 
   /**
    * A store from before the per-origin URL counts ({@link OriginUrlCounts}): each origin's URLs
-   * counted by one scan of the URL family, in which an origin's URLs are one run of keys (they all
+   * counted ({@link UrlCap#weight}) by one scan of the URL family, in which an origin's URLs are one run of keys (they all
    * start with it and a '/'). About a million URLs a second; written in batches, the same values again
    * if a crash comes before the end.
    */
@@ -201,12 +201,12 @@ public final class RocksCrawlStore implements CrawlStore {
             && url.charAt(origin.length()) == '/';
         String of = same ? origin : CandidateBatch.origin(url);
         if (of.equals(origin)) {
-          count++;
+          count += UrlCap.weight(url);
           continue;
         }
         if (origin != null) putCount(batch, origin, count);
         origin = of;
-        count = 1;
+        count = UrlCap.weight(url);
       }
       it.status();
       if (origin != null) putCount(batch, origin, count);

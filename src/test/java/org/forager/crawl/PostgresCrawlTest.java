@@ -96,14 +96,14 @@ class PostgresCrawlTest {
           console.err());
       assertEquals(2, java.nio.file.Files.readAllLines(jsonl).size());
 
-      postgres.execute("DELETE FROM " + schema + ".schema_version WHERE version = 12"); // as an older Forager left it
+      postgres.execute("DELETE FROM " + schema + ".schema_version WHERE version = 13"); // as an older Forager left it
       console.reset();
       assertEquals(1, org.forager.cli.Main.run("status", "--config", config.toString()));
-      assertEquals("forager: the crawl database " + url + " has schema version 11, from an older Forager (this one"
-          + " reads version 12): read it with the Forager that crawls it; the next crawl by this Forager upgrades it"
+      assertEquals("forager: the crawl database " + url + " has schema version 12, from an older Forager (this one"
+          + " reads version 13): read it with the Forager that crawls it; the next crawl by this Forager upgrades it"
           + " (and then only Foragers as new read it)", String.join("\n", console.err().lines()
           .filter(line -> !line.startsWith("[main] INFO com.zaxxer.hikari")).toList())); // the test class path's logger
-      assertEquals(List.of("11"), postgres.query("SELECT max(version)::text FROM " + schema + ".schema_version"));
+      assertEquals(List.of("12"), postgres.query("SELECT max(version)::text FROM " + schema + ".schema_version"));
     }
   }
 

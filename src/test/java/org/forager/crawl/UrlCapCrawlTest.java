@@ -82,9 +82,9 @@ class UrlCapCrawlTest {
       assertEquals(20, otherKept[0], "the other site: its sites rule's cap, its count its own");
       String lines = terminal.toString(StandardCharsets.UTF_8);
       assertEquals(2, lines.lines().filter(l -> l.contains(" URLs (")).count(), lines);
-      assertTrue(lines.contains("forager: http://other.test:" + other.port() + " holds 20 URLs (its sites rule's"
+      assertTrue(lines.contains("forager: http://other.test:" + other.port() + " reached its cap of 20 URLs (its sites rule's"
           + " max_urls): its new links are not kept"), lines);
-      assertTrue(lines.contains("forager: " + trapOrigin + " holds 60 URLs (limits.max_urls_per_origin): its new links"
+      assertTrue(lines.contains("forager: " + trapOrigin + " reached its cap of 60 URLs (limits.max_urls_per_origin): its new links"
           + " are not kept"), lines);
       assertTrue(summary.urlsNotKept() > 1_000, summary.urlsNotKept() + " URLs not kept: the progress line's count");
       String rendered = summary.render(Duration.ofSeconds(1));

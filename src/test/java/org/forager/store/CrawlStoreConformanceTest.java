@@ -953,6 +953,32 @@ public abstract class CrawlStoreConformanceTest {
     assertEquals(5, store.urlCount());
   }
 
+  /** A URL counts once for each 256 characters begun: a site of long URLs keeps fewer, its bytes bounded too. */
+  @Test
+  void longUrlsCountAsSeveralAgainstTheCap() {
+    DroppedUrls dropped = new DroppedUrls();
+    store.capUrls(UrlCap.of(10, dropped));
+    String long600a = "https://a.example/" + "a".repeat(600 - 18);
+    String long600b = "https://a.example/" + "b".repeat(600 - 18);
+    String long1000 = "https://a.example/" + "c".repeat(1000 - 18);
+    assertEquals(3, UrlCap.weight(long600a));
+    assertEquals(4, UrlCap.weight(long1000));
+    assertEquals(1, UrlCap.weight("https://a.example/" + "d".repeat(256 - 18)));
+    assertEquals(2, UrlCap.weight("https://a.example/" + "d".repeat(257 - 18)));
+    assertEquals(3, store.addCandidates(List.of(seed("https://a.example/"), link(long600a, 1), link(long600b, 1))));
+    reopen(); // the weighted count is what is kept
+    store.capUrls(UrlCap.of(10, dropped));
+    // 7 of 10 taken: a URL counting 4 does not fit, a short one does.
+    assertEquals(0, store.addCandidates(List.of(link(long1000, 1))));
+    assertEquals(Map.of("https://a.example", 1), dropped.byOrigin);
+    assertEquals(1, store.addCandidates(List.of(link("https://a.example/short", 1))));
+    assertEquals(Optional.empty(), store.url(long1000));
+    assertTrue(store.url("https://a.example/short").isPresent());
+    assertEquals(4, store.urlCount(), "the store's URL count is of URLs, not of their weight");
+    // A seed is kept whatever its weight.
+    assertEquals(1, store.addCandidates(List.of(seed(long1000))));
+  }
+
   @Test
   void theCountOfAnOriginsUrlsIsKeptAcrossReopening() {
     store.capUrls(UrlCap.of(4, new DroppedUrls()));

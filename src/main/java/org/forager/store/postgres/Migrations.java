@@ -27,7 +27,8 @@ final class Migrations {
       "V9__lease_epoch.sql",
       "V10__blocked_host.sql",
       "V11__sitemaps_read_at.sql",
-      "V12__origin_wait_until.sql");
+      "V12__origin_wait_until.sql",
+      "V13__url_count_units.sql");
 
   /** Any constant: serializes schema changes of every store opening this database. */
   private static final long LOCK_KEY = 0x666f7261676572L; // "forager"

@@ -77,16 +77,18 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
   // null) each origin of them released as done, which the caller reopens (REOPEN). An origin whose count
   // leaves room for every candidate of it costs no more than before; only one near its cap has its
   // candidates looked up, so that known ones take no room. Two transactions at once may together pass
-  // the cap by a call's worth: a disk's bound, not an exact count.
+  // the cap by a call's worth: a disk's bound, not an exact count. A URL takes UrlCap.weight(url) of the
+  // cap (one for each 256 characters begun: the SQL's weight), counted in units; urls stays the number.
   private static final String INSERT_NEW = """
       WITH candidate AS (
         SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::text[], ?::integer[], ?::integer[], ?::bigint[])
           WITH ORDINALITY AS c(origin, url, depth, discovered_from, priority, hops, cap, i)
       ), offered AS (
-        SELECT c.*, coalesce(n.urls, 0) AS held, count(*) OVER (PARTITION BY c.origin) AS offers
-        FROM candidate c LEFT JOIN crawl_url_count n ON n.origin = c.origin
+        SELECT c.*, coalesce(n.units, n.urls, 0) AS held, sum(c.weight) OVER (PARTITION BY c.origin) AS offers
+        FROM (SELECT c.*, 1 + (greatest(length(c.url), 1) - 1) / 256 AS weight FROM candidate c) c
+        LEFT JOIN crawl_url_count n ON n.origin = c.origin
       ), tight AS (
-        SELECT o.*, count(*) OVER (PARTITION BY o.origin ORDER BY o.i) AS nth
+        SELECT o.*, sum(o.weight) OVER (PARTITION BY o.origin ORDER BY o.i) AS nth
         FROM offered o
         WHERE o.depth > 0 AND o.held + o.offers > o.cap
           AND NOT EXISTS (SELECT 1 FROM crawl_url u WHERE u.origin = o.origin AND u.url = o.url)
@@ -105,9 +107,11 @@ public final class PostgresCrawlStore implements CrawlStore, OriginLeases {
         SELECT c.origin, c.url, '-infinity', c.depth, 0, c.priority, ?, c.hops
         FROM added a JOIN candidate c ON c.origin = a.origin AND c.url = a.url
       ), counted AS (
-        INSERT INTO crawl_url_count AS n (origin, urls)
-        SELECT origin, count(*) FROM added GROUP BY origin ORDER BY origin
-        ON CONFLICT (origin) DO UPDATE SET urls = n.urls + excluded.urls
+        INSERT INTO crawl_url_count AS n (origin, urls, units)
+        SELECT origin, count(*), sum(1 + (greatest(length(url), 1) - 1) / 256) FROM added
+        GROUP BY origin ORDER BY origin
+        ON CONFLICT (origin) DO UPDATE
+        SET urls = n.urls + excluded.urls, units = coalesce(n.units, n.urls) + excluded.units
       ), locked AS (
         -- New URLs are new work: an origin released as done must be free again. The lease row is
         -- locked until the commit, so a release deciding "done" at the same moment (it locks the row

@@ -52,7 +52,7 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
     reopen();
     PostgresCrawlStore.open(url, 1).close();
     assertEquals(List.of("1 V1__crawl_store.sql", "2 V2__origin_done_until.sql", "3 V3__duplicates.sql",
-        "4 V4__crawl_setting.sql", "5 V5__seed_origins.sql", "6 V6__priority.sql", "7 V7__run_progress.sql", "8 V8__address_lease.sql", "9 V9__lease_epoch.sql", "10 V10__blocked_host.sql", "11 V11__sitemaps_read_at.sql", "12 V12__origin_wait_until.sql"),
+        "4 V4__crawl_setting.sql", "5 V5__seed_origins.sql", "6 V6__priority.sql", "7 V7__run_progress.sql", "8 V8__address_lease.sql", "9 V9__lease_epoch.sql", "10 V10__blocked_host.sql", "11 V11__sitemaps_read_at.sql", "12 V12__origin_wait_until.sql", "13 V13__url_count_units.sql"),
         postgres.query("SELECT version || ' ' || script FROM " + schema() + ".schema_version ORDER BY version"));
   }
 
@@ -69,12 +69,34 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
         postgres.query("SELECT (to_regclass('" + oldSchema + ".crawl_setting') IS NOT NULL)::text"));
 
     store = PostgresCrawlStore.open(old, 2);
-    assertEquals(List.of("4 V4__crawl_setting.sql", "5 V5__seed_origins.sql", "6 V6__priority.sql", "7 V7__run_progress.sql", "8 V8__address_lease.sql", "9 V9__lease_epoch.sql", "10 V10__blocked_host.sql", "11 V11__sitemaps_read_at.sql", "12 V12__origin_wait_until.sql"),
+    assertEquals(List.of("4 V4__crawl_setting.sql", "5 V5__seed_origins.sql", "6 V6__priority.sql", "7 V7__run_progress.sql", "8 V8__address_lease.sql", "9 V9__lease_epoch.sql", "10 V10__blocked_host.sql", "11 V11__sitemaps_read_at.sql", "12 V12__origin_wait_until.sql", "13 V13__url_count_units.sql"),
         postgres.query("SELECT version || ' ' || script FROM " + oldSchema + ".schema_version WHERE version > 3"));
     assertEquals(Set.of(A), store.scope());
     assertEquals(Optional.empty(), store.setting("scope.mode"));
     store.saveSetting("scope.mode", "domains");
     assertEquals(Optional.of("domains"), store.setting("scope.mode"));
+  }
+
+  /** Counts written before the weighted cap (version 12) stand for the origin's weight: the cap still holds. */
+  @Test
+  void aStoreAtSchemaVersion12KeepsItsUrlCountsAgainstTheCap() {
+    store.close();
+    String old = postgres.freshSchema();
+    try (Database database = Database.connect(old, Optional.empty(), 1)) {
+      assertEquals(12, Migrations.migrate(database, 12));
+    }
+    String oldSchema = old.substring(old.indexOf("currentSchema=") + "currentSchema=".length());
+    postgres.execute("INSERT INTO " + oldSchema + ".crawl_url_count (origin, urls) VALUES ('https://a.example', 3)");
+
+    store = PostgresCrawlStore.open(old, 2);
+    assertEquals(List.of("13 V13__url_count_units.sql"),
+        postgres.query("SELECT version || ' ' || script FROM " + oldSchema + ".schema_version WHERE version > 12"));
+    store.capUrls(org.forager.store.UrlCap.of(5, (origin, count) -> {}));
+    String long300 = "https://a.example/" + "x".repeat(300 - 18); // counts 2: fits the 2 left
+    assertEquals(1, store.addCandidates(List.of(link(long300, 1))));
+    assertEquals(List.of("4 5"), postgres.query("SELECT urls || ' ' || units FROM " + oldSchema
+        + ".crawl_url_count WHERE origin = 'https://a.example'"));
+    assertEquals(0, store.addCandidates(List.of(link("https://a.example/more", 1))));
   }
 
   @Test
@@ -90,7 +112,7 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
     postgres.execute("INSERT INTO " + oldSchema + ".crawl_setting (name, value) VALUES ('scope.mode', 'open')");
 
     store = PostgresCrawlStore.open(old, 2);
-    assertEquals(List.of("5 V5__seed_origins.sql", "6 V6__priority.sql", "7 V7__run_progress.sql", "8 V8__address_lease.sql", "9 V9__lease_epoch.sql", "10 V10__blocked_host.sql", "11 V11__sitemaps_read_at.sql", "12 V12__origin_wait_until.sql"),
+    assertEquals(List.of("5 V5__seed_origins.sql", "6 V6__priority.sql", "7 V7__run_progress.sql", "8 V8__address_lease.sql", "9 V9__lease_epoch.sql", "10 V10__blocked_host.sql", "11 V11__sitemaps_read_at.sql", "12 V12__origin_wait_until.sql", "13 V13__url_count_units.sql"),
         postgres.query("SELECT version || ' ' || script FROM " + oldSchema + ".schema_version WHERE version > 4"));
     assertEquals(Set.of(A), store.scope());
     assertEquals(Set.of(A), store.seedOrigins());
@@ -158,7 +180,7 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
     }
     StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.openForReading(old, Optional.empty()));
     assertTrue(e.getMessage().startsWith("the crawl database " + old + " has schema version 10, from an older Forager"
-        + " (this one reads version 12)"), e.getMessage());
+        + " (this one reads version 13)"), e.getMessage());
     String oldSchema = old.substring(old.indexOf("currentSchema=") + "currentSchema=".length());
     assertEquals(List.of("10"), postgres.query("SELECT max(version)::text FROM " + oldSchema + ".schema_version"));
     store = openStore();
@@ -178,7 +200,7 @@ class PostgresCrawlStoreTest extends CrawlStoreConformanceTest {
   void aReaderOfASchemaFromTheFutureSaysUpgrade() {
     postgres.execute("INSERT INTO " + schema() + ".schema_version (version, script) VALUES (99, 'V99__future.sql')");
     StoreException e = assertThrows(StoreException.class, () -> PostgresCrawlStore.openForReading(url, Optional.empty()));
-    assertTrue(e.getMessage().endsWith("has schema version 99, unknown to this Forager (it knows versions up to 12):"
+    assertTrue(e.getMessage().endsWith("has schema version 99, unknown to this Forager (it knows versions up to 13):"
         + " upgrade Forager"), e.getMessage());
   }
 
