@@ -2,6 +2,7 @@ package org.forager.store;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -9,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,10 +36,12 @@ import org.rocksdb.WriteOptions;
  * {@link RecentWrites} (a URL written after the commit it saw is known after all, or its record is
  * read again) and by what earlier calls of the same group wrote; so the result is what running the
  * calls one at a time, in queue order, would give. A caller returns once the group holding its
- * call is written (or failed: then every call of the group fails, and nothing of it was written),
- * so "returned" still means "in the write-ahead log". Calls submitted together ({@link #submitAll})
- * are queued one after the other and normally written in one group; each is still one call in queue
- * order. Thread-safe.
+ * call is written (or failed: then nothing of it was written), so "returned" still means "in the
+ * write-ahead log". A write that fails fails every call of the group; a call that throws as it is
+ * applied (a store bug, or an input the store did not expect) fails alone, with the calls submitted
+ * with it, and the others are written again, each caller's alone ({@link #writeAgainWithout}). Calls
+ * submitted together ({@link #submitAll}) are queued one after the other and normally written in one
+ * group; each is still one call in queue order. Thread-safe.
  */
 final class GroupCommit {
 
@@ -304,60 +308,143 @@ final class GroupCommit {
     }
   }
 
-  /** Writes the queued calls as one batch; caller holds the lock. */
+  /** Writes the calls at the head of the queue as one group; caller holds the lock. */
   private void writeGroup() {
     List<WriteRequest> group = new ArrayList<>();
-    groups++;
-    applying = recent.latest() + 1;
-    int[] added = new int[MAX_GROUP];
     try {
-      BatchBytes batch = groupBatch.clear();
-      Map<String, WriteRequest.Known> written = new HashMap<>();
-      Set<String> newWork = new HashSet<>();
-      int total = 0;
-      // Each call is taken from the queue as it is applied, so that a group stops at its length; not
-      // within one submission, which is written whole when it can be (its calls are queued together).
-      for (WriteRequest next; group.size() < MAX_GROUP && (next = queue.peek()) != null; ) {
-        if (batch.bytes() >= MAX_GROUP_BYTES && next.waiter() != group.getLast().waiter()) break;
-        queue.poll();
-        group.add(next);
-        added[group.size() - 1] = apply(next, batch, written, newWork);
-        total += added[group.size() - 1];
-      }
-      largestGroupBytes = Math.max(largestGroupBytes, batch.bytes());
-      if (!written.isEmpty()) {
-        long count = urlCount + total;
-        // Only a group that adds URLs changes the count (a crawl's record, a refusal or a move adds none).
-        if (total > 0) batch.put(rocks.meta, Keys.URL_COUNT, new ByteWriter(8).writeLongBigEndian(count).toByteArray());
-        originUrls.put(batch);
-        try (WriteBatch serialized = batch.toWriteBatch()) {
-          rocks.db.write(writeOptions, serialized);
-        }
-        urlCount = count;
-        recent.add(written.keySet());
-        visible = recent.latest();
-        for (Map.Entry<String, WriteRequest.Known> w : written.entrySet()) {
-          if (w.getValue().url().fetchCount() > 0) crawled.add(UrlFingerprint.of(w.getKey()));
-        }
-        rememberMarked(newWork);
-      }
-      originUrls.written();
-      for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);
+      write(queue, group);
+    } catch (ApplyFailed e) {
+      writeAgainWithout(group, e.getCause());
     } catch (RocksDBException | RuntimeException e) {
-      // Nothing of the group was written: the link targets must not keep what it changed in them.
-      // What they held is lost, as in a crash (inlinks only). The URL counts are read again.
-      targets.clear();
-      originUrls.failed();
-      for (WriteRequest request : group) request.fail(e);
+      failed(group, e);
     } finally {
       // An Error (out of memory) must not leave drained calls waiting for ever.
       for (WriteRequest request : group) {
         if (!request.done()) {
-          targets.clear();
-          originUrls.failed();
+          undoApplied();
           request.fail(new StoreException("the write of this call was aborted"));
         }
       }
+    }
+  }
+
+  /**
+   * Takes calls from the head of {@code calls} into {@code group} as it applies them, and writes them
+   * as one batch; each succeeds once it is written. Throws {@link ApplyFailed} when applying the last
+   * call taken threw, and nothing of the group is written then either.
+   */
+  private void write(Queue<WriteRequest> calls, List<WriteRequest> group) throws RocksDBException, ApplyFailed {
+    groups++;
+    applying = recent.latest() + 1;
+    int[] added = new int[MAX_GROUP];
+    BatchBytes batch = groupBatch.clear();
+    Map<String, WriteRequest.Known> written = new HashMap<>();
+    Set<String> newWork = new HashSet<>();
+    int total = 0;
+    try {
+      // Each call is taken from the queue as it is applied, so that a group stops at its length; not
+      // within one submission, which is written whole when it can be (its calls are queued together).
+      for (WriteRequest next; group.size() < MAX_GROUP && (next = calls.peek()) != null; ) {
+        if (batch.bytes() >= MAX_GROUP_BYTES && next.waiter() != group.getLast().waiter()) break;
+        calls.poll();
+        group.add(next);
+        added[group.size() - 1] = apply(next, batch, written, newWork);
+        total += added[group.size() - 1];
+      }
+    } catch (RuntimeException e) {
+      // A read of the store that failed is the store failing, not this call.
+      if (e.getCause() instanceof RocksDBException) throw e;
+      throw new ApplyFailed(e);
+    }
+    largestGroupBytes = Math.max(largestGroupBytes, batch.bytes());
+    if (!written.isEmpty()) {
+      long count = urlCount + total;
+      // Only a group that adds URLs changes the count (a crawl's record, a refusal or a move adds none).
+      if (total > 0) batch.put(rocks.meta, Keys.URL_COUNT, new ByteWriter(8).writeLongBigEndian(count).toByteArray());
+      originUrls.put(batch);
+      try (WriteBatch serialized = batch.toWriteBatch()) {
+        rocks.db.write(writeOptions, serialized);
+      }
+      urlCount = count;
+      recent.add(written.keySet());
+      visible = recent.latest();
+      for (Map.Entry<String, WriteRequest.Known> w : written.entrySet()) {
+        if (w.getValue().url().fetchCount() > 0) crawled.add(UrlFingerprint.of(w.getKey()));
+      }
+      rememberMarked(newWork);
+    }
+    originUrls.written();
+    for (int i = 0; i < group.size(); i++) group.get(i).succeed(added[i]);
+  }
+
+  /**
+   * Applying the last call of {@code group} threw {@code failure} (a store bug, or an input the store
+   * did not expect), so nothing of the group was written: that call fails, with the other calls of its
+   * submission, queued or not (a failure writes none of them: {@link CrawlStore#record(List,
+   * CrawlRecord, java.util.Collection, List)}), and the others are written again, each caller's
+   * submission in a group of its own, in queue order: one call's failure is not its group's, as in
+   * PostgreSQL's committer. Each gets what it would have alone in that order (all of the group's
+   * callers were waiting at once, so none can tell it from the queue's).
+   */
+  private void writeAgainWithout(List<WriteRequest> group, RuntimeException failure) {
+    undoApplied();
+    Thread failing = group.getLast().waiter();
+    // Its calls still queued, found before any call of it is done: its caller cannot have returned and
+    // queued another submission yet. Each is failed as soon as it leaves the queue, so that no Error
+    // can come between and leave it waiting.
+    List<WriteRequest> queued = new ArrayList<>();
+    for (WriteRequest request : queue) if (request.waiter() == failing) queued.add(request);
+    for (WriteRequest request : group) if (request.waiter() == failing) request.fail(failure);
+    for (WriteRequest request : queued) {
+      queue.remove(request);
+      request.fail(failure);
+    }
+    for (WriteRequest first : group) {
+      if (first.done()) continue;
+      List<WriteRequest> submission = new ArrayList<>();
+      for (WriteRequest request : group) {
+        if (request.waiter() == first.waiter()) {
+          request.applyAgain();
+          submission.add(request);
+        }
+      }
+      try {
+        write(new ArrayDeque<>(submission), new ArrayList<>());
+      } catch (ApplyFailed e) {
+        failed(submission, e.getCause());
+      } catch (RocksDBException | RuntimeException e) {
+        failed(submission, e);
+      }
+    }
+  }
+
+  /** Nothing of {@code calls} was written: they fail with {@code e}, and what applying them changed is undone. */
+  private void failed(List<WriteRequest> calls, Exception e) {
+    undoApplied();
+    for (WriteRequest request : calls) request.fail(e);
+  }
+
+  /**
+   * Nothing of the group applied was written: the link targets must not keep what it changed in them,
+   * so they are cleared (what they held is lost, as in a crash: inlinks and raises only; a URL a lookup
+   * skipped because they seemed to hold it is read under the lock). The URL counts are read again. The
+   * rest a group changes before its write may stay: keys in the URL filter (false positives), due starts
+   * moved back (a scan seeks from further back) and URLs found crawled on disk.
+   */
+  private void undoApplied() {
+    targets.clear();
+    originUrls.failed();
+  }
+
+  /** Applying a call threw {@link #getCause()}; the group holding it is not written. */
+  private static final class ApplyFailed extends Exception {
+    ApplyFailed(RuntimeException cause) {
+      super(null, cause, false, false);
+    }
+
+    @Override
+    public synchronized RuntimeException getCause() {
+      return (RuntimeException) super.getCause();
     }
   }
 

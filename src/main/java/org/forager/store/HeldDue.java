@@ -53,6 +53,11 @@ final class HeldDue {
         url.priority(), url.hops())));
   }
 
+  /** Forgets the puts: the write that made them was not written, and is made again. */
+  void forgetPuts() {
+    puts = List.of();
+  }
+
   /** The held URLs with the puts in their places; a held URL put again is in its new place only. */
   List<DueCandidate> after() {
     if (puts.isEmpty()) return held;

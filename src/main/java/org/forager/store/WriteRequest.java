@@ -168,6 +168,19 @@ final class WriteRequest {
     refusedNew = refused;
   }
 
+  /**
+   * Its group was applied and not written (another call of it failed): it is applied again, so what
+   * applying it set is unset. Its lookup stands, corrected under the lock like any (the failed group
+   * wrote nothing); a URL it skipped ({@link #SKIPPED}, {@link #updatedSkipped}) is read then, once the
+   * link targets, cleared, no longer hold it.
+   */
+  void applyAgain() {
+    firstCrawl = false;
+    moved = false;
+    heldLeft = false;
+    if (held != null) held.forgetPuts();
+  }
+
   /** Whether the call holds the next URLs of {@code origin}: {@link #putsFresh} of its URLs matters. */
   boolean holdsFor(String origin) {
     return held != null && held.isOf(origin);
