@@ -104,8 +104,13 @@ final class OriginUrlCounts {
     for (Map.Entry<String, Integer> d; (d = untold.poll()) != null; ) cap.dropped().dropped(d.getKey(), d.getValue());
   }
 
-  /** The group failed, nothing of it written: the counts are read again from the store. */
+  /**
+   * The group failed, nothing of it written: the counts are read again from the store, and the origins
+   * it counted URLs of are no longer taken as full (the group may have filled them; the next group that
+   * finds one full marks it again).
+   */
   void failed() {
+    full.removeAll(changed);
     changed.clear();
     dropped.clear();
     counts.clear();

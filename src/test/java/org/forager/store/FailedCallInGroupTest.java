@@ -151,6 +151,26 @@ class FailedCallInGroupTest {
   }
 
   /**
+   * The URLs a failed call counted in were not stored: they must not leave their origin taken as full,
+   * which dropped its next new URLs before they were offered to the gate (and so for good).
+   */
+  @Test
+  void aFailedCallLeavesNoOriginTakenAsFull() {
+    List<String> dropped = new ArrayList<>();
+    try (RocksCrawlStore store = RocksCrawlStore.open(dir, RocksCrawlStore.MIN_MEMORY_BYTES, CLOCK, 1_024)) {
+      store.capUrls(UrlCap.of(3, (origin, count) -> dropped.add(origin)));
+      store.record(crawl("https://cap.example/"), List.of());
+      // Its two links would fill cap.example; its second throws.
+      assertThrows(IllegalStateException.class, () -> store.record(crawl("https://other.example/"), List.of(
+          link("https://cap.example/a"), new Candidate("https://cap.example/b", 1, Optional.empty(), 0, THROWING))));
+      store.record(List.of(), crawl("https://other.example/p"), List.of(link("https://cap.example/c")), List.of(),
+          candidate -> Optional.empty());
+      assertTrue(store.url("https://cap.example/c").isPresent(), "cap.example holds one URL of three");
+      assertEquals(List.of(), dropped);
+    }
+  }
+
+  /**
    * A failing call with calls submitted after it, still queued (none of the store's: a page's
    * candidates are in its submission's last call; these are made here): they fail with it, unwritten,
    * so that a failure writes none of a submission made in one group.
