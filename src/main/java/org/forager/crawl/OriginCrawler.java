@@ -220,7 +220,7 @@ final class OriginCrawler implements OriginTask {
         } finally {
           session.requestOver(); // held still only when no request was sent after all, or the step threw
         }
-        saveState();
+        saveState(Saving.TURN);
         // In the store now: origins whose robots.txt redirects here may read it.
         if (robots.hasRules()) ctx.network().borrowedRobots().settled(origin, true);
         return afterRequest(false);
@@ -323,9 +323,28 @@ final class OriginCrawler implements OriginTask {
 
   /**
    * Saves what the next run needs to know about this origin, and how far it got in this one (taken up
-   * again later in the run, it goes on from there: {@link OriginWorkingSet}).
+   * again later in the run, it goes on from there: {@link OriginWorkingSet}), as it leaves the run (or
+   * the working set): its delay as it is.
    */
   void saveState() {
+    saveState(Saving.LEAVING);
+  }
+
+  /** Why the origin's state is saved, which decides the delay stored. */
+  private enum Saving {
+    /** The origin leaves: the delay as it is (the next take-up waits it from then). */
+    LEAVING,
+    /** Within a turn (robots.txt's rules taken): not below the delay stored since the run took it up. */
+    TURN,
+    /**
+     * A line is to say a delay in force above the one stored ({@link OriginSession#keepPolitenessDurable}):
+     * twice that delay (up to politeness.max_delay, unless the delay is above already), so that the
+     * response times' ups and downs cost no write a request.
+     */
+    RAISED
+  }
+
+  private void saveState(Saving why) {
     if (!loaded) return;
     writeRefusals();
     // No progress in this run is as good as none saved: an origin the working set took up with nothing
@@ -335,11 +354,18 @@ final class OriginCrawler implements OriginTask {
     Optional<OriginState.RunProgress> progress = progressed
         ? Optional.of(new OriginState.RunProgress(cutoff, pagesFetched, sitemaps.read(), session.givenUp(), readAt))
         : Optional.ofNullable(saved).flatMap(OriginState::run);
-    OriginState state = new OriginState(origin, robots.stored(), session.politeness.delayMillis(),
-        session.patience(), progress, session.waitUntil(ctx.clock().instant()));
-    if (state.equals(saved)) return;
-    ctx.store().saveOriginState(state);
+    long delay = session.politeness.delayMillis();
+    if (why == Saving.TURN) {
+      delay = Math.max(delay, session.storedDelayMillis());
+    } else if (why == Saving.RAISED) {
+      long max = session.settings.politeness().maxDelay().toMillis();
+      delay = delay >= max ? delay : Math.min(2 * delay, max);
+    }
+    OriginState state = new OriginState(origin, robots.stored(), delay, session.patience(), progress,
+        session.waitUntil(ctx.clock().instant()));
+    if (!state.equals(saved)) ctx.store().saveOriginState(state);
     saved = state;
+    session.politenessStored(state.delayMillis(), state.waitUntil());
   }
 
   /**
@@ -457,7 +483,9 @@ final class OriginCrawler implements OriginTask {
     retries = new PriorityQueue<>(Comparator.comparingLong(Retry::readyAt));
     loaded = true;
     saved = ctx.store().originState(origin).orElse(null);
+    session.savesPolitenessWith(() -> saveState(Saving.RAISED));
     Optional.ofNullable(saved).ifPresent(state -> {
+      session.politenessStored(state.delayMillis(), state.waitUntil());
       // A fleet process fetches robots.txt itself before its first page of an origin (its own log shows
       // robots.txt first for the audit); an origin it claims again in the same run already has.
       boolean sameRun = state.run().map(run -> run.runStarted().equals(cutoff)).orElse(false);
@@ -551,7 +579,7 @@ final class OriginCrawler implements OriginTask {
    */
   private OptionalLong awaitOtherRobots() {
     if (!robots.awaitOther() || session.givenUp()) return finish();
-    saveState(); // the rules taken, in the store for origins whose robots.txt redirects here in turn
+    saveState(Saving.TURN); // the rules taken, in the store for origins whose robots.txt redirects here in turn
     if (robots.hasRules()) ctx.network().borrowedRobots().settled(origin, true);
     // The rules are in force now, and their Crawl-delay with them: the next request waits for it.
     long allowedAt = session.requestAllowedAt();

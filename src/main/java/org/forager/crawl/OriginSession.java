@@ -62,6 +62,10 @@ final class OriginSession {
   /** The end of the last wait the site asked for (Retry-After), or null. */
   private java.time.Instant waitUntil;
   private int rateLimitedInARow;
+  /** What the store holds of the origin's delay and wait ({@link #politenessStored}). */
+  private long storedDelayMillis;
+  private java.time.Instant storedWaitUntil;
+  private Runnable savePoliteness = () -> {};
   /** Rate-limited answers in a row that cost no patience. */
   static final int RATE_LIMITED_FREE = 2;
 
@@ -398,8 +402,10 @@ final class OriginSession {
   // --- the log
 
   void log(CrawlAction action) {
+    RuntimeException unsaved = keepPolitenessDurable();
     ctx.outputs().log().write(action);
     counted(action);
+    if (unsaved != null) throw unsaved;
   }
 
   /**
@@ -407,8 +413,50 @@ final class OriginSession {
    * with {@link #handOverLog}, which the caller makes before that write (the log comes first).
    */
   void logBeforeWrite(CrawlAction action) {
+    RuntimeException unsaved = keepPolitenessDurable();
     ctx.outputs().log().append(action);
     counted(action);
+    if (unsaved != null) throw unsaved;
+  }
+
+  /**
+   * Sets what saves the origin's politeness in the store ({@link #keepPolitenessDurable}), and what the
+   * store holds of it now: the delay and the end of the wait the site asked for.
+   */
+  void savesPolitenessWith(Runnable save) {
+    savePoliteness = save;
+  }
+
+  /** The store holds this delay and wait for the origin now (what a run taken up after a kill -9 keeps). */
+  void politenessStored(long delayMillis, Optional<java.time.Instant> waitUntil) {
+    storedDelayMillis = delayMillis;
+    storedWaitUntil = waitUntil.orElse(null);
+  }
+
+  /** The delay the store holds for the origin, as far as this run knows. */
+  long storedDelayMillis() {
+    return storedDelayMillis;
+  }
+
+  /**
+   * Before a line says that a request was made under a delay or a wait (Retry-After) the store does not
+   * hold: the origin's state is saved first, so that a run started after a kill -9 waits as long (it
+   * waits the stored delay from when it takes the origin up). Else a delay raised by slow answers or a
+   * rate limit was lost with the process, and the next run sent its first request too soon (a new user's
+   * kill -9 and resume: 82 violations in the audit). A failure to save is thrown once the line is logged:
+   * the request made is in the log whatever happens after.
+   */
+  private RuntimeException keepPolitenessDurable() {
+    if (!requested) return null; // a refusal before any request: no delay in force yet
+    boolean delayRaised = politeness.delayMillis() > storedDelayMillis;
+    boolean waitNew = waitUntil != null && (storedWaitUntil == null || waitUntil.isAfter(storedWaitUntil));
+    if (!delayRaised && !waitNew) return null;
+    try {
+      savePoliteness.run();
+      return null;
+    } catch (RuntimeException e) {
+      return e;
+    }
   }
 
   /** Hands the lines {@link #logBeforeWrite} appended (this origin's and any other's) to the OS. */
