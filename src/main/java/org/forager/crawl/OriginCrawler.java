@@ -176,7 +176,8 @@ final class OriginCrawler implements OriginTask {
     // Blocked by the operator: the origin leaves the run with its URLs untouched, for an unblock.
     if (control.blocks(origin)) return finish();
     while (true) {
-      if (session.givenUp() || ctx.run().budget().exhausted()) return finish();
+      if (session.givenUp()) return finish();
+      if (ctx.run().budget().exhausted()) return budgetSpent();
       PendingUrl next = nextPending();
       if (next == null && (closed.isPresent() || !sitemaps.hasWork()) && !robotsWanted(closed)) {
         if (retries.isEmpty()) {
@@ -546,6 +547,14 @@ final class OriginCrawler implements OriginTask {
       return finish();
     }
     return OptionalLong.of(session.requestAllowedAt());
+  }
+
+  /** The run's max_actions are spent: the origin leaves, telling the budget when it had work left. */
+  private OptionalLong budgetSpent() {
+    PendingUrl next = nextPending();
+    if (next != null || sitemaps.hasWork()) ctx.run().budget().workLeft();
+    if (next != null) todo.addFirst(next);
+    return finish();
   }
 
   /** Finishes a turn that took its address's slot and then sent nothing (the budget ran out). */

@@ -168,8 +168,10 @@ public final class RunSummary {
       sb.append(String.format("%-28s %,d (%,d changed, %,d unchanged)%n", "of them recrawled", changed + unchanged,
           changed, unchanged));
     }
-    appendFiles(sb, "robots.txt", robots, "absent (4xx: no rules)", "unreachable (DNS, 5xx, 429 or no whole answer)");
-    appendFiles(sb, "sitemaps", sitemaps, "absent (4xx)", "failed");
+    appendFiles(sb, "robots.txt", robots, "absent (4xx: no rules)", "denied (401/403: read as allow-all)",
+        "unreachable (DNS, 5xx, 429 or no whole answer)");
+    // A sitemap denied is one not read: robots.txt's reading of 401/403 is not a sitemap's.
+    appendFiles(sb, "sitemaps", sitemaps, "absent (4xx)", "denied (401/403)", "failed");
     double seconds = Math.max(elapsed.toMillis(), 1) / 1000.0;
     for (String note : notes) sb.append("note: ").append(TerminalText.escape(note)).append('\n');
     if (noteCount.get() > MAX_NOTES) {
@@ -196,12 +198,13 @@ public final class RunSummary {
     return sb.toString();
   }
 
-  private static void appendFiles(StringBuilder sb, String name, AtomicLong[] counters, String absent, String failed) {
+  private static void appendFiles(StringBuilder sb, String name, AtomicLong[] counters, String absent, String denied,
+      String failed) {
     long total = 0;
     for (AtomicLong c : counters) total += c.get();
     if (total == 0) return;
     StringBuilder parts = new StringBuilder();
-    String[] words = {"read", absent, "denied (401/403: read as allow-all)", "redirected", "refused before the request", failed};
+    String[] words = {"read", absent, denied, "redirected", "refused before the request", failed};
     for (FileAnswer answer : FileAnswer.values()) {
       long n = counters[answer.ordinal()].get();
       if (n == 0) continue;

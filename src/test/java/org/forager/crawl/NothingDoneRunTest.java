@@ -49,6 +49,22 @@ class NothingDoneRunTest {
     }
   }
 
+  /** A run its budget ended with work left says so: it read like a finished crawl (a new user's review). */
+  @Test
+  void aRunMaxActionsEndedSaysThereIsWorkLeft() throws Exception {
+    try (TestSite site = TestSite.start()) {
+      site.linking("/", "/a", "/b", "/c").html("/a", "<p>a</p>").html("/b", "<p>b</p>").html("/c", "<p>c</p>");
+      Path data = tmp.resolve("data");
+      RunSummary cut = TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "max_actions: 3"));
+      assertTrue(cut.notes().contains("max_actions (3) reached with work left: run again to go on, or raise"
+          + " max_actions (--max-actions); forager status shows what is due"), cut.notes().toString());
+      // Exactly enough: nothing was left, nothing said.
+      RunSummary rest = TestCrawl.run(TestCrawl.config(data, List.of(site.url("/")), "max_actions: 2"));
+      assertEquals(2, rest.actions());
+      assertTrue(rest.notes().stream().noneMatch(n -> n.startsWith("max_actions")), rest.notes().toString());
+    }
+  }
+
   /**
    * {@code --max-actions 0} (the README's way to mend a killed crawl's outputs) did what it was asked:
    * said so, not "no origin with work was crawled: given up, or blocked" while URLs were due.

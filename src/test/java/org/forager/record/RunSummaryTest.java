@@ -37,6 +37,7 @@ class RunSummaryTest {
     summary.count(action(Kind.ROBOTS, Outcome.TRUNCATED, 200));
     summary.count(action(Kind.ROBOTS, Outcome.REDIRECT, 301));
     summary.count(action(Kind.SITEMAP, Outcome.HTTP_ERROR, 404));
+    summary.count(action(Kind.SITEMAP, Outcome.HTTP_ERROR, 403));
     summary.count(action(Kind.SITEMAP, Outcome.TRUNCATED, 200));
     summary.count(action(Kind.SITEMAP, Outcome.NETWORK_ERROR, 0));
     // A soft 404 at the sitemap's URL: fetched, not read (the attacker review saw it counted "read").
@@ -45,8 +46,8 @@ class RunSummaryTest {
         Optional.of("not a sitemap: Content-Type text/html")));
 
     assertEquals(1, summary.pageCount(Outcome.HTTP_ERROR));
-    assertEquals(7, summary.count(Outcome.HTTP_ERROR), "every kind");
-    assertEquals(12, summary.fileActions());
+    assertEquals(8, summary.count(Outcome.HTTP_ERROR), "every kind");
+    assertEquals(13, summary.fileActions());
     assertEquals(1, summary.robotsDenied());
     assertEquals(8, summary.robotsFetches());
     assertEquals("""
@@ -54,8 +55,8 @@ class RunSummaryTest {
         HTTP_ERROR                   1
         robots.txt                   8: 1 read, 2 absent (4xx: no rules), 1 denied (401/403: read as allow-all), \
         1 redirected, 3 unreachable (DNS, 5xx, 429 or no whole answer)
-        sitemaps                     4: 1 read, 1 absent (4xx), 2 failed
-        TOTAL                        15 (12 of them robots.txt and sitemaps) in 2.0 s, 7.5 actions/s, 150 bytes
+        sitemaps                     5: 1 read, 1 absent (4xx), 1 denied (401/403), 2 failed
+        TOTAL                        16 (13 of them robots.txt and sitemaps) in 2.0 s, 8.0 actions/s, 160 bytes
         """, summary.render(Duration.ofSeconds(2)));
   }
 
