@@ -179,6 +179,13 @@ final class CrawlCommand implements Callable<Integer> {
       status.ifPresent(StatusServer::close);
       throw e;
     }
+    if (cfg.userAgent().equals(CrawlConfig.DEFAULT_USER_AGENT)) {
+      // Sites write to the page a User-Agent names: a crawl of a million sites under the default one sends
+      // their complaints to the project rather than to whoever runs it (Heritrix will not start without).
+      spec.commandLine().getErr().println("forager: warning: crawling as the default user agent \""
+          + CrawlConfig.DEFAULT_USER_AGENT + "\": set user_agent to your crawler's name and a page or address"
+          + " where site owners can reach you");
+    }
     ControlFile controlFile = new ControlFile(controlServer.uri(), token.value(), ProcessHandle.current().pid(),
         started, status.map(StatusServer::uri));
     status.ifPresent(s -> {

@@ -114,7 +114,7 @@ class CliTest {
     try (TestSite site = TestSite.start()) {
       site.linking("/", "/a", "/b").html("/a", "<p>a</p>").html("/b", "<p>b</p>");
       String seed = "http://pinned.test:" + site.port() + "/";
-      Path config = Files.writeString(tmp.resolve("c.yaml"), "seeds: [ \"" + seed + "\" ]\n"
+      Path config = Files.writeString(tmp.resolve("c.yaml"), "seeds: [ \"" + seed + "\" ]\nuser_agent: \"TestBot/1.0 (+https://example.org/bot)\"\n"
           + "network: { allow_private_addresses: true, resolve: { pinned.test: 127.0.0.1 } }\n"
           + "politeness: { min_delay: 10ms, response_time_factor: 0 }\nsitemaps: { default_location: false }\n");
       String data = tmp.resolve("d").toString();
@@ -233,6 +233,10 @@ class CliTest {
           "--data-dir", data.toString(), "--max-actions", "100"));
       assertTrue(console.out().contains("FETCHED"), console.out());
       assertTrue(console.out().contains("BLOCKED_BY_ROBOTS_TXT"), console.out());
+      // No user_agent set: site owners' complaints would reach the project's page, not whoever crawls.
+      assertTrue(console.err().contains("forager: warning: crawling as the default user agent \"ForagerBot/0.1"
+          + " (+https://github.com/forager-crawler/forager)\": set user_agent to your crawler's name and a page or"
+          + " address where site owners can reach you\n"), console.err());
       // The summary names what compressed the WARC (ISA-L, libdeflate or zlib, by what the system has).
       String engine = "\\((ISA-L igzip level 0, Huffman tables fitted to the records|libdeflate|the JDK's zlib)\\)";
       assertTrue(console.out().matches("(?s).*\\RWARC +gzip level 1 " + engine + "\\R.*"), console.out());

@@ -36,7 +36,7 @@ class ExportCommandTest {
     try (TestSite site = TestSite.start()) {
       site.linking("/", "/a").html("/a", "<p>a</p>");
       Path config = tmp.resolve("forager.yaml");
-      Files.writeString(config, "politeness: { min_delay: 10ms }\nnetwork: { allow_private_addresses: true }\n");
+      Files.writeString(config, "user_agent: \"TestBot/1.0 (+https://example.org/bot)\"\npoliteness: { min_delay: 10ms }\nnetwork: { allow_private_addresses: true }\n");
       assertEquals(0, Main.run("crawl", "--config", config.toString(), "--seed", site.url("/"),
           "--data-dir", data.toString(), "--quiet"));
     }

@@ -25,6 +25,7 @@ class StatusCommandLineTest {
 
   private Path config() throws java.io.IOException {
     return Files.writeString(tmp.resolve("forager.yaml"), """
+        user_agent: "TestBot/1.0 (+https://example.org/bot)"
         politeness: { min_delay: 10ms, response_time_factor: 0 }
         network: { allow_private_addresses: true }
         """);
@@ -49,6 +50,7 @@ class StatusCommandLineTest {
     try (TestSite site = TestSite.start()) {
       site.robots("User-agent: *\n").linking("/");
       Path config = Files.writeString(tmp.resolve("open.yaml"), """
+          user_agent: "TestBot/1.0 (+https://example.org/bot)"
           politeness: { min_delay: 10ms, response_time_factor: 0 }
           network: { allow_private_addresses: true }
           status: { bind: 0.0.0.0 }
