@@ -6,6 +6,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.forager.io.IoFailures;
@@ -24,7 +25,12 @@ final class Seeds {
 
   /** The problem with a seed that is not an http(s) URL, for a message. */
   static String notHttpUrl(String url) {
-    return ConfigException.quote(url) + " is not an http(s) URL";
+    String problem = ConfigException.quote(url) + " is not an http(s) URL";
+    // A list of domains (Tranco's, a registrar's) is the usual start of a domains crawl: say how to write one.
+    if (!url.contains(":") && UrlNormalizer.normalize("http://" + url).isPresent()) {
+      problem += " (a host name alone: write http://" + url + (url.contains("/") ? "" : "/") + ")";
+    }
+    return problem;
   }
 
   /**
@@ -56,6 +62,10 @@ final class Seeds {
     String flag = "--seeds-file " + file;
     // Read line by line into a packed list: a million seeds must not be a million strings at once.
     PackedStrings.Builder seeds = new PackedStrings.Builder();
+    // Every bad line is read to the end and counted, the first few named: one run to fix them all, not one
+    // run a line (a new user's list of 9 bad lines took 9 runs).
+    List<String> problems = new ArrayList<>();
+    long bad = 0;
     try (BufferedReader reader = Files.newBufferedReader(file)) {
       int number = 0;
       for (String line; (line = reader.readLine()) != null; ) {
@@ -64,14 +74,19 @@ final class Seeds {
         if (number == 1 && line.startsWith("\uFEFF")) line = line.substring(1);
         line = line.strip();
         if (line.isEmpty() || line.startsWith("#")) continue;
+        Optional<String> problem;
         // The URL parser would take "https://a.org/ https://b.org/" as one URL with a %20 in its path.
         if (line.chars().anyMatch(Character::isWhitespace)) {
-          throw ConfigException.flag(flag, "line " + number + ": " + ConfigException.quote(line.length() <= 60 ? line
-              : line.substring(0, 60) + "…") + " has a space inside: one URL per line (a space in a URL is written %20)");
+          problem = Optional.of(ConfigException.quote(line.length() <= 60 ? line : line.substring(0, 60) + "…")
+              + " has a space inside: one URL per line (a space in a URL is written %20)");
+        } else {
+          problem = problem(line, maxUrlLength);
         }
-        Optional<String> problem = problem(line, maxUrlLength);
-        if (problem.isPresent()) throw ConfigException.flag(flag, "line " + number + ": " + problem.get());
-        seeds.add(line);
+        if (problem.isPresent()) {
+          if (++bad <= NAMED_PROBLEMS) problems.add("line " + number + ": " + problem.get());
+          continue;
+        }
+        if (bad == 0) seeds.add(line);
       }
     } catch (NoSuchFileException e) {
       throw ConfigException.flag(flag, "file not found");
@@ -80,6 +95,14 @@ final class Seeds {
     } catch (IOException e) {
       throw ConfigException.flag(flag, "cannot read: " + IoFailures.reason(e, file));
     }
+    if (bad == 1) throw ConfigException.flag(flag, problems.getFirst());
+    if (bad > 1) {
+      throw ConfigException.flag(flag, String.format("%,d lines are not seeds (fix them, or # comments one out): %s%s",
+          bad, String.join("; ", problems), bad > NAMED_PROBLEMS ? String.format("; and %,d more", bad - NAMED_PROBLEMS) : ""));
+    }
     return seeds.build();
   }
+
+  /** Bad lines of a seeds file a message names at most. */
+  private static final int NAMED_PROBLEMS = 5;
 }

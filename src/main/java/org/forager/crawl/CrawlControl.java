@@ -446,8 +446,13 @@ public final class CrawlControl {
 
   /** An origin as given ({@code https://example.org}, or any URL of it). */
   static Origin origin(String text) {
-    return UrlNormalizer.normalize(text.strip()).map(Origin::ofUrl)
-        .orElseThrow(() -> new IllegalArgumentException("not an http(s) origin: \"" + abbreviate(text) + "\""));
+    String t = text.strip();
+    return UrlNormalizer.normalize(t).map(Origin::ofUrl).orElseThrow(() -> {
+      // A host name alone (ctl set-delay www.example.org 30s): an origin has a scheme; say which to write.
+      boolean host = !t.contains(":") && !t.contains("/") && UrlNormalizer.normalize("https://" + t).isPresent();
+      return new IllegalArgumentException("not an http(s) origin: \"" + abbreviate(text) + "\""
+          + (host ? " (an origin has a scheme: https://" + abbreviate(t) + " or http://" + abbreviate(t) + ")" : ""));
+    });
   }
 
   /** A host as an order names it (block, unblock, retry-failed): a name, a domain, an IP address (a port is dropped), or a URL. */

@@ -133,7 +133,8 @@ class ConfigErrorsTest {
         // Seeds.
         arguments("seeds: [ \"https://a.example/\", \"http://b.example/\", \"ftp://x\" ]",
             "config: seeds[2]: \"ftp://x\" is not an http(s) URL"),
-        arguments("seeds: [ example.org ]", "config: seeds[0]: \"example.org\" is not an http(s) URL"),
+        arguments("seeds: [ example.org ]", "config: seeds[0]: \"example.org\" is not an http(s) URL (a host name"
+            + " alone: write http://example.org/)"),
         arguments("limits: { max_url_length: 25 }\nseeds: [ \"https://a.example/\", \"https://a.example/0123456789\" ]",
             "config: seeds[1]: \"https://a.example/0123456789\" is longer than limits.max_url_length (25): 28 chars"),
         arguments("store: { kind: postgres, url: \"jdbc:postgresql://127.0.0.1/x\" }\nlimits: { max_url_length: 4000 }",
@@ -271,7 +272,23 @@ class ConfigErrorsTest {
     Path seeds = Files.writeString(dir.resolve("seeds.txt"), "# sites\nhttps://a.example/\n\nexample.org\n");
     Overrides flags = new Overrides(List.of(), Optional.of(seeds), Optional.empty(), Optional.empty());
     var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), flags));
-    assertEquals("--seeds-file " + seeds + ": line 4: \"example.org\" is not an http(s) URL", e.getMessage());
+    assertEquals("--seeds-file " + seeds + ": line 4: \"example.org\" is not an http(s) URL (a host name alone:"
+        + " write http://example.org/)", e.getMessage());
+  }
+
+  /** Every bad line is counted and the first five named: one run to fix them, not one a line. */
+  @Test
+  void aSeedsFileWithManyBadLinesNamesTheFirstAndCountsAll() throws IOException {
+    StringBuilder lines = new StringBuilder("https://a.example/\n");
+    for (int i = 1; i <= 7; i++) lines.append("ftp://bad").append(i).append(".example/\n");
+    lines.append("https://b.example/ https://c.example/\n");
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), lines);
+    Overrides flags = new Overrides(List.of(), Optional.of(seeds), Optional.empty(), Optional.empty());
+    var e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Optional.empty(), flags));
+    assertEquals("--seeds-file " + seeds + ": 8 lines are not seeds (fix them, or # comments one out): line 2:"
+        + " \"ftp://bad1.example/\" is not an http(s) URL; line 3: \"ftp://bad2.example/\" is not an http(s) URL;"
+        + " line 4: \"ftp://bad3.example/\" is not an http(s) URL; line 5: \"ftp://bad4.example/\" is not an http(s)"
+        + " URL; line 6: \"ftp://bad5.example/\" is not an http(s) URL; and 3 more", e.getMessage());
   }
 
   /** Two URLs on a line were read as one, the second a path of the first's with a %20 in it. */

@@ -110,6 +110,19 @@ class CrawlControlTest {
     return lines;
   }
 
+  /** An order naming a host alone (set-delay www.example.org 30s) says how to write the origin. */
+  @Test
+  void aHostGivenForAnOriginIsAnsweredWithTheOriginToWrite() {
+    var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> CrawlControl.origin("www.example.org"));
+    assertEquals("not an http(s) origin: \"www.example.org\" (an origin has a scheme: https://www.example.org or"
+        + " http://www.example.org)", e.getMessage());
+    e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> CrawlControl.origin("ftp://example.org"));
+    assertEquals("not an http(s) origin: \"ftp://example.org\"", e.getMessage());
+    assertEquals("https://www.example.org", CrawlControl.origin("https://www.example.org/a").toString());
+  }
+
   @Test
   void aPausedCrawlSendsNothingAfterItsFetchInFlightAndResumesToEveryPage() throws Exception {
     Held held = new Held(pages("/p", 20));
