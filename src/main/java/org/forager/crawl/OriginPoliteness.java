@@ -10,8 +10,9 @@ import org.forager.config.CrawlConfig.Politeness;
  * capped by max_delay, and never less than the robots.txt Crawl-delay: max_delay caps what Forager
  * chooses, not what the site asks for (an origin asking more than max_crawl_delay is put off by the
  * crawl loop). A 429 or 503 raises the penalty to at least twice the delay (1 s at least); every
- * normal answer lowers it by a quarter, so it decays back slowly. An operator may set the delay
- * ({@link #operatorDelay}); the site's Crawl-delay and the penalty still floor it.
+ * normal answer lowers it by a quarter, so it decays back slowly; the delay an earlier run left
+ * ({@link #restore}) decays alike. An operator may set the delay ({@link #operatorDelay}); the site's
+ * Crawl-delay and the penalty still floor it, the earlier run's delay does not.
  *
  * <p>Confined to the origin's turns (see {@link org.forager.frontier.OriginTask}); not thread-safe.
  */
@@ -26,6 +27,12 @@ final class OriginPoliteness {
   private int next;
   private long crawlDelayMillis;
   private long penaltyMillis;
+  /**
+   * The delay an earlier run left (restored), decaying as the penalty does: it holds the first request
+   * after a take-up and those soon after, but an operator's delay overrides it (it is no ask of the
+   * site's: an operator's 2 s took three requests to hold after a resume, a new user's review).
+   */
+  private long restoredMillis;
   /** The delay an operator set (forager ctl set-delay), or -1: the computed one. */
   private long operatorMillis = -1;
 
@@ -51,12 +58,13 @@ final class OriginPoliteness {
 
   void answeredNormally() {
     penaltyMillis = penaltyMillis * 3 / 4;
+    restoredMillis = restoredMillis * 3 / 4;
   }
 
-  /** Restores a penalty kept from an earlier run. */
+  /** Restores the delay kept from an earlier run, up to max_delay. */
   void restore(long delayMillis) {
     long base = Math.max(baseMillis(), crawlDelayMillis);
-    if (delayMillis > base) penaltyMillis = Math.min(delayMillis, config.maxDelay().toMillis());
+    if (delayMillis > base) restoredMillis = Math.min(delayMillis, config.maxDelay().toMillis());
   }
 
   /**
@@ -70,7 +78,7 @@ final class OriginPoliteness {
 
   long delayMillis() {
     long chosen = operatorMillis >= 0 ? Math.max(operatorMillis, penaltyMillis)
-        : Math.min(config.maxDelay().toMillis(), Math.max(baseMillis(), penaltyMillis));
+        : Math.min(config.maxDelay().toMillis(), Math.max(baseMillis(), Math.max(penaltyMillis, restoredMillis)));
     return Math.max(chosen, crawlDelayMillis);
   }
 
