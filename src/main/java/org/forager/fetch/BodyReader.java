@@ -100,7 +100,7 @@ final class BodyReader {
       RawCapture raw = capture(wire, memory, deadlineNanos, contentLength);
       return body(raw, raw::count, contentEncoding, memory, deadlineNanos);
     }
-    try (TransferDecoding decoding = new TransferDecoding(wire, transfer, maxBytes, maxRatio)) {
+    try (TransferDecoding decoding = new TransferDecoding(wire, transfer, maxBytes, maxRatio, deadlineNanos)) {
       // A length announced besides is not this body's: the transfer coding frames it (RFC 9112 section 6.3).
       RawCapture raw = capture(decoding, memory, deadlineNanos, -1);
       Body body = body(raw, decoding::wireBytes, contentEncoding, memory, deadlineNanos);
@@ -145,9 +145,11 @@ final class BodyReader {
     Optional<Truncation> cut;
     InputStream decoder = null;
     try {
-      decoder = ContentCoding.decoder(raw, codings);
+      decoder = ContentCoding.decoder(raw, codings, new ContentCoding.Bounds(wireBytes, maxRatio, deadlineNanos));
       cut = copyCapped(decoder, out, raw, wireBytes, memory, deadlineNanos);
       if (cut.isEmpty() && !raw.drain(deadlineNanos)) cut = Optional.of(Truncation.DEADLINE);
+    } catch (ContentCoding.InnerLayerCut e) {
+      cut = Optional.of(e.why);
     } catch (IOException e) {
       if (!raw.wireFailed() && out.size() == 0) return asReceived(raw, deadlineNanos);
       // At the raw cap the decoder sees the stream end mid-coding: the cap is why.

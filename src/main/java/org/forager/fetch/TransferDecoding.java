@@ -36,6 +36,7 @@ final class TransferDecoding extends InputStream {
   private final Meter wire;
   private final TransferCodings codings;
   private final long maxRatio;
+  private final long deadlineNanos;
   private InputStream decoder; // made at the first read: making it reads the coding's header
   private long produced;
   private Optional<Truncation> stop = Optional.empty();
@@ -46,11 +47,14 @@ final class TransferDecoding extends InputStream {
    * @param cap the most bytes read from {@code wire}
    * @param maxRatio the most output bytes per wire byte beyond {@link BodyReader#RATIO_FLOOR}; 0 or
    *     less: no ratio cap
+   * @param deadlineNanos the fetch's deadline ({@link System#nanoTime()}), which bounds the inner layers
+   *     of a stack of codings ({@link ContentCoding.Bounds})
    */
-  TransferDecoding(InputStream wire, TransferCodings codings, int cap, long maxRatio) {
+  TransferDecoding(InputStream wire, TransferCodings codings, int cap, long maxRatio, long deadlineNanos) {
     this.wire = new Meter(wire, cap);
     this.codings = codings;
     this.maxRatio = maxRatio;
+    this.deadlineNanos = deadlineNanos;
   }
 
   /** Why the output ended before the coding did; empty when it ended with the coding, or not yet. */
@@ -76,8 +80,13 @@ final class TransferDecoding extends InputStream {
     if (ended) return -1;
     int n;
     try {
-      if (decoder == null) decoder = ContentCoding.decoder(wire, codings.toUndo());
+      if (decoder == null) {
+        decoder = ContentCoding.decoder(wire, codings.toUndo(),
+            new ContentCoding.Bounds(this::wireBytes, maxRatio, deadlineNanos));
+      }
       n = decoder.read(b, off, Math.min(len, CHUNK));
+    } catch (ContentCoding.InnerLayerCut e) {
+      return stopAt(e.why);
     } catch (IOException e) {
       if (wire.failure != null) throw wire.failure;
       if (wire.capped) return stopAt(Truncation.MAX_PAGE_BYTES);

@@ -137,6 +137,50 @@ class BodyReaderTest {
     assertEquals(Optional.of(Truncation.DEADLINE), body.truncation());
   }
 
+  /**
+   * Three deflate layers whose middle one expands to megabytes of empty deflate blocks the last turns
+   * into nothing: the last decoder's one read ran through all of it, past caps and deadline (an
+   * attacker's 194 KB body was 42 GB at that layer, a core held 58 s). The inner layers count too.
+   */
+  @Test
+  void aStackOfCodingsWhoseInnerLayerExpandsToNothingIsCutAtTheRatio() throws IOException {
+    byte[] body = emptyBlocksDeflatedTwice(4_000_000); // 20 MB of empty blocks under two more layers
+    assertTrue(body.length < 100_000, "a small body on the wire: " + body.length);
+    Body read = reader.read(new ByteArrayInputStream(body), List.of("deflate, deflate, deflate"), LATER);
+
+    assertEquals(Optional.of(Truncation.MAX_DECOMPRESSION_RATIO), read.truncation());
+    assertEquals(0, read.decoded().length);
+  }
+
+  /** The same stack as a transfer coding is cut alike. */
+  @Test
+  void theSameStackAsATransferCodingIsCutAlike() throws IOException {
+    byte[] body = emptyBlocksDeflatedTwice(4_000_000);
+    Body read = reader.read(new ByteArrayInputStream(body), TransferCodings.of(List.of("deflate, deflate, deflate")),
+        List.of(), LATER, -1);
+
+    assertEquals(Optional.of(Truncation.MAX_DECOMPRESSION_RATIO), read.truncation());
+  }
+
+  /** {@code blocks} empty stored deflate blocks (5 bytes each, raw deflate) and a final one, zlib-deflated twice. */
+  private static byte[] emptyBlocksDeflatedTwice(int blocks) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    java.util.zip.Deflater outer = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_COMPRESSION);
+    java.util.zip.Deflater middle = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_COMPRESSION);
+    try (var twice = new java.util.zip.DeflaterOutputStream(out, outer);
+        var once = new java.util.zip.DeflaterOutputStream(twice, middle, 65_536)) {
+      byte[] empty = {0x00, 0x00, 0x00, (byte) 0xff, (byte) 0xff};
+      byte[] run = new byte[empty.length * 10_000];
+      for (int i = 0; i < run.length; i++) run[i] = empty[i % empty.length];
+      for (int i = 0; i < blocks / 10_000; i++) once.write(run);
+      once.write(new byte[] {0x01, 0x00, 0x00, (byte) 0xff, (byte) 0xff});
+    } finally {
+      outer.end();
+      middle.end();
+    }
+    return out.toByteArray();
+  }
+
   private static InputStream failingAfter(int bytes) {
     return new SequenceInputStream(new ByteArrayInputStream(new byte[bytes]), new InputStream() {
       @Override
