@@ -32,7 +32,8 @@ final class SitemapStep {
 
   SitemapStep(OriginSession session) {
     this.session = session;
-    this.queue = new SitemapQueue(session.origin, session.ctx.config().sitemaps());
+    this.queue = new SitemapQueue(session.origin, session.ctx.config().sitemaps(),
+        session.ctx.config().limits().maxUrlLength());
   }
 
   /** Whether sitemaps may still be read this run (before robots.txt tells which, or files left). */
@@ -165,6 +166,7 @@ final class SitemapStep {
   private String read(FetchResult.Response response) {
     CrawlContext ctx = session.ctx;
     int[] counts = new int[2]; // new, due sooner: the reader hands the entries on in batches as it reads
+    long notLoggedBefore = queue.elsewhereNotLogged();
     SitemapResult result = SitemapReader.read(response.url(), response.body(), response.header("Content-Type"),
         ctx.clock().instant(), batch -> {
           List<Candidate> candidates = new ArrayList<>();
@@ -197,11 +199,18 @@ final class SitemapStep {
       case SitemapResult.Failure failure ->
           failure.reason().startsWith("not a sitemap") ? failure.reason() : "not a sitemap: " + failure.reason();
       case SitemapResult.Index index ->
-          "sitemap index of " + index.sitemaps() + " files" + index.cut().map(c -> ", cut: " + c).orElse("");
+          "sitemap index of " + index.sitemaps() + " files" + index.cut().map(c -> ", cut: " + c).orElse("")
+              + notLogged(queue.elsewhereNotLogged() - notLoggedBefore);
       case SitemapResult.UrlSet set -> "sitemap of " + set.urls() + " URLs, " + counts[0] + " new"
           + (counts[1] > 0 ? ", " + counts[1] + " due sooner by lastmod" : "")
           + set.cut().map(c -> ", cut: " + c).orElse("");
     };
+  }
+
+  /** The index's children on other origins that have no line of their own, when any. */
+  private static String notLogged(long n) {
+    return n == 0 ? "" : ", " + n + " on other origins not logged one by one (past sitemaps.max_files of them, or"
+        + " longer than limits.max_url_length)";
   }
 
   /**
