@@ -43,9 +43,10 @@ record CrawlContext(
    * @param health whether the crawler's own network works: a crawl holds while it does not
    * @param borrowedRobots the robots.txt of origins other origins' robots.txt redirect to
    * @param domainSlots politeness per domain, for the domains a sites rule makes one unit
+   * @param robotsMemory the heap the active origins' large robots.txt rules may take
    */
   record Network(Fetcher fetcher, RobotsFetcher robotsFetcher, IpGate ipGate, NetworkHealth health,
-      BorrowedRobots borrowedRobots, Slots<String> domainSlots) {}
+      BorrowedRobots borrowedRobots, Slots<String> domainSlots, RobotsMemory robotsMemory) {}
 
   /**
    * What decides about a URL, before and after its request.

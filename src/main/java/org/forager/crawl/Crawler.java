@@ -104,6 +104,9 @@ public final class Crawler implements AutoCloseable {
   private volatile Ranking ranking = Ranking.LINKS;
   private volatile CrawlListener listener = CrawlListener.NONE;
 
+  /** The heap the active origins' large robots.txt files may hold in a run ({@link RobotsMemory}). */
+  private long robotsMemoryBytes = RobotsMemory.forHeap();
+
   private Crawler(CrawlConfig config, Clock clock, CrawlStore store, Fetcher fetcher, CachingResolver dnsCache,
       WarcRecorder warc, CrawlLog log) {
     this.config = config;
@@ -150,6 +153,7 @@ public final class Crawler implements AutoCloseable {
     private Function<CachingResolver, Fetcher> fetcher;
     private Clock clock = Clock.systemUTC();
     private boolean repairOutputs = true;
+    private long robotsMemory = -1;
 
     private Builder(CrawlConfig config) {
       this.config = java.util.Objects.requireNonNull(config);
@@ -179,6 +183,12 @@ public final class Crawler implements AutoCloseable {
       return this;
     }
 
+    /** The heap the active origins' large robots.txt files may hold ({@link RobotsMemory}; tests). */
+    Builder robotsMemory(long bytes) {
+      this.robotsMemory = bytes;
+      return this;
+    }
+
     /**
      * For an order given without a crawl running ({@code forager ctl block} on a stopped crawl): WARC
      * files a killed run left open are left for the next run to finish and index, not worked on (and
@@ -191,8 +201,10 @@ public final class Crawler implements AutoCloseable {
 
     /** Opens (or creates) the data directory: store, WARC directory and crawl log. */
     public Crawler open() {
-      return Crawler.open(config, decorateStore, clock,
+      Crawler crawler = Crawler.open(config, decorateStore, clock,
           fetcher != null ? fetcher : dns -> new HttpFetcher(HttpFetcher.Options.from(config, dns)), repairOutputs);
+      if (robotsMemory >= 0) crawler.robotsMemoryBytes = robotsMemory;
+      return crawler;
     }
   }
 
@@ -356,7 +368,7 @@ public final class Crawler implements AutoCloseable {
                 if (workingSet != null && workingSet.takeUp(origin)) s.sourceChanged();
               }),
               // One request in flight per domain a sites rule makes one unit; each take gives its delay.
-              new Slots<>(1, Duration.ZERO, config.limits().fetchTimeout(), s::hurry)),
+              new Slots<>(1, Duration.ZERO, config.limits().fetchTimeout(), s::hurry), new RobotsMemory(robotsMemoryBytes)),
           new CrawlContext.Policy(gatekeeper, extraGate, new Classifier(clock),
               new Recrawls(new RecrawlPolicy(config.recrawl()), store), ranking),
           new CrawlContext.Outputs(warc, log, summary, listener, pageListener),

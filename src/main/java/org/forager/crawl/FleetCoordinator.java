@@ -278,7 +278,8 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
   // Called with the lock held.
   private void lose(Origin origin, String why) {
     deadlines.remove(origin);
-    tasks.remove(origin); // claimed again later: a new crawler, which reads the origin's state afresh
+    LeasedOrigin lost = tasks.remove(origin); // claimed again later: a new crawler, which reads the origin's state afresh
+    if (lost != null) lost.crawler.forgotten();
     claimWanted = true;
     changed.signalAll();
     Notice.printf("forager: fleet: lost %s (%s); it stops after the turn in flight%n", origin, why);
@@ -314,6 +315,7 @@ final class FleetCoordinator implements AutoCloseable, TaskSource {
       if (tasks.get(task.origin) != task) return;
       tasks.remove(task.origin);
       deadlines.remove(task.origin);
+      task.crawler.forgotten();
     } finally {
       lock.unlock();
     }

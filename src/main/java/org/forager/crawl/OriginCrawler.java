@@ -300,6 +300,11 @@ final class OriginCrawler implements OriginTask {
     return next == null ? 0.0 : next.candidate().priority();
   }
 
+  /** A fleet forgets the origin without its turn's end (its lease lost): what its rules held is given back. */
+  void forgotten() {
+    if (loaded) robots.release();
+  }
+
   /** Whether a continuous crawl gave the origin up and it rests until a time (then it is woken). */
   boolean resting() {
     return restUntil != null && session != null && session.givenUp();
@@ -567,6 +572,9 @@ final class OriginCrawler implements OriginTask {
     writeRefusals(); // before settle() reads what the origin holds (saveState too would)
     saveState();
     settle();
+    // Leaving the working set, its rules leave the heap with it; a continuous crawl's resting origin
+    // stays, and holds them.
+    if (loaded && !(session.givenUp() && ctx.run().continuous())) robots.release();
     // Origins whose robots.txt redirects here learn that this turn is over: they read the rules from
     // the store, or, without any, are put off (unless this origin waits for another's in turn).
     BorrowedRobots borrowed = ctx.network().borrowedRobots();

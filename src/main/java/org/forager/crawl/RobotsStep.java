@@ -28,6 +28,8 @@ final class RobotsStep {
   private RobotsRules rules;
   private Instant expiresAt = Instant.EPOCH;
   private OriginState.RobotsTxt stored;
+  /** What the rules in use hold of {@link RobotsMemory}; given back from another thread when a fleet drops the origin. */
+  private final java.util.concurrent.atomic.AtomicLong heldCost = new java.util.concurrent.atomic.AtomicLong();
   private int failures;
   /** The origin whose robots.txt this one's redirects to, while its rules are awaited; else null. */
   private Origin awaited;
@@ -53,19 +55,40 @@ final class RobotsStep {
     return Optional.ofNullable(stored);
   }
 
+  /** The origin leaves the working set: what its rules held of {@link RobotsMemory} is given back. */
+  void release() {
+    session.ctx.network().robotsMemory().take(-heldCost.getAndSet(0));
+  }
+
   /** A new chance after a continuous crawl's rest. */
   void rested() {
     failures = 0;
   }
 
-  /** Uses a fetched (or stored) robots.txt; its Crawl-delay becomes part of the origin's delay. */
-  void use(OriginState.RobotsTxt txt) {
+  /**
+   * Uses a fetched (or stored) robots.txt; its Crawl-delay becomes part of the origin's delay. A large
+   * file whose rules the heap cannot hold now ({@link RobotsMemory}) is not used: the origin is put off
+   * to a later run, with its URLs, and keeps the rules it had.
+   */
+  boolean use(OriginState.RobotsTxt txt) {
     CrawlContext ctx = session.ctx;
+    long cost = RobotsMemory.cost(txt);
+    if (!ctx.network().robotsMemory().take(cost - heldCost.get())) {
+      session.giveUp();
+      String line = String.format("forager: %s: its robots.txt of %,d KiB would take more of the heap than the"
+          + " active origins' large robots.txt files may hold now (an eighth of it); %s", session.origin,
+          txt.body().length / 1024, ctx.run().continuous() ? session.putOff() : "putting the origin off to a later run");
+      if (ctx.network().robotsMemory().nameNext()) Notice.println(line);
+      else ctx.outputs().summary().note(line.substring("forager: ".length()));
+      return false;
+    }
+    heldCost.set(cost);
     // Parsed first: a file the parser fails on is not kept (saved, it would fail every later run's load).
     rules = RobotsRules.of(txt, session.origin.robotsTxtUrl(), ctx.config().productToken());
     stored = txt;
     expiresAt = txt.expiresAt();
     if (rules.isReachable()) session.politeness.crawlDelay(rules.crawlDelay());
+    return true;
   }
 
   /** Whether the rules in force were read: not missing, not unreachable (expired or not). */
@@ -108,7 +131,7 @@ final class RobotsStep {
   /** The awaited origin's robots.txt becomes this origin's (RFC 9309 section 2.3.1.2). */
   private void adopt(OriginState.RobotsTxt theirs) {
     stopWaiting();
-    use(theirs);
+    if (!use(theirs)) return;
     failures = 0;
     checkCrawlDelay();
   }
@@ -221,7 +244,7 @@ final class RobotsStep {
     }
     List<FetchResult> hops = result.hops();
     boolean outage = session.requestEnded(hops.getLast());
-    if (result.rulesOf().isEmpty()) use(result.robotsTxt());
+    boolean held = result.rulesOf().isPresent() || use(result.robotsTxt());
     int attempt = failures + 1;
     Classification last = null;
     // Logged once the delay reflects this fetch (Crawl-delay included), as the audit reads it; a
@@ -251,7 +274,8 @@ final class RobotsStep {
       Optional<String> note = i == hops.size() - 1 && result.rulesOf().isPresent()
           ? Optional.of("robots.txt of " + result.rulesOf().get() + ": its rules are this origin's (RFC 9309 2.3.1.2),"
               + " read in that origin's own turn")
-          : note(hop);
+          : !held && i == hops.size() - 1 ? Optional.of("rules not held: the active origins' large robots.txt"
+              + " files take the heap's share for them; the origin is put off to a later run") : note(hop);
       session.log(session.action(hop, CrawlAction.Kind.ROBOTS, outcome, location, attempt, note, delay)
           .withRetryAfter(session.isOwnUrl(hop.url()) ? c.retryAfter() : Optional.empty()));
       loggedHops = true;
@@ -260,6 +284,7 @@ final class RobotsStep {
       rulesOf(result.rulesOf().get(), hops.getLast().url());
       return;
     }
+    if (!held) return; // put off (use): nothing of the origin is fetched in this run
     result.refused().ifPresent(r ->
         session.log(session.refusal(CrawlAction.Kind.ROBOTS, r.url(), r.verdict(), attempt)));
     // A 429 (or a 503 with Retry-After) on robots.txt paces the origin as on a page: the delay at least
