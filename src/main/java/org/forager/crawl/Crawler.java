@@ -406,8 +406,10 @@ public final class Crawler implements AutoCloseable {
         runScheduler(s, crawlers, summary, ctx.network().health(), fleetAddresses);
         if (summary.count(Outcome.BLOCKED_URL_BY_LOCAL_POLICY) > 0) noteRefusedSeeds(gatekeeper, summary);
         if (summary.actions() == 0 && !stopRequested && leases == null) noteNothingDone(summary, started);
-        if (!stopRequested && config.maxActions() > 0 && (budget.cutShort()
-            || budget.exhausted() && !store.agenda(clock.instant(), Optional.empty(), 1).isEmpty())) {
+        // The agenda says what is due when the scheduler stopped at the budget before any turn asked for
+        // more (a fleet's agenda is its leases: only what its turns asked for is known there).
+        if (!stopRequested && config.maxActions() > 0 && (budget.cutShort() || leases == null
+            && budget.exhausted() && !store.agenda(clock.instant(), Optional.empty(), 1).isEmpty())) {
           // Else a run its budget ended reads like a finished crawl (a new user's 1,500 actions: a third of
           // the seeds' home pages never fetched, rc 0, nothing said).
           summary.note(String.format("max_actions (%,d) reached with work left: run again to go on, or raise"
