@@ -1,6 +1,5 @@
 package org.forager.fetch;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
@@ -13,6 +12,7 @@ import java.util.function.LongSupplier;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 import org.forager.fetch.FetchResult.Truncation;
+import org.forager.io.BulkInputStream;
 import org.forager.io.MemberBoundedGzipStream;
 
 /**
@@ -132,22 +132,16 @@ final class ContentCoding {
   }
 
   /** An inner layer's output, counted against its bounds as the next decoder reads it. */
-  private static final class InnerLayer extends FilterInputStream {
+  private static final class InnerLayer extends BulkInputStream {
+    private final InputStream in;
     private final Bounds bounds;
     private final long ratio;
     private long produced;
 
     InnerLayer(InputStream in, Bounds bounds) {
-      super(in);
+      this.in = in;
       this.bounds = bounds;
       this.ratio = bounds.maxRatio() > 0 ? bounds.maxRatio() : INNER_RATIO_WITHOUT_CAP;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      int n = read(one, 0, 1);
-      return n < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override
@@ -164,10 +158,13 @@ final class ContentCoding {
     }
 
     @Override
-    public long skip(long n) throws IOException {
-      byte[] sink = new byte[(int) Math.min(n, BUFFER)];
-      int r = read(sink, 0, sink.length);
-      return Math.max(r, 0);
+    public int available() throws IOException {
+      return in.available();
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
     }
   }
 

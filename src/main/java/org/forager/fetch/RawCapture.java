@@ -3,6 +3,7 @@ package org.forager.fetch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import org.forager.io.BulkInputStream;
 
 /**
  * Reads the response body from the wire and keeps a copy of at most {@code cap} bytes: the raw body
@@ -13,7 +14,7 @@ import java.util.Arrays;
  * <p>{@link #close()} does nothing: closing an HTTP body stream drains it to its end, which an endless
  * body never reaches; the caller decides how the connection ends. Not thread-safe: one fetch owns it.
  */
-final class RawCapture extends InputStream {
+final class RawCapture extends BulkInputStream {
 
   private static final int CHUNK = 8192;
 
@@ -46,13 +47,6 @@ final class RawCapture extends InputStream {
     this.memory = memory;
     this.deadlineNanos = deadlineNanos;
     this.buffer = new byte[Math.min(Math.min(cap, BodyMemory.FREE_BYTES), Math.max(expected, 1))];
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    int n = read(one, 0, 1);
-    return n < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override

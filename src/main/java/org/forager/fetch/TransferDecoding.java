@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.util.Optional;
 import org.forager.fetch.FetchResult.Truncation;
+import org.forager.io.BulkInputStream;
 
 /**
  * A body with its transfer codings besides chunked ({@link TransferCodings#toUndo()}) undone as it is
@@ -28,7 +29,7 @@ import org.forager.fetch.FetchResult.Truncation;
  * with it (RFC 9112 section 6.3), however the coding ended; bytes after the coding end the reading,
  * and the connection carries nothing more. Not thread-safe: one fetch owns it.
  */
-final class TransferDecoding extends InputStream {
+final class TransferDecoding extends BulkInputStream {
 
   /** The most bytes one read hands on, so that a cap is overshot by at most this much. */
   private static final int CHUNK = 8192;
@@ -65,13 +66,6 @@ final class TransferDecoding extends InputStream {
   /** Bytes read from the wire so far: what a content coding's ratio is measured against. */
   long wireBytes() {
     return wire.count;
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    int n = read(one, 0, 1);
-    return n < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override
