@@ -153,7 +153,7 @@ final class Progress implements AutoCloseable {
     }
   }
 
-  private static String format(Duration d) {
+  static String format(Duration d) {
     long s = d.toSeconds();
     return s >= 3600 ? String.format("%dh%02dm", s / 3600, s % 3600 / 60) : String.format("%dm%02ds", s / 60, s % 60);
   }

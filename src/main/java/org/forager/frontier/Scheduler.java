@@ -270,6 +270,22 @@ public final class Scheduler {
     }
   }
 
+  /**
+   * How long until the next turn may start, when no turn runs and none is ready: every origin waits
+   * (its delay, a retry's backoff, a Retry-After); empty while turns run, or when none waits.
+   */
+  public java.util.OptionalLong idleForNanos() {
+    lock.lock();
+    try {
+      if (inFlight > 0 || !ready.isEmpty()) return java.util.OptionalLong.empty();
+      while (!notReady.isEmpty() && !inForce(notReady.peek())) notReady.poll();
+      if (notReady.isEmpty()) return java.util.OptionalLong.empty();
+      return java.util.OptionalLong.of(Math.max(0, notReady.peek().readyAt - System.nanoTime()));
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Number of tasks waiting for their next turn plus those in flight. */
   public int activeOrigins() {
     lock.lock();

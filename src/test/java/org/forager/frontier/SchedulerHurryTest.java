@@ -66,6 +66,33 @@ class SchedulerHurryTest {
     }
   }
 
+  /** While every task waits and none runs, the scheduler says how long until the next turn (the progress line). */
+  @Test
+  void idleForSaysHowLongUntilTheNextTurnWhileEveryTaskWaits() throws Exception {
+    try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+      Scheduler scheduler = new Scheduler(2, executor, () -> false, (t, e) -> {});
+      ComeBackLater task = new ComeBackLater();
+      task.holdFirstTurn = new CountDownLatch(1);
+      Thread runner = Thread.ofPlatform().start(() -> {
+        try {
+          scheduler.run(List.of(task));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      assertTrue(task.first.await(10, TimeUnit.SECONDS));
+      assertEquals(OptionalLong.empty(), scheduler.idleForNanos(), "a turn runs");
+      task.holdFirstTurn.countDown();
+      while (scheduler.activeOrigins() != 1 || scheduler.idleForNanos().isEmpty()) Thread.onSpinWait();
+      long idle = scheduler.idleForNanos().getAsLong();
+      assertTrue(idle > AN_HOUR - TimeUnit.MINUTES.toNanos(1) && idle <= AN_HOUR, "about an hour: " + idle);
+      scheduler.hurry(task, System.nanoTime());
+      assertTrue(task.second.await(10, TimeUnit.SECONDS));
+      runner.join(10_000);
+      assertEquals(OptionalLong.empty(), scheduler.idleForNanos(), "none waits");
+    }
+  }
+
   @Test
   void aTaskHurriedWhileItsTurnRunsComesBackThenRatherThanAtTheTimeItAsked() throws Exception {
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
