@@ -35,6 +35,7 @@ class OperatorTerminalTest {
     Path data = tmp.resolve("data");
     Path config = tmp.resolve("forager.yaml");
     Files.writeString(config, extraYaml + "\ndata_dir: \"" + data + "\"\nseeds: [ \"" + site.url("/") + "\" ]\n"
+        + "user_agent: \"TestBot/1.0 (+https://example.org/bot)\"\n"
         + "politeness: { min_delay: 10ms, response_time_factor: 0 }\n"
         + "limits: { max_page_bytes: 16MiB }\n"
         + "network: { allow_private_addresses: true }\nsitemaps: { default_location: false }\n");

@@ -34,6 +34,7 @@ class OutOfMemoryTest {
   private Run crawl(Path data, TestSite site, String maxPageBytes) throws Exception {
     Path config = tmp.resolve("forager.yaml");
     Files.writeString(config, "data_dir: \"" + data + "\"\nseeds: [ \"" + site.url("/") + "\" ]\n"
+        + "user_agent: \"TestBot/1.0 (+https://example.org/bot)\"\n"
         + "politeness: { min_delay: 5ms, response_time_factor: 0 }\n"
         + "limits: { max_page_bytes: " + maxPageBytes + ", fetch_timeout: 20s }\n"
         + "network: { allow_private_addresses: true }\nsitemaps: { default_location: false }\n");

@@ -84,6 +84,7 @@ class FullDiskTest {
       Path config = tmp.resolve("forager.yaml");
       // One origin, one request at a time: the trigger page is answered after the disk filled.
       Files.writeString(config, "data_dir: \"" + data + "\"\nseeds: [ \"" + site.url("/") + "\" ]\n"
+          + "user_agent: \"TestBot/1.0 (+https://example.org/bot)\"\n"
           + "politeness: { min_delay: 1ms, response_time_factor: 0 }\n"
           + "network: { allow_private_addresses: true }\nsitemaps: { default_location: false }\n");
       List<String> crawl = ChildCrawl.builder(config, "--quiet").command();
