@@ -62,6 +62,9 @@ final class OriginSession {
   /** The end of the last wait the site asked for (Retry-After), or null. */
   private java.time.Instant waitUntil;
   private int rateLimitedInARow;
+  /** Outcomes of lines that made no request (the politeness audit's reading). */
+  private static final java.util.Set<Outcome> SENT_NOTHING = java.util.EnumSet.of(Outcome.OUT_OF_SCOPE,
+      Outcome.BLOCKED_BY_ROBOTS_TXT, Outcome.BLOCKED_URL_BY_LOCAL_POLICY, Outcome.BLOCKED_BY_NETWORK_POLICY);
   /** What the store holds of the origin's delay and wait ({@link #politenessStored}). */
   private long storedDelayMillis;
   private java.time.Instant storedWaitUntil;
@@ -402,7 +405,7 @@ final class OriginSession {
   // --- the log
 
   void log(CrawlAction action) {
-    RuntimeException unsaved = keepPolitenessDurable();
+    RuntimeException unsaved = keepPolitenessDurable(action);
     ctx.outputs().log().write(action);
     counted(action);
     if (unsaved != null) throw unsaved;
@@ -413,7 +416,7 @@ final class OriginSession {
    * with {@link #handOverLog}, which the caller makes before that write (the log comes first).
    */
   void logBeforeWrite(CrawlAction action) {
-    RuntimeException unsaved = keepPolitenessDurable();
+    RuntimeException unsaved = keepPolitenessDurable(action);
     ctx.outputs().log().append(action);
     counted(action);
     if (unsaved != null) throw unsaved;
@@ -446,8 +449,10 @@ final class OriginSession {
    * kill -9 and resume: 82 violations in the audit). A failure to save is thrown once the line is logged:
    * the request made is in the log whatever happens after.
    */
-  private RuntimeException keepPolitenessDurable() {
-    if (!requested) return null; // a refusal before any request: no delay in force yet
+  private RuntimeException keepPolitenessDurable(CrawlAction action) {
+    // A refusal sent nothing (as the audit reads it); one made as links are found is logged from within
+    // the page's store write, which a save here would re-enter.
+    if (!requested || SENT_NOTHING.contains(action.outcome())) return null;
     boolean delayRaised = politeness.delayMillis() > storedDelayMillis;
     boolean waitNew = waitUntil != null && (storedWaitUntil == null || waitUntil.isAfter(storedWaitUntil));
     if (!delayRaised && !waitNew) return null;
