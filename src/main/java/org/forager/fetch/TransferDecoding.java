@@ -133,7 +133,7 @@ final class TransferDecoding extends BulkInputStream {
    * the wire had more), and keeps its first bytes until the coding yields one, to pass them on should
    * the body not be in its coding.
    */
-  private static final class Meter extends InputStream {
+  private static final class Meter extends BulkInputStream {
     /** The first bytes kept: a gzip header and the decoder's first fill of its buffer. */
     private static final int START = 2 * CHUNK;
 
@@ -149,13 +149,6 @@ final class TransferDecoding extends BulkInputStream {
     Meter(InputStream wire, int cap) {
       this.wire = wire;
       this.cap = cap;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      int n = read(one, 0, 1);
-      return n < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override

@@ -42,18 +42,23 @@ class SchedulerHurryTest {
     }
   }
 
+  /** The scheduler running {@code task} on a thread of its own. */
+  private static Thread running(Scheduler scheduler, OriginTask task) {
+    return Thread.ofPlatform().start(() -> {
+      try {
+        scheduler.run(List.of(task));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+  }
+
   @Test
   void aWaitingTaskHurriedRunsAtOnceAndOnlyOnce() throws Exception {
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
       Scheduler scheduler = new Scheduler(2, executor, () -> false, (t, e) -> {});
       ComeBackLater task = new ComeBackLater();
-      Thread runner = Thread.ofPlatform().start(() -> {
-        try {
-          scheduler.run(List.of(task));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      });
+      Thread runner = running(scheduler, task);
       assertTrue(task.first.await(10, TimeUnit.SECONDS));
       // Waiting an hour once its turn is back in line: hurried, it runs now.
       while (scheduler.activeOrigins() != 1 || task.turns.get() != 1) Thread.onSpinWait();
@@ -73,13 +78,7 @@ class SchedulerHurryTest {
       Scheduler scheduler = new Scheduler(2, executor, () -> false, (t, e) -> {});
       ComeBackLater task = new ComeBackLater();
       task.holdFirstTurn = new CountDownLatch(1);
-      Thread runner = Thread.ofPlatform().start(() -> {
-        try {
-          scheduler.run(List.of(task));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      });
+      Thread runner = running(scheduler, task);
       assertTrue(task.first.await(10, TimeUnit.SECONDS));
       assertEquals(OptionalLong.empty(), scheduler.idleForNanos(), "a turn runs");
       task.holdFirstTurn.countDown();
@@ -99,13 +98,7 @@ class SchedulerHurryTest {
       Scheduler scheduler = new Scheduler(2, executor, () -> false, (t, e) -> {});
       ComeBackLater task = new ComeBackLater();
       task.holdFirstTurn = new CountDownLatch(1);
-      Thread runner = Thread.ofPlatform().start(() -> {
-        try {
-          scheduler.run(List.of(task));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      });
+      Thread runner = running(scheduler, task);
       assertTrue(task.first.await(10, TimeUnit.SECONDS));
       scheduler.hurry(task, System.nanoTime()); // the slot came free before the turn returned
       task.holdFirstTurn.countDown();
