@@ -12,7 +12,8 @@ final class ScopeHints {
 
   /**
    * "; scope.mode: domains would include it" when the target is of the same registrable domain
-   * (apex to www., http to https of a subdomain), else the wider choices; empty when only a deny or
+   * (apex to www., http to https of a subdomain), else the seed to add (and what an open scope would
+   * take in besides); empty when only a deny or
    * allow entry refuses it (the user wrote those on purpose).
    */
   static String toInclude(String from, String target, Scope scope) {
@@ -22,6 +23,8 @@ final class ScopeHints {
     if (fromDomain.equals(targetDomain) && scope.mode() == Mode.ORIGINS) {
       return "; scope.mode: domains would include it";
     }
-    return "; add " + Origin.ofUrl(target) + "/ as a seed, or use scope.mode: open";
+    // Not "or use scope.mode: open" alone: for a crawl of a list of sites that is a crawl of the web.
+    return "; add " + Origin.ofUrl(target) + "/ as a seed (scope.mode: open would include it, and every other"
+        + " site the crawl links to)";
   }
 }
