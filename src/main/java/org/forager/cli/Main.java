@@ -82,7 +82,10 @@ public final class Main implements Runnable {
       // A URL where crawl takes none (forager crawl https://example.org/) is most likely a seed.
       String hint = e instanceof CommandLine.UnmatchedArgumentException unmatched && c.getCommandName().equals("crawl")
           && unmatched.getUnmatched().stream().anyMatch(a -> a.contains("://"))
-          ? "; a seed is given as --seed URL (or --seeds-file FILE)" : "";
+          ? "; a seed is given as --seed URL (or --seeds-file FILE)"
+          // A misspelt option (--seeds) is told what picocli finds close to it.
+          : e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()
+          ? "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?" : "";
       // One line, as every usage error (README): the way to the options in it.
       c.getErr().println("forager: " + TerminalText.escape(e.getMessage()) + hint + " (see '"
           + c.getCommandSpec().qualifiedName() + " --help')");

@@ -205,6 +205,10 @@ class CliTest {
     assertEquals(2, Main.run("crawl", "--no-such-flag"));
     assertEquals("forager: Unknown option: '--no-such-flag' (see 'forager crawl --help')\n", console.err(), "one line");
     console.reset();
+    assertEquals(2, Main.run("crawl", "--seed-file", "seeds.txt"));
+    assertTrue(console.err().contains("; did you mean ") && console.err().contains("--seeds-file"), console.err());
+    assertEquals(1, console.err().lines().count(), console.err());
+    console.reset();
     assertEquals(2, Main.run("crawl", "https://example.org/"));
     assertEquals("forager: Unmatched argument at index 1: 'https://example.org/'; a seed is given as --seed URL (or"
         + " --seeds-file FILE) (see 'forager crawl --help')\n", console.err(), "the way to give a seed");
