@@ -89,6 +89,10 @@ final class CtlCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       return usage(e.getMessage());
     }
+    if (!java.nio.file.Files.isDirectory(dataDir)) {
+      // Not "no crawl is running": a mistyped path; and an order kept in the database would make a new one.
+      return fail("no data directory " + dataDir + " (--data-dir names the crawl's data_dir)");
+    }
     Optional<ControlFile> file;
     try {
       file = ControlFile.read(dataDir);

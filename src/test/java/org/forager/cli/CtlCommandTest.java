@@ -187,6 +187,17 @@ class CtlCommandTest {
     assertTrue(console.err().contains("left open by an interrupted run"), console.err());
   }
 
+  /** A mistyped data directory is named as such, and an order kept in the database makes no new one. */
+  @Test
+  void aDataDirectoryThatDoesNotExistIsSaidSoAndNotMade() throws Exception {
+    Path missing = tmp.resolve("no-such-crawl");
+    assertEquals(1, ctl(missing, "pause"));
+    assertEquals("forager: no data directory " + missing + " (--data-dir names the crawl's data_dir)\n", console.err());
+    console.reset();
+    assertEquals(1, ctl(missing, "block", "example.org"));
+    assertTrue(Files.notExists(missing), "not made by the order");
+  }
+
   /** A negative delay was picocli's "Unknown option: '-1s'"; it is the order's own error now, said without a crawl. */
   @Test
   void aBadDelayIsSaidAsSuchWithoutACrawlToAsk() throws Exception {
