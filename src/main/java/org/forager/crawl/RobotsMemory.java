@@ -59,11 +59,6 @@ final class RobotsMemory {
     }
   }
 
-  /** Heap held now (tests). */
-  long held() {
-    return held.get();
-  }
-
   /** Whether the next origin put off is to be named on the terminal (the first few are). */
   boolean nameNext() {
     return named.getAndIncrement() < NAMED;

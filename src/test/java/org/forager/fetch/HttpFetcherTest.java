@@ -24,7 +24,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.zip.Deflater;
-import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
 import org.forager.config.CrawlConfig;
 import org.forager.fetch.FetchResult.Response;
@@ -193,8 +192,8 @@ class HttpFetcherTest {
   @Test
   void deflateBodyIsDecodedWhetherZlibWrappedOrRaw() throws IOException {
     byte[] page = "deflate me ".repeat(400).getBytes(UTF_8);
-    byte[] zlib = deflate(page, false);
-    byte[] raw = deflate(page, true);
+    byte[] zlib = org.forager.testweb.Compressed.deflated(page, false);
+    byte[] raw = org.forager.testweb.Compressed.deflated(page, true);
     route("/zlib", exchange -> {
       exchange.getResponseHeaders().add("Content-Encoding", "deflate");
       send(exchange, 200, zlib);
@@ -341,14 +340,4 @@ class HttpFetcherTest {
     return out.toByteArray();
   }
 
-  static byte[] deflate(byte[] data, boolean raw) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, raw);
-    try (DeflaterOutputStream d = new DeflaterOutputStream(out, deflater)) {
-      d.write(data);
-    } finally {
-      deflater.end();
-    }
-    return out.toByteArray();
-  }
 }
